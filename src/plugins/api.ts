@@ -1,0 +1,133 @@
+// The harness driver contract: the only module a driver in plugins/ (built-in or drop-in)
+// is written against. A driver is a plain object; registering it is all the loader does.
+// It describes how to find, launch, follow and (headlessly) run one agent CLI, and turns
+// whatever the CLI writes into the transcript's normalized events. It never touches the
+// transcript, the TUI or the conversation itself.
+
+import type { TranscriptEvent } from '../transcript/types.js';
+
+export type { TranscriptEvent, Usage } from '../transcript/types.js';
+
+/** Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN); briefs past this go as a file. */
+export const ARGV_PROMPT_LIMIT = 100 * 1024;
+
+export interface DetectResult {
+  installed: boolean;
+  version?: string;
+  /** Absolute path of the executable that would run. */
+  path?: string;
+  /** What to do when the CLI needs a login (shown, never acted on). */
+  loginHint?: string;
+  /** The command that installs the CLI, for the "not installed" error. */
+  installHint: string;
+  /** Set when the installed version is outside the range the driver was tested with. */
+  untestedVersion?: string;
+}
+
+export interface DriverEnv {
+  /** The user's environment, passed through unchanged to the CLI. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface LaunchOptions extends DriverEnv {
+  cwd: string;
+  model?: string;
+  /** An account name: isolates the CLI's config through its own variable (CLAUDE_CONFIG_DIR, CODEX_HOME, ...). */
+  account?: string;
+  /** Native session id to resume. */
+  resume?: string;
+  /** With `resume`: fork the native session instead of continuing it. */
+  fork?: boolean;
+  /** First message: a brief + the user's message, or just the message. */
+  initialPrompt?: string;
+  /** Names the handoff file when the prompt is too long for argv. */
+  switchId?: string;
+}
+
+export interface LaunchSpec {
+  command: string;
+  args: string[];
+  /** Additions to the user's environment. */
+  env: Record<string, string>;
+  cwd: string;
+  /**
+   * How `initialPrompt` reaches the CLI: already in argv, or to be typed once the CLI is
+   * ready (bracketed paste + Enter), or not at all (none given).
+   */
+  prompt: 'argv' | 'paste' | 'none';
+  /** Files the launch wrote (e.g. the handoff brief); removed when the run ends. */
+  files?: string[];
+}
+
+export type AgentStatus = 'idle' | 'working' | 'approval' | 'exited';
+
+/** A running follower of a CLI's own session log. */
+export interface Ingestor {
+  /** Native session id, once known. */
+  readonly agentSession: string | undefined;
+  /** Log records of shapes this driver does not know, skipped. */
+  readonly skipped: number;
+  dispose(): Promise<void>;
+}
+
+export interface IngestOptions extends DriverEnv {
+  cwd: string;
+  /** Follow this native session; when absent, the first session started after `since`. */
+  agentSession?: string;
+  since: Date;
+  account?: string;
+  onEvent(event: TranscriptEvent): void;
+}
+
+export interface HeadlessTurn extends DriverEnv {
+  cwd: string;
+  prompt: string;
+  model?: string;
+  account?: string;
+  /** Native session to resume. */
+  resume?: string;
+  /** Allow tool use without asking (baton's `--yes`). */
+  yes: boolean;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onEvent(event: TranscriptEvent): void;
+}
+
+export interface HeadlessResult {
+  /** The native session the turn ran in. */
+  agentSession?: string;
+  /** Whether `resume` was honoured (false: the CLI started a fresh session instead). */
+  resumed: boolean;
+}
+
+export interface Capabilities {
+  /** Can continue its own earlier session natively. */
+  resume: boolean;
+  /** Can fork its own session natively (claude --fork-session, opencode --fork, ...). */
+  fork: boolean;
+  /** Has a plan mode. */
+  planMode: boolean;
+  /** How a message is submitted to the running TUI. */
+  submit: 'paste' | 'type';
+}
+
+export interface HarnessDriver {
+  /** Short stable id: `claude`, `codex`, `my-agent`. */
+  name: string;
+  /** What a person calls it: `Claude Code`. */
+  title: string;
+  /** Model families this driver serves (see config/harness-registry.json). */
+  families: string[];
+  /** Versions this driver was tested with, as a human-readable range. */
+  testedVersions?: string;
+  defaultModel?: string;
+  capabilities: Capabilities;
+  detect(opts: DriverEnv): Promise<DetectResult>;
+  launch(opts: LaunchOptions): Promise<LaunchSpec> | LaunchSpec;
+  /** Follow the CLI's own session log; absent when the CLI keeps none baton can read. */
+  ingest?(opts: IngestOptions): Promise<Ingestor>;
+  /** Status from the screen when events do not say (last resort). */
+  statusFromScreen?(lines: readonly string[]): AgentStatus | undefined;
+  /** One turn without a PTY. */
+  headless?(turn: HeadlessTurn): Promise<HeadlessResult>;
+}
