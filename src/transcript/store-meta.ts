@@ -1,0 +1,132 @@
+// A conversation's small metadata (title, created, updated, cwd, base branch, last agent)
+// in `meta.json`, through lowdb's JSONFile adapter, kept 0600. Metadata is a convenience
+// for listings: the transcript log is the record, so nothing here may be the only copy
+// of something that matters after a restart (that belongs in an entry).
+
+import { chmodSync, closeSync, renameSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Low } from 'lowdb';
+import type { Adapter } from 'lowdb';
+import { JSONFile } from 'lowdb/node';
+import { FILE_MODE, META_FILE, openPrivate } from './store-home.js';
+import type { LoadProblem } from './store-log.js';
+import type { AgentRef } from './types.js';
+
+export interface ConversationMeta {
+  id: string;
+  title: string;
+  /** ISO-8601. */
+  created: string;
+  /** ISO-8601: the last time anything was written to the conversation. */
+  updated: string;
+  /** The directory the conversation was started in. */
+  cwd: string;
+  baseBranch?: string;
+  lastAgent?: AgentRef;
+  /** Set by importJsonl: where the entries came from. */
+  importedFrom?: { file: string; conversation?: string };
+}
+
+/** What callers may change; id and created are fixed at creation. */
+export type MetaPatch = Partial<Omit<ConversationMeta, 'id' | 'created'>>;
+
+export interface MetaHandle {
+  /** A snapshot; change it through update(). */
+  readonly data: Readonly<ConversationMeta>;
+  /** Merges `patch`, stamps `updated` (unless the patch sets it) and writes meta.json. */
+  update(patch: MetaPatch): Promise<void>;
+}
+
+/**
+ * lowdb's JSONFile writes through steno: a temp file `.meta.json.tmp` renamed over the
+ * target. The temp file is created with the process umask, so it is created first as 0600
+ * (writeFile keeps an existing file's mode) and writes are serialized so no second write
+ * can create it behind our back. The mode is checked again after each write in case
+ * steno ever names its temp file differently.
+ */
+class PrivateJSONFile<T> implements Adapter<T> {
+  private readonly inner: JSONFile<T>;
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(private readonly file: string) {
+    this.inner = new JSONFile<T>(file);
+  }
+
+  read(): Promise<T | null> {
+    return this.inner.read();
+  }
+
+  write(data: T): Promise<void> {
+    const run = this.chain.then(async () => {
+      const dir = this.file.slice(0, this.file.lastIndexOf('/'));
+      const base = this.file.slice(this.file.lastIndexOf('/') + 1);
+      closeSync(openPrivate(join(dir, `.${base}.tmp`), 'w'));
+      await this.inner.write(data);
+      if ((statSync(this.file).mode & 0o777) !== FILE_MODE) chmodSync(this.file, FILE_MODE);
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Resolves when every write issued so far has finished. */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+}
+
+export interface OpenedMeta {
+  handle: MetaHandle;
+  /** Waits for outstanding writes. */
+  settled(): Promise<void>;
+  problems: LoadProblem[];
+}
+
+/**
+ * Reads meta.json of a conversation directory. A missing or unreadable file gives the
+ * defaults and a problem; when `write` is set an unreadable file is moved aside to
+ * `meta.json.corrupt-<time>` (kept, never deleted) before anything is written over it.
+ */
+export async function openMeta(
+  dir: string,
+  defaults: ConversationMeta,
+  opts: { write: boolean; now?: () => Date },
+): Promise<OpenedMeta> {
+  const file = join(dir, META_FILE);
+  const adapter = new PrivateJSONFile<ConversationMeta>(file);
+  const db = new Low<ConversationMeta>(adapter, { ...defaults });
+  const problems: LoadProblem[] = [];
+  const now = opts.now ?? (() => new Date());
+  try {
+    const read = await adapter.read();
+    if (read === null) problems.push({ line: 0, kind: 'meta', detail: `${META_FILE} is missing; using defaults` });
+    else if (typeof read !== 'object' || Array.isArray(read)) throw new Error('not an object');
+    else db.data = { ...defaults, ...read, id: defaults.id };
+  } catch {
+    let detail = `${META_FILE} is unreadable; using defaults`;
+    if (opts.write) {
+      const aside = `${file}.corrupt-${now().toISOString().replace(/[:.]/g, '-')}`;
+      renameSync(file, aside);
+      detail += ` (the old file was kept as ${aside.slice(dir.length + 1)})`;
+    }
+    problems.push({ line: 0, kind: 'meta', detail });
+  }
+  const handle: MetaHandle = {
+    get data() {
+      return db.data;
+    },
+    async update(patch) {
+      if (!opts.write) throw new Error('conversation was opened read-only');
+      await db.update((d) => {
+        Object.assign(d, patch);
+        if (patch.updated === undefined) d.updated = now().toISOString();
+      });
+    },
+  };
+  return { handle, settled: () => adapter.settled(), problems };
+}
+
+/** Writes a new conversation's meta.json (used inside the not-yet-visible directory). */
+export async function writeMeta(dir: string, meta: ConversationMeta): Promise<void> {
+  const adapter = new PrivateJSONFile<ConversationMeta>(join(dir, META_FILE));
+  await new Low<ConversationMeta>(adapter, meta).write();
+}

@@ -1,0 +1,415 @@
+// The durable store of canonical transcripts: one directory per conversation under
+// `$BATON_HOME/conversations/`, holding `transcript.jsonl` (the record), `meta.json`
+// (listing conveniences) and, while a writer has it open, `lock`. This module opens,
+// creates, lists and imports conversations; the format, the lock, the metadata and
+// retention live in the store-*.ts modules next to it. See docs/transcript-format.md.
+// It must never rewrite a transcript log, and never write one without holding its lock.
+
+import { existsSync, mkdirSync, openSync, closeSync, fstatSync, readSync, readdirSync, renameSync, rmSync, statSync, chmodSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, join } from 'node:path';
+import { badInput } from '../errors.js';
+import { Transcript } from './transcript.js';
+import type { Entry, UserAuthor } from './types.js';
+import {
+  DIR_MODE,
+  TRANSCRIPT_FILE,
+  compareIds,
+  conversationDir,
+  conversationsDir,
+  ensurePrivateDir,
+  fsyncDir,
+  isConversationId,
+  newConversationId,
+  noConversation,
+  printable,
+} from './store-home.js';
+import { FORMAT, FORMAT_VERSION, LogWriter, createLog, readLog } from './store-log.js';
+import type { LoadProblem, LogHeader } from './store-log.js';
+import { acquireLock, lockHolder } from './store-lock.js';
+import type { Lock } from './store-lock.js';
+import { openMeta, writeMeta } from './store-meta.js';
+import type { ConversationMeta, MetaHandle } from './store-meta.js';
+
+export { resolveHome, isConversationId, newConversationId } from './store-home.js';
+export { formatProblem, FORMAT, FORMAT_VERSION } from './store-log.js';
+export type { LoadProblem, ProblemKind, LogHeader } from './store-log.js';
+export type { ConversationMeta, MetaHandle, MetaPatch } from './store-meta.js';
+export { prune, pruneAtStartup, retentionDays } from './store-retention.js';
+export type { PruneResult, PrunedConversation } from './store-retention.js';
+
+export interface OpenOptions {
+  /** Take the writer lock and attach the store's sink to the transcript. */
+  write: boolean;
+  /** Author of user messages that arrive without one; defaults to the last user author in the log. */
+  user?: UserAuthor;
+  now?: () => Date;
+}
+
+export interface CreateOptions {
+  cwd: string;
+  title?: string;
+  user: UserAuthor;
+  baseBranch?: string;
+  now?: () => Date;
+}
+
+export interface OpenConversation {
+  readonly id: string;
+  readonly dir: string;
+  readonly writable: boolean;
+  /** With `write`, every committed entry is appended to transcript.jsonl; sync points are fsynced. */
+  readonly transcript: Transcript;
+  readonly meta: MetaHandle;
+  /** What loading found wrong, for the CLI to print (formatProblem). */
+  readonly problems: readonly LoadProblem[];
+  /** Writes and fsyncs everything committed so far (entries are otherwise fsynced at sync points). */
+  sync(): void;
+  /** Flushes, fsyncs, waits for metadata writes, releases the lock. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  created: string;
+  /** The later of meta's `updated` and the log's mtime. */
+  updated: string;
+  cwd: string;
+  /** The seq of the last entry: the entry count unless lines were lost. Read from the log's tail, not the whole log. */
+  entries: number;
+  /** A live baton holds the writer lock. */
+  open: boolean;
+  lastAgent?: { harness: string; model: string };
+}
+
+/** Metadata writes at sync points are coalesced to at most one per this interval. */
+const META_TOUCH_MS = 1000;
+
+// Writers still open when the process exits get their buffered lines written and their
+// lock removed, so an ordinary exit without close() neither loses entries nor leaves a lock.
+const openWriters = new Set<{ closeSync(): void }>();
+let exitHookInstalled = false;
+function registerWriter(w: { closeSync(): void }) {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on('exit', () => {
+      for (const o of openWriters) {
+        try {
+          o.closeSync();
+        } catch {
+          // Exiting anyway; the next open reports whatever was left.
+        }
+      }
+    });
+  }
+  openWriters.add(w);
+}
+
+/** Finds the directory for a user-given id or unique id prefix; throws exit 2 otherwise. */
+export function findConversation(home: string, idOrPrefix: string): { id: string; dir: string } {
+  const dir = conversationDir(home, idOrPrefix);
+  if (existsSync(join(dir, TRANSCRIPT_FILE))) return { id: idOrPrefix, dir };
+  let names: string[];
+  try {
+    names = readdirSync(conversationsDir(home));
+  } catch {
+    throw noConversation(idOrPrefix);
+  }
+  const hits = names.filter((n) => isConversationId(n) && n.startsWith(idOrPrefix));
+  if (hits.length === 1) return { id: hits[0]!, dir: join(conversationsDir(home), hits[0]!) };
+  if (hits.length > 1) {
+    hits.sort(compareIds);
+    throw badInput(`conversation id ${printable(idOrPrefix)} is ambiguous: ${hits.slice(0, 5).join(', ')}${hits.length > 5 ? ', ...' : ''}`, 'give more of the id');
+  }
+  throw noConversation(idOrPrefix);
+}
+
+/** Opens a conversation by id (or unique prefix). With `write`, takes its lock: exit 5 if another baton has it. */
+export async function openConversation(home: string, idOrPrefix: string, opts: OpenOptions): Promise<OpenConversation> {
+  const { id, dir } = findConversation(home, idOrPrefix);
+  let lock: Lock | undefined;
+  if (opts.write) {
+    // A directory copied in with loose modes is tightened before anything is written to it.
+    if ((statSync(dir).mode & 0o777) !== DIR_MODE) chmodSync(dir, DIR_MODE);
+    lock = acquireLock(dir, id);
+  }
+  try {
+    return await openDir(dir, id, opts, lock);
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
+
+/** The same as openConversation(..., { write: false }): no lock, no sink. */
+export function readConversation(home: string, idOrPrefix: string, opts: Omit<OpenOptions, 'write'> = {}): Promise<OpenConversation> {
+  return openConversation(home, idOrPrefix, { ...opts, write: false });
+}
+
+async function openDir(dir: string, id: string, opts: OpenOptions, lock: Lock | undefined): Promise<OpenConversation> {
+  const now = opts.now ?? (() => new Date());
+  const logPath = join(dir, TRANSCRIPT_FILE);
+  const log = readLog(logPath, `conversation ${id}`);
+  const problems: LoadProblem[] = [...log.problems];
+  if (log.header && log.header.conversation !== id) {
+    problems.unshift({ line: 1, kind: 'header', detail: `header names conversation ${printable(String(log.header.conversation))}, not ${id}` });
+  }
+  const created = typeof log.header?.created === 'string' ? log.header.created : statSync(logPath).mtime.toISOString();
+  const defaults: ConversationMeta = { id, title: '', created, updated: created, cwd: '' };
+  const meta = await openMeta(dir, defaults, { write: opts.write, now });
+  problems.push(...meta.problems);
+
+  const user = opts.user ?? lastUser(log.entries);
+  let writer: LogWriter | undefined;
+  let lastTouch = 0;
+  let metaFailure: unknown;
+  const touch = (patch: Partial<ConversationMeta> = {}) => {
+    lastTouch = Date.now();
+    meta.handle.update(patch).catch((e: unknown) => (metaFailure ??= e));
+  };
+  const sink = (entries: readonly Entry[], o: { sync: boolean }) => {
+    writer!.append(entries, o.sync);
+    let handoff: Entry | undefined;
+    for (const e of entries) if (e.kind === 'handoff') handoff = e;
+    if (handoff?.kind === 'handoff') touch({ lastAgent: { harness: handoff.to.harness, model: handoff.to.model } });
+    else if (o.sync && Date.now() - lastTouch >= META_TOUCH_MS) touch();
+  };
+  if (opts.write) writer = new LogWriter(logPath, { endsWithNewline: log.endsWithNewline });
+  const transcript = new Transcript({ id, entries: log.entries, sink: opts.write ? sink : undefined, now, ...(user ? { user } : {}) });
+
+  let closed = false;
+  const appendedSinceOpen = () => transcript.lastSeq !== (log.entries.at(-1)?.seq ?? 0);
+  const closeNow = () => {
+    if (closed) return;
+    closed = true;
+    openWriters.delete(handle);
+    try {
+      writer?.close();
+    } finally {
+      lock?.release();
+    }
+  };
+  const handle = { closeSync: closeNow };
+  if (opts.write) registerWriter(handle);
+
+  return {
+    id,
+    dir,
+    writable: opts.write,
+    transcript,
+    meta: meta.handle,
+    problems,
+    sync() {
+      writer?.sync();
+    },
+    async close() {
+      if (closed) return;
+      try {
+        transcript.flush();
+        writer?.sync();
+        if (opts.write && appendedSinceOpen()) touch();
+        await meta.settled();
+      } finally {
+        closeNow();
+      }
+      if (metaFailure !== undefined) throw metaFailure;
+    },
+  };
+}
+
+function lastUser(entries: readonly Entry[]): UserAuthor | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const a = entries[i]!.author;
+    if (entries[i]!.kind === 'user_message' && a.type === 'user') return a;
+  }
+  return undefined;
+}
+
+/**
+ * Builds a conversation directory out of sight (`conversations/.new-*`) and renames it
+ * into place, so a crash never leaves a half-made conversation in the list.
+ */
+async function buildConversation(
+  home: string,
+  now: Date,
+  makeMeta: (id: string) => ConversationMeta,
+  makeHeader: (id: string) => LogHeader,
+  entries: readonly Entry[],
+): Promise<{ id: string; dir: string }> {
+  ensurePrivateDir(home);
+  const root = conversationsDir(home);
+  ensurePrivateDir(root);
+  for (let attempt = 0; ; attempt++) {
+    const id = newConversationId(now);
+    const final = join(root, id);
+    if (existsSync(final)) {
+      if (attempt > 20) throw new Error(`could not find a free conversation id in ${root}`);
+      continue;
+    }
+    const tmp = join(root, `.new-${id}-${randomBytes(4).toString('hex')}`);
+    mkdirSync(tmp, { mode: DIR_MODE });
+    chmodSync(tmp, DIR_MODE);
+    try {
+      const logPath = join(tmp, TRANSCRIPT_FILE);
+      createLog(logPath, makeHeader(id));
+      if (entries.length) {
+        const w = new LogWriter(logPath, { endsWithNewline: true });
+        w.append(entries, false);
+        w.close();
+      }
+      await writeMeta(tmp, makeMeta(id));
+      if (existsSync(final)) {
+        rmSync(tmp, { recursive: true, force: true });
+        continue;
+      }
+      renameSync(tmp, final);
+    } catch (e) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw e;
+    }
+    fsyncDir(root);
+    return { id, dir: final };
+  }
+}
+
+/** Creates a new, empty conversation and opens it for writing (lock held). */
+export async function createConversation(home: string, opts: CreateOptions): Promise<OpenConversation> {
+  const nowFn = opts.now ?? (() => new Date());
+  const at = nowFn();
+  const iso = at.toISOString();
+  const { id, dir } = await buildConversation(
+    home,
+    at,
+    (id) => {
+      const m: ConversationMeta = { id, title: opts.title ?? '', created: iso, updated: iso, cwd: opts.cwd };
+      if (opts.baseBranch) m.baseBranch = opts.baseBranch;
+      return m;
+    },
+    (id) => ({ format: FORMAT, version: FORMAT_VERSION, conversation: id, created: iso }),
+    [],
+  );
+  const lock = acquireLock(dir, id);
+  try {
+    return await openDir(dir, id, { write: true, user: opts.user, now: nowFn }, lock);
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+export interface ImportOptions {
+  cwd: string;
+  title?: string;
+  now?: () => Date;
+}
+
+export interface ImportResult {
+  id: string;
+  /** Entries written to the new conversation (unknown kinds included, verbatim). */
+  entries: number;
+  /** What was wrong in the source file; damaged lines were not copied. */
+  problems: LoadProblem[];
+}
+
+/**
+ * Starts a new conversation from a baton-format JSONL file (an export, or another
+ * machine's transcript.jsonl). Entries keep their seqs, so handoffs, cursors and resets
+ * still point at the right entries; damaged lines are reported and left out.
+ */
+export async function importJsonl(home: string, file: string, opts: ImportOptions): Promise<ImportResult> {
+  if (!existsSync(file) || !statSync(file).isFile()) throw badInput(`no such file ${printable(file)}`, 'give the path of a file written by baton transcript export --format jsonl');
+  const src = readLog(file, file);
+  if (!src.header && !src.entries.length) {
+    throw badInput(`${printable(file)} is not a baton transcript (no header line and no entries)`, 'export one with baton transcript export ID --format jsonl');
+  }
+  const at = (opts.now ?? (() => new Date()))();
+  const iso = at.toISOString();
+  const from: { file: string; conversation?: string } = { file };
+  if (typeof src.header?.conversation === 'string') from.conversation = src.header.conversation;
+  const srcTitle = typeof src.header?.title === 'string' ? src.header.title : undefined;
+  const { id } = await buildConversation(
+    home,
+    at,
+    (id) => ({ id, title: opts.title ?? srcTitle ?? `imported from ${basename(file)}`, created: iso, updated: iso, cwd: opts.cwd, importedFrom: from }),
+    (id) => ({ format: FORMAT, version: FORMAT_VERSION, conversation: id, created: iso, importedFrom: from }),
+    src.entries,
+  );
+  return { id, entries: src.entries.length, problems: src.problems };
+}
+
+/** All conversations, most recently updated first. Reads metadata and each log's tail only. */
+export async function listConversations(home: string): Promise<ConversationSummary[]> {
+  let names: string[];
+  try {
+    names = readdirSync(conversationsDir(home));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  const out: ConversationSummary[] = [];
+  for (const id of names) {
+    if (!isConversationId(id)) continue;
+    const dir = join(conversationsDir(home), id);
+    const logPath = join(dir, TRANSCRIPT_FILE);
+    let mtime: Date;
+    try {
+      mtime = statSync(logPath).mtime;
+    } catch {
+      continue; // pruned while we looked, or not a conversation
+    }
+    const { handle } = await openMeta(dir, { id, title: '', created: mtime.toISOString(), updated: mtime.toISOString(), cwd: '' }, { write: false });
+    const m = handle.data;
+    const s: ConversationSummary = {
+      id,
+      title: m.title,
+      created: m.created,
+      updated: laterOf(m.updated, mtime),
+      cwd: m.cwd,
+      entries: lastSeqOf(logPath),
+      open: lockHolder(dir)?.state === 'live',
+    };
+    if (m.lastAgent) s.lastAgent = m.lastAgent;
+    out.push(s);
+  }
+  return out.sort((a, b) => (a.updated < b.updated ? 1 : a.updated > b.updated ? -1 : compareIds(b.id, a.id)));
+}
+
+export function laterOf(iso: string, d: Date): string {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) && t > d.getTime() ? new Date(t).toISOString() : d.toISOString();
+}
+
+/** The seq of the last readable entry, reading backwards from the end in growing windows. */
+export function lastSeqOf(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    for (let window = 64 * 1024; ; window *= 4) {
+      const start = Math.max(0, size - window);
+      const buf = Buffer.allocUnsafe(size - start);
+      let got = 0;
+      while (got < buf.length) {
+        const n = readSync(fd, buf, got, buf.length - got, start + got);
+        if (n === 0) break;
+        got += n;
+      }
+      const lines = buf.toString('utf8', 0, got).split('\n');
+      // The first line of a window that does not start at 0 may be cut.
+      for (let i = lines.length - 1; i >= (start > 0 ? 1 : 0); i--) {
+        const line = lines[i]!;
+        if (!line.trim()) continue;
+        try {
+          const o = JSON.parse(line) as { seq?: unknown };
+          if (typeof o.seq === 'number' && Number.isInteger(o.seq)) return o.seq;
+          if ((o as { format?: unknown }).format === FORMAT) return 0;
+        } catch {
+          // a torn or corrupt line: look further back
+        }
+      }
+      if (start === 0) return 0;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
