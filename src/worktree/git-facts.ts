@@ -1,0 +1,199 @@
+// The git facts a handoff brief states: the branch, the base it is measured against, a
+// `git diff --stat` from that base to the working tree as it is (untracked files included),
+// and the text files under `.context/`. Every part is bounded in size.
+// It must never change the repo (no index writes, no refs), never follow a symlink out of
+// `.context/` (a link to ~/.ssh must not end up in a prompt), never include binary files,
+// and never fail a brief: a fact it cannot find is left out.
+
+import { lstat, open, readdir } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { BatonError } from '../errors.js';
+import { currentBranch, git, gitTry, headCommit, isRepo, repoRoot, resolveCommit, upstreamBranch } from './git.js';
+import { snapshotTree } from './snapshot.js';
+
+// Structurally identical to GitFacts / GitFactsProvider in src/transcript/brief.ts (being
+// written alongside); defined here until that module exists so neither waits for the other.
+export interface GitFacts {
+  branch?: string;
+  base?: string;
+  diffStat?: string;
+  contextFiles?: { path: string; text: string }[];
+}
+
+export interface GitFactsProvider {
+  facts(cwd: string, base?: string): Promise<GitFacts>;
+}
+
+export interface GitFactsLimits {
+  /** Most characters of diff --stat text. */
+  maxDiffStatChars: number;
+  /** Most files listed by diff --stat before it summarises. */
+  maxDiffStatFiles: number;
+  /** Most files taken from .context/. */
+  maxContextFiles: number;
+  /** Most characters of one .context/ file. */
+  maxContextFileChars: number;
+  /** Most characters of all .context/ files together. */
+  maxContextTotalChars: number;
+}
+
+export const DEFAULT_GIT_FACTS_LIMITS: GitFactsLimits = {
+  maxDiffStatChars: 4000,
+  maxDiffStatFiles: 60,
+  maxContextFiles: 32,
+  maxContextFileChars: 16000,
+  maxContextTotalChars: 48000,
+};
+
+export const CONTEXT_DIR = '.context';
+const MAX_CONTEXT_DEPTH = 8;
+
+function truncate(text: string, max: number, what: string): string {
+  if (text.length <= max) return text;
+  const note = `\n[... ${what} truncated: ${text.length} characters in all]`;
+  return text.slice(0, Math.max(0, max - note.length)) + note;
+}
+
+/** Branch name, or git's own wording for a detached HEAD. */
+async function branchFact(root: string): Promise<string | undefined> {
+  const branch = await currentBranch(root);
+  if (branch) return branch;
+  const head = await headCommit(root);
+  return head ? `(HEAD detached at ${head.slice(0, 7)})` : undefined;
+}
+
+/**
+ * `git diff --stat` from where this work left base (their merge base) to the working tree's
+ * snapshot, so changes made on base since, and untracked-but-not-ignored files, count right.
+ */
+async function diffStatFact(root: string, base: string, limits: GitFactsLimits): Promise<string | undefined> {
+  const baseSha = await resolveCommit(root, base);
+  if (!baseSha) return undefined;
+  const head = await headCommit(root);
+  let from = baseSha;
+  if (head) {
+    const mb = await gitTry(['merge-base', baseSha, head], { cwd: root });
+    if (mb.code === 0) from = mb.stdout.toString('utf8').trim() || baseSha;
+  }
+  const tree = await snapshotTree(root);
+  const stat = await git(
+    [
+      '-c', 'core.quotePath=false',
+      'diff', '--no-color', '--no-ext-diff', '--no-textconv',
+      `--stat=120,80`, `--stat-count=${limits.maxDiffStatFiles}`,
+      from, tree,
+    ],
+    { cwd: root, maxBuffer: 4 * 1024 * 1024 },
+  );
+  const text = stat.replace(/\s+$/, '');
+  return text ? truncate(text, limits.maxDiffStatChars, 'diff --stat') : '(no changes)';
+}
+
+/** Reads at most maxChars characters of a file; null when it looks binary (NUL byte or not UTF-8). */
+async function readText(file: string, maxChars: number): Promise<{ text: string; truncated: boolean } | null> {
+  const fh = await open(file, 'r');
+  try {
+    const size = (await fh.stat()).size;
+    // UTF-8 is at most 4 bytes a character; read a little past the limit to know it was passed.
+    const want = Math.min(size, maxChars * 4 + 4);
+    const buf = Buffer.alloc(want);
+    const { bytesRead } = await fh.read(buf, 0, want, 0);
+    const bytes = buf.subarray(0, bytesRead);
+    if (bytes.includes(0)) return null;
+    let text: string;
+    try {
+      // stream: a cut inside a multi-byte character at the end is not an error.
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: bytesRead < size });
+    } catch {
+      return null;
+    }
+    return { text, truncated: bytesRead < size || text.length > maxChars };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Regular files under dir, relative posix paths, sorted; no symlinks followed, no .git. */
+async function listFiles(dir: string, rel = '', depth = 0): Promise<string[]> {
+  if (depth > MAX_CONTEXT_DEPTH) return [];
+  let entries;
+  try {
+    entries = await readdir(join(dir, rel), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const e of entries) {
+    const p = rel ? posix.join(rel, e.name) : e.name;
+    if (e.isDirectory() && e.name !== '.git') out.push(...(await listFiles(dir, p, depth + 1)));
+    else if (e.isFile()) out.push(p);
+  }
+  return out;
+}
+
+/** The text files under <top>/.context/, bounded; binaries and symlinks skipped. */
+export async function contextFiles(top: string, limits: GitFactsLimits = DEFAULT_GIT_FACTS_LIMITS): Promise<{ path: string; text: string }[]> {
+  const dir = join(top, CONTEXT_DIR);
+  try {
+    if (!(await lstat(dir)).isDirectory()) return [];
+  } catch {
+    return [];
+  }
+  const files: { path: string; text: string }[] = [];
+  let total = 0;
+  for (const rel of await listFiles(dir)) {
+    if (files.length >= limits.maxContextFiles) break;
+    const room = Math.min(limits.maxContextFileChars, limits.maxContextTotalChars - total);
+    if (room < 200) break;
+    let read;
+    try {
+      read = await readText(join(dir, rel), room);
+    } catch {
+      continue;
+    }
+    if (!read) continue;
+    let text = read.text;
+    if (read.truncated) {
+      const note = '\n[... truncated]';
+      text = text.slice(0, Math.max(0, room - note.length)) + note;
+    }
+    total += text.length;
+    files.push({ path: posix.join(CONTEXT_DIR, rel), text });
+  }
+  return files;
+}
+
+/**
+ * The facts for the repo holding cwd. base is the branch the conversation started on; without
+ * it, the branch's upstream. Outside a repo only the .context/ files (under cwd) are given.
+ */
+export async function gitFacts(cwd: string, base?: string, limits: GitFactsLimits = DEFAULT_GIT_FACTS_LIMITS): Promise<GitFacts> {
+  const facts: GitFacts = {};
+  let top = cwd;
+  try {
+    if (await isRepo(cwd)) {
+      top = await repoRoot(cwd);
+      const branch = await branchFact(top);
+      if (branch) facts.branch = branch;
+      const against = base ?? (await upstreamBranch(top)) ?? undefined;
+      if (against) {
+        facts.base = against;
+        const stat = await diffStatFact(top, against, limits);
+        if (stat) facts.diffStat = stat;
+      }
+    }
+  } catch (err) {
+    // git missing or failing: the brief goes without those facts rather than not at all.
+    if (!(err instanceof BatonError)) throw err;
+  }
+  const files = await contextFiles(top, limits);
+  if (files.length) facts.contextFiles = files;
+  return facts;
+}
+
+/** A GitFactsProvider for the brief, with its own size limits. */
+export function createGitFactsProvider(limits: Partial<GitFactsLimits> = {}): GitFactsProvider {
+  const all = { ...DEFAULT_GIT_FACTS_LIMITS, ...limits };
+  return { facts: (cwd, base) => gitFacts(cwd, base, all) };
+}
