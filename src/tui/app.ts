@@ -1,0 +1,402 @@
+// The baton screen: tab bar, the active tab's pane, the compose bar's place, the status
+// line; routes keyboard input (raw bytes to the focused program, prefix commands to
+// baton, keys to an open overlay) and paces frames. The only module that owns the
+// blessed screen. It never parses a program's output itself (panes do) and never
+// decides about conversations: commands it does not implement are hooks for the caller.
+
+import blessed from 'blessed';
+import { PassThrough } from 'node:stream';
+import { FrameScheduler } from './frames.js';
+import { openHelp } from './help.js';
+import { InputRouter, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
+import { osc52 } from './osc52.js';
+import type { OverlayHost } from './overlay.js';
+import { PaneView } from './pane-view.js';
+import { confirm, openPicker, type PickerChoice } from './picker.js';
+import { ScrollMode, type BlessedKey } from './scroll-mode.js';
+import { Tab, type TabLaunch } from './tab.js';
+import { escapeTags, formatStatusLine, formatTabBar } from './tab-bar.js';
+
+export interface AppOptions {
+  keys: KeyConfig;
+  /** The terminal the user sits at. */
+  input: NodeJS.ReadStream;
+  output: NodeJS.WriteStream;
+  /** Environment programs in tabs start from (the user's, unchanged). */
+  env: NodeJS.ProcessEnv;
+  scrollback?: number;
+  /** Entries of the new-tab / switch-agent picker; a plain shell is always among them. */
+  choices: () => PickerChoice<TabLaunch>[] | Promise<PickerChoice<TabLaunch>[]>;
+  /** Handlers that replace the built-in behaviour of a command (the conversation layer plugs in here). */
+  commands?: Partial<Record<SimpleCommand, (app: App) => void | Promise<void>>>;
+  /** Called once the app has quit (all tabs disposed, terminal restored). */
+  onQuit?: () => void;
+}
+
+/** Rows taken by the tab bar (top) and the compose bar + status line (bottom). */
+const TOP_ROWS = 1;
+const BOTTOM_ROWS = 2;
+/** A change within this long after a keystroke in the focused pane is drawn at once. */
+const ECHO_WINDOW_MS = 100;
+
+export class App implements OverlayHost {
+  readonly screen: blessed.Widgets.Screen;
+  readonly tabs: Tab[] = [];
+  active = -1;
+  readonly view: PaneView;
+  readonly router: InputRouter;
+  readonly frames: FrameScheduler;
+  private readonly tabBar: blessed.Widgets.BoxElement;
+  /** The compose bar's row; the conversation layer replaces its content. */
+  readonly composeBar: blessed.Widgets.BoxElement;
+  private readonly statusLine: blessed.Widgets.BoxElement;
+  private readonly uiInput = new PassThrough();
+  private overlays: blessed.Widgets.BlessedElement[] = [];
+  private scroll: ScrollMode | undefined;
+  private message: string | undefined;
+  private messageTimer: NodeJS.Timeout | undefined;
+  private chromeDirty = true;
+  private lastKeyAt = -Infinity;
+  private cursorState = '';
+  private shapeState = '';
+  private quitting: Promise<void> | undefined;
+  private readonly onInput = (d: string | Buffer) => this.feed(typeof d === 'string' ? d : d.toString('utf8'));
+
+  constructor(private readonly opts: AppOptions) {
+    this.router = new InputRouter(opts.keys);
+    // blessed never reads the real terminal: raw bytes are ours to route, and only keys meant
+    // for an overlay are handed to blessed's parser through this stream.
+    this.screen = blessed.screen({
+      input: this.uiInput as unknown as NodeJS.ReadStream,
+      output: opts.output,
+      terminal: 'xterm-256color',
+      fullUnicode: true,
+      smartCSR: false,
+      warnings: false,
+      title: 'baton',
+      autoPadding: false,
+      forceUnicode: true,
+    } as blessed.Widgets.IScreenOptions);
+    (this.screen as unknown as { tput: { brokenACS: boolean } }).tput.brokenACS = true;
+    this.tabBar = blessed.box({ parent: this.screen, top: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'blue', fg: 'white' } });
+    this.view = new PaneView(this.screen, { top: TOP_ROWS, bottom: BOTTOM_ROWS });
+    this.composeBar = blessed.box({ parent: this.screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true, style: { fg: 'gray' } });
+    this.statusLine = blessed.box({ parent: this.screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black', fg: 'white' } });
+    this.frames = new FrameScheduler(() => this.frame());
+    this.screen.on('resize', () => this.onResize());
+    this.screen.on('keypress', (ch: string | undefined, key: BlessedKey) => {
+      if (this.scroll && this.overlays.length === 0) this.scroll.handleKey(ch, key);
+    });
+    opts.input.setEncoding?.('utf8');
+    if (opts.input.isTTY) opts.input.setRawMode(true);
+    opts.input.on('data', this.onInput);
+    opts.input.resume();
+    // Pasted text arrives marked (so it is not taken for keys); focus changes are reported.
+    this.screen.program.write('\x1b[?2004h\x1b[?1004h');
+    this.screen.program.hideCursor();
+    this.requestChrome();
+  }
+
+  get activeTab(): Tab | undefined {
+    return this.tabs[this.active];
+  }
+
+  /** Size a pane gets: the area between the tab bar and the compose bar. */
+  paneSize(): { cols: number; rows: number } {
+    return { cols: Math.max(2, this.screen.width as number), rows: Math.max(1, (this.screen.height as number) - TOP_ROWS - BOTTOM_ROWS) };
+  }
+
+  openTab(launch: TabLaunch): Tab {
+    const tab = new Tab(launch, { ...this.paneSize(), scrollback: this.opts.scrollback, baseEnv: this.opts.env });
+    tab.onChange(() => {
+      if (this.activeTab === tab && this.view.getPane() !== tab.pane) this.attach(tab);
+      if (tab.status === 'exited' && this.activeTab === tab) {
+        this.showMessage(`${tab.label}: exited${tab.exit ? ` (code ${tab.exit.exitCode})` : ''} · ${this.opts.keys.prefix} x closes the tab`);
+      }
+      this.requestChrome();
+    });
+    this.tabs.push(tab);
+    this.select(this.tabs.length - 1);
+    return tab;
+  }
+
+  select(index: number): void {
+    if (index < 0 || index >= this.tabs.length) return;
+    const prev = this.activeTab;
+    if (this.scroll) this.leaveScroll();
+    this.active = index;
+    const tab = this.tabs[index]!;
+    if (prev && prev !== tab) prev.pane.focus(false);
+    this.attach(tab);
+    tab.pane.focus(true);
+    this.requestChrome();
+  }
+
+  private attach(tab: Tab): void {
+    const old = this.view.getPane();
+    if (old && old !== tab.pane) old.setChangeListener(undefined);
+    tab.pane.resize(this.paneSize().cols, this.paneSize().rows);
+    this.view.setPane(tab.pane);
+    tab.pane.setChangeListener(() => this.frames.request(performance.now() - this.lastKeyAt < ECHO_WINDOW_MS));
+    this.chromeDirty = true;
+    this.frames.request(true);
+  }
+
+  async closeTab(tab: Tab): Promise<void> {
+    const i = this.tabs.indexOf(tab);
+    if (i < 0) return;
+    if (this.scroll && this.activeTab === tab) this.leaveScroll();
+    this.tabs.splice(i, 1);
+    if (this.view.getPane() === tab.pane) this.view.setPane(undefined);
+    if (this.tabs.length === 0) this.active = -1;
+    else this.select(Math.min(i, this.tabs.length - 1));
+    this.requestChrome();
+    await tab.dispose();
+  }
+
+  showMessage(text: string | undefined, ms = 4000): void {
+    this.message = text;
+    if (this.messageTimer) clearTimeout(this.messageTimer);
+    this.messageTimer = text && ms > 0 ? setTimeout(() => this.showMessage(undefined), ms) : undefined;
+    this.requestChrome();
+  }
+
+  /** Redraw tab bar, compose bar and status line (and everything else) on the next frame. */
+  requestChrome(): void {
+    this.chromeDirty = true;
+    this.frames.request(true);
+  }
+
+  // ---- input ----
+
+  feed(data: string): void {
+    this.router.feed(data, (a) => this.dispatch(a));
+  }
+
+  private dispatch(a: RouterAction): void {
+    const pane = this.activeTab?.pane;
+    switch (a.kind) {
+      case 'pane':
+        if (!pane) return;
+        this.lastKeyAt = performance.now();
+        pane.write(a.data);
+        return;
+      case 'paste':
+        if (!pane) return;
+        this.lastKeyAt = performance.now();
+        pane.paste(a.text);
+        return;
+      case 'focus':
+        pane?.focus(a.focused);
+        return;
+      case 'ui':
+        this.uiInput.write(a.data);
+        return;
+      case 'unbound':
+        this.showMessage(`${this.opts.keys.prefix} ${a.key} is not bound · ${this.opts.keys.prefix} ? lists the keys`);
+        return;
+      case 'command':
+        void this.run(a.command).catch((e: unknown) => this.showMessage(`error: ${(e as Error).message}`));
+        return;
+    }
+  }
+
+  async run(command: Command): Promise<void> {
+    if (command.startsWith('select-tab:')) {
+      const n = Number(command.slice('select-tab:'.length));
+      return this.select(n === 0 ? 9 : n - 1);
+    }
+    const custom = this.opts.commands?.[command as SimpleCommand];
+    if (custom) return custom(this);
+    switch (command as SimpleCommand) {
+      case 'new-tab':
+        return this.newTabFromPicker();
+      case 'next-tab':
+        if (this.tabs.length) this.select((this.active + 1) % this.tabs.length);
+        return;
+      case 'prev-tab':
+        if (this.tabs.length) this.select((this.active - 1 + this.tabs.length) % this.tabs.length);
+        return;
+      case 'help':
+        return openHelp(this, this.opts.keys);
+      case 'scroll-mode':
+        return this.enterScroll();
+      case 'close-tab':
+        return this.closeActiveTab();
+      case 'quit':
+        return this.requestQuit();
+      case 'switch-agent':
+      case 'compose':
+      case 'transcript':
+        this.showMessage(`${command}: not available in this build yet`);
+        return;
+    }
+  }
+
+  async newTabFromPicker(): Promise<void> {
+    const choices = await this.opts.choices();
+    const launch = await openPicker(this, 'New tab', choices);
+    if (launch) this.openTab(launch);
+  }
+
+  private async closeActiveTab(): Promise<void> {
+    const tab = this.activeTab;
+    if (!tab) return;
+    if (tab.busy() && !(await confirm(this, 'Close tab', `${tab.label} is still running something.\nClose it and end what runs in it?`))) return;
+    await this.closeTab(tab);
+  }
+
+  async requestQuit(): Promise<void> {
+    const busy = this.tabs.filter((t) => t.busy());
+    if (busy.length) {
+      const names = busy.map((t) => t.label).join(', ');
+      const ok = await confirm(this, 'Quit baton', `${busy.length} tab${busy.length > 1 ? 's are' : ' is'} still running something: ${names}.\nQuit and end them all?`);
+      if (!ok) return;
+    }
+    await this.quit();
+  }
+
+  /** End every tab's program, restore the terminal, and report through onQuit. */
+  quit(): Promise<void> {
+    this.quitting ??= (async () => {
+      this.frames.dispose();
+      if (this.messageTimer) clearTimeout(this.messageTimer);
+      this.opts.input.off('data', this.onInput);
+      await Promise.all(this.tabs.splice(0).map((t) => t.dispose()));
+      this.screen.program.write('\x1b[?2004l\x1b[?1004l\x1b[0 q');
+      this.screen.destroy();
+      if (this.opts.input.isTTY) this.opts.input.setRawMode(false);
+      this.opts.input.pause();
+      this.opts.onQuit?.();
+    })();
+    return this.quitting;
+  }
+
+  // ---- overlays and scroll mode ----
+
+  openOverlay(el: blessed.Widgets.BlessedElement): void {
+    this.overlays.push(el);
+    this.router.mode = 'ui';
+    el.focus();
+    this.requestChrome();
+  }
+
+  closeOverlay(el: blessed.Widgets.BlessedElement): void {
+    this.overlays = this.overlays.filter((o) => o !== el);
+    if (this.overlays.length === 0 && !this.scroll) this.router.mode = 'pane';
+    this.view.invalidate();
+    this.requestChrome();
+  }
+
+  private enterScroll(): void {
+    const tab = this.activeTab;
+    if (!tab || this.scroll) return;
+    this.router.mode = 'ui';
+    this.scroll = new ScrollMode(tab.pane, {
+      view: this.view,
+      status: (text) => this.showMessage(text, 0),
+      redraw: (cursor) => {
+        this.scrollCursor = cursor;
+        this.view.invalidate();
+        this.frames.request(true);
+      },
+      copy: (text) => {
+        this.screen.program.write(osc52(text));
+        this.showMessage(`copied ${[...text].length} characters to the clipboard (OSC 52)`);
+      },
+      leave: () => this.leaveScroll(),
+    });
+  }
+
+  private scrollCursor: { x: number; y: number } | undefined;
+
+  private leaveScroll(): void {
+    if (!this.scroll) return;
+    this.scroll = undefined;
+    this.scrollCursor = undefined;
+    this.view.scrollTop = undefined;
+    this.view.highlights = [];
+    this.view.invalidate();
+    if (this.overlays.length === 0) this.router.mode = 'pane';
+    if (this.message?.startsWith('[scroll') || this.message?.startsWith('/')) this.showMessage(undefined);
+    this.requestChrome();
+  }
+
+  get inScrollMode(): boolean {
+    return this.scroll !== undefined;
+  }
+
+  // ---- drawing ----
+
+  private onResize(): void {
+    const { cols, rows } = this.paneSize();
+    for (const t of this.tabs) t.resize(cols, rows);
+    this.view.invalidate();
+    this.requestChrome();
+  }
+
+  private frame(): void {
+    if (this.quitting) return;
+    if (this.chromeDirty || this.overlays.length > 0) {
+      this.chromeDirty = false;
+      const width = this.screen.width as number;
+      this.tabBar.setContent(
+        formatTabBar(
+          this.tabs.map((t) => ({ label: t.label, agent: t.agent, model: t.model, status: t.status })),
+          this.active,
+          width,
+        ),
+      );
+      this.statusLine.setContent(formatStatusLine(this.opts.keys.prefix, width, this.message));
+      if (!this.activeTab) {
+        this.composeBar.setContent(escapeTags(` No tabs. ${this.opts.keys.prefix} c opens one, ${this.opts.keys.prefix} q quits.`));
+      } else if (!this.composeBarOwned) {
+        this.composeBar.setContent(escapeTags(` compose: ${this.opts.keys.prefix} m`));
+      }
+      this.screen.render();
+    } else {
+      const rows = this.view.paint();
+      if (rows) this.screen.draw(rows.start, rows.end);
+    }
+    this.placeCursor();
+  }
+
+  /** Set by the conversation layer once it draws the compose bar itself. */
+  composeBarOwned = false;
+
+  private placeCursor(): void {
+    const program = this.screen.program;
+    const pane = this.activeTab?.pane;
+    let want = 'hidden';
+    let x = 0;
+    let y = 0;
+    if (pane && this.overlays.length === 0) {
+      if (this.scroll && this.scrollCursor) {
+        want = 'shown';
+        x = this.scrollCursor.x;
+        y = this.scrollCursor.y;
+      } else if (!this.scroll) {
+        const c = pane.cursor();
+        if (c.visible && !pane.exited) {
+          want = 'shown';
+          x = c.x;
+          y = c.y;
+        }
+        const shape = c.shape ? String({ block: 2, underline: 4, bar: 6 }[c.shape.style] - (c.shape.blink ? 1 : 0)) : '0';
+        if (shape !== this.shapeState) {
+          this.shapeState = shape;
+          program.write(`\x1b[${shape} q`);
+        }
+      }
+    }
+    const state = want === 'shown' ? `${x},${y}` : want;
+    if (state === this.cursorState) return;
+    this.cursorState = state;
+    if (want === 'shown') {
+      program.cup(this.view.top + y, this.view.left + x);
+      program.showCursor();
+    } else {
+      program.hideCursor();
+    }
+  }
+}

@@ -1,0 +1,73 @@
+// runTui: what `baton` / `baton open [DIR]` calls. Loads the key configuration (a bad
+// user file is a BatonError naming it, raised before the screen is taken), builds the
+// app on the process's terminal, and resolves with the exit code once the user quits.
+// It must never leave the terminal in raw mode or a program running behind it.
+
+import { basename } from 'node:path';
+import { badInput } from '../errors.js';
+import { App, type AppOptions } from './app.js';
+import { loadKeyConfig } from './keys.js';
+import { DEFAULT_SCROLLBACK } from './pane.js';
+import type { PickerChoice } from './picker.js';
+import type { TabLaunch } from './tab.js';
+
+export interface RunTuiOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  input?: NodeJS.ReadStream;
+  output?: NodeJS.WriteStream;
+  /** Extra picker entries (agents); the plain shell is always added last. */
+  choices?: () => PickerChoice<TabLaunch>[] | Promise<PickerChoice<TabLaunch>[]>;
+  /** Handlers replacing built-in commands (switch-agent, compose, transcript, ...). */
+  commands?: AppOptions['commands'];
+  /** Called with the app once it is on screen (the conversation layer wires itself here). */
+  onReady?: (app: App) => void;
+}
+
+/** The picker's permanent entry: the user's $SHELL (else /bin/sh) in the directory. */
+export function shellChoice(cwd: string, env: NodeJS.ProcessEnv): PickerChoice<TabLaunch> {
+  const shell = env.SHELL || '/bin/sh';
+  return { label: 'Plain shell', detail: shell, value: { command: shell, args: [], env: {}, cwd, agent: 'shell', title: basename(shell) } };
+}
+
+/** Scrollback per pane: BATON_SCROLLBACK lines (0..1,000,000), default 10k. */
+export function scrollbackFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.BATON_SCROLLBACK;
+  if (raw === undefined || raw === '') return DEFAULT_SCROLLBACK;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 1_000_000) {
+    throw badInput(`BATON_SCROLLBACK=${raw} is not a line count`, 'Use a whole number from 0 to 1000000 (default 10000).');
+  }
+  return n;
+}
+
+export async function runTui(opts: RunTuiOptions): Promise<number> {
+  const input = opts.input ?? process.stdin;
+  const output = opts.output ?? process.stdout;
+  if (!input.isTTY || !output.isTTY) {
+    throw badInput('baton needs a terminal', 'Run it in an interactive terminal (not through a pipe).');
+  }
+  const keys = loadKeyConfig({ env: opts.env });
+  const scrollback = scrollbackFromEnv(opts.env);
+  return new Promise<number>((resolve) => {
+    const onSignal = () => void app.quit();
+    const app: App = new App({
+      keys,
+      input,
+      output,
+      env: opts.env,
+      scrollback,
+      commands: opts.commands,
+      choices: async () => [...((await opts.choices?.()) ?? []), shellChoice(opts.cwd, opts.env)],
+      onQuit: () => {
+        process.off('SIGTERM', onSignal);
+        process.off('SIGHUP', onSignal);
+        resolve(0);
+      },
+    });
+    process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
+    opts.onReady?.(app);
+    if (app.tabs.length === 0) void app.newTabFromPicker();
+  });
+}

@@ -1,0 +1,241 @@
+// Key configuration (config/keys.json merged with $XDG_CONFIG_HOME/baton/keys.json) and the
+// input router: the prefix state machine that decides, byte by byte, whether input goes to
+// the focused CLI unchanged, names a baton command, or belongs to an open baton view.
+// It must never re-encode what it forwards: pane input leaves as the bytes that came in.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { badInput } from '../errors.js';
+import { canonicalKey, keyBytes, parseKeys } from './key-parse.js';
+
+export const COMMANDS = [
+  'new-tab', 'next-tab', 'prev-tab', 'switch-agent', 'compose', 'transcript', 'help', 'close-tab', 'quit', 'scroll-mode',
+] as const;
+export type SimpleCommand = (typeof COMMANDS)[number];
+export type Command = SimpleCommand | `select-tab:${number}`;
+
+export const COMMAND_HELP: Record<SimpleCommand | 'select-tab', string> = {
+  'new-tab': 'new tab (pick an agent or a plain shell)',
+  'next-tab': 'next tab',
+  'prev-tab': 'previous tab',
+  'select-tab': 'go to tab N',
+  'switch-agent': "switch this tab's agent",
+  compose: 'focus the compose bar',
+  transcript: 'transcript view',
+  help: 'this help',
+  'close-tab': 'close this tab',
+  quit: 'quit baton',
+  'scroll-mode': 'scroll mode: PgUp/PgDn/arrows, / search, v select, y copy, q leave',
+};
+
+export interface KeyConfig {
+  /** Key name of the prefix, e.g. "C-b". */
+  prefix: string;
+  /** The bytes the prefix arrives as (and is sent through as when pressed twice). */
+  prefixBytes: string;
+  /** Canonical key name (as parseKeys names it) -> command. */
+  bindings: Map<string, Command>;
+  /** Files the configuration was read from, in merge order. */
+  sources: string[];
+}
+
+/** config/keys.json of the package, whether running from src/ (tsx) or from dist/src/ (built). */
+export const DEFAULT_KEYS_PATH = [new URL('../../config/keys.json', import.meta.url), new URL('../../../config/keys.json', import.meta.url)]
+  .map((u) => fileURLToPath(u))
+  .find((p) => existsSync(p)) ?? fileURLToPath(new URL('../../config/keys.json', import.meta.url));
+
+export function isCommand(value: unknown): value is Command {
+  if (typeof value !== 'string') return false;
+  if ((COMMANDS as readonly string[]).includes(value)) return true;
+  return /^select-tab:\d$/.test(value);
+}
+
+interface RawKeys { prefix?: unknown; bindings?: unknown }
+
+function readKeysFile(path: string, required: boolean): RawKeys | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    if (!required && (e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw badInput(`cannot read key configuration ${path}: ${(e as Error).message}`, 'Fix or remove the file.');
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('expected a JSON object');
+    return parsed as RawKeys;
+  } catch (e) {
+    throw badInput(`bad key configuration ${path}: ${(e as Error).message}`, 'Fix the JSON or remove the file to use the defaults.');
+  }
+}
+
+function applyKeys(cfg: { prefix: string; bindings: Map<string, Command> }, raw: RawKeys, path: string): void {
+  const fail = (what: string) =>
+    badInput(`bad key configuration ${path}: ${what}`, 'Key names look like "C-b", "M-x", "c", "?", "PageUp". See config/keys.json for the defaults.');
+  for (const k of Object.keys(raw)) if (k !== 'prefix' && k !== 'bindings') throw fail(`unknown field "${k}"`);
+  if (raw.prefix !== undefined) {
+    if (typeof raw.prefix !== 'string') throw fail('"prefix" must be a string');
+    const bytes = keyBytes(raw.prefix);
+    // The prefix is found by scanning raw input; a printable key or a sequence that can occur
+    // inside an escape sequence (M-[ , M-O) would be found where it was never pressed.
+    if (!bytes || !(/^C-/.test(raw.prefix) || /^M-[^[O]$/.test(raw.prefix))) {
+      throw fail(`prefix "${raw.prefix}" must be a control or meta key such as "C-b" or "M-a"`);
+    }
+    cfg.prefix = raw.prefix;
+  }
+  if (raw.bindings !== undefined) {
+    if (!raw.bindings || typeof raw.bindings !== 'object' || Array.isArray(raw.bindings)) throw fail('"bindings" must be an object of key -> command');
+    for (const [key, command] of Object.entries(raw.bindings as Record<string, unknown>)) {
+      const name = canonicalKey(key);
+      if (!name) throw fail(`unknown key "${key}"`);
+      if (command === null) {
+        cfg.bindings.delete(name);
+        continue;
+      }
+      if (!isCommand(command)) throw fail(`unknown command ${JSON.stringify(command)} for key "${key}" (known: ${COMMANDS.join(', ')}, select-tab:N)`);
+      cfg.bindings.set(name, command);
+    }
+  }
+}
+
+/**
+ * The default keys, then the user's file merged over them (same key: the user's command;
+ * a key mapped to null is unbound). A bad file is an error naming the file, never ignored.
+ */
+export function loadKeyConfig(opts: { env: NodeJS.ProcessEnv; defaultsPath?: string }): KeyConfig {
+  const defaultsPath = opts.defaultsPath ?? DEFAULT_KEYS_PATH;
+  const cfg = { prefix: 'C-b', bindings: new Map<string, Command>() };
+  const sources: string[] = [];
+  applyKeys(cfg, readKeysFile(defaultsPath, true)!, defaultsPath);
+  sources.push(defaultsPath);
+  const home = opts.env.HOME;
+  const xdg = opts.env.XDG_CONFIG_HOME || (home ? join(home, '.config') : undefined);
+  if (xdg) {
+    const userPath = join(xdg, 'baton', 'keys.json');
+    const raw = readKeysFile(userPath, false);
+    if (raw) {
+      applyKeys(cfg, raw, userPath);
+      sources.push(userPath);
+    }
+  }
+  return { prefix: cfg.prefix, prefixBytes: keyBytes(cfg.prefix)!, bindings: cfg.bindings, sources };
+}
+
+/** Bindings grouped for the help overlay: one line per command, select-tab:N folded into "0-9". */
+export function describeBindings(cfg: KeyConfig): { keys: string; help: string }[] {
+  const byCommand = new Map<string, string[]>();
+  for (const [key, command] of cfg.bindings) {
+    const group = command.startsWith('select-tab:') ? 'select-tab' : command;
+    byCommand.set(group, [...(byCommand.get(group) ?? []), key]);
+  }
+  const order = ['new-tab', 'next-tab', 'prev-tab', 'select-tab', ...COMMANDS];
+  const groups = [...byCommand.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  const out: { keys: string; help: string }[] = [];
+  for (const group of groups) {
+    const keys = byCommand.get(group)!;
+    const help = COMMAND_HELP[group as keyof typeof COMMAND_HELP];
+    const shown = group === 'select-tab' && keys.length === 10 && keys.every((k) => /^\d$/.test(k)) ? ['0-9'] : keys;
+    out.push({ keys: shown.map((k) => `${cfg.prefix} ${k}`).join(', '), help });
+  }
+  out.push({ keys: `${cfg.prefix} ${cfg.prefix}`, help: `send ${cfg.prefix} to the program in the tab` });
+  return out;
+}
+
+export type RouterMode = 'pane' | 'prefix' | 'ui';
+
+export type RouterAction =
+  | { kind: 'pane'; data: string }
+  | { kind: 'paste'; text: string }
+  | { kind: 'focus'; focused: boolean }
+  | { kind: 'command'; command: Command; key: string }
+  | { kind: 'unbound'; key: string }
+  | { kind: 'ui'; data: string };
+
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+const FOCUS_IN = '\x1b[I';
+const FOCUS_OUT = '\x1b[O';
+
+/**
+ * The prefix state machine. `mode` may be changed by whoever handles an action, and the
+ * rest of the same chunk is routed under the new mode (prefix, then `[`, then PgUp in one
+ * read must reach scroll mode).
+ */
+export class InputRouter {
+  mode: RouterMode = 'pane';
+  private paste: string | undefined;
+
+  constructor(private readonly cfg: KeyConfig) {}
+
+  feed(data: string, dispatch: (action: RouterAction) => void): void {
+    let rest = data;
+    while (rest.length > 0) {
+      if (this.paste !== undefined) {
+        const end = rest.indexOf(PASTE_END);
+        if (end < 0) {
+          this.paste += rest;
+          return;
+        }
+        const text = this.paste + rest.slice(0, end);
+        this.paste = undefined;
+        rest = rest.slice(end + PASTE_END.length);
+        if (this.mode === 'ui') dispatch({ kind: 'ui', data: text });
+        else {
+          this.mode = 'pane';
+          dispatch({ kind: 'paste', text });
+        }
+        continue;
+      }
+      if (rest.startsWith(PASTE_START)) {
+        this.paste = '';
+        rest = rest.slice(PASTE_START.length);
+        continue;
+      }
+      if (this.mode === 'ui') {
+        const p = rest.indexOf(PASTE_START);
+        const chunk = p < 0 ? rest : rest.slice(0, p);
+        rest = p < 0 ? '' : rest.slice(p);
+        dispatch({ kind: 'ui', data: chunk });
+        continue;
+      }
+      if (this.mode === 'prefix') {
+        const { keys } = parseKeys(rest, true);
+        const key = keys[0]!;
+        rest = rest.slice(key.seq.length);
+        this.mode = 'pane';
+        if (key.seq === this.cfg.prefixBytes) dispatch({ kind: 'pane', data: key.seq });
+        else {
+          const command = this.cfg.bindings.get(key.name);
+          if (command) dispatch({ kind: 'command', command, key: key.name });
+          else if (key.name !== 'Escape') dispatch({ kind: 'unbound', key: key.name });
+        }
+        continue;
+      }
+      // pane mode: forward everything up to the next thing baton must see itself.
+      const stops = [rest.indexOf(this.cfg.prefixBytes), rest.indexOf(PASTE_START), rest.indexOf(FOCUS_IN), rest.indexOf(FOCUS_OUT)].filter(
+        (i) => i >= 0,
+      );
+      const stop = stops.length ? Math.min(...stops) : -1;
+      if (stop < 0) {
+        dispatch({ kind: 'pane', data: rest });
+        return;
+      }
+      if (stop > 0) {
+        dispatch({ kind: 'pane', data: rest.slice(0, stop) });
+        rest = rest.slice(stop);
+        continue;
+      }
+      if (rest.startsWith(this.cfg.prefixBytes)) {
+        rest = rest.slice(this.cfg.prefixBytes.length);
+        this.mode = 'prefix';
+        continue;
+      }
+      if (rest.startsWith(FOCUS_IN) || rest.startsWith(FOCUS_OUT)) {
+        dispatch({ kind: 'focus', focused: rest.startsWith(FOCUS_IN) });
+        rest = rest.slice(3);
+        continue;
+      }
+    }
+  }
+}

@@ -1,0 +1,137 @@
+// The blessed element that shows one pane at a time: copies the emulator's rows into the
+// screen's cell grid, only the rows that changed, and for scroll mode a window onto the
+// scrollback with highlighted ranges. It decides nothing about when to draw (see
+// frames.ts) and must never write to the PTY.
+
+import blessed from 'blessed';
+import { paintRow, type BlessedRow } from './cells.js';
+import type { Pane } from './pane.js';
+
+export interface Highlight {
+  /** Absolute buffer line. */
+  line: number;
+  start: number;
+  end: number;
+}
+
+export class PaneView {
+  readonly box: blessed.Widgets.BoxElement;
+  private pane: Pane | undefined;
+  /** Scroll mode: absolute buffer line shown in the first row; undefined = live. */
+  scrollTop: number | undefined;
+  highlights: Highlight[] = [];
+  /** Base line and buffer painted last, so a scroll or an alternate-screen switch repaints everything. */
+  private lastBase = -1;
+  private lastBuffer: unknown;
+  private forceFull = true;
+
+  constructor(private readonly screen: blessed.Widgets.Screen, pos: { top: number; bottom: number }) {
+    this.box = blessed.box({ top: pos.top, left: 0, width: '100%', height: `100%-${pos.top + pos.bottom}` });
+    // blessed's own render would draw content and clear the area; ours copies emulator cells.
+    (this.box as unknown as { render: () => unknown }).render = () => this.renderAll();
+    screen.append(this.box);
+  }
+
+  get top(): number {
+    return this.box.atop as number;
+  }
+
+  get left(): number {
+    return this.box.aleft as number;
+  }
+
+  get width(): number {
+    return this.box.width as number;
+  }
+
+  get height(): number {
+    return this.box.height as number;
+  }
+
+  setPane(pane: Pane | undefined): void {
+    this.pane = pane;
+    this.scrollTop = undefined;
+    this.highlights = [];
+    this.forceFull = true;
+  }
+
+  getPane(): Pane | undefined {
+    return this.pane;
+  }
+
+  invalidate(): void {
+    this.forceFull = true;
+  }
+
+  /** Full paint, called by blessed's screen.render() (layout changes, overlays). */
+  private renderAll(): unknown {
+    const coords = (this.box as unknown as { _getCoords(get?: boolean): { xi: number; xl: number; yi: number; yl: number } | undefined })._getCoords(true);
+    if (!coords) return undefined;
+    (this.box as unknown as { lpos: unknown }).lpos = coords;
+    this.forceFull = true;
+    this.paint();
+    return coords;
+  }
+
+  /**
+   * Paint changed rows into the screen's cell grid; returns the screen rows touched
+   * (inclusive) or undefined when nothing changed. The caller draws them.
+   */
+  paint(): { start: number; end: number } | undefined {
+    const pane = this.pane;
+    const lines = (this.screen as unknown as { lines: BlessedRow[] }).lines;
+    const top = this.top;
+    const left = this.left;
+    const width = this.width;
+    const height = this.height;
+    if (!pane) {
+      for (let y = 0; y < height; y++) {
+        const row = lines[top + y];
+        if (!row) continue;
+        for (let x = 0; x < width; x++) {
+          const c = row[left + x];
+          if (c && (c[1] !== ' ' || c[0] !== (this.screen as unknown as { dattr: number }).dattr)) {
+            c[0] = (this.screen as unknown as { dattr: number }).dattr;
+            c[1] = ' ';
+            row.dirty = true;
+          }
+        }
+      }
+      this.forceFull = false;
+      return { start: top, end: top + height - 1 };
+    }
+    const buf = pane.term.buffer.active;
+    const base = this.scrollTop ?? buf.baseY;
+    let range = pane.takeDirty();
+    let start: number;
+    let end: number;
+    if (this.forceFull || base !== this.lastBase || buf !== this.lastBuffer || this.scrollTop !== undefined) {
+      start = 0;
+      end = height - 1;
+    } else if (range && range.end >= range.start) {
+      start = range.start;
+      end = Math.min(range.end, height - 1);
+    } else {
+      return undefined;
+    }
+    this.forceFull = false;
+    this.lastBase = base;
+    this.lastBuffer = buf;
+    const cell = buf.getNullCell();
+    let first = -1;
+    let last = -1;
+    for (let y = start; y <= end; y++) {
+      const row = lines[top + y];
+      if (!row) continue;
+      const abs = base + y;
+      const mark = this.highlights.find((h) => h.line === abs);
+      const line = y < pane.rows || this.scrollTop !== undefined ? buf.getLine(abs) : undefined;
+      if (paintRow(line, cell, row, left, width, mark)) {
+        if (first < 0) first = y;
+        last = y;
+      }
+    }
+    range = undefined;
+    return first < 0 ? undefined : { start: top + first, end: top + last };
+  }
+}

@@ -1,0 +1,260 @@
+// A pane: one program in a PTY (node-pty) feeding a terminal emulator (@xterm/headless
+// with Unicode 11 widths). It owns both and keeps the emulator's screen current, tells its
+// viewer which rows changed, and pauses the PTY while the emulator lags behind. It draws
+// nothing itself (see pane-view.ts) and must never outlive dispose(): the process group is
+// ended by its pid, never by name.
+
+import * as pty from 'node-pty';
+import { readFileSync } from 'node:fs';
+import { createTerminal, cursorHidden, cursorShape, onRefreshRows, type CursorShape, type IDisposable, type Terminal } from './xterm.js';
+
+export interface PaneLaunch {
+  command: string;
+  args: string[];
+  /** Additions to (or, with `replaceEnv`, the whole of) the environment. */
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export interface PaneOptions extends PaneLaunch {
+  cols: number;
+  rows: number;
+  /** Lines kept above the screen; xterm stores ~12 bytes per cell, so this is what memory scales with. */
+  scrollback?: number;
+  /** The base environment the launch's env is added to (default: process.env). */
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+export const DEFAULT_SCROLLBACK = 10_000;
+/** Bytes parsed-but-not-yet-processed at which the PTY is paused, and resumed again. */
+const HIGH_WATER = 256 * 1024;
+const LOW_WATER = 32 * 1024;
+
+export interface PaneExit {
+  exitCode: number;
+  signal?: number;
+}
+
+export class Pane {
+  readonly term: Terminal;
+  readonly pid: number;
+  exited: PaneExit | undefined;
+  private readonly pty: pty.IPty;
+  private readonly disposables: IDisposable[] = [];
+  private dirtyStart = Infinity;
+  private dirtyEnd = -1;
+  private cursorMoved = false;
+  private queued = 0;
+  private paused = false;
+  private disposed = false;
+  private readonly exitPromise: Promise<PaneExit>;
+  private changeListener: (() => void) | undefined;
+  private readonly exitListeners: ((e: PaneExit) => void)[] = [];
+  private readonly titleListeners: ((t: string) => void)[] = [];
+  /** Bytes the program wrote, for benches and tests that wait for output to be parsed. */
+  bytesIn = 0;
+  bytesParsed = 0;
+
+  constructor(opts: PaneOptions) {
+    this.term = createTerminal(opts.cols, opts.rows, opts.scrollback ?? DEFAULT_SCROLLBACK);
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...(opts.baseEnv ?? process.env), ...opts.env })) if (v !== undefined) env[k] = v;
+    // The emulator is an xterm; programs must not assume the outer terminal's quirks.
+    env.TERM = 'xterm-256color';
+    this.pty = pty.spawn(opts.command, opts.args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env });
+    this.pid = this.pty.pid;
+
+    this.exitPromise = new Promise((resolve) => {
+      this.pty.onExit((e) => {
+        this.exited = { exitCode: e.exitCode, signal: e.signal };
+        for (const l of this.exitListeners) l(this.exited);
+        resolve(this.exited);
+      });
+    });
+    this.pty.onData((data) => this.onPtyData(data));
+
+    const refresh = onRefreshRows(this.term, (start, end) => this.markDirty(start, end));
+    if (refresh) this.disposables.push(refresh);
+    this.disposables.push(
+      // Fallback when xterm's private changed-rows signal is missing: repaint everything.
+      this.term.onWriteParsed(() => {
+        if (!refresh) this.markDirty(0, this.term.rows - 1);
+        else this.notify();
+      }),
+      this.term.onCursorMove(() => {
+        this.cursorMoved = true;
+        this.notify();
+      }),
+      this.term.buffer.onBufferChange(() => this.markDirty(0, this.term.rows - 1)),
+      // Answers to the program's queries (cursor position, device attributes) go back to it.
+      this.term.onData((d) => this.write(d)),
+      this.term.onTitleChange((t) => {
+        for (const l of this.titleListeners) l(t);
+      }),
+    );
+  }
+
+  private onPtyData(data: string): void {
+    if (this.disposed) return;
+    const len = data.length;
+    this.bytesIn += len;
+    this.queued += len;
+    this.term.write(data, () => {
+      this.queued -= len;
+      this.bytesParsed += len;
+      if (this.paused && this.queued < LOW_WATER) {
+        this.paused = false;
+        if (!this.disposed) this.pty.resume();
+      }
+    });
+    if (!this.paused && this.queued > HIGH_WATER) {
+      this.paused = true;
+      this.pty.pause();
+    }
+  }
+
+  private markDirty(start: number, end: number): void {
+    if (start < this.dirtyStart) this.dirtyStart = start;
+    if (end > this.dirtyEnd) this.dirtyEnd = end;
+    this.notify();
+  }
+
+  private notify(): void {
+    this.changeListener?.();
+  }
+
+  /** One listener (the view showing this pane) is told that something changed. */
+  setChangeListener(cb: (() => void) | undefined): void {
+    this.changeListener = cb;
+  }
+
+  onExit(cb: (e: PaneExit) => void): void {
+    if (this.exited) cb(this.exited);
+    else this.exitListeners.push(cb);
+  }
+
+  onTitle(cb: (title: string) => void): void {
+    this.titleListeners.push(cb);
+  }
+
+  /** Rows changed since the last call (viewport-relative, inclusive), and whether the cursor moved. */
+  takeDirty(): { start: number; end: number; cursor: boolean } | undefined {
+    const cursor = this.cursorMoved;
+    this.cursorMoved = false;
+    if (this.dirtyEnd < 0) return cursor ? { start: 0, end: -1, cursor } : undefined;
+    const r = { start: Math.max(0, this.dirtyStart), end: Math.min(this.term.rows - 1, this.dirtyEnd), cursor };
+    this.dirtyStart = Infinity;
+    this.dirtyEnd = -1;
+    return r;
+  }
+
+  markAllDirty(): void {
+    this.markDirty(0, this.term.rows - 1);
+  }
+
+  get cols(): number {
+    return this.term.cols;
+  }
+
+  get rows(): number {
+    return this.term.rows;
+  }
+
+  /** Input for the program, as bytes from the keyboard (never re-encoded). */
+  write(data: string): void {
+    if (this.exited || this.disposed) return;
+    this.pty.write(data);
+  }
+
+  /** Pasted text: wrapped in bracketed-paste markers only when the program asked for them. */
+  paste(text: string): void {
+    if (this.term.modes.bracketedPasteMode) this.write(`\x1b[200~${text}\x1b[201~`);
+    else this.write(text.replace(/\r?\n/g, '\r'));
+  }
+
+  /** Focus in/out, reported only to programs that enabled focus events (DECSET 1004). */
+  focus(focused: boolean): void {
+    if (this.term.modes.sendFocusMode) this.write(focused ? '\x1b[I' : '\x1b[O');
+  }
+
+  resize(cols: number, rows: number): void {
+    cols = Math.max(2, Math.floor(cols));
+    rows = Math.max(1, Math.floor(rows));
+    if (cols === this.term.cols && rows === this.term.rows) return;
+    this.term.resize(cols, rows);
+    if (!this.exited && !this.disposed) {
+      try {
+        this.pty.resize(cols, rows);
+      } catch {
+        // The process may have exited between the check and the ioctl.
+      }
+    }
+    this.markAllDirty();
+  }
+
+  cursor(): { x: number; y: number; visible: boolean; shape: CursorShape } {
+    const b = this.term.buffer.active;
+    return { x: b.cursorX, y: b.cursorY, visible: !cursorHidden(this.term), shape: cursorShape(this.term) };
+  }
+
+  /** Plain text of a viewport row. */
+  rowText(y: number): string {
+    const b = this.term.buffer.active;
+    return b.getLine(b.baseY + y)?.translateToString(true) ?? '';
+  }
+
+  /**
+   * Whether a job other than the program itself holds the terminal (a shell running a
+   * command). Linux only: reads the tty's foreground process group from /proc.
+   */
+  hasForegroundJob(): boolean {
+    if (this.exited) return false;
+    try {
+      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const tpgid = Number(fields[5]);
+      return tpgid > 0 && tpgid !== this.pid;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The program's exit, whenever it comes. */
+  waitExit(): Promise<PaneExit> {
+    return this.exitPromise;
+  }
+
+  /**
+   * End the program's whole process group (SIGHUP, as a closing terminal would; SIGKILL
+   * after `graceMs`), wait for it to be reaped, and free the emulator.
+   */
+  async dispose(graceMs = 1500): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.changeListener = undefined;
+    if (!this.exited) {
+      // A paused PTY may hold back the exit notification behind unread output.
+      this.pty.resume();
+      signalGroup(this.pid, 'SIGHUP');
+      const timer = setTimeout(() => signalGroup(this.pid, 'SIGKILL'), graceMs);
+      await this.exitPromise;
+      clearTimeout(timer);
+    }
+    // Children that ignored SIGHUP and outlived the group's leader still share its pgid.
+    signalGroup(this.pid, 'SIGKILL');
+    for (const d of this.disposables) d.dispose();
+    this.term.dispose();
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone already.
+    }
+  }
+}

@@ -1,0 +1,79 @@
+// Small modal choices: the picker (a list of {label, value}: agents with their models, the
+// plain shell) and the yes/no confirmation. Each resolves once, with undefined/false when
+// dismissed; neither acts on the choice itself.
+
+import blessed from 'blessed';
+import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
+import { escapeTags } from './tab-bar.js';
+
+export interface PickerChoice<T> {
+  label: string;
+  value: T;
+  /** Shown after the label, dimmed: a model, "not installed", "current". */
+  detail?: string;
+}
+
+export function openPicker<T>(host: OverlayHost, title: string, choices: PickerChoice<T>[], note?: string): Promise<T | undefined> {
+  const items = choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : ''));
+  const textWidth = Math.max(title.length + 4, ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)), note ? note.length : 0);
+  const list = blessed.list({
+    parent: host.screen,
+    label: ` ${title} `,
+    top: 'center',
+    left: 'center',
+    width: Math.min(textWidth + 6, (host.screen.width as number) - 2),
+    height: Math.min(choices.length + 2 + (note ? 2 : 0), (host.screen.height as number) - 2),
+    items,
+    tags: true,
+    keys: true,
+    vi: true,
+    ...OVERLAY_STYLE,
+    style: { ...OVERLAY_STYLE.style, selected: { inverse: true } },
+  });
+  if (note) {
+    blessed.text({ parent: list, bottom: 0, left: 1, content: escapeTags(note), tags: true, style: { fg: 'gray', bg: 'black' } });
+  }
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (v: T | undefined) => {
+      if (done) return;
+      done = true;
+      host.closeOverlay(list);
+      list.destroy();
+      resolve(v);
+    };
+    list.on('select', (_item: unknown, index: number) => finish(choices[index]?.value));
+    list.key(['escape', 'q', 'C-c'], () => finish(undefined));
+    host.openOverlay(list);
+    list.select(0);
+  });
+}
+
+/** "y" confirms; "n", Esc and q decline. Enter declines too: a quit must be meant. */
+export function confirm(host: OverlayHost, title: string, text: string): Promise<boolean> {
+  const lines = [...text.split('\n'), '', 'y: yes    n / Esc: no'];
+  const box = blessed.box({
+    parent: host.screen,
+    label: ` ${title} `,
+    top: 'center',
+    left: 'center',
+    width: Math.min(Math.max(...lines.map((l) => l.length), title.length + 4) + 4, (host.screen.width as number) - 2),
+    height: lines.length + 2,
+    content: lines.map(escapeTags).join('\n'),
+    tags: true,
+    ...OVERLAY_STYLE,
+  });
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (v: boolean) => {
+      if (done) return;
+      done = true;
+      host.closeOverlay(box);
+      box.destroy();
+      resolve(v);
+    };
+    box.key(['y', 'S-y'], () => finish(true));
+    box.key(['n', 'S-n', 'escape', 'q', 'enter'], () => finish(false));
+    host.openOverlay(box);
+  });
+}

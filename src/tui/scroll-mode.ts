@@ -1,0 +1,233 @@
+// Scroll mode (prefix [): a cursor over the pane's scrollback. PgUp/PgDn/arrows move,
+// g/G go to top/bottom, / searches upwards (n/N repeat), v starts a selection, y or Enter
+// copies it to the clipboard with OSC 52, q or Esc leaves. The program keeps running and
+// its output keeps arriving underneath; the view stays where the user put it. It reads
+// the emulator's buffer and never writes to the PTY.
+
+import type { Pane } from './pane.js';
+import type { Highlight, PaneView } from './pane-view.js';
+
+export interface ScrollHost {
+  view: PaneView;
+  /** Show a message (or the search prompt) in the status line; undefined restores the hints. */
+  status(text: string | undefined): void;
+  /** Redraw the pane and put the terminal cursor at a screen position. */
+  redraw(cursor: { x: number; y: number } | undefined): void;
+  /** Send text to the outer terminal's clipboard. */
+  copy(text: string): void;
+  /** Scroll mode has ended. */
+  leave(): void;
+}
+
+export interface BlessedKey {
+  name?: string;
+  full?: string;
+  ctrl?: boolean;
+  shift?: boolean;
+}
+
+interface Pos {
+  line: number;
+  col: number;
+}
+
+export class ScrollMode {
+  private top: number;
+  private cur: Pos;
+  private mark: Pos | undefined;
+  private match: Highlight | undefined;
+  private query = '';
+  /** While set, keys edit the search prompt. */
+  private prompt: string | undefined;
+
+  constructor(private readonly pane: Pane, private readonly host: ScrollHost) {
+    const b = pane.term.buffer.active;
+    this.top = b.baseY;
+    this.cur = { line: b.baseY + b.cursorY, col: b.cursorX };
+    this.update();
+  }
+
+  private get height(): number {
+    return this.host.view.height;
+  }
+
+  private get lastLine(): number {
+    return this.pane.term.buffer.active.length - 1;
+  }
+
+  private get maxTop(): number {
+    return Math.max(0, this.pane.term.buffer.active.length - this.height);
+  }
+
+  private lineText(n: number): string {
+    return this.pane.term.buffer.active.getLine(n)?.translateToString(true) ?? '';
+  }
+
+  /** The text between the mark and the cursor, lines joined with newlines (wrapped rows rejoined). */
+  selection(): string | undefined {
+    if (!this.mark) return undefined;
+    const [a, b] = compare(this.mark, this.cur) <= 0 ? [this.mark, this.cur] : [this.cur, this.mark];
+    const buf = this.pane.term.buffer.active;
+    let out = '';
+    for (let n = a.line; n <= b.line; n++) {
+      const line = buf.getLine(n);
+      const text = line?.translateToString(n === b.line ? false : true) ?? '';
+      const from = n === a.line ? a.col : 0;
+      const to = n === b.line ? b.col + 1 : text.length;
+      out += text.slice(from, to);
+      if (n < b.line && !buf.getLine(n + 1)?.isWrapped) out += '\n';
+    }
+    return out.replace(/[ ]+$/g, '');
+  }
+
+  handleKey(ch: string | undefined, key: BlessedKey): void {
+    if (this.prompt !== undefined) return this.promptKey(ch, key);
+    const page = Math.max(1, this.height - 1);
+    switch (key.full ?? key.name) {
+      case 'q':
+      case 'escape':
+      case 'C-c':
+        return this.host.leave();
+      case 'pageup':
+      case 'C-b':
+        this.top = clamp(this.top - page, 0, this.maxTop);
+        this.cur.line = clamp(this.cur.line - page, 0, this.lastLine);
+        break;
+      case 'pagedown':
+      case 'C-f':
+        this.top = clamp(this.top + page, 0, this.maxTop);
+        this.cur.line = clamp(this.cur.line + page, 0, this.lastLine);
+        break;
+      case 'up':
+      case 'k':
+        this.cur.line = Math.max(0, this.cur.line - 1);
+        break;
+      case 'down':
+      case 'j':
+        this.cur.line = Math.min(this.lastLine, this.cur.line + 1);
+        break;
+      case 'left':
+      case 'h':
+        this.cur.col = Math.max(0, this.cur.col - 1);
+        break;
+      case 'right':
+      case 'l':
+        this.cur.col = Math.min(this.pane.cols - 1, this.cur.col + 1);
+        break;
+      case 'home':
+      case 'g':
+        this.top = 0;
+        this.cur = { line: 0, col: 0 };
+        break;
+      case 'end':
+      case 'S-g':
+        this.top = this.maxTop;
+        this.cur = { line: this.lastLine, col: 0 };
+        break;
+      case '0':
+        this.cur.col = 0;
+        break;
+      case '$':
+        this.cur.col = Math.max(0, this.lineText(this.cur.line).length - 1);
+        break;
+      case 'v':
+      case 'space':
+        this.mark = this.mark ? undefined : { ...this.cur };
+        break;
+      case 'y':
+      case 'enter': {
+        const text = this.selection();
+        if (text === undefined) {
+          this.host.status('nothing selected: v starts a selection');
+          return this.update(false);
+        }
+        this.host.copy(text);
+        this.host.leave();
+        return;
+      }
+      case '/':
+        this.prompt = '';
+        return this.update();
+      case 'n':
+        return this.search(this.query, -1);
+      case 'S-n':
+        return this.search(this.query, 1);
+      default:
+        if (ch === '/') {
+          this.prompt = '';
+          return this.update();
+        }
+        return;
+    }
+    this.update();
+  }
+
+  private promptKey(ch: string | undefined, key: BlessedKey): void {
+    const name = key.full ?? key.name;
+    if (name === 'escape' || name === 'C-c') {
+      this.prompt = undefined;
+    } else if (name === 'enter') {
+      this.query = this.prompt ?? '';
+      this.prompt = undefined;
+      return this.search(this.query, -1);
+    } else if (name === 'backspace') {
+      this.prompt = (this.prompt ?? '').slice(0, -1);
+    } else if (ch && !key.ctrl && ch >= ' ') {
+      this.prompt = (this.prompt ?? '') + ch;
+    }
+    this.update();
+  }
+
+  /** Search from the cursor: dir -1 upwards (older), +1 downwards. Case-insensitive. */
+  search(query: string, dir: -1 | 1): void {
+    if (!query) return this.update();
+    const q = query.toLowerCase();
+    for (let n = this.cur.line + dir; n >= 0 && n <= this.lastLine; n += dir) {
+      const i = this.lineText(n).toLowerCase().indexOf(q);
+      if (i >= 0) {
+        this.cur = { line: n, col: i };
+        this.match = { line: n, start: i, end: i + [...query].length };
+        if (n < this.top || n >= this.top + this.height) this.top = clamp(n - Math.floor(this.height / 2), 0, this.maxTop);
+        return this.update();
+      }
+    }
+    this.match = undefined;
+    this.host.status(`not found: ${query}`);
+    this.update(false);
+  }
+
+  private update(resetStatus = true): void {
+    if (this.cur.line < this.top) this.top = this.cur.line;
+    if (this.cur.line >= this.top + this.height) this.top = this.cur.line - this.height + 1;
+    this.top = clamp(this.top, 0, this.maxTop);
+    const view = this.host.view;
+    view.scrollTop = this.top;
+    view.highlights = [...this.selectionHighlights(), ...(this.match ? [this.match] : [])];
+    if (this.prompt !== undefined) this.host.status(`/${this.prompt}`);
+    else if (resetStatus) {
+      const at = this.pane.term.buffer.active.length - this.top - this.height;
+      this.host.status(
+        `[scroll${this.mark ? ': selecting' : ''}] ${at > 0 ? `${at} lines up` : 'bottom'} · PgUp/PgDn ↑↓ · / search · v select · y copy · q leave`,
+      );
+    }
+    this.host.redraw({ x: this.cur.col, y: this.cur.line - this.top });
+  }
+
+  private selectionHighlights(): Highlight[] {
+    if (!this.mark) return [];
+    const [a, b] = compare(this.mark, this.cur) <= 0 ? [this.mark, this.cur] : [this.cur, this.mark];
+    const out: Highlight[] = [];
+    for (let n = Math.max(a.line, this.top); n <= Math.min(b.line, this.top + this.height - 1); n++) {
+      out.push({ line: n, start: n === a.line ? a.col : 0, end: n === b.line ? b.col + 1 : this.pane.cols });
+    }
+    return out;
+  }
+}
+
+function compare(a: Pos, b: Pos): number {
+  return a.line - b.line || a.col - b.col;
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, v));
+}

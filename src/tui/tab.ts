@@ -1,0 +1,131 @@
+// A tab: what the user sees as one conversation slot — a title, the agent (and model)
+// running in it, a status, and the pane hosting the program. The program is given as a
+// launch (command, argv, env, cwd), so a driver's LaunchSpec plugs in unchanged, and a tab
+// can relaunch a different program in place (an agent switch). It knows nothing of blessed.
+
+import { basename } from 'node:path';
+import { Pane, type PaneExit, type PaneLaunch } from './pane.js';
+
+/** running: a program with no richer status source (a plain shell); the rest come from drivers. */
+export type TabStatus = 'running' | 'idle' | 'working' | 'approval' | 'exited';
+
+export interface TabLaunch extends PaneLaunch {
+  /** What the tab is called until the program sets a title. */
+  title?: string;
+  /** Driver name ("claude") or "shell". */
+  agent: string;
+  model?: string;
+}
+
+export interface TabSize {
+  cols: number;
+  rows: number;
+  scrollback?: number;
+  baseEnv?: NodeJS.ProcessEnv;
+}
+
+let nextId = 1;
+
+export class Tab {
+  readonly id = nextId++;
+  launch: TabLaunch;
+  pane: Pane;
+  title: string;
+  /** Title the program set through OSC 0/2, shown when no title was given. */
+  programTitle = '';
+  status: TabStatus = 'running';
+  private listeners: (() => void)[] = [];
+
+  constructor(launch: TabLaunch, private readonly size: TabSize) {
+    this.launch = launch;
+    this.title = launch.title ?? basename(launch.command);
+    this.pane = this.start(launch);
+  }
+
+  private start(launch: TabLaunch): Pane {
+    const pane = new Pane({ ...launch, cols: this.size.cols, rows: this.size.rows, scrollback: this.size.scrollback, baseEnv: this.size.baseEnv });
+    pane.onExit((e: PaneExit) => {
+      if (this.pane !== pane) return;
+      this.status = 'exited';
+      this.exit = e;
+      this.changed();
+    });
+    pane.onTitle((t) => {
+      if (this.pane !== pane) return;
+      this.programTitle = t;
+      this.changed();
+    });
+    return pane;
+  }
+
+  exit: PaneExit | undefined;
+
+  get agent(): string {
+    return this.launch.agent;
+  }
+
+  get model(): string | undefined {
+    return this.launch.model;
+  }
+
+  /** Title shown in the tab bar. */
+  get label(): string {
+    return this.launch.title ?? (this.programTitle || this.title);
+  }
+
+  onChange(cb: () => void): () => void {
+    this.listeners.push(cb);
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== cb);
+    };
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+
+  setStatus(status: TabStatus): void {
+    if (this.status === status) return;
+    this.status = status;
+    this.changed();
+  }
+
+  setTitle(title: string): void {
+    this.launch = { ...this.launch, title };
+    this.changed();
+  }
+
+  /** Whether closing the tab would interrupt work: an agent working or asking, or a shell running a command. */
+  busy(): boolean {
+    if (this.status === 'exited') return false;
+    if (this.status === 'working' || this.status === 'approval') return true;
+    return this.launch.agent === 'shell' && this.pane.hasForegroundJob();
+  }
+
+  resize(cols: number, rows: number): void {
+    this.size.cols = cols;
+    this.size.rows = rows;
+    this.pane.resize(cols, rows);
+  }
+
+  /**
+   * Stop the current program (process group, graceful then kill), then start another in
+   * the same tab. Returns once the old one is gone and the new one is spawned.
+   */
+  async relaunch(launch: TabLaunch, graceMs?: number): Promise<void> {
+    const old = this.pane;
+    await old.dispose(graceMs);
+    this.launch = launch;
+    this.title = launch.title ?? basename(launch.command);
+    this.programTitle = '';
+    this.exit = undefined;
+    this.status = 'running';
+    this.pane = this.start(launch);
+    this.changed();
+  }
+
+  async dispose(graceMs?: number): Promise<void> {
+    this.listeners = [];
+    await this.pane.dispose(graceMs);
+  }
+}
