@@ -1,0 +1,75 @@
+// Watch a file or directory with chokidar even before it exists: chokidar reports nothing
+// for a path whose parent is missing, so until the target appears we watch its nearest
+// existing ancestor and step down as directories are created. Used by the drop-in loader
+// and by log tails. Note that chokidar drops a 'change' arriving within 50 ms of the last
+// one for a path; callers re-check shortly after an event (log-tail.ts, loader.ts debounce).
+// Never reads file contents; it only says "look again".
+
+import { existsSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+
+export type WatchEvent = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
+
+export interface PathWatcher {
+  /** Resolves once the initial watch is in place. */
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+function nearestExisting(p: string): string {
+  let cur = p;
+  while (!existsSync(cur)) {
+    const up = dirname(cur);
+    if (up === cur) break;
+    cur = up;
+  }
+  return cur;
+}
+
+/**
+ * Calls `onEvent(event, path)` for changes to `target` (a file), or to entries directly in
+ * `target` (a directory, with `dir: true`), including its creation.
+ */
+export function watchPath(
+  target: string,
+  opts: { dir: boolean },
+  onEvent: (event: WatchEvent, path: string) => void,
+): PathWatcher {
+  const abs = resolve(target);
+  const inside = (p: string) => p === abs || (opts.dir && dirname(p) === abs);
+  const onTheWay = (p: string) => abs.startsWith(p + sep);
+  let at = nearestExisting(abs);
+  const watcher: FSWatcher = watch(at, { ignoreInitial: true, depth: 0, persistent: true });
+
+  // Move the watch as close to the target as now exists (down after mkdir, up after rm).
+  const descend = () => {
+    const next = nearestExisting(abs);
+    if (next !== at) {
+      at = next;
+      watcher.add(next);
+    }
+  };
+
+  watcher.on('all', (event, p) => {
+    const path = resolve(p);
+    if ((event === 'addDir' || event === 'add') && onTheWay(path)) {
+      descend();
+      // The target itself may have been created together with its parents (mkdir -p).
+      if (existsSync(abs)) onEvent(opts.dir ? 'addDir' : 'add', abs);
+      return;
+    }
+    if (event === 'unlinkDir' && (path === abs || onTheWay(path))) descend();
+    if (inside(path)) onEvent(event as WatchEvent, path);
+  });
+  watcher.on('error', () => {
+    // A watch error (EMFILE, a removed directory) must not crash baton; a later event or
+    // an explicit re-read recovers.
+  });
+
+  const ready = new Promise<void>((r) => watcher.once('ready', () => r()));
+  return {
+    ready,
+    close: () => watcher.close(),
+  };
+}
