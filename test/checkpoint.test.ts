@@ -56,7 +56,8 @@ async function rejects(p: Promise<unknown>, exitCode: number, message: RegExp): 
     assert.match((err as Error).message, message);
     return err as BatonError;
   }
-  throw new assert.Assertion({ message: `expected a BatonError matching ${message}`, operator: 'rejects' });
+  assert.unreachable(`expected a BatonError matching ${message}`);
+  throw new Error('unreachable');
 }
 
 const t = suite('checkpoint');

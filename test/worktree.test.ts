@@ -49,7 +49,8 @@ async function rejects(p: Promise<unknown>, exitCode: number, message: RegExp): 
     assert.is((err as BatonError).exitCode, exitCode, `exit code for: ${(err as Error).message}`);
     return err as BatonError;
   }
-  throw new assert.Assertion({ message: `expected a BatonError matching ${message}`, operator: 'rejects' });
+  assert.unreachable(`expected a BatonError matching ${message}`);
+  throw new Error('unreachable');
 }
 
 /** Nothing of a failed fork is left: no branch, no directory, no registered worktree. */

@@ -97,8 +97,7 @@ async function commitTree(root: string, tree: string, parent: string | null, mes
  */
 export async function createCheckpoint(dir: string, conversation: string, seq: number): Promise<string> {
   const ref = checkpointRef(conversation, seq);
-  await requireRepo(dir);
-  const paths = await repoPaths(dir);
+  const paths = await repoPaths(dir, 'A checkpoint');
   const [tree, parent] = await Promise.all([snapshotTree(dir, paths), headCommit(paths.root)]);
   const message = `baton checkpoint ${conversation} #${seq}\n\nconversation: ${conversation}\nseq: ${seq}\n`;
   const sha = await commitTree(paths.root, tree, parent, message);
@@ -217,8 +216,7 @@ async function heldTrees(root: string, conversation: string | undefined): Promis
  */
 export async function restoreCheckpoint(dir: string, sha: string, opts: RestoreOptions = {}): Promise<RestoreResult> {
   if (opts.conversation !== undefined) checkConversation(opts.conversation);
-  await requireRepo(dir);
-  const paths = await repoPaths(dir);
+  const paths = await repoPaths(dir, 'A checkpoint');
   const { root } = paths;
   const target = await resolveTree(root, sha);
   if (!target) throw badInput(`checkpoint ${sha} is not in ${root}`, 'List the checkpoints of the conversation and pick one of those.');
@@ -255,6 +253,5 @@ export async function restoreCheckpoint(dir: string, sha: string, opts: RestoreO
 
 /** The current working tree's snapshot tree sha (what a checkpoint taken now would hold). */
 export async function currentSnapshotTree(dir: string): Promise<string> {
-  await requireRepo(dir);
-  return snapshotTree(dir);
+  return snapshotTree(dir, await repoPaths(dir, 'A checkpoint'));
 }

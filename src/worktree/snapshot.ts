@@ -8,7 +8,10 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitLine, gitTry, gitPath, repoRoot, GitError } from './git.js';
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { badInput } from '../errors.js';
+import { gitLine, gitTry, GitError, notARepository } from './git.js';
 
 export interface RepoPaths {
   /** Top of this working tree (a linked worktree's own top). */
@@ -17,9 +20,16 @@ export interface RepoPaths {
   index: string;
 }
 
-export async function repoPaths(dir: string): Promise<RepoPaths> {
-  const root = await repoRoot(dir);
-  return { root, index: await gitPath(root, 'index') };
+/**
+ * Where the working tree holding dir and its index are, in one git call (this is on the path
+ * of every checkpoint). Not a repo (or a bare one, or inside .git): the notARepository error.
+ */
+export async function repoPaths(dir: string, what = 'This'): Promise<RepoPaths> {
+  if (!existsSync(dir)) throw badInput(`${dir} does not exist`, 'Give a directory that exists.');
+  const r = await gitTry(['rev-parse', '--is-inside-work-tree', '--show-toplevel', '--git-path', 'index'], { cwd: dir });
+  const [inside, root, index] = r.stdout.toString('utf8').split('\n');
+  if (r.code !== 0 || inside !== 'true' || !root || !index) throw notARepository(dir, what);
+  return { root, index: isAbsolute(index) ? index : resolve(dir, index) };
 }
 
 /**
