@@ -88,10 +88,14 @@ t('a base that does not resolve is reported, without a stat', async () => {
   assert.equal(await gitFacts(d, 'gone-branch'), { branch: 'main', base: 'gone-branch' });
 });
 
-t('detached HEAD reads like git branch; a fresh repo names its unborn branch', async () => {
+t('detached HEAD: no branch (the brief contract), the stat still against the base; a fresh repo names its unborn branch', async () => {
   const d = repo();
   sh(d, 'checkout', '-q', '--detach');
-  assert.is((await gitFacts(d)).branch, `(HEAD detached at ${sh(d, 'rev-parse', '--short=7', 'HEAD')})`);
+  writeFileSync(join(d, 'w.txt'), 'w\n');
+  const f = await gitFacts(d, 'main');
+  assert.is(f.branch, undefined);
+  assert.is(f.base, 'main');
+  assert.match(f.diffStat ?? '', /w\.txt/);
   const fresh = tmp();
   sh(fresh, 'init', '-q', '-b', 'trunk');
   writeFileSync(join(fresh, 'x.txt'), 'x');
@@ -106,7 +110,8 @@ t('the diff stat is bounded', async () => {
   assert.match(f.diffStat ?? '', /200 files changed/);
   const small = await createGitFactsProvider({ maxDiffStatChars: 500 }).facts(d, 'main');
   assert.ok((small.diffStat ?? '').length <= 500);
-  assert.match(small.diffStat ?? '', /truncated/);
+  assert.match(small.diffStat ?? '', /more lines of diff --stat truncated\]\n 200 files changed, 200 insertions\(\+\)$/);
+  assert.match(small.diffStat ?? '', /^ file-with-a-rather-long-name-000\.txt/);
 });
 
 t('.context/ text files, nested and sorted; binaries and symlinks skipped', async () => {

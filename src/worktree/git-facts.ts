@@ -9,20 +9,10 @@ import { lstat, open, readdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { BatonError } from '../errors.js';
 import { currentBranch, git, gitTry, headCommit, isRepo, repoRoot, resolveCommit, upstreamBranch } from './git.js';
+import type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
 import { snapshotTree } from './snapshot.js';
 
-// Structurally identical to GitFacts / GitFactsProvider in src/transcript/brief.ts (being
-// written alongside); defined here until that module exists so neither waits for the other.
-export interface GitFacts {
-  branch?: string;
-  base?: string;
-  diffStat?: string;
-  contextFiles?: { path: string; text: string }[];
-}
-
-export interface GitFactsProvider {
-  facts(cwd: string, base?: string): Promise<GitFacts>;
-}
+export type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
 
 export interface GitFactsLimits {
   /** Most characters of diff --stat text. */
@@ -48,18 +38,20 @@ export const DEFAULT_GIT_FACTS_LIMITS: GitFactsLimits = {
 export const CONTEXT_DIR = '.context';
 const MAX_CONTEXT_DEPTH = 8;
 
-function truncate(text: string, max: number, what: string): string {
+/** Cuts a diff --stat to max characters by dropping whole lines from the middle, keeping the summary line. */
+function truncateStat(text: string, max: number): string {
   if (text.length <= max) return text;
-  const note = `\n[... ${what} truncated: ${text.length} characters in all]`;
-  return text.slice(0, Math.max(0, max - note.length)) + note;
-}
-
-/** Branch name, or git's own wording for a detached HEAD. */
-async function branchFact(root: string): Promise<string | undefined> {
-  const branch = await currentBranch(root);
-  if (branch) return branch;
-  const head = await headCommit(root);
-  return head ? `(HEAD detached at ${head.slice(0, 7)})` : undefined;
+  const lines = text.split('\n');
+  const summary = lines.pop() ?? '';
+  const kept: string[] = [];
+  let used = summary.length + 60;
+  for (const line of lines) {
+    if (used + line.length + 1 > max) break;
+    kept.push(line);
+    used += line.length + 1;
+  }
+  const note = ` [... ${lines.length - kept.length} more lines of diff --stat truncated]`;
+  return [...kept, note, summary].join('\n').slice(0, max);
 }
 
 /**
@@ -86,7 +78,7 @@ async function diffStatFact(root: string, base: string, limits: GitFactsLimits):
     { cwd: root, maxBuffer: 4 * 1024 * 1024 },
   );
   const text = stat.replace(/\s+$/, '');
-  return text ? truncate(text, limits.maxDiffStatChars, 'diff --stat') : '(no changes)';
+  return text ? truncateStat(text, limits.maxDiffStatChars) : '(no changes)';
 }
 
 /** Reads at most maxChars characters of a file; null when it looks binary (NUL byte or not UTF-8). */
@@ -133,14 +125,14 @@ async function listFiles(dir: string, rel = '', depth = 0): Promise<string[]> {
 }
 
 /** The text files under <top>/.context/, bounded; binaries and symlinks skipped. */
-export async function contextFiles(top: string, limits: GitFactsLimits = DEFAULT_GIT_FACTS_LIMITS): Promise<{ path: string; text: string }[]> {
+export async function contextFiles(top: string, limits: GitFactsLimits = DEFAULT_GIT_FACTS_LIMITS): Promise<ContextFile[]> {
   const dir = join(top, CONTEXT_DIR);
   try {
     if (!(await lstat(dir)).isDirectory()) return [];
   } catch {
     return [];
   }
-  const files: { path: string; text: string }[] = [];
+  const files: ContextFile[] = [];
   let total = 0;
   for (const rel of await listFiles(dir)) {
     if (files.length >= limits.maxContextFiles) break;
@@ -174,7 +166,8 @@ export async function gitFacts(cwd: string, base?: string, limits: GitFactsLimit
   try {
     if (await isRepo(cwd)) {
       top = await repoRoot(cwd);
-      const branch = await branchFact(top);
+      // The brief's contract: no branch when HEAD is detached.
+      const branch = await currentBranch(top);
       if (branch) facts.branch = branch;
       const against = base ?? (await upstreamBranch(top)) ?? undefined;
       if (against) {
