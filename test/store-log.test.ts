@@ -102,7 +102,7 @@ l('a missing header is reported and the lines still read; a newer version is ref
 
 l('readLog reads lines longer than its chunk and across chunk borders like parseLog', () => {
   const big = 'y'.repeat(9 * 1024 * 1024 + 17); // spans three 4 MiB chunks
-  const many = Array.from({ length: 20_000 }, (_, i) => entry(i + 3, `n${i} ${'z'.repeat(i % 700)}`));
+  const many = Array.from({ length: 20_000 }, (_, i) => entry(i + 3, `n${i} ${'é🌍'.repeat(i % 300)}`)); // multi-byte characters across chunk borders
   const text = lines(header, entry(1), entry(2, big), ...many) + '{"torn';
   const file = join(dir, 't.jsonl');
   writeFileSync(file, text);

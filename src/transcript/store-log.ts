@@ -47,31 +47,48 @@ export const formatProblem = (p: LoadProblem) => (p.line ? `line ${p.line}: ${p.
 const CHUNK = 4 * 1024 * 1024;
 const NL = 0x0a;
 
-/** Reads a transcript log. Streams the file in chunks, so its size is bounded by memory for the entries, not by string length. */
+/**
+ * Reads a transcript log. Streams the file in chunks, so its size is bounded by memory for
+ * the entries, not by string length. Each chunk is decoded once, up to its last newline,
+ * and lines are sliced out of that string (no per-line decoding call); the bytes after
+ * the last newline move to the front of the buffer for the next read.
+ */
 export function readLog(path: string, label = path): LogRead {
   const parser = new LineParser(label);
   const fd = openSync(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    let carry: Buffer[] = [];
-    let n: number;
-    while ((n = readSync(fd, buf, 0, CHUNK, null)) > 0) {
-      let start = 0;
-      for (let nl = buf.indexOf(NL, 0); nl !== -1 && nl < n; nl = buf.indexOf(NL, start)) {
-        if (carry.length) {
-          carry.push(buf.subarray(start, nl));
-          parser.line(Buffer.concat(carry).toString('utf8'), true);
-          carry = [];
-        } else {
-          parser.line(buf.toString('utf8', start, nl), true);
+    let buf = Buffer.allocUnsafe(CHUNK);
+    let have = 0;
+    for (;;) {
+      if (have === buf.length) {
+        // One line longer than the buffer: grow it.
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, have);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, have, buf.length - have, null);
+      if (n === 0) break;
+      const end = have + n;
+      const last = buf.lastIndexOf(NL, end - 1);
+      if (last === -1) {
+        have = end;
+        continue;
+      }
+      const text = buf.toString('utf8', 0, last);
+      for (let start = 0; ; ) {
+        const nl = text.indexOf('\n', start);
+        if (nl === -1) {
+          parser.line(text.slice(start), true);
+          break;
         }
+        parser.line(text.slice(start, nl), true);
         start = nl + 1;
       }
-      // The chunk buffer is reused, so a line that continues into the next chunk is copied.
-      if (start < n) carry.push(Buffer.from(buf.subarray(start, n)));
+      buf.copy(buf, 0, last + 1, end);
+      have = end - last - 1;
     }
-    if (carry.length) parser.line(Buffer.concat(carry).toString('utf8'), false);
-    return parser.result(carry.length === 0);
+    if (have) parser.line(buf.toString('utf8', 0, have), false);
+    return parser.result(have === 0);
   } finally {
     closeSync(fd);
   }
