@@ -170,6 +170,22 @@ t('a repo with no commits and a staged file: the index stays as it was', async (
   assert.ok(readFileSync(join(d, '.git', 'index')).equals(before));
 });
 
+t('mid-merge with a conflict: the checkpoint holds the conflicted file, the index keeps its stages', async () => {
+  const d = repo();
+  sh(d, 'checkout', '-q', '-b', 'other');
+  writeFileSync(join(d, 'a.txt'), 'other\n');
+  sh(d, 'commit', '-q', '-am', 'other');
+  sh(d, 'checkout', '-q', 'main');
+  writeFileSync(join(d, 'a.txt'), 'main\n');
+  sh(d, 'commit', '-q', '-am', 'main');
+  assert.is(spawnSync('git', ['merge', 'other'], { cwd: d }).status, 1);
+  const index = readFileSync(join(d, '.git', 'index'));
+  const sha = await createCheckpoint(d, 'm', 1);
+  assert.match(blob(d, sha, 'a.txt').toString(), /<<<<<<< HEAD\nmain\n=======\nother\n>>>>>>> other/);
+  assert.ok(readFileSync(join(d, '.git', 'index')).equals(index));
+  assert.is(sh(d, 'status', '--porcelain'), 'UU a.txt');
+});
+
 t('detached HEAD is fine: the parent is the detached commit', async () => {
   const d = repo();
   sh(d, 'checkout', '-q', '--detach');
