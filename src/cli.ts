@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+// The one entry point: parses the command line with yargs and hands each command to a
+// module under src/commands/ that a test can call without spawning a process. Prints
+// expected failures as `baton: <message>` (+ `  hint: <hint>`) and leaves with their
+// exit code; anything else is a bug and keeps its stack trace.
+
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import yargs from 'yargs';
+import { BatonError, EXIT } from './errors.js';
+import { registerCommands } from './commands/index.js';
+import { processIo, type Io } from './commands/io.js';
+import { packageVersion } from './package-root.js';
+
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  let code: number = EXIT.ok;
+  const parser = yargs(argv)
+    .scriptName('baton')
+    .usage('baton — one conversation, handed between AI coding agents.\n\nUsage: $0 <command> [options]')
+    .version(packageVersion())
+    .help()
+    .alias('h', 'help')
+    .strict()
+    .recommendCommands()
+    .exitProcess(false)
+    .wrap(Math.min(100, io.columns ?? 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      throw new BatonError(msg, EXIT.badInput, 'see `baton --help`');
+    });
+  registerCommands(parser, io, (c) => (code = c));
+  try {
+    await parser.parseAsync(argv, {}, (err: unknown, _argv: unknown, output: string) => {
+      if (output && !err) io.out(output.endsWith('\n') ? output : output + '\n');
+    });
+  } catch (err) {
+    if (err instanceof BatonError) {
+      io.err(`baton: ${err.message}\n`);
+      if (err.hint) io.err(`  hint: ${err.hint}\n`);
+      return err.exitCode;
+    }
+    throw err;
+  }
+  return code;
+}
+
+function isEntryPoint(): boolean {
+  if (!process.argv[1]) return false;
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exitCode = EXIT.internal;
+    },
+  );
+}

@@ -1,0 +1,74 @@
+// `baton brief ID [--upto SEQ] [--to NAME] [--max-chars N]`: prints the handoff brief
+// exactly as it would be sent, built by the same code path the switch uses.
+
+import type { Argv } from 'yargs';
+import { badInput } from '../errors.js';
+import { prepareBrief } from '../conversation/prepare-brief.js';
+import { briefMaxCharsFromEnv, parseBriefMaxChars } from '../transcript/settings.js';
+import { readConversation, resolveHome } from '../transcript/store.js';
+import type { Transcript } from '../transcript/transcript.js';
+import { createGitFactsProvider } from '../worktree/git-facts.js';
+import type { Io } from './io.js';
+import { agentCatalog } from './agent-catalog.js';
+
+/** The model this conversation last ran `harness` with, if it ever did. */
+function lastModelOf(t: Transcript, harness: string): string | undefined {
+  for (let i = t.segments.length - 1; i >= 0; i--) if (t.segments[i]!.harness === harness) return t.segments[i]!.model;
+  return undefined;
+}
+
+export function parseSeq(raw: unknown, t: Transcript, flag: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > t.lastSeq) {
+    throw badInput(
+      `${flag} ${String(raw)} is not an entry of conversation ${t.id}`,
+      t.lastSeq ? `give a seq from 1 to ${t.lastSeq} (see baton transcript show ${t.id})` : 'the conversation has no entries yet',
+    );
+  }
+  return n;
+}
+
+export function registerBrief(y: Argv, io: Io): Argv {
+  return y.command(
+    'brief <id>',
+    'print the handoff brief exactly as it would be sent',
+    (c) =>
+      c
+        .positional('id', { type: 'string', demandOption: true, describe: 'conversation id (or a unique prefix)' })
+        .option('upto', { type: 'string', describe: 'last entry (seq) the brief covers; default the newest' })
+        .option('to', { type: 'string', describe: 'the agent that would receive it; default: the next agent, as a fresh start' })
+        .option('max-chars', { type: 'string', describe: 'character budget (default BATON_BRIEF_MAX_CHARS or 120000)' }),
+    async (a) => {
+      const budget = a.maxChars !== undefined ? parseBriefMaxChars(a.maxChars, '--max-chars') : briefMaxCharsFromEnv(io.env);
+      if (budget.warning) io.err(`baton: warning: ${budget.warning}\n`);
+      const conv = await readConversation(resolveHome(io.env), a.id);
+      try {
+        const t = conv.transcript;
+        const upto = parseSeq(a.upto, t, '--upto');
+        const catalog = await agentCatalog(io);
+        const target = a.to
+          ? catalog.target(a.to, lastModelOf(t, a.to))
+          : { harness: 'next-agent', model: 'default', title: 'the next agent', canResume: false };
+        const { brief } = await prepareBrief({
+          transcript: t,
+          title: conv.meta.data.title,
+          cwd: conv.meta.data.cwd,
+          baseBranch: conv.meta.data.baseBranch,
+          target,
+          maxChars: budget.maxChars,
+          uptoSeq: upto,
+          git: createGitFactsProvider(),
+          agentTitles: catalog.titles,
+        });
+        if (brief.text === null) {
+          io.err(brief.reason === 'empty' ? 'no brief: nothing to hand over yet\n' : `no brief: a budget of ${brief.budget} characters leaves no room for the conversation\n`);
+          return;
+        }
+        io.out(brief.text.endsWith('\n') ? brief.text : brief.text + '\n');
+      } finally {
+        await conv.close();
+      }
+    },
+  );
+}

@@ -1,0 +1,70 @@
+// Builds the brief a target agent would receive now, from a conversation's transcript and
+// metadata plus the working tree's git facts: the single place that decides between a
+// fresh replay and a returning agent's delta, so `baton brief`, `baton chat`, the TUI's
+// switch and the handed-over-context card all produce the same text.
+
+import type { GitFactsProvider } from '../transcript/git-facts.js';
+import { buildBrief, type Brief } from '../transcript/brief.js';
+import type { Transcript } from '../transcript/transcript.js';
+import type { NativeCursor } from '../transcript/types.js';
+
+export interface BriefTarget {
+  harness: string;
+  model: string;
+  title?: string;
+  /** The driver can resume its own native session (capabilities.resume). */
+  canResume: boolean;
+}
+
+export interface PrepareBriefInput {
+  transcript: Transcript;
+  title?: string;
+  cwd: string;
+  baseBranch?: string;
+  target: BriefTarget;
+  maxChars: number;
+  /** Last seq to cover (forks, cards); default the newest entry. */
+  uptoSeq?: number;
+  git?: GitFactsProvider;
+  agentTitles?: Record<string, string>;
+  previousAgentLog?: string;
+}
+
+export interface PreparedBrief {
+  brief: Brief;
+  /** The native session to resume, when the target is a returning agent. */
+  resume?: NativeCursor;
+}
+
+/**
+ * A returning agent is one whose native session saw this conversation before (a cursor)
+ * and whose driver can resume it, with no reset since: a reset hides entries the native
+ * session still holds, so after one only a replay is faithful.
+ */
+export function resumableCursor(transcript: Transcript, target: BriefTarget, uptoSeq?: number): NativeCursor | undefined {
+  if (!target.canResume) return undefined;
+  const cursor = transcript.cursor(target.harness);
+  if (!cursor) return undefined;
+  if (uptoSeq !== undefined && uptoSeq < cursor.deliveredSeq) return undefined;
+  for (const e of transcript.since(cursor.deliveredSeq)) if (e.kind === 'reset') return undefined;
+  return cursor;
+}
+
+export async function prepareBrief(input: PrepareBriefInput): Promise<PreparedBrief> {
+  const { transcript, target } = input;
+  const resume = resumableCursor(transcript, target, input.uptoSeq);
+  const git = input.git ? await input.git.facts(input.cwd, input.baseBranch) : undefined;
+  const brief = buildBrief(transcript, {
+    conversationId: transcript.id,
+    title: input.title,
+    target: { harness: target.harness, model: target.model, title: target.title },
+    agentTitles: input.agentTitles,
+    mode: resume ? 'returning' : 'fresh',
+    sinceSeq: resume?.deliveredSeq,
+    uptoSeq: input.uptoSeq,
+    git,
+    previousAgentLog: input.previousAgentLog,
+    maxChars: input.maxChars,
+  });
+  return resume ? { brief, resume } : { brief };
+}
