@@ -42,6 +42,8 @@ export interface LaunchOptions extends DriverEnv {
   initialPrompt?: string;
   /** Names the handoff file when the prompt is too long for argv. */
   switchId?: string;
+  /** Extra arguments (config/harness-registry.json `defaults.<name>.args`, then the user's), placed where the CLI takes options. */
+  args?: string[];
 }
 
 export interface LaunchSpec {
@@ -88,6 +90,8 @@ export interface HeadlessTurn extends DriverEnv {
   resume?: string;
   /** Allow tool use without asking (baton's `--yes`). */
   yes: boolean;
+  /** Extra arguments (config defaults, then the user's), placed where the CLI takes options. */
+  args?: string[];
   timeoutMs: number;
   signal?: AbortSignal;
   onEvent(event: TranscriptEvent): void;
@@ -98,6 +102,8 @@ export interface HeadlessResult {
   agentSession?: string;
   /** Whether `resume` was honoured (false: the CLI started a fresh session instead). */
   resumed: boolean;
+  /** Why the turn ended, when the CLI says (ACP: end_turn, cancelled, max_tokens, refusal, ...). */
+  stopReason?: string;
 }
 
 export interface Capabilities {

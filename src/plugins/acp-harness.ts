@@ -1,0 +1,262 @@
+// The generic ACP harness: any agent that speaks the Agent Client Protocol on stdio,
+// declared by command + args (config/harness-registry.json, a drop-in, or a built-in
+// driver that picks ACP as its headless path), becomes a HarnessDriver. One headless turn
+// = spawn the agent as its own process group, initialize, session new/load/resume,
+// prompt, and end the whole group. Permission requests follow baton's policy: denied
+// unless the user said --yes. It never leaves the agent or its helpers running, and never
+// turns a replayed history (session/load) into new events.
+
+import { readFileSync } from 'node:fs';
+import { BatonError, EXIT } from '../errors.js';
+import type { DetectResult, DriverEnv, HarnessDriver, HeadlessResult, HeadlessTurn, LaunchOptions, LaunchSpec } from './api.js';
+import { AcpClient, RequestError, type AuthMethod, type InitializeResponse, type PromptResponse } from './acp-client.js';
+import { AcpEventMapper } from './acp-events.js';
+import { findExecutable, probeVersion } from './find-executable.js';
+import { spawnGroup, type ExitInfo, type ProcessGroup } from './process-group.js';
+import type { AcpAgentDecl } from './validate.js';
+import { versionInRange } from './version-range.js';
+
+export type { AcpAgentDecl } from './validate.js';
+
+/** How long a cancelled turn may take to wind down before its group is ended. */
+const CANCEL_GRACE_MS = 2000;
+const STDERR_KEEP = 8 * 1024;
+
+const BATON_VERSION = (() => {
+  for (const rel of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'baton' && pkg.version) return pkg.version;
+    } catch {
+      // try the next layout (source tree or dist/)
+    }
+  }
+  return '0.0.0';
+})();
+
+function agentEnv(decl: AcpAgentDecl, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, ...(decl.env ?? {}) };
+}
+
+export async function detectAcpAgent(decl: AcpAgentDecl, opts: DriverEnv): Promise<DetectResult> {
+  const env = agentEnv(decl, opts.env);
+  const path = findExecutable(decl.command, env);
+  const base: DetectResult = { installed: !!path, installHint: decl.installHint };
+  if (decl.loginHint) base.loginHint = decl.loginHint;
+  if (!path) return base;
+  base.path = path;
+  if (decl.versionArgs) {
+    const version = await probeVersion(path, decl.versionArgs, env);
+    if (version) {
+      base.version = version;
+      if (decl.testedVersions && versionInRange(version, decl.testedVersions) === false) base.untestedVersion = decl.testedVersions;
+    }
+  }
+  return base;
+}
+
+/** What to do about a login, from the auth methods the agent advertised in `initialize` and the declaration's hint. */
+export function loginHintFrom(decl: AcpAgentDecl, methods: readonly AuthMethod[] | undefined): string {
+  const parts: string[] = [];
+  if (decl.loginHint) parts.push(decl.loginHint);
+  for (const m of methods ?? []) {
+    const term = m as AuthMethod & { type?: string; args?: string[] };
+    if (term.type === 'terminal') parts.push(`run \`${[decl.command, ...(term.args ?? [])].join(' ')}\` (${m.name})`);
+    else parts.push(m.description ? `${m.name}: ${m.description}` : m.name);
+  }
+  return parts.length ? parts.join('; ') : `log in to ${decl.title ?? decl.name} the way its own documentation says, then retry`;
+}
+
+class Stop extends Error {
+  constructor(readonly why: 'timeout' | 'abort' | 'exit', readonly info?: ExitInfo) {
+    super(why);
+  }
+}
+
+const isAuthError = (e: unknown) => e instanceof RequestError && e.code === -32000;
+
+/** One headless turn against an ACP agent. Throws BatonError (exit 3 or 4) on failure. */
+export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promise<HeadlessResult> {
+  const title = decl.title ?? decl.name;
+  const env = agentEnv(decl, turn.env);
+  const path = findExecutable(decl.command, env, turn.cwd);
+  if (!path) throw new BatonError(`${title} is not installed (no ${decl.command} on PATH)`, EXIT.agentNotInstalled, decl.installHint);
+  const args = [...(decl.args ?? []), ...(turn.args ?? [])];
+  if (turn.model && decl.modelArg) args.push(decl.modelArg, turn.model);
+
+  let group: ProcessGroup;
+  try {
+    group = await spawnGroup(path, args, { cwd: turn.cwd, env, graceMs: 1500 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new BatonError(`${title} is not installed (${path} is missing)`, EXIT.agentNotInstalled, decl.installHint);
+    throw new BatonError(`${title} could not be started: ${code ?? String(err)}`, EXIT.agentFailed);
+  }
+  let stderr = '';
+  group.child.stderr!.setEncoding('utf8');
+  group.child.stderr!.on('data', (d: string) => {
+    stderr = (stderr + d).slice(-STDERR_KEEP);
+  });
+  const stderrHint = () => {
+    const tail = stderr.trim().split('\n').slice(-5).join('\n');
+    return tail ? `${title} said:\n${tail}` : undefined;
+  };
+
+  // Timeout, abort and the agent's own exit all end the turn the same way: by rejecting
+  // whatever step is in flight.
+  let stopped: Stop | undefined;
+  let fail!: (s: Stop) => void;
+  const stop = new Promise<never>((_, reject) => (fail = reject));
+  stop.catch(() => {});
+  const end = (s: Stop) => {
+    if (!stopped) (stopped = s), fail(s);
+  };
+  const timer = setTimeout(() => end(new Stop('timeout')), turn.timeoutMs);
+  const onAbort = () => end(new Stop('abort'));
+  if (turn.signal?.aborted) onAbort();
+  turn.signal?.addEventListener('abort', onAbort, { once: true });
+  void group.exited.then((info) => end(new Stop('exit', info)));
+  const step = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => {});
+    return Promise.race([p, stop]);
+  };
+
+  let live = false;
+  let sessionId: string | undefined;
+  const mapper = new AcpEventMapper(turn.onEvent, { terminalOutput: (id) => client.terminals.outputOf(id) });
+  const client: AcpClient = new AcpClient(group.child.stdout!, group.child.stdin!, {
+    cwd: turn.cwd,
+    env,
+    fs: decl.fs !== false,
+    terminal: decl.terminal !== false,
+    onUpdate(sid, update) {
+      if (sid !== sessionId) return;
+      if (live) mapper.update(update);
+      else mapper.observe(update);
+    },
+    onPermission(req) {
+      const toolCall = req.toolCall;
+      mapper.beforeApproval(toolCall.toolCallId, toolCall);
+      const what = toolCall.title ?? toolCall.name ?? toolCall.kind ?? 'a tool call';
+      const pick = (kinds: string[]) => kinds.map((k) => req.options.find((o) => o.kind === k)).find(Boolean);
+      if (turn.yes) {
+        const opt = pick(['allow_once', 'allow_always']);
+        turn.onEvent({ type: 'approval', toolCallId: toolCall.toolCallId, decision: opt ? 'allowed' : 'denied', detail: opt ? `${what}: allowed (--yes)` : `${what}: the agent offered no way to allow it` });
+        return opt ? { outcome: { outcome: 'selected', optionId: opt.optionId } } : { outcome: { outcome: 'cancelled' } };
+      }
+      const opt = pick(['reject_once', 'reject_always']);
+      turn.onEvent({
+        type: 'approval',
+        toolCallId: toolCall.toolCallId,
+        decision: 'denied',
+        detail: `${what}: denied. A headless turn does not ask; run again with --yes to allow tool use.`,
+      });
+      return opt ? { outcome: { outcome: 'selected', optionId: opt.optionId } } : { outcome: { outcome: 'cancelled' } };
+    },
+  });
+
+  let init: InitializeResponse | undefined;
+  let resumed = false;
+  let prompting: Promise<PromptResponse> | undefined;
+  try {
+    init = await step(client.initialize(BATON_VERSION));
+    if (decl.authMethod) await step(client.authenticate(decl.authMethod));
+    const caps = init.agentCapabilities ?? {};
+    if (turn.resume) {
+      const how = caps.loadSession ? 'load' : caps.sessionCapabilities?.resume ? 'resume' : undefined;
+      if (!how) {
+        turn.onEvent({ type: 'notice', text: `${title} cannot resume a session over ACP; started a new one` });
+      } else {
+        try {
+          // Updates during a load replay the old history; `sessionId` is set first so they
+          // are recognised (and observed, not emitted).
+          sessionId = turn.resume;
+          await step(how === 'load' ? client.loadSession(turn.resume, turn.cwd) : client.resumeSession(turn.resume, turn.cwd));
+          resumed = true;
+        } catch (err) {
+          if (err instanceof Stop || isAuthError(err)) throw err;
+          sessionId = undefined;
+          turn.onEvent({ type: 'notice', text: `${title} could not resume session ${turn.resume} (${(err as Error).message}); started a new one` });
+        }
+      }
+    }
+    if (!resumed) sessionId = (await step(client.newSession(turn.cwd))).sessionId;
+    turn.onEvent({ type: 'session', agentSession: sessionId! });
+    if (turn.model && !decl.modelArg) turn.onEvent({ type: 'notice', text: `${title} takes no model choice from baton; it used its own default instead of ${turn.model}` });
+    if (turn.yes && decl.yesMode) await step(client.setMode(sessionId!, decl.yesMode));
+    // Notifications already read (a load's replay) finish their handlers before the turn
+    // goes live: they are plain microtask chains, done by the next macrotask.
+    await new Promise((r) => setImmediate(r));
+    live = true;
+    prompting = client.prompt(sessionId!, turn.prompt);
+    const response = await step(prompting);
+    mapper.finish(response.usage);
+    if (response.stopReason === 'refusal') turn.onEvent({ type: 'error', text: `${title} refused the request`, code: 'refusal' });
+    else if (response.stopReason === 'max_tokens' || response.stopReason === 'max_turn_requests') {
+      turn.onEvent({ type: 'notice', text: `${title} stopped early: ${response.stopReason}` });
+    }
+    return { agentSession: sessionId, resumed, stopReason: response.stopReason };
+  } catch (err) {
+    if (err instanceof Stop && err.why === 'abort' && sessionId && prompting) {
+      // Cooperative cancel first, so the agent can save its session; the group ends anyway.
+      await client.cancel(sessionId).catch(() => {});
+      const r = await Promise.race([prompting.catch(() => undefined), new Promise((res) => setTimeout(res, CANCEL_GRACE_MS))]);
+      turn.onEvent({ type: 'notice', text: `turn cancelled` });
+      return { agentSession: sessionId, resumed, stopReason: (r as PromptResponse | undefined)?.stopReason ?? 'cancelled' };
+    }
+    throw await explain(err);
+  } finally {
+    clearTimeout(timer);
+    turn.signal?.removeEventListener('abort', onAbort);
+    await client.close().catch(() => {});
+    group.child.stdin!.end();
+    // A well-behaved agent exits on EOF; the group is ended either way.
+    await Promise.race([group.exited, new Promise((r) => setTimeout(r, 300))]);
+    await group.stop();
+  }
+
+  async function explain(err: unknown): Promise<BatonError> {
+    if (err instanceof BatonError) return err;
+    if (err instanceof Stop && err.why === 'timeout') {
+      return new BatonError(`${title} did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`, EXIT.agentFailed, stderrHint() ?? 'try again, or allow more time');
+    }
+    if (err instanceof Stop && err.why === 'abort') return new BatonError(`the turn with ${title} was cancelled before it started`, EXIT.agentFailed);
+    if (isAuthError(err)) return new BatonError(`${title} needs a login`, EXIT.agentFailed, loginHintFrom(decl, init?.authMethods));
+    // The connection closes a moment before the exit is reported: give it that moment.
+    const info = err instanceof Stop ? err.info : await Promise.race([group.exited, new Promise<undefined>((r) => setTimeout(r, 500))]);
+    if (info) {
+      const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+      return new BatonError(`${title} ${how} during the turn`, EXIT.agentFailed, stderrHint());
+    }
+    const msg = err instanceof RequestError ? `${err.message} (${err.code})` : (err as Error)?.message ?? String(err);
+    return new BatonError(`${title} failed: ${msg}`, EXIT.agentFailed, stderrHint());
+  }
+}
+
+/** A HarnessDriver for an ACP agent declared by command + args. */
+export function acpDriver(decl: AcpAgentDecl): HarnessDriver {
+  const title = decl.title ?? decl.name;
+  const driver: HarnessDriver = {
+    name: decl.name,
+    title,
+    families: decl.families ?? [],
+    capabilities: { resume: true, fork: false, planMode: false, submit: 'paste' },
+    detect: (opts) => detectAcpAgent(decl, opts),
+    launch(opts: LaunchOptions): LaunchSpec {
+      if (!decl.tui) {
+        throw new BatonError(`${title} has no terminal UI of its own to open in a tab`, EXIT.badInput, `use \`baton chat --agent ${decl.name}\` to talk to it`);
+      }
+      return {
+        command: decl.tui.command,
+        args: [...(decl.tui.args ?? []), ...(opts.args ?? [])],
+        env: { ...(decl.env ?? {}) },
+        cwd: opts.cwd,
+        prompt: opts.initialPrompt ? 'paste' : 'none',
+      };
+    },
+    headless: (turn) => runAcpTurn(decl, turn),
+  };
+  if (decl.testedVersions) driver.testedVersions = decl.testedVersions;
+  if (decl.defaultModel) driver.defaultModel = decl.defaultModel;
+  return driver;
+}

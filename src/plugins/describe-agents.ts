@@ -1,0 +1,73 @@
+// What `baton agents [--json]` shows: one row per registered driver (installed? version,
+// login hint, a warning when the version is outside what the driver was tested with, the
+// install command when missing). Detection runs for all drivers at once, each under a
+// deadline, so one hanging CLI cannot hang the listing. Reads only; installs nothing.
+
+import type { Registry, DriverOrigin } from './registry.js';
+
+export interface AgentRow {
+  name: string;
+  title: string;
+  origin: DriverOrigin['kind'];
+  /** The file the driver (or its declaration) came from. */
+  source: string;
+  families: string[];
+  installed: boolean;
+  version?: string;
+  /** The executable that would run. */
+  path?: string;
+  loginHint?: string;
+  installHint?: string;
+  testedVersions?: string;
+  /** Set when the installed version is outside the tested range. */
+  warning?: string;
+  /** Detection itself failed (a bug in the driver, or a timeout). */
+  error?: string;
+}
+
+export async function describeAgents(registry: Registry, opts: { timeoutMs?: number } = {}): Promise<AgentRow[]> {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  return Promise.all(
+    registry.drivers().map(async (d): Promise<AgentRow> => {
+      const origin = registry.origin(d.name)!;
+      const row: AgentRow = { name: d.name, title: d.title, origin: origin.kind, source: origin.path, families: [...d.families], installed: false };
+      if (d.testedVersions) row.testedVersions = d.testedVersions;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const r = await Promise.race([
+          registry.detect(d.name),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`detection took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+          }),
+        ]);
+        row.installed = r.installed;
+        if (r.version) row.version = r.version;
+        if (r.path) row.path = r.path;
+        if (r.loginHint) row.loginHint = r.loginHint;
+        if (!r.installed) row.installHint = r.installHint;
+        if (r.untestedVersion) {
+          row.warning = `version ${r.version ?? '?'} is outside the tested range (${d.testedVersions ?? r.untestedVersion}); it may work, but its logs may not be read correctly`;
+        }
+      } catch (err) {
+        row.error = (err as Error).message ?? String(err);
+      } finally {
+        clearTimeout(timer);
+      }
+      return row;
+    }),
+  );
+}
+
+/** The plain-text table `baton agents` prints. */
+export function formatAgents(rows: readonly AgentRow[]): string {
+  const width = Math.max(4, ...rows.map((r) => r.name.length));
+  const lines: string[] = [];
+  for (const r of rows) {
+    const state = r.error ? `error: ${r.error}` : r.installed ? `installed ${r.version ?? '(version unknown)'}` : 'not installed';
+    lines.push(`${r.name.padEnd(width)}  ${r.title} — ${state}${r.origin === 'builtin' ? '' : ` [${r.origin}: ${r.source}]`}`);
+    if (r.warning) lines.push(`${''.padEnd(width)}  warning: ${r.warning}`);
+    if (r.installed && r.loginHint) lines.push(`${''.padEnd(width)}  login: ${r.loginHint}`);
+    if (!r.installed && r.installHint) lines.push(`${''.padEnd(width)}  install: ${r.installHint}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,53 @@
+// Where would a CLI run from, and which version is it? `detect()` helpers shared by drivers:
+// a PATH lookup against the environment the CLI will get (not baton's own), and a version
+// probe run as its own process group under a deadline so a hanging `--version` cannot hang
+// `baton agents`. Never installs, logs in or changes anything.
+
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { runGroup } from './process-group.js';
+import { extractVersion } from './version-range.js';
+
+function isExecutableFile(p: string): boolean {
+  try {
+    if (!statSync(p).isFile()) return false;
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Absolute path of `command` as `env.PATH` resolves it, or undefined when absent. */
+export function findExecutable(command: string, env: NodeJS.ProcessEnv, cwd = process.cwd()): string | undefined {
+  if (!command) return undefined;
+  if (command.includes('/')) {
+    const p = isAbsolute(command) ? command : resolve(cwd, command);
+    return isExecutableFile(p) ? p : undefined;
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, command);
+    if (isExecutableFile(p)) return p;
+  }
+  return undefined;
+}
+
+/**
+ * Runs `path args` (e.g. `--version`) and returns the first `N.N[.N]` it prints, or
+ * undefined when it prints none, fails, or takes longer than `timeoutMs`.
+ */
+export async function probeVersion(
+  path: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 5000,
+): Promise<string | undefined> {
+  try {
+    const r = await runGroup(path, args, { env, timeoutMs, maxBytes: 16 * 1024 });
+    if (r.timedOut) return undefined;
+    return extractVersion(r.stdout) ?? extractVersion(r.stderr);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,138 @@
+// Loading driver modules from files: the user's drop-ins (`*.js`, `*.mjs` in
+// $XDG_CONFIG_HOME/baton/plugins and each `--plugins DIR`) and baton's built-ins. A module
+// exports a driver (default export, or a named `driver`), or a factory `(kit) => driver`.
+// Each file is checked on load; a broken one becomes a problem naming its path and never
+// stops the others. Watching re-imports changed files (ESM cannot unload a module, so an
+// edited file is imported under a new URL; the old instance is simply no longer used).
+// It never runs a driver's methods: loading is all it does.
+
+import { readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { HarnessDriver } from './api.js';
+import { pluginKit } from './plugin-kit.js';
+import { driverProblems } from './validate.js';
+import { watchPath, type PathWatcher } from './watch-path.js';
+
+export interface PluginProblem {
+  /** The file (or config) the problem is in. */
+  path: string;
+  message: string;
+  /** Every file involved, when more than one is (a duplicate name). */
+  paths?: string[];
+}
+
+export interface LoadedModule {
+  path: string;
+  /** The URL it was imported under: changes exactly when the file does. */
+  url?: string;
+  driver?: HarnessDriver;
+  problem?: PluginProblem;
+}
+
+export const DROP_IN_EXTENSIONS = ['.js', '.mjs'];
+
+/** `$XDG_CONFIG_HOME/baton`, else `~/.config/baton`, from the given environment. */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  const base = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config');
+  return join(base, 'baton');
+}
+
+/** The user's own drop-in directory. */
+export function defaultPluginDir(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), 'plugins');
+}
+
+/** Plugin files directly in `dir` with one of `extensions`, sorted by name; none when the dir is missing. */
+export function listPluginFiles(dir: string, extensions = DROP_IN_EXTENSIONS): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => extensions.includes(extname(n)) && !n.startsWith('.') && !n.endsWith('.d.ts') && !n.includes('.test.'))
+    .sort()
+    .map((n) => resolve(dir, n))
+    .filter((p) => {
+      try {
+        return statSync(p).isFile();
+      } catch {
+        return false;
+      }
+    });
+}
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return msg.split('\n')[0]!.trim() || 'unknown error';
+}
+
+/** Import one plugin file and check what it exports. Never throws. */
+export async function loadPluginFile(path: string): Promise<LoadedModule> {
+  let url = pathToFileURL(path).href;
+  try {
+    const st = statSync(path);
+    url += `?v=${st.mtimeMs}-${st.size}`;
+  } catch (err) {
+    return { path, problem: { path, message: `cannot read: ${firstLine(err)}` } };
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(url)) as Record<string, unknown>;
+  } catch (err) {
+    return { path, problem: { path, message: `failed to load: ${firstLine(err)}` } };
+  }
+  let exported = mod.default ?? mod.driver;
+  if (exported === undefined) {
+    return { path, problem: { path, message: 'exports no driver: expected a default export or a named `driver` export' } };
+  }
+  if (typeof exported === 'function') {
+    try {
+      exported = await (exported as (kit: typeof pluginKit) => unknown)(pluginKit);
+    } catch (err) {
+      return { path, problem: { path, message: `its driver factory threw: ${firstLine(err)}` } };
+    }
+  }
+  const problems = driverProblems(exported);
+  if (problems.length) return { path, problem: { path, message: `not a valid driver: ${problems.join('; ')}` } };
+  return { path, url, driver: exported as HarnessDriver };
+}
+
+/** Load every plugin file of `dirs` in order (directories in the order given, files by name). */
+export async function loadPluginDirs(dirs: readonly string[], extensions = DROP_IN_EXTENSIONS): Promise<LoadedModule[]> {
+  const out: LoadedModule[] = [];
+  for (const dir of dirs) for (const file of listPluginFiles(dir, extensions)) out.push(await loadPluginFile(file));
+  return out;
+}
+
+/**
+ * Follow plugin directories (created later or not) and call `onChange` once per burst of
+ * changes: editors save in several steps, and one reload per save is enough.
+ */
+export function watchPluginDirs(dirs: readonly string[], onChange: () => void, opts: { debounceMs?: number; extensions?: string[]; files?: string[] } = {}): { ready: Promise<void>; close(): Promise<void> } {
+  const exts = opts.extensions ?? DROP_IN_EXTENSIONS;
+  let timer: NodeJS.Timeout | undefined;
+  const kick = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(onChange, opts.debounceMs ?? 100);
+  };
+  const watchers: PathWatcher[] = [
+    ...dirs.map((d) =>
+      watchPath(d, { dir: true }, (event, p) => {
+        if (event === 'addDir' || event === 'unlinkDir' || exts.includes(extname(p))) kick();
+      }),
+    ),
+    ...(opts.files ?? []).map((f) => watchPath(f, { dir: false }, kick)),
+  ];
+  return {
+    ready: Promise.all(watchers.map((w) => w.ready)).then(() => undefined),
+    async close() {
+      if (timer) clearTimeout(timer);
+      await Promise.all(watchers.map((w) => w.close()));
+    },
+  };
+}

@@ -1,0 +1,219 @@
+// Shape checks for what baton loads from outside its own code: drivers (built-in and
+// drop-in), ACP agent declarations and config/harness-registry.json. Every message names
+// the field (`capabilities.submit: expected "paste" or "type", got 3`) so a plugin author
+// can fix it without reading baton. Checks only; never calls into the thing it checks.
+
+import type { HarnessDriver } from './api.js';
+
+export const DRIVER_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+export interface AcpAgentDecl {
+  /** Short stable id, like a driver name. */
+  name: string;
+  title?: string;
+  /** Program that speaks ACP on stdio, looked up on PATH unless it contains a slash. */
+  command: string;
+  args?: string[];
+  /** Additions to the user's environment for this agent. */
+  env?: Record<string, string>;
+  /** Offer the client file system (fs/read_text_file, fs/write_text_file). Default true. */
+  fs?: boolean;
+  /** Offer client terminals (terminal/*). Default true. */
+  terminal?: boolean;
+  families?: string[];
+  /** The command that installs the agent, shown when it is missing. */
+  installHint: string;
+  loginHint?: string;
+  /** Arguments (after `command`) that print the version, e.g. ["--version"]. */
+  versionArgs?: string[];
+  testedVersions?: string;
+  defaultModel?: string;
+  /** Flag that selects a model, e.g. "--model": `--model M` is appended to args. */
+  modelArg?: string;
+  /** Session mode to switch to when tool use is allowed (`--yes`), e.g. codex-acp's "full-access". */
+  yesMode?: string;
+  /** Auth method id to `authenticate` with after initialize, when the agent needs the call. */
+  authMethod?: string;
+  /** The agent's own terminal UI for a PTY tab, when it has one. */
+  tui?: { command: string; args?: string[] };
+}
+
+export interface FamilyDecl {
+  name: string;
+  /** Model-name patterns; `*` matches any run of characters, case-insensitively. */
+  match: string[];
+  /** Drivers in preference order: the first one installed wins. */
+  drivers: string[];
+}
+
+export interface DriverDefaults {
+  args?: string[];
+  model?: string;
+  env?: Record<string, string>;
+}
+
+export interface RegistryConfig {
+  families: FamilyDecl[];
+  defaults: Record<string, DriverDefaults>;
+  acpAgents: AcpAgentDecl[];
+}
+
+type Problems = string[];
+
+function typeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return typeof v === 'object' ? 'an object' : typeof v;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function str(p: Problems, o: Record<string, unknown>, key: string, field: string, required: boolean, nonEmpty = true): void {
+  const v = o[key];
+  if (v === undefined && !required) return;
+  if (typeof v !== 'string' || (nonEmpty && !v.trim())) p.push(`${field}: expected ${nonEmpty ? 'a non-empty' : 'a'} string, got ${typeOf(v)}`);
+}
+
+function bool(p: Problems, o: Record<string, unknown>, key: string, field: string, required: boolean): void {
+  const v = o[key];
+  if (v === undefined && !required) return;
+  if (typeof v !== 'boolean') p.push(`${field}: expected true or false, got ${typeOf(v)}`);
+}
+
+function strings(p: Problems, o: Record<string, unknown>, key: string, field: string, required: boolean): void {
+  const v = o[key];
+  if (v === undefined && !required) return;
+  if (!Array.isArray(v)) return void p.push(`${field}: expected an array of strings, got ${typeOf(v)}`);
+  v.forEach((s, i) => {
+    if (typeof s !== 'string') p.push(`${field}[${i}]: expected a string, got ${typeOf(s)}`);
+  });
+}
+
+function fn(p: Problems, o: Record<string, unknown>, key: string, field: string, required: boolean): void {
+  const v = o[key];
+  if (v === undefined && !required) return;
+  if (typeof v !== 'function') p.push(`${field}: expected a function, got ${typeOf(v)}`);
+}
+
+function stringMap(p: Problems, o: Record<string, unknown>, key: string, field: string): void {
+  const v = o[key];
+  if (v === undefined) return;
+  if (!isObj(v)) return void p.push(`${field}: expected an object of strings, got ${typeOf(v)}`);
+  for (const [k, s] of Object.entries(v)) if (typeof s !== 'string') p.push(`${field}.${k}: expected a string, got ${typeOf(s)}`);
+}
+
+function name(p: Problems, o: Record<string, unknown>, field: string): void {
+  const v = o.name;
+  if (typeof v !== 'string' || !DRIVER_NAME.test(v)) {
+    p.push(`${field}: expected a lower-case id (letters, digits, ".", "_", "-"; at most 64), got ${typeOf(v)}`);
+  }
+}
+
+/** Problems with a value offered as a HarnessDriver; empty when it has the right shape. */
+export function driverProblems(value: unknown): string[] {
+  const p: Problems = [];
+  if (!isObj(value)) return [`driver: expected an object, got ${typeOf(value)}`];
+  name(p, value, 'name');
+  str(p, value, 'title', 'title', true);
+  strings(p, value, 'families', 'families', true);
+  str(p, value, 'testedVersions', 'testedVersions', false);
+  str(p, value, 'defaultModel', 'defaultModel', false);
+  const caps = value.capabilities;
+  if (!isObj(caps)) p.push(`capabilities: expected an object, got ${typeOf(caps)}`);
+  else {
+    bool(p, caps, 'resume', 'capabilities.resume', true);
+    bool(p, caps, 'fork', 'capabilities.fork', true);
+    bool(p, caps, 'planMode', 'capabilities.planMode', true);
+    if (caps.submit !== 'paste' && caps.submit !== 'type') {
+      p.push(`capabilities.submit: expected "paste" or "type", got ${typeOf(caps.submit)}`);
+    }
+  }
+  fn(p, value, 'detect', 'detect', true);
+  fn(p, value, 'launch', 'launch', true);
+  fn(p, value, 'ingest', 'ingest', false);
+  fn(p, value, 'statusFromScreen', 'statusFromScreen', false);
+  fn(p, value, 'headless', 'headless', false);
+  return p;
+}
+
+export function isDriver(value: unknown): value is HarnessDriver {
+  return driverProblems(value).length === 0;
+}
+
+/** Problems with an ACP agent declaration; `field` prefixes every message (`acpAgents[2]`). */
+export function acpDeclProblems(value: unknown, field = 'agent'): string[] {
+  const p: Problems = [];
+  if (!isObj(value)) return [`${field}: expected an object, got ${typeOf(value)}`];
+  name(p, value, `${field}.name`);
+  str(p, value, 'title', `${field}.title`, false);
+  str(p, value, 'command', `${field}.command`, true);
+  strings(p, value, 'args', `${field}.args`, false);
+  stringMap(p, value, 'env', `${field}.env`);
+  bool(p, value, 'fs', `${field}.fs`, false);
+  bool(p, value, 'terminal', `${field}.terminal`, false);
+  strings(p, value, 'families', `${field}.families`, false);
+  str(p, value, 'installHint', `${field}.installHint`, true);
+  str(p, value, 'loginHint', `${field}.loginHint`, false);
+  strings(p, value, 'versionArgs', `${field}.versionArgs`, false);
+  for (const k of ['testedVersions', 'defaultModel', 'modelArg', 'yesMode', 'authMethod']) str(p, value, k, `${field}.${k}`, false);
+  if (value.tui !== undefined) {
+    if (!isObj(value.tui)) p.push(`${field}.tui: expected an object, got ${typeOf(value.tui)}`);
+    else {
+      str(p, value.tui, 'command', `${field}.tui.command`, true);
+      strings(p, value.tui, 'args', `${field}.tui.args`, false);
+    }
+  }
+  return p;
+}
+
+/**
+ * Checks a harness-registry.json document. Returns what could be read (bad entries left
+ * out) and the problems, each naming its field.
+ */
+export function readRegistryConfig(value: unknown): { config: RegistryConfig; problems: string[] } {
+  const config: RegistryConfig = { families: [], defaults: {}, acpAgents: [] };
+  const p: Problems = [];
+  if (!isObj(value)) return { config, problems: [`expected a JSON object, got ${typeOf(value)}`] };
+  if (value.families !== undefined) {
+    if (!Array.isArray(value.families)) p.push(`families: expected an array, got ${typeOf(value.families)}`);
+    else
+      value.families.forEach((f, i) => {
+        const fp: Problems = [];
+        if (!isObj(f)) fp.push(`families[${i}]: expected an object, got ${typeOf(f)}`);
+        else {
+          str(fp, f, 'name', `families[${i}].name`, true);
+          strings(fp, f, 'match', `families[${i}].match`, true);
+          strings(fp, f, 'drivers', `families[${i}].drivers`, true);
+        }
+        if (fp.length) p.push(...fp);
+        else config.families.push(f as unknown as FamilyDecl);
+      });
+  }
+  if (value.defaults !== undefined) {
+    if (!isObj(value.defaults)) p.push(`defaults: expected an object, got ${typeOf(value.defaults)}`);
+    else
+      for (const [k, d] of Object.entries(value.defaults)) {
+        const dp: Problems = [];
+        if (!isObj(d)) dp.push(`defaults.${k}: expected an object, got ${typeOf(d)}`);
+        else {
+          strings(dp, d, 'args', `defaults.${k}.args`, false);
+          str(dp, d, 'model', `defaults.${k}.model`, false);
+          stringMap(dp, d, 'env', `defaults.${k}.env`);
+        }
+        if (dp.length) p.push(...dp);
+        else config.defaults[k] = d as DriverDefaults;
+      }
+  }
+  if (value.acpAgents !== undefined) {
+    if (!Array.isArray(value.acpAgents)) p.push(`acpAgents: expected an array, got ${typeOf(value.acpAgents)}`);
+    else
+      value.acpAgents.forEach((a, i) => {
+        const ap = acpDeclProblems(a, `acpAgents[${i}]`);
+        if (ap.length) p.push(...ap);
+        else config.acpAgents.push(a as AcpAgentDecl);
+      });
+  }
+  return { config, problems: p };
+}
