@@ -1,0 +1,172 @@
+// Test terminal: runs a command in a real PTY (node-pty) and reconstructs its screen with a
+// real terminal emulator (@xterm/headless, Unicode 11 widths), so tests assert on what a
+// person would see. Waiting is always polling for a condition with a deadline. Everything
+// it starts is ended by process group.
+
+import { readFileSync } from 'node:fs';
+import * as pty from 'node-pty';
+import headless from '@xterm/headless';
+import unicode11 from '@xterm/addon-unicode11';
+import type { Terminal } from '@xterm/headless';
+import { keyBytes } from '../../src/tui/key-parse.js';
+
+const { Terminal: TerminalCtor } = headless as unknown as { Terminal: typeof Terminal };
+const { Unicode11Addon } = unicode11 as unknown as { Unicode11Addon: new () => never };
+
+export interface TermOptions {
+  cols?: number;
+  rows?: number;
+  cwd?: string;
+  /** The whole environment of the command (not merged with the test's). */
+  env: Record<string, string | undefined>;
+}
+
+export type ScreenPredicate = RegExp | string | ((screen: string, term: TestTerminal) => boolean);
+
+export class TestTerminal {
+  readonly term: Terminal;
+  readonly pid: number;
+  private readonly proc: pty.IPty;
+  exitCode: number | undefined;
+  readonly exited: Promise<number>;
+  /** Everything the command wrote, for assertions on escape sequences (OSC 52). */
+  output = '';
+
+  constructor(argv: string[], opts: TermOptions) {
+    const cols = opts.cols ?? 100;
+    const rows = opts.rows ?? 30;
+    this.term = new TerminalCtor({ cols, rows, scrollback: 1000, allowProposedApi: true });
+    this.term.loadAddon(new Unicode11Addon());
+    this.term.unicode.activeVersion = '11';
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
+    this.proc = pty.spawn(argv[0]!, argv.slice(1), { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? process.cwd(), env });
+    this.pid = this.proc.pid;
+    this.proc.onData((d) => {
+      this.output += d;
+      this.term.write(d);
+    });
+    // Answer the program's terminal queries the way a real terminal would.
+    this.term.onData((d) => {
+      if (this.exitCode === undefined) this.proc.write(d);
+    });
+    this.exited = new Promise((resolve) => {
+      this.proc.onExit((e) => {
+        this.exitCode = e.exitCode;
+        resolve(e.exitCode);
+      });
+    });
+  }
+
+  /** The visible screen, rows joined with newlines, trailing spaces trimmed. */
+  screenText(): string {
+    return this.rows().join('\n');
+  }
+
+  rows(): string[] {
+    const b = this.term.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < this.term.rows; y++) out.push((b.getLine(b.viewportY + y)?.translateToString(true) ?? '').trimEnd());
+    return out;
+  }
+
+  /** Row n of the screen (0-based; negative counts from the bottom). */
+  row(n: number): string {
+    const rows = this.rows();
+    return rows[n < 0 ? rows.length + n : n] ?? '';
+  }
+
+  cursor(): { x: number; y: number } {
+    const b = this.term.buffer.active;
+    return { x: b.cursorX, y: b.cursorY };
+  }
+
+  /** Poll until the predicate holds on the screen; on timeout, fail with the screen in the message. */
+  async waitFor(pred: ScreenPredicate, timeoutMs = 15_000, what?: string): Promise<string> {
+    const test = (s: string) =>
+      typeof pred === 'string' ? s.includes(pred) : pred instanceof RegExp ? pred.test(s) : pred(s, this);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await new Promise<void>((r) => this.term.write('', r));
+      const screen = this.screenText();
+      if (test(screen)) return screen;
+      if (Date.now() > deadline) {
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what ?? String(pred)}; screen was:\n${screen}\n---`);
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+
+  /** Wait until the predicate stops holding. */
+  waitForGone(pred: RegExp | string, timeoutMs = 15_000): Promise<string> {
+    return this.waitFor((s) => (typeof pred === 'string' ? !s.includes(pred) : !pred.test(s)), timeoutMs, `${String(pred)} to go away`);
+  }
+
+  /** Type text as keystrokes (bytes as they are). */
+  type(text: string): void {
+    this.proc.write(text);
+  }
+
+  /** Press a named key: "C-b", "Enter", "PageUp", "M-x", "?". */
+  press(...keys: string[]): void {
+    for (const k of keys) {
+      const bytes = keyBytes(k);
+      if (bytes === undefined) throw new Error(`unknown key name ${k}`);
+      this.proc.write(bytes);
+    }
+  }
+
+  /** Paste as a terminal with bracketed paste would deliver it. */
+  paste(text: string): void {
+    this.proc.write(`\x1b[200~${text}\x1b[201~`);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.term.resize(cols, rows);
+    this.proc.resize(cols, rows);
+  }
+
+  /** End the command's process group (TERM, then KILL after graceMs) and wait for it. */
+  async kill(graceMs = 3000): Promise<void> {
+    if (this.exitCode === undefined) {
+      signalGroup(this.pid, 'SIGTERM');
+      const t = setTimeout(() => signalGroup(this.pid, 'SIGKILL'), graceMs);
+      await this.exited;
+      clearTimeout(t);
+    }
+    signalGroup(this.pid, 'SIGKILL');
+    this.term.dispose();
+  }
+}
+
+function signalGroup(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    // Gone already.
+  }
+}
+
+/** Whether a process exists (and is not a zombie). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/\) Z /.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+/** Poll until `cond` is true; throws with `what` after the deadline. */
+export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
