@@ -358,6 +358,16 @@ s('a log written by a newer baton is refused with exit 2, not misread', async ()
   assert.not.ok(readdirSync(c.dir).includes('lock'), 'the lock taken for it is released');
 });
 
+s('a conversation directory without its log is exit 2 naming the missing file', async () => {
+  const c = await fresh();
+  await c.close();
+  rmSync(logOf(c));
+  const e = await rejects(openConversation(home, c.id, { write: true }));
+  assert.is(e.exitCode, 2);
+  assert.ok(e.message.includes(logOf(c)));
+  assert.not.ok(readdirSync(c.dir).includes('lock'));
+});
+
 s('close is idempotent and a closed conversation takes no more entries', async () => {
   const c = await fresh();
   turn(c, 1);

@@ -109,7 +109,7 @@ function registerWriter(w: { closeSync(): void }) {
 /** Finds the directory for a user-given id or unique id prefix; throws exit 2 otherwise. */
 export function findConversation(home: string, idOrPrefix: string): { id: string; dir: string } {
   const dir = conversationDir(home, idOrPrefix);
-  if (existsSync(join(dir, TRANSCRIPT_FILE))) return { id: idOrPrefix, dir };
+  if (existsSync(dir)) return { id: idOrPrefix, dir };
   let names: string[];
   try {
     names = readdirSync(conversationsDir(home));
@@ -150,6 +150,7 @@ export function readConversation(home: string, idOrPrefix: string, opts: Omit<Op
 async function openDir(dir: string, id: string, opts: OpenOptions, lock: Lock | undefined): Promise<OpenConversation> {
   const now = opts.now ?? (() => new Date());
   const logPath = join(dir, TRANSCRIPT_FILE);
+  if (!existsSync(logPath)) throw badInput(`conversation ${id} has no transcript (${logPath} is missing)`, `restore the file, or remove ${dir}`);
   const log = readLog(logPath, `conversation ${id}`);
   const problems: LoadProblem[] = [...log.problems];
   if (log.header && log.header.conversation !== id) {
