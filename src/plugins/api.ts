@@ -106,6 +106,28 @@ export interface HeadlessResult {
   stopReason?: string;
 }
 
+export interface ReadSessionOptions extends DriverEnv {
+  /** The CLI's own session id (what it prints, or what `--resume` takes). */
+  session: string;
+  /** Where the session ran, for CLIs that file sessions by directory (claude). */
+  cwd: string;
+  account?: string;
+}
+
+/** A whole native session read back from the CLI's own log, for `baton transcript import`. */
+export interface ImportedSession {
+  agentSession: string;
+  model?: string;
+  /** The directory the session ran in, when the log says. */
+  cwd?: string;
+  /** In order, user messages included (as `user_text`). */
+  events: TranscriptEvent[];
+  /** Records of shapes the driver does not know, skipped. */
+  skipped: number;
+  /** The log file read, shown to the user as "the previous agent's own log". */
+  logPath?: string;
+}
+
 export interface Capabilities {
   /** Can continue its own earlier session natively. */
   resume: boolean;
@@ -136,4 +158,8 @@ export interface HarnessDriver {
   statusFromScreen?(lines: readonly string[]): AgentStatus | undefined;
   /** One turn without a PTY. */
   headless?(turn: HeadlessTurn): Promise<HeadlessResult>;
+  /** Reads a whole native session from the CLI's own log (unknown session: BatonError exit 2). */
+  readSession?(opts: ReadSessionOptions): Promise<ImportedSession>;
+  /** Where the CLI keeps a session's own log, if it is still on disk (for the brief's pointer). */
+  sessionLogPath?(opts: ReadSessionOptions): Promise<string | undefined>;
 }
