@@ -1,0 +1,173 @@
+// The five real agent CLIs (claude, codex, gemini, qwen, opencode), installed at their
+// pinned versions in .cache/clis, each in an isolated home against the fake LLM:
+// one non-interactive turn whose reply echoes a unique token that the fake's log shows
+// reaching the model; a resume in a second process that sends the first turn's token to
+// the model again; and scripted shell + write tool calls that change files on disk.
+// Every CLI runs in its own process group, killed when it ends; each home's leftovers
+// are ended by pid in cleanup.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bodyContains, startFakeLlm, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
+import { cliEnv, type CliEnv, type CliName } from '../helpers/cli-env.js';
+import { describeRun, firstJson, jsonLines, runCli, type CliRun } from '../helpers/run-cli.js';
+
+interface Parsed {
+  reply: string;
+  session: string;
+}
+
+interface Spec {
+  name: CliName;
+  turn(prompt: string): string[];
+  resume(session: string, prompt: string): string[];
+  /** A turn allowed to run shell and write tools without asking. */
+  tools(prompt: string): string[];
+  parse(r: CliRun): Parsed;
+}
+
+const specs: Spec[] = [
+  {
+    name: 'claude',
+    turn: (p) => ['-p', p, '--output-format', 'json'],
+    resume: (s, p) => ['-p', '--resume', s, p, '--output-format', 'json'],
+    tools: (p) => ['-p', p, '--output-format', 'json', '--permission-mode', 'bypassPermissions'],
+    parse: (r) => {
+      const j = firstJson(r.stdout);
+      return { reply: String(j.result ?? ''), session: String(j.session_id ?? '') };
+    },
+  },
+  {
+    name: 'codex',
+    turn: (p) => ['exec', '--json', '--skip-git-repo-check', p],
+    resume: (s, p) => ['exec', '--json', '--skip-git-repo-check', 'resume', s, p],
+    tools: (p) => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', p],
+    parse: (r) => {
+      const events = jsonLines(r.stdout);
+      const session = events.find((e) => e.type === 'thread.started')?.thread_id ?? '';
+      const reply = events
+        .filter((e) => e.type === 'item.completed' && e.item?.type === 'agent_message')
+        .map((e) => String(e.item.text))
+        .join('\n');
+      return { reply, session: String(session) };
+    },
+  },
+  {
+    name: 'gemini',
+    turn: (p) => ['-p', p, '-o', 'json'],
+    resume: (s, p) => ['--resume', s, '-p', p, '-o', 'json'],
+    tools: (p) => ['--yolo', '-p', p, '-o', 'json'],
+    parse: (r) => {
+      const j = firstJson(r.stdout);
+      return { reply: String(j.response ?? ''), session: String(j.session_id ?? '') };
+    },
+  },
+  {
+    name: 'qwen',
+    turn: (p) => ['--auth-type', 'openai', '-p', p, '--output-format', 'json'],
+    resume: (s, p) => ['--auth-type', 'openai', '--resume', s, '-p', p, '--output-format', 'json'],
+    tools: (p) => ['--auth-type', 'openai', '--yolo', '-p', p, '--output-format', 'json'],
+    parse: (r) => {
+      const j = firstJson(r.stdout);
+      const result = (Array.isArray(j) ? j : [j]).find((e: Record<string, unknown>) => e.type === 'result') ?? {};
+      return { reply: String(result.result ?? ''), session: String(result.session_id ?? '') };
+    },
+  },
+  {
+    name: 'opencode',
+    turn: (p) => ['run', '--format', 'json', p],
+    resume: (s, p) => ['run', '--format', 'json', '--session', s, p],
+    tools: (p) => ['run', '--format', 'json', p],
+    parse: (r) => {
+      const events = jsonLines(r.stdout);
+      const session = events.find((e) => typeof e.sessionID === 'string')?.sessionID ?? '';
+      const reply = events
+        .filter((e) => e.type === 'text' && typeof e.part?.text === 'string')
+        .map((e) => String(e.part.text))
+        .join('\n');
+      return { reply, session: String(session) };
+    },
+  },
+];
+
+function token(label: string): string {
+  return `TOK-${label}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Generate requests logged after `afterSeq` that carry every one of texts. */
+function carrying(fake: FakeLlm, afterSeq: number, ...texts: string[]): LoggedRequest[] {
+  return fake.requests().filter((r) => r.seq > afterSeq && r.kind === 'generate' && texts.every((t) => bodyContains(r, t)));
+}
+
+function lastSeq(fake: FakeLlm): number {
+  const all = fake.requests();
+  return all.length ? all[all.length - 1]!.seq : 0;
+}
+
+const timings: string[] = [];
+
+for (const spec of specs) {
+  const s = suite(`${spec.name} (real CLI)`);
+  let fake: FakeLlm;
+  let env: CliEnv;
+  let first: { token: string; session: string } | undefined;
+
+  s.before(async () => {
+    fake = await startFakeLlm();
+    env = cliEnv(spec.name, { fakeUrl: fake.url });
+  });
+  s.after(async () => {
+    await env.cleanup();
+    await fake.close();
+  });
+
+  async function run(label: string, args: string[]): Promise<CliRun> {
+    const r = await runCli(env, args);
+    timings.push(`${spec.name} ${label}: ${(r.ms / 1000).toFixed(1)} s`);
+    assert.ok(!r.timedOut && r.code === 0, `${spec.name} ${label}: ${describeRun(r)}`);
+    return r;
+  }
+
+  s('one non-interactive turn: the reply echoes the token, the log shows it reached the model', async () => {
+    const tok = token(spec.name);
+    const before = lastSeq(fake);
+    const r = await run('turn', spec.turn(`hello ${tok}`));
+    const p = spec.parse(r);
+    assert.match(p.reply, tok, `${spec.name} reply: ${describeRun(r)}`);
+    assert.ok(p.session, `${spec.name} reported a session id: ${describeRun(r)}`);
+    assert.ok(carrying(fake, before, tok).length > 0, 'a generate request carried the token');
+    first = { token: tok, session: p.session };
+  });
+
+  s('resume in a second process: the first turn\'s token reaches the model again', async () => {
+    assert.ok(first, 'the first turn ran');
+    const tok2 = token(`${spec.name}-resume`);
+    const before = lastSeq(fake);
+    const r = await run('resume', spec.resume(first.session, `again ${tok2}`));
+    const p = spec.parse(r);
+    assert.match(p.reply, tok2, describeRun(r));
+    const both = carrying(fake, before, tok2, first.token);
+    assert.ok(both.length > 0, `a request of the resumed process carried both ${first.token} and ${tok2}`);
+  });
+
+  s('scripted tool calls: a shell command and a file write land in the work dir', async () => {
+    const shellTok = token('shell');
+    const writeTok = token('write');
+    const r = await run('tools', spec.tools(`[[FAKE_SHELL: echo ${shellTok} > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: ${writeTok}]]`));
+    const p = spec.parse(r);
+    const shellFile = join(env.cwd, 'from-shell.txt');
+    const writeFile = join(env.cwd, 'from-write.txt');
+    assert.ok(existsSync(shellFile), `shell tool ran: ${describeRun(r)}`);
+    assert.is(readFileSync(shellFile, 'utf8').trim(), shellTok);
+    assert.ok(existsSync(writeFile), `write tool ran: ${describeRun(r)}`);
+    assert.is(readFileSync(writeFile, 'utf8').trim(), writeTok);
+    assert.match(p.reply, 'done after 2 tool call(s)');
+  });
+
+  s.run();
+}
+
+// Shown with BATON_TEST_VERBOSE=1 or on failure; speed checks belong in bench/.
+process.on('exit', () => console.log(`\nCLI timings (wall clock, fake LLM answers at once):\n  ${timings.join('\n  ')}`));
