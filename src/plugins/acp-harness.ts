@@ -9,7 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
 import type { DetectResult, DriverEnv, HarnessDriver, HeadlessResult, HeadlessTurn, LaunchOptions, LaunchSpec } from './api.js';
-import { AcpClient, RequestError, type AuthMethod, type InitializeResponse, type PromptResponse } from './acp-client.js';
+// acp-client.js (and with it the SDK, ~0.5 s to import) loads only when a turn runs, so
+// loading the registry for `baton agents` or `baton brief` does not pay for it.
+import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse } from './acp-client.js';
 import { AcpEventMapper } from './acp-events.js';
 import { findExecutable, probeVersion } from './find-executable.js';
 import { spawnGroup, type ExitInfo, type ProcessGroup } from './process-group.js';
@@ -73,7 +75,13 @@ class Stop extends Error {
   }
 }
 
-const isAuthError = (e: unknown) => e instanceof RequestError && e.code === -32000;
+/** A JSON-RPC error from the agent (the SDK's RequestError), told by shape to keep the SDK lazy. */
+function rpcError(e: unknown): { code: number; message: string } | undefined {
+  const x = e as { name?: unknown; code?: unknown; message?: unknown } | null;
+  return x && x.name === 'RequestError' && typeof x.code === 'number' ? { code: x.code, message: String(x.message) } : undefined;
+}
+
+const isAuthError = (e: unknown) => rpcError(e)?.code === -32000;
 
 /** One headless turn against an ACP agent. Throws BatonError (exit 3 or 4) on failure. */
 export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promise<HeadlessResult> {
@@ -84,6 +92,7 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
   const args = [...(decl.args ?? []), ...(turn.args ?? [])];
   if (turn.model && decl.modelArg) args.push(decl.modelArg, turn.model);
 
+  const { AcpClient: Client } = await import('./acp-client.js');
   let group: ProcessGroup;
   try {
     group = await spawnGroup(path, args, { cwd: turn.cwd, env, graceMs: 1500 });
@@ -124,7 +133,7 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
   let live = false;
   let sessionId: string | undefined;
   const mapper = new AcpEventMapper(turn.onEvent, { terminalOutput: (id) => client.terminals.outputOf(id) });
-  const client: AcpClient = new AcpClient(group.child.stdout!, group.child.stdin!, {
+  const client: AcpClient = new Client(group.child.stdout!, group.child.stdin!, {
     cwd: turn.cwd,
     env,
     fs: decl.fs !== false,
@@ -228,7 +237,8 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
       const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
       return new BatonError(`${title} ${how} during the turn`, EXIT.agentFailed, stderrHint());
     }
-    const msg = err instanceof RequestError ? `${err.message} (${err.code})` : (err as Error)?.message ?? String(err);
+    const rpc = rpcError(err);
+    const msg = rpc ? `${rpc.message} (${rpc.code})` : (err as Error)?.message ?? String(err);
     return new BatonError(`${title} failed: ${msg}`, EXIT.agentFailed, stderrHint());
   }
 }
