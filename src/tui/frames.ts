@@ -5,7 +5,7 @@
 export class FrameScheduler {
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
-  private last = 0;
+  private last = -Infinity;
   private readonly interval: number;
   frames = 0;
 
