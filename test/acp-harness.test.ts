@@ -236,9 +236,16 @@ t('not installed: exit 3 with the install command', async () => {
 t('abort: the turn is cancelled through session/cancel and reported as cancelled', async () => {
   const d = await fixture();
   const ac = new AbortController();
-  const started = run(d, '[[slow]]', { signal: ac.signal, onEvent: (ev) => ev.type === 'reasoning' && ac.abort() });
-  const r = await started;
+  const seen: TranscriptEvent[] = [];
+  const r = await run(d, '[[slow]]', {
+    signal: ac.signal,
+    onEvent: (ev) => {
+      seen.push(ev);
+      if (ev.type === 'reasoning') ac.abort();
+    },
+  });
   assert.is(r.result.stopReason, 'cancelled');
+  assert.ok(seen.some((e) => e.type === 'notice' && e.text === 'turn cancelled'), 'the agent confirmed the cancel itself');
 });
 
 t('an ACP agent without a terminal UI cannot open in a tab: bad input, pointing at baton chat', async () => {

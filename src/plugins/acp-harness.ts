@@ -209,9 +209,10 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
     if (err instanceof Stop && err.why === 'abort' && sessionId && prompting) {
       // Cooperative cancel first, so the agent can save its session; the group ends anyway.
       await client.cancel(sessionId).catch(() => {});
-      const r = await Promise.race([prompting.catch(() => undefined), new Promise((res) => setTimeout(res, CANCEL_GRACE_MS))]);
-      turn.onEvent({ type: 'notice', text: `turn cancelled` });
-      return { agentSession: sessionId, resumed, stopReason: (r as PromptResponse | undefined)?.stopReason ?? 'cancelled' };
+      const r = (await Promise.race([prompting.catch(() => undefined), new Promise((res) => setTimeout(res, CANCEL_GRACE_MS))])) as PromptResponse | undefined;
+      const confirmed = r?.stopReason === 'cancelled';
+      turn.onEvent({ type: 'notice', text: confirmed ? 'turn cancelled' : `turn cancelled; ${title} did not confirm within ${CANCEL_GRACE_MS / 1000} s and was stopped` });
+      return { agentSession: sessionId, resumed, stopReason: r?.stopReason ?? 'cancelled' };
     }
     throw await explain(err);
   } finally {
