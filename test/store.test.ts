@@ -1,6 +1,6 @@
 // The conversation store end to end on real temp dirs and real second processes:
 // round trip, modes, damaged logs, unknown kinds, crash safety (SIGKILL mid-append),
-// one writer per conversation, listing, import, id resolution.
+// one writer per conversation, import, id resolution.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,6 @@ import {
   createConversation,
   findConversation,
   importJsonl,
-  lastSeqOf,
   listConversations,
   openConversation,
   readConversation,
@@ -288,34 +287,6 @@ s('a unique id prefix finds the conversation; an ambiguous one says so', async (
     assert.is(e.exitCode, 2);
     assert.match(e.message, /ambiguous/);
   }
-});
-
-s('list shows every conversation, most recent first, with a cheap entry count', async () => {
-  const a = await fresh('first');
-  turn(a, 1);
-  await a.close();
-  const b = await fresh('second');
-  turn(b, 1);
-  turn(b, 2);
-  b.transcript.apply({ type: 'notice', text: 'x'.repeat(300_000) }); // a last line longer than the tail window
-  b.sync();
-  await b.meta.update({ title: 'second, renamed' });
-  const list = await listConversations(home);
-  assert.equal(list.map((x) => [x.id, x.title, x.entries, x.open]), [
-    [b.id, 'second, renamed', 11, true],
-    [a.id, 'first', 5, false],
-  ]);
-  assert.is(list[0]!.cwd, '/work/repo');
-  assert.ok(list[0]!.updated >= list[1]!.updated);
-  assert.equal(await listConversations(join(home, 'nothing-here')), []);
-});
-
-s('lastSeqOf skips a torn tail and finds the last whole entry', async () => {
-  const c = await fresh();
-  turn(c, 1);
-  await c.close();
-  appendFileSync(logOf(c), '{"seq":6,"kind":"no');
-  assert.is(lastSeqOf(logOf(c)), 5);
 });
 
 s('importJsonl starts a new conversation from an exported log, damaged lines left out', async () => {
