@@ -197,8 +197,15 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
     // goes live: they are plain microtask chains, done by the next macrotask.
     await new Promise((r) => setImmediate(r));
     live = true;
-    prompting = client.prompt(sessionId!, turn.prompt);
-    const response = await step(prompting);
+    const sent = (prompting = client.prompt(sessionId!, turn.prompt));
+    const response = await step(sent).catch(async (err: unknown) => {
+      // Node may report the exit before it has read the answer the agent wrote last.
+      if (err instanceof Stop && err.why === 'exit') {
+        const late = await Promise.race([sent.catch(() => undefined), new Promise<undefined>((r) => setTimeout(r, 300))]);
+        if (late) return late;
+      }
+      throw err;
+    });
     mapper.finish(response.usage);
     if (response.stopReason === 'refusal') turn.onEvent({ type: 'error', text: `${title} refused the request`, code: 'refusal' });
     else if (response.stopReason === 'max_tokens' || response.stopReason === 'max_turn_requests') {

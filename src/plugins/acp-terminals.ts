@@ -134,6 +134,11 @@ export class TerminalPool {
     if (this.released.size > KEEP_RELEASED) this.released.delete(this.released.keys().next().value!);
   }
 
+  /** Process group of a live terminal (none when its program could not start). */
+  pgidOf(id: string): number | undefined {
+    return this.terminals.get(id)?.group?.pgid;
+  }
+
   /** Output of a live or released terminal, for the tool result that embeds it. */
   outputOf(id: string): string | undefined {
     return this.terminals.get(id)?.text() ?? this.released.get(id);
