@@ -1,0 +1,297 @@
+// The handoff brief: the plain-text context a harness receives when it takes over (or
+// returns to) a conversation, and the text the "handed-over context" card regenerates.
+// Pure and deterministic: the same transcript slice and options give byte-identical text in
+// any process, so a card can be rebuilt instead of stored and checked with briefHash. It
+// walks back from the newest entry and stops when the budget is spent, so its cost grows
+// with the budget, not with the transcript (one cheap pass counts the range). It must never
+// read a clock, the environment, git or the disk, never exceed its budget, and never emit
+// text that was not sanitized and redacted.
+
+import { createHash } from 'node:crypto';
+import { Activity } from './brief-activity.js';
+import { openItems, planItems, type PlanItem } from './brief-plan.js';
+import { Hidden, indexOf, isRenderable, lastIndexAtOrBelow } from './brief-index.js';
+import { agentLabeler, authorLabel, itemFor, type Item } from './brief-render.js';
+import { activitySection, footerSection, headerSection, planSection, titleSection } from './brief-sections.js';
+import { buildTail, type ItemSource, type TailPlan } from './brief-tail.js';
+import type { GitFacts } from './git-facts.js';
+import type { Transcript } from './transcript.js';
+import type { AgentRef, Entry } from './types.js';
+
+/** Below this budget no brief is produced rather than an empty frame. */
+export const MIN_BRIEF_CHARS = 800;
+/** The conversation part must get at least this much room, or there is no brief. */
+const MIN_CONTENT_CHARS = 250;
+/** Below this much room the previous agent's log path is left out of the footer. */
+const LOG_PATH_ROOM = 800;
+/** Room the conversation part gets before the plan and activity sections take a share. */
+const TAIL_FIRST_CHARS = 600;
+const SEPARATOR = '\n\n';
+const PLAN_SHARE_MAX = 4000;
+const ACTIVITY_SHARE_MAX = 12000;
+
+export interface BriefAgent extends AgentRef {
+  /** Display title, e.g. "Claude Code". */
+  title?: string;
+}
+
+export interface BriefOptions {
+  /** Defaults to the transcript's id; required when entries are given. */
+  conversationId?: string;
+  title?: string;
+  /** The agent that receives the brief. */
+  target: BriefAgent;
+  /** The agent that ran the last segment; by default read from the slice's last handoff. */
+  previous?: BriefAgent | null;
+  /** Display titles by harness name, for every agent the brief mentions. */
+  agentTitles?: Readonly<Record<string, string>>;
+  /** 'fresh': a replay of the whole slice; 'returning': only the entries after sinceSeq. */
+  mode: 'fresh' | 'returning';
+  /** The returning agent's native cursor (its deliveredSeq). Required for 'returning'. */
+  sinceSeq?: number;
+  /** Last seq the brief covers (forks, cards); default: the newest entry. */
+  uptoSeq?: number;
+  git?: GitFacts;
+  /** Path of the previous agent's own session log, when it is still on disk. */
+  previousAgentLog?: string;
+  /** Character budget (see settings.ts); the text never exceeds it. */
+  maxChars: number;
+}
+
+export interface Brief {
+  /** null: no brief (see `reason`); send the user's message alone. */
+  text: string | null;
+  reason?: 'budget' | 'empty';
+  chars: number;
+  /** briefHash(text), for the handoff entry. */
+  hash: string | null;
+  budget: number;
+  mode: 'fresh' | 'returning';
+  /** Last seq of the slice the brief was built from (0 for an empty transcript). */
+  uptoSeq: number;
+  /** Oldest and newest seq the text shows (the pinned instruction counts). */
+  firstIncludedSeq: number | null;
+  lastIncludedSeq: number | null;
+  previous: AgentRef | null;
+  counts: { entries: number; userTurns: number; toolCalls: number };
+  /** How the conversation part was fitted (null when there is no brief). */
+  tail: TailPlan | null;
+}
+
+/** sha256 of a brief's text, hex: marks a regenerated card as matching what was sent. */
+export function briefHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+interface Scan {
+  activity: Activity;
+  counts: { shown: number; users: number; calls: number };
+  /** Oldest and newest visible renderable seq in the range. */
+  firstSeq: number;
+  lastSeq: number;
+  lastUser: Entry | undefined;
+  plan: { seq: number; open: PlanItem[] } | undefined;
+  previous: AgentRef | null;
+  hidden: Hidden;
+}
+
+/**
+ * What the brief needs to know about the range lo..hi, from the index rather than a walk:
+ * counts, the last user message, the previous segment's agent and latest plan (that segment
+ * may start before lo), and tools and files from the newest tool calls.
+ */
+function scan(entries: readonly Entry[], lo: number, hi: number): Scan {
+  const index = indexOf(entries);
+  const handoff = index.lastHandoff(hi);
+  const hidden = new Hidden(entries, index, Math.max(0, Math.min(lo, handoff)), hi);
+  const counts = hidden.visibleCounts(index, lo, hi);
+  let first = lo;
+  while (first <= hi) {
+    const r = hidden.rangeOf(first);
+    if (r) first = r[1] + 1;
+    else if (isRenderable(entries[first]!)) break;
+    else first++;
+  }
+  let last = hi;
+  while (last >= lo) {
+    const r = hidden.rangeOf(last);
+    if (r) last = r[0] - 1;
+    else if (isRenderable(entries[last]!)) break;
+    else last--;
+  }
+  let lastUser: Entry | undefined;
+  for (const i of index.newestFirst(index.userAt, lo, hi)) {
+    if (!hidden.has(i)) {
+      lastUser = entries[i];
+      break;
+    }
+  }
+  // The agent that ran last is the one its handoff started, whether or not a reset hid it.
+  let previous: AgentRef | null = null;
+  const h = handoff >= 0 ? entries[handoff]! : undefined;
+  if (h?.kind === 'handoff') previous = h.to;
+  else {
+    for (let i = hi; i >= 0 && !previous; i--) {
+      const a = entries[i]!.author;
+      if (a.type === 'agent') previous = { harness: a.harness, model: a.model };
+    }
+  }
+  let plan: Scan['plan'];
+  for (const i of index.newestFirst(index.planAt, handoff + 1, hi)) {
+    const e = entries[i]!;
+    if (hidden.has(i) || e.kind !== 'tool_call') continue;
+    const items = planItems(e.input);
+    if (items) {
+      plan = { seq: e.seq, open: openItems(items) };
+      break;
+    }
+  }
+  const activity = new Activity();
+  activity.totalCalls = counts.calls;
+  for (const i of index.newestFirst(index.callAt, lo, hi)) {
+    if (!activity.wantsMore) break;
+    const e = entries[i]!;
+    if (!hidden.has(i) && e.kind === 'tool_call') activity.call(e.toolName, e.input);
+  }
+  return {
+    activity,
+    counts,
+    firstSeq: first <= hi ? entries[first]!.seq : 0,
+    lastSeq: last >= lo ? entries[last]!.seq : 0,
+    lastUser,
+    plan,
+    previous,
+    hidden,
+  };
+}
+
+/** Renderable, visible entries of [lo..hi] as items, newest first, made only when asked for. */
+class BackwardItems implements ItemSource {
+  private readonly list: Item[] = [];
+  private i: number;
+  constructor(
+    private readonly entries: readonly Entry[],
+    private readonly lo: number,
+    hi: number,
+    private readonly hidden: Hidden,
+    private readonly make: (e: Entry) => Item,
+  ) {
+    this.i = hi;
+  }
+  at(k: number): Item | undefined {
+    while (this.list.length <= k && this.i >= this.lo) {
+      const r = this.hidden.rangeOf(this.i);
+      if (r) {
+        this.i = r[0] - 1;
+        continue;
+      }
+      const e = this.entries[this.i--]!;
+      if (isRenderable(e)) this.list.push(this.make(e));
+    }
+    return this.list[k];
+  }
+}
+
+export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOptions): Brief {
+  const entries: readonly Entry[] = Array.isArray(source) ? source : (source as Transcript).entries;
+  const conversationId = opts.conversationId ?? (Array.isArray(source) ? undefined : (source as Transcript).id);
+  if (conversationId === undefined) throw new Error('buildBrief: conversationId is required when entries are given');
+  if (opts.mode === 'returning' && typeof opts.sinceSeq !== 'number') throw new Error("buildBrief: 'returning' needs sinceSeq");
+  const maxChars = Math.floor(opts.maxChars);
+  const hi = opts.uptoSeq === undefined ? entries.length - 1 : lastIndexAtOrBelow(entries, opts.uptoSeq);
+  const lo = opts.mode === 'returning' ? lastIndexAtOrBelow(entries, opts.sinceSeq!) + 1 : 0;
+  const s = scan(entries, lo, hi);
+  const previous = opts.previous === undefined ? s.previous : opts.previous && { harness: opts.previous.harness, model: opts.previous.model };
+  const none = (reason: 'budget' | 'empty', tail: TailPlan | null = null): Brief => ({
+    text: null,
+    reason,
+    chars: 0,
+    hash: null,
+    budget: maxChars,
+    mode: opts.mode,
+    uptoSeq: hi >= 0 ? entries[hi]!.seq : 0,
+    firstIncludedSeq: null,
+    lastIncludedSeq: null,
+    previous,
+    counts: { entries: s.counts.shown, userTurns: s.counts.users, toolCalls: s.counts.calls },
+    tail,
+  });
+  if (s.counts.shown === 0) return none('empty');
+  if (!(maxChars >= MIN_BRIEF_CHARS)) return none('budget');
+
+  const titles = new Map<string, string>();
+  for (const k of Object.keys(opts.agentTitles ?? {}).sort()) titles.set(k, opts.agentTitles![k]!);
+  if (opts.previous?.title) titles.set(opts.previous.harness, opts.previous.title);
+  if (opts.target.title) titles.set(opts.target.harness, opts.target.title);
+  const agent = agentLabeler(titles);
+  const previousLabel = previous ? agent(previous.harness, previous.model) : null;
+
+  const header = headerSection({
+    conversationId,
+    target: agent(opts.target.harness, opts.target.model),
+    previous: previousLabel,
+    mode: opts.mode,
+    sinceSeq: opts.sinceSeq,
+    firstSeq: s.firstSeq,
+    lastSeq: s.lastSeq,
+    entries: s.counts.shown,
+    userTurns: s.counts.users,
+    toolCalls: s.counts.calls,
+  });
+  let footer = footerSection(conversationId, previousLabel, opts.previousAgentLog);
+  let room = maxChars - header.length - footer.length - SEPARATOR.length;
+  if (room < LOG_PATH_ROOM && opts.previousAgentLog) {
+    footer = footerSection(conversationId, previousLabel, undefined);
+    room = maxChars - header.length - footer.length - SEPARATOR.length;
+  }
+  if (room < MIN_CONTENT_CHARS) return none('budget');
+
+  // Each middle section costs its length plus the separator before it. Plan and activity
+  // get a share only of the room beyond what a short conversation part needs first.
+  const spare = Math.max(0, room - TAIL_FIRST_CHARS);
+  const take = (text: string) => {
+    if (text) room -= text.length + SEPARATOR.length;
+    return text;
+  };
+  const title = take(titleSection(opts.title, room - SEPARATOR.length - MIN_CONTENT_CHARS));
+  const plan = take(
+    s.plan && previousLabel !== null
+      ? planSection(s.plan, previousLabel, Math.min(Math.floor(spare / 5), PLAN_SHARE_MAX) - SEPARATOR.length)
+      : '',
+  );
+  const activity = take(activitySection(s.activity, { firstSeq: s.firstSeq, lastSeq: s.lastSeq }, opts.git, Math.min(Math.floor(spare / 4), ACTIVITY_SHARE_MAX) - SEPARATOR.length));
+
+  const items = new BackwardItems(entries, lo, hi, s.hidden, (e) => itemFor(e, agent));
+  const tail = buildTail({
+    source: items,
+    total: s.counts.shown,
+    firstSeq: s.firstSeq,
+    lastUser: s.lastUser && itemFor(s.lastUser, agent),
+    lastUserAuthor: s.lastUser?.author.type === 'user' ? s.lastUser.author.name : s.lastUser ? authorLabel(s.lastUser.author, agent) : '',
+    heading:
+      opts.mode === 'returning'
+        ? `Since #${opts.sinceSeq}, oldest first:`
+        : 'Conversation, oldest first:',
+    budget: room - SEPARATOR.length,
+  });
+  if (!tail.plan.items.length && !tail.plan.pinned) return none('budget', tail.plan);
+
+  // Every piece was cleaned (sanitized and redacted) as it was made; no pass over the whole.
+  const text = [header, title, plan, tail.text, activity, footer].filter((x) => x !== '').join(SEPARATOR);
+  if (text.length > maxChars) throw new Error(`buildBrief: ${text.length} chars exceed the budget ${maxChars} (a bug)`);
+  const kept = tail.plan.items;
+  const pinnedSeq = tail.plan.pinned?.seq;
+  return {
+    text,
+    chars: text.length,
+    hash: briefHash(text),
+    budget: maxChars,
+    mode: opts.mode,
+    uptoSeq: entries[hi]!.seq,
+    firstIncludedSeq: pinnedSeq ?? kept[0]!.seq,
+    lastIncludedSeq: kept.length ? kept[kept.length - 1]!.seq : pinnedSeq!,
+    previous,
+    counts: { entries: s.counts.shown, userTurns: s.counts.users, toolCalls: s.counts.calls },
+    tail: tail.plan,
+  };
+}
