@@ -233,6 +233,13 @@ t('not installed: exit 3 with the install command', async () => {
   assert.is(e.hint, fixtureDecl().installHint);
 });
 
+t('a working directory that does not exist is bad input, not a missing agent', async () => {
+  const d = await fixture();
+  const e = await failure(run(d, 'hi', { cwd: join(root, 'gone') }));
+  assert.is(e.exitCode, 2);
+  assert.match(e.message, 'does not exist');
+});
+
 t('abort: the turn is cancelled through session/cancel and reported as cancelled', async () => {
   const d = await fixture();
   const ac = new AbortController();

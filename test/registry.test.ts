@@ -173,6 +173,22 @@ t('mistakes in the user’s config are problems naming the file and the field', 
   assert.ok(r.has('goose'), 'the bundled config still loads');
 });
 
+t('with watch, an edit of the user’s config is picked up and announced', async () => {
+  overlay({ acpAgents: [ghost('ghost-a')] });
+  const r = await loadRegistry({ env, builtinDir: false, watch: true });
+  reg = r;
+  const added: string[] = [];
+  r.on('change', (c) => added.push(...c.added));
+  assert.ok(r.has('ghost-a'));
+  overlay({ acpAgents: [ghost('ghost-a'), ghost('ghost-b')] });
+  const deadline = Date.now() + 10_000;
+  while (!r.has('ghost-b')) {
+    if (Date.now() > deadline) throw new Error('the config change was not picked up');
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  assert.equal(added, ['ghost-b']);
+});
+
 t('a drop-in and a config agent with one name: an error naming both files', async () => {
   overlay({ acpAgents: [ghost('twin')] });
   const dropIn = writeFixtureDropIn(join(cfg, 'plugins'), { name: 'twin' });

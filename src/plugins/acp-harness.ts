@@ -6,7 +6,7 @@
 // unless the user said --yes. It never leaves the agent or its helpers running, and never
 // turns a replayed history (session/load) into new events.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
 import type { DetectResult, DriverEnv, HarnessDriver, HeadlessResult, HeadlessTurn, LaunchOptions, LaunchSpec } from './api.js';
 // acp-client.js (and with it the SDK, ~0.5 s to import) loads only when a turn runs, so
@@ -98,6 +98,8 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
     group = await spawnGroup(path, args, { cwd: turn.cwd, env, graceMs: 1500 });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    // spawn says ENOENT for a missing working directory too.
+    if (code === 'ENOENT' && !existsSync(turn.cwd)) throw new BatonError(`cannot start ${title}: the directory ${turn.cwd} does not exist`, EXIT.badInput);
     if (code === 'ENOENT') throw new BatonError(`${title} is not installed (${path} is missing)`, EXIT.agentNotInstalled, decl.installHint);
     throw new BatonError(`${title} could not be started: ${code ?? String(err)}`, EXIT.agentFailed);
   }
