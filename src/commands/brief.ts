@@ -43,10 +43,11 @@ export function registerBrief(y: Argv, io: Io): Argv {
       const budget = a.maxChars !== undefined ? parseBriefMaxChars(a.maxChars, '--max-chars') : briefMaxCharsFromEnv(io.env);
       if (budget.warning) io.err(`baton: warning: ${budget.warning}\n`);
       const conv = await readConversation(resolveHome(io.env), a.id);
+      let catalog: Awaited<ReturnType<typeof agentCatalog>> | undefined;
       try {
         const t = conv.transcript;
         const upto = parseSeq(a.upto, t, '--upto');
-        const catalog = await agentCatalog(io);
+        catalog = await agentCatalog(io);
         const target = a.to
           ? catalog.target(a.to, lastModelOf(t, a.to))
           : { harness: 'next-agent', model: 'default', title: 'the next agent', canResume: false };
@@ -68,6 +69,7 @@ export function registerBrief(y: Argv, io: Io): Argv {
         io.out(brief.text.endsWith('\n') ? brief.text : brief.text + '\n');
       } finally {
         await conv.close();
+        await catalog?.registry.dispose();
       }
     },
   );

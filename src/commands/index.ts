@@ -2,18 +2,23 @@
 
 import type { Argv } from 'yargs';
 import { setPluginDirs } from './agent-catalog.js';
+import { registerAgents } from './agents.js';
 import { registerBrief } from './brief.js';
+import { registerChat } from './chat.js';
 import type { Io } from './io.js';
 import { registerTranscript } from './transcript.js';
 
 export function registerCommands(y: Argv, io: Io, _setExit: (code: number) => void): Argv {
   y.option('plugins', {
+    // Not `array`: an array option would swallow the command words after it. Repeating
+    // the option still collects every DIR.
     type: 'string',
-    array: true,
     global: true,
     describe: 'also load drop-in driver plugins (*.js, *.mjs) from DIR',
-  }).middleware((a) => setPluginDirs(((a.plugins as string[] | undefined) ?? []).map(String)));
+  }).middleware((a) => setPluginDirs(([] as unknown[]).concat(a.plugins ?? []).map(String)));
   registerTranscript(y, io);
   registerBrief(y, io);
+  registerChat(y, io);
+  registerAgents(y, io);
   return y.demandCommand(1, 'say which command; see baton --help');
 }

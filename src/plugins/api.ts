@@ -4,6 +4,7 @@
 // whatever the CLI writes into the transcript's normalized events. It never touches the
 // transcript, the TUI or the conversation itself.
 
+import { BatonError, EXIT } from '../errors.js';
 import type { TranscriptEvent } from '../transcript/types.js';
 
 export type { TranscriptEvent, Usage } from '../transcript/types.js';
@@ -97,10 +98,29 @@ export interface HeadlessTurn extends DriverEnv {
   onEvent(event: TranscriptEvent): void;
 }
 
+/**
+ * Thrown by `headless()` when the CLI cannot resume the session it was asked to, BEFORE
+ * the prompt reached the model. baton then forgets that session and starts the agent fresh
+ * with the full brief; any other failure is just a failed turn (a timeout is not a reason
+ * to replay everything).
+ */
+export class ResumeFailedError extends BatonError {
+  readonly agentSession: string;
+  constructor(agentSession: string, detail: string) {
+    super(`could not resume session ${agentSession}: ${detail}`, EXIT.agentFailed);
+    this.name = 'ResumeFailedError';
+    this.agentSession = agentSession;
+  }
+}
+
 export interface HeadlessResult {
   /** The native session the turn ran in. */
   agentSession?: string;
-  /** Whether `resume` was honoured (false: the CLI started a fresh session instead). */
+  /**
+   * Whether `resume` was honoured. A driver that finds the session gone throws
+   * ResumeFailedError instead of starting fresh; false here means the CLI silently began a
+   * new session after the prompt was sent.
+   */
   resumed: boolean;
   /** Why the turn ended, when the CLI says (ACP: end_turn, cancelled, max_tokens, refusal, ...). */
   stopReason?: string;

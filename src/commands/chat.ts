@@ -1,0 +1,79 @@
+// `baton chat [--conversation ID | --new] [--agent NAME] [--model M] [--json] PROMPT`:
+// one headless turn. Naming an agent other than the conversation's current one is a handoff.
+
+import type { Argv } from 'yargs';
+import { runChat, titleFrom } from '../conversation/chat.js';
+import { userAuthor } from '../conversation/user.js';
+import { badInput } from '../errors.js';
+import { createConversation, openConversation, pruneAtStartup, resolveHome, type OpenConversation } from '../transcript/store.js';
+import { createCheckpoint } from '../worktree/checkpoint.js';
+import { currentBranch, isRepo } from '../worktree/git.js';
+import { createGitFactsProvider } from '../worktree/git-facts.js';
+import { agentCatalog } from './agent-catalog.js';
+import type { Io } from './io.js';
+import { stripControls } from '../transcript/sanitize.js';
+
+export function registerChat(y: Argv, io: Io): Argv {
+  return y.command(
+    'chat <prompt>',
+    'one headless turn; naming another agent hands the conversation over to it',
+    (c) =>
+      c
+        .positional('prompt', { type: 'string', demandOption: true, describe: 'the message to send' })
+        .option('conversation', { alias: 'c', type: 'string', describe: 'continue this conversation (id or unique prefix)' })
+        .option('new', { type: 'boolean', describe: 'start a new conversation (the default without --conversation)' })
+        .conflicts('conversation', 'new')
+        .option('agent', { alias: 'a', type: 'string', describe: 'the agent to run (default: the conversation\'s current one)' })
+        .option('model', { alias: 'm', type: 'string', describe: 'the model to ask the agent for' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the new entries and the conversation id as JSON' })
+        .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'let the agent use tools without asking' })
+        .option('timeout', { type: 'number', default: 600, describe: 'seconds before the agent is stopped (exit 4)' }),
+    async (a) => {
+      if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
+      const home = resolveHome(io.env);
+      await pruneAtStartup(home, io.env);
+      const catalog = await agentCatalog(io);
+      try {
+        // Validate the agent before a new conversation is created for it.
+        if (a.agent) catalog.registry.get(a.agent);
+        let conv: OpenConversation;
+        if (a.conversation) {
+          conv = await openConversation(home, a.conversation, { write: true, user: userAuthor(io.env) });
+        } else {
+          if (!a.agent) throw badInput('a new conversation needs an agent', `give --agent NAME (known: ${catalog.registry.names().join(', ')})`);
+          const repo = await isRepo(io.cwd);
+          conv = await createConversation(home, {
+            cwd: io.cwd,
+            title: titleFrom(a.prompt),
+            user: userAuthor(io.env),
+            baseBranch: repo ? ((await currentBranch(io.cwd)) ?? undefined) : undefined,
+          });
+        }
+        try {
+          const cwd = conv.meta.data.cwd;
+          const repo = await isRepo(cwd);
+          const result = await runChat(
+            { agent: a.agent, model: a.model, prompt: a.prompt, yes: a.yes, timeoutMs: a.timeout * 1000, env: io.env },
+            {
+              conversation: conv,
+              registry: catalog.registry,
+              git: createGitFactsProvider(),
+              checkpoint: repo ? (seq) => createCheckpoint(cwd, conv.id, seq) : undefined,
+              warn: (w) => io.err(`baton: warning: ${w}\n`),
+            },
+          );
+          if (a.json) {
+            io.out(JSON.stringify({ conversation: result.conversationId, agent: result.agent, model: result.model, handoff: result.handoff ?? null, entries: result.entries }) + '\n');
+          } else {
+            io.out(stripControls(result.reply) + '\n');
+            io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${result.handoff?.from ? ` · handed over from ${result.handoff.from} (${result.handoff.mode})` : ''}\n`);
+          }
+        } finally {
+          await conv.close();
+        }
+      } finally {
+        await catalog.registry.dispose();
+      }
+    },
+  );
+}
