@@ -3,7 +3,7 @@
 // partial last line (a writer mid-append) by holding it back until its newline arrives,
 // and a truncated or replaced file by starting over from the top. Never writes the log.
 
-import { open, stat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { watchPath, type PathWatcher } from './watch-path.js';
 
 const CHUNK = 64 * 1024;
@@ -14,6 +14,7 @@ const NEWLINE = 0x0a;
  * just after that window: the last append of a burst is never left unread.
  */
 const TRAILING_READ_MS = 75;
+const YIELD_EVERY = 16;
 
 export interface TailLinesOptions {
   /** Byte offset to start at: 0 for the whole file, or a saved `offset` to continue. */
@@ -98,28 +99,31 @@ class Tail implements LogTail {
     this.opts.onReset?.();
   }
 
+  // Synchronous reads in 64 KiB chunks, yielding to the event loop every 1 MiB: an append
+  // of a few records costs microseconds instead of queueing behind the libuv thread pool,
+  // and a large first read never blocks the loop for long.
   private async readMore(): Promise<void> {
-    let st;
+    let fd: number;
     try {
-      st = await stat(this.path);
+      fd = openSync(this.path, 'r');
     } catch {
       return; // not there (yet, or any more): a later 'add' brings us back
     }
-    if (this.ino !== undefined && st.ino !== this.ino) this.reset();
-    else if (st.size < this.readPos) this.reset();
-    this.ino = st.ino;
-    if (st.size === this.readPos) return;
-    const fh = await open(this.path, 'r');
     try {
-      const buf = Buffer.alloc(CHUNK);
-      for (;;) {
-        const { bytesRead } = await fh.read(buf, 0, CHUNK, this.readPos);
-        if (bytesRead === 0 || this.disposed) break;
+      const st = fstatSync(fd);
+      if (this.ino !== undefined && st.ino !== this.ino) this.reset();
+      else if (st.size < this.readPos) this.reset();
+      this.ino = st.ino;
+      const buf = Buffer.allocUnsafe(CHUNK);
+      for (let n = 1; !this.disposed; n++) {
+        const bytesRead = readSync(fd, buf, 0, CHUNK, this.readPos);
+        if (bytesRead === 0) break;
         this.readPos += bytesRead;
         this.consume(buf.subarray(0, bytesRead));
+        if (n % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
       }
     } finally {
-      await fh.close();
+      closeSync(fd);
     }
   }
 
