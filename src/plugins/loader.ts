@@ -4,7 +4,7 @@
 // Each file is checked on load; a broken one becomes a problem naming its path and never
 // stops the others. Watching re-imports changed files (ESM cannot unload a module, so an
 // edited file is imported under a new URL; the old instance is simply no longer used).
-// It never runs a driver's methods: loading is all it does.
+// Beyond calling a factory export, it never runs a driver's code: loading is all it does.
 
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';

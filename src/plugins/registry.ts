@@ -5,7 +5,7 @@
 // wins. A broken plugin is a problem naming its file and the rest still load; two plugins
 // with one name is a problem naming both files, and the later one is not registered.
 // With `watch`, drop-ins and the user's config are reloaded while baton runs and a
-// 'change' event says what changed. It never runs a turn or launches a CLI.
+// 'change' event says what changed. It never runs a turn: `detect()` is as far as it goes.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
