@@ -466,6 +466,23 @@ log('close() ends a client that keeps its connection open', async () => {
   fake = await startFakeLlm();
 });
 
+log('[[FAKE_ERROR: N]] answers with that status; [[FAKE_HANG]] is logged and never answered', async () => {
+  const failed = await post('/v1/responses', { model: 'm', input: 'please fail [[FAKE_ERROR: 503]]' });
+  assert.is(failed.status, 503);
+  assert.match(((await failed.json()) as Json).error.message, 'scripted error 503');
+  const hanging = post('/v1beta/models/g:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'wait [[FAKE_HANG]]' }] }] });
+  const settled = hanging.then(() => 'answered', () => 'failed');
+  const deadline = Date.now() + 5000;
+  while (fake.requests().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  const all = fake.requests();
+  assert.equal(all.map((r) => r.fault?.kind), ['error', 'hang']);
+  // Still pending after the request was logged: closing the server is what ends it.
+  assert.is(await Promise.race([settled, new Promise((r) => setTimeout(() => r('pending'), 200))]), 'pending');
+  await fake.close();
+  assert.is(await settled, 'failed');
+  fake = await startFakeLlm();
+});
+
 chat.run();
 responses.run();
 anthropic.run();

@@ -4,6 +4,7 @@
 // back; an object built from the schema for structured-output requests; a short title
 // for title-generation calls. Markers only ever become a call to a tool the client
 // declared, so background calls (which declare none) can never run a command twice.
+// [[FAKE_HANG]] and [[FAKE_ERROR: status]] make the reply hang or fail (see faultOf).
 // It must never echo a marker back verbatim: a reply quoted into a later prompt (a
 // handoff brief, a resumed history) would otherwise fire the tool again.
 import type { ServerResponse } from 'node:http';
@@ -157,6 +158,25 @@ function dirOf(path: string): string {
 
 function shq(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Test controls that make the model misbehave, decided from the (echoed) last user text:
+ * `[[FAKE_HANG]]` never answers (the connection stays open until the client gives up or
+ * the server closes); `[[FAKE_ERROR: 503]]` answers with that HTTP status and an error
+ * body. Read from the echo, so a marker only acts in the request whose last user text
+ * carries it; background calls (titles, schemas) are never affected.
+ */
+export type Fault = { kind: 'hang' } | { kind: 'error'; status: number };
+
+const FAULT_RE = /\[ \[FAKE_(HANG|ERROR)(?::\s*(\d{3}))?\]\]/;
+
+export function faultOf(decision: Decision | undefined): Fault | undefined {
+  if (!decision || decision.kind !== 'text') return undefined;
+  const m = FAULT_RE.exec(decision.text);
+  if (!m) return undefined;
+  if (m[1] === 'HANG') return { kind: 'hang' };
+  return { kind: 'error', status: Number(m[2] ?? 500) };
 }
 
 /** What an API module will answer: logged first, then sent, so a test in another

@@ -13,7 +13,7 @@ import type { ApiName } from './conversation.js';
 import { GEMINI_MODELS, geminiModel, serveGemini } from './gemini.js';
 import { serveChat } from './openai-chat.js';
 import { serveResponses } from './openai-responses.js';
-import type { Decision, Served } from './script.js';
+import { faultOf, type Decision, type Fault, type Served } from './script.js';
 import { sendJson } from './sse.js';
 
 export type { ApiName } from './conversation.js';
@@ -34,6 +34,8 @@ export interface LoggedRequest {
   body: unknown;
   /** What the fake answered: text, structured JSON, or a tool call. */
   reply?: Decision;
+  /** Set when a [[FAKE_HANG]] / [[FAKE_ERROR: status]] marker made it hang or fail instead. */
+  fault?: Fault;
 }
 
 export interface FakeLlm {
@@ -76,6 +78,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
         const body = parseBody(raw);
         const routed = route(req.method ?? 'GET', url, body);
         const served = routed.served;
+        const fault = faultOf(served?.decision);
         record({
           seq: log.length + 1,
           at: new Date().toISOString(),
@@ -87,8 +90,13 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
           stream: served?.stream ?? false,
           body,
           ...(served?.decision ? { reply: served.decision } : {}),
+          ...(fault ? { fault } : {}),
         });
-        if (served) served.send(res);
+        // A hanging request is simply never answered; close() ends its connection.
+        if (fault?.kind === 'hang') return;
+        if (fault?.kind === 'error') {
+          sendJson(res, fault.status, { error: { message: `fake LLM: scripted error ${fault.status}`, type: 'fake_error', code: fault.status } });
+        } else if (served) served.send(res);
         else sendJson(res, routed.status ?? 404, { error: { message: `fake LLM: no route for ${req.method} ${url.pathname}` } });
       })
       .catch((err: unknown) => {
