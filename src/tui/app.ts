@@ -38,6 +38,8 @@ const TOP_ROWS = 1;
 const BOTTOM_ROWS = 2;
 /** A change within this long after a keystroke in the focused pane is drawn at once. */
 const ECHO_WINDOW_MS = 100;
+/** How long background tabs are not read after a keystroke in the focused one. */
+const BACKGROUND_HOLD_MS = 50;
 
 export class App implements OverlayHost {
   readonly screen: blessed.Widgets.Screen;
@@ -179,6 +181,7 @@ export class App implements OverlayHost {
       case 'pane':
         if (!pane) return;
         this.lastKeyAt = performance.now();
+        this.holdBackground();
         pane.write(a.data);
         return;
       case 'paste':
@@ -199,6 +202,15 @@ export class App implements OverlayHost {
         void this.run(a.command).catch((e: unknown) => this.showMessage(`error: ${(e as Error).message}`));
         return;
     }
+  }
+
+  /**
+   * Background tabs stop being read for a moment after each keystroke, so a flooding
+   * neighbour's parsing cannot sit between the key and its echo on the one main thread.
+   */
+  private holdBackground(): void {
+    const active = this.activeTab;
+    for (const t of this.tabs) if (t !== active) t.pane.hold(BACKGROUND_HOLD_MS);
   }
 
   async run(command: Command): Promise<void> {

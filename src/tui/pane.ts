@@ -5,8 +5,8 @@
 // ended by its pid, never by name.
 
 import * as pty from 'node-pty';
-import { readFileSync } from 'node:fs';
-import { createTerminal, cursorHidden, cursorShape, onRefreshRows, type CursorShape, type IDisposable, type Terminal } from './xterm.js';
+import { readFileSync, writeSync } from 'node:fs';
+import { createTerminal, cursorHidden, cursorShape, onRefreshRows, writeSyncOf, type CursorShape, type IDisposable, type Terminal } from './xterm.js';
 
 export interface PaneLaunch {
   command: string;
@@ -26,7 +26,7 @@ export interface PaneOptions extends PaneLaunch {
 }
 
 export const DEFAULT_SCROLLBACK = 10_000;
-/** Bytes parsed-but-not-yet-processed at which the PTY is paused, and resumed again. */
+/** Without synchronous parsing: bytes queued in the emulator at which the PTY is paused, and resumed again. */
 const HIGH_WATER = 256 * 1024;
 const LOW_WATER = 32 * 1024;
 
@@ -48,6 +48,8 @@ export class Pane {
   private paused = false;
   private disposed = false;
   private readonly exitPromise: Promise<PaneExit>;
+  private readonly writeSync: ((data: string) => void) | undefined;
+  private readonly hasRefreshSignal: boolean;
   private changeListener: (() => void) | undefined;
   private readonly exitListeners: ((e: PaneExit) => void)[] = [];
   private readonly titleListeners: ((t: string) => void)[] = [];
@@ -73,7 +75,9 @@ export class Pane {
     });
     this.pty.onData((data) => this.onPtyData(data));
 
+    this.writeSync = writeSyncOf(this.term);
     const refresh = onRefreshRows(this.term, (start, end) => this.markDirty(start, end));
+    this.hasRefreshSignal = refresh !== undefined;
     if (refresh) this.disposables.push(refresh);
     this.disposables.push(
       // Fallback when xterm's private changed-rows signal is missing: repaint everything.
@@ -98,13 +102,21 @@ export class Pane {
     if (this.disposed) return;
     const len = data.length;
     this.bytesIn += len;
+    if (this.writeSync) {
+      this.writeSync(data);
+      this.bytesParsed += len;
+      // writeSync fires no onWriteParsed: tell the viewer here.
+      if (!this.hasRefreshSignal) this.markDirty(0, this.term.rows - 1);
+      else this.notify();
+      return;
+    }
     this.queued += len;
     this.term.write(data, () => {
       this.queued -= len;
       this.bytesParsed += len;
       if (this.paused && this.queued < LOW_WATER) {
         this.paused = false;
-        if (!this.disposed) this.pty.resume();
+        if (!this.disposed && !this.holdTimer) this.pty.resume();
       }
     });
     if (!this.paused && this.queued > HIGH_WATER) {
@@ -163,8 +175,55 @@ export class Pane {
   /** Input for the program, as bytes from the keyboard (never re-encoded). */
   write(data: string): void {
     if (this.exited || this.disposed) return;
-    this.pty.write(data);
+    const fd = (this.pty as unknown as { fd?: unknown }).fd;
+    if (typeof fd !== 'number') return this.pty.write(data);
+    this.inputQueue.push(Buffer.from(data, 'utf8'));
+    if (this.inputQueue.length === 1) this.flushInput(fd);
   }
+
+  /**
+   * Keystrokes go to the PTY with a direct write, in order. node-pty's own writer goes
+   * through libuv's thread pool (fs.write) for every keystroke, which on a busy machine
+   * adds milliseconds to each echo. The master fd is non-blocking: what the kernel does
+   * not take now (a large paste) is retried shortly.
+   */
+  private inputQueue: Buffer[] = [];
+  private inputTimer: NodeJS.Timeout | undefined;
+  private flushInput(fd: number): void {
+    this.inputTimer = undefined;
+    while (this.inputQueue.length > 0 && !this.exited && !this.disposed) {
+      const buf = this.inputQueue[0]!;
+      let n: number;
+      try {
+        n = writeSync(fd, buf);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
+          this.inputTimer = setTimeout(() => this.flushInput(fd), 2);
+          return;
+        }
+        // EIO and friends: the program is gone; its exit is reported separately.
+        this.inputQueue = [];
+        return;
+      }
+      if (n < buf.length) this.inputQueue[0] = buf.subarray(n);
+      else this.inputQueue.shift();
+    }
+  }
+
+  /**
+   * Stop reading this pane's PTY for a while (the program blocks once the kernel buffer is
+   * full): lets a keystroke's echo in another pane through ahead of this one's flood.
+   */
+  hold(ms: number): void {
+    if (this.exited || this.disposed) return;
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    else if (!this.paused) this.pty.pause();
+    this.holdTimer = setTimeout(() => {
+      this.holdTimer = undefined;
+      if (!this.paused && !this.disposed) this.pty.resume();
+    }, ms);
+  }
+  private holdTimer: NodeJS.Timeout | undefined;
 
   /** Pasted text: wrapped in bracketed-paste markers only when the program asked for them. */
   paste(text: string): void {
@@ -232,6 +291,9 @@ export class Pane {
     if (this.disposed) return;
     this.disposed = true;
     this.changeListener = undefined;
+    if (this.inputTimer) clearTimeout(this.inputTimer);
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.holdTimer = undefined;
     if (!this.exited) {
       // A paused PTY may hold back the exit notification behind unread output.
       this.pty.resume();

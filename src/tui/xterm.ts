@@ -15,7 +15,8 @@ const { Terminal: TerminalCtor } = headless as unknown as { Terminal: typeof XTe
 const { Unicode11Addon } = unicode11 as unknown as { Unicode11Addon: new () => { activate(t: unknown): void; dispose(): void } };
 
 export function createTerminal(cols: number, rows: number, scrollback: number): XTerminal {
-  const term = new TerminalCtor({ cols, rows, scrollback, allowProposedApi: true });
+  // logLevel off: xterm would otherwise print warnings (writeSync's) onto baton's screen.
+  const term = new TerminalCtor({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off' });
   term.loadAddon(Unicode11Addon ? new Unicode11Addon() : ({ activate() {}, dispose() {} } as never));
   // Without this emoji and many CJK forms are one column wide and shift the rest of the row.
   term.unicode.activeVersion = '11';
@@ -23,6 +24,7 @@ export function createTerminal(cols: number, rows: number, scrollback: number): 
 }
 
 interface Core {
+  writeSync?: (data: string) => void;
   _inputHandler?: { onRequestRefreshRows?: (cb: (e: { start: number; end: number } | undefined) => void) => IDisposable };
   coreService?: { isCursorHidden?: boolean; decPrivateModes?: { cursorStyle?: string; cursorBlink?: boolean } };
 }
@@ -54,4 +56,17 @@ export function cursorShape(term: XTerminal): CursorShape {
   if (!m || m.cursorStyle === undefined) return undefined;
   const style = m.cursorStyle === 'underline' || m.cursorStyle === 'bar' ? m.cursorStyle : 'block';
   return { style, blink: m.cursorBlink === true };
+}
+
+/**
+ * Synchronous parsing, or undefined when this xterm has none. xterm's public write() parses
+ * in a setTimeout, which costs at least 1 ms per PTY read (a PTY delivers ~2-4 KB a read):
+ * that timer, not the parser, dominated a flood. Parsing inline also gives backpressure for
+ * free: while baton parses it does not read the PTY, so the kernel buffer fills and the
+ * program blocks.
+ */
+export function writeSyncOf(term: XTerminal): ((data: string) => void) | undefined {
+  const c = core(term);
+  if (typeof c.writeSync !== 'function') return undefined;
+  return (data) => c.writeSync!.call(c, data);
 }

@@ -1,0 +1,258 @@
+// Pane benchmarks, each against a plain tmux pane measured in the same run (tmux is the
+// reference; the machine is noisy, so read the ratios):
+//  - throughput: `seq 1 N` in a baton tab vs in a tmux pane, both with a client attached
+//    to a 100x30 PTY whose output is drained (N = BATON_BENCH_SEQ, default 1,000,000);
+//  - echo latency: a key written to the terminal -> its echo written back, idle and while
+//    another tab floods;
+//  - time to first frame, RSS with 1 and 8 tabs and with 8 tabs x 10k lines of scrollback,
+//    CPU with 8 idle tabs.
+// Everything started here is ended by pid / process group, and tmux runs on a private socket.
+
+import * as pty from 'node-pty';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const N = Number(process.env.BATON_BENCH_SEQ ?? 1_000_000);
+const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 3);
+const SAMPLES = Number(process.env.BATON_BENCH_SAMPLES ?? 60);
+const COLS = 100;
+const ROWS = 30;
+const tmp = mkdtempSync(join(tmpdir(), 'baton-bench-'));
+const SOCK = `baton-bench-${process.pid}`;
+const env: Record<string, string> = {
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: tmp,
+  XDG_CONFIG_HOME: join(tmp, 'config'),
+  XDG_STATE_HOME: join(tmp, 'state'),
+  TERM: 'xterm-256color',
+  LANG: 'C.UTF-8',
+  SHELL: '/bin/sh',
+  PS1: '$ ',
+};
+mkdirSync(env.XDG_CONFIG_HOME!, { recursive: true });
+
+class Client {
+  readonly p: pty.IPty;
+  out = '';
+  bytes = 0;
+  private waiters: (() => void)[] = [];
+  constructor(argv: string[]) {
+    this.p = pty.spawn(argv[0]!, argv.slice(1), { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: ROOT, env });
+    this.p.onData((d) => {
+      this.bytes += d.length;
+      // Keep only a tail: enough to find markers, never the whole flood.
+      this.out = (this.out + d).slice(-20000);
+      for (const w of this.waiters.splice(0)) w();
+    });
+  }
+  async waitFor(pred: (out: string) => boolean, what: string, ms = 30_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!pred(this.out)) {
+      if (Date.now() > deadline) throw new Error(`bench: timed out waiting for ${what}; output tail: ${JSON.stringify(this.out.slice(-300))}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 50);
+      });
+    }
+  }
+  write(s: string): void {
+    this.p.write(s);
+  }
+  async kill(): Promise<void> {
+    const done = new Promise<void>((r) => this.p.onExit(() => r()));
+    try {
+      process.kill(-this.p.pid, 'SIGTERM');
+    } catch {}
+    const t = setTimeout(() => {
+      try {
+        process.kill(-this.p.pid, 'SIGKILL');
+      } catch {}
+    }, 3000);
+    await done;
+    clearTimeout(t);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+async function startBaton(): Promise<{ c: Client; firstFrameMs: number }> {
+  const t0 = performance.now();
+  const c = new Client([process.execPath, '--import', 'tsx', join(ROOT, 'src/tui/main.ts'), tmp]);
+  await c.waitFor((o) => o.includes('Plain shell'), 'the picker');
+  const firstFrameMs = performance.now() - t0;
+  c.out = '';
+  c.write('\r');
+  await c.waitFor((o) => o.includes('$'), 'the prompt');
+  return { c, firstFrameMs };
+}
+
+async function batonNewTab(c: Client, n: number): Promise<void> {
+  c.out = '';
+  c.write('\x02c');
+  await c.waitFor((o) => o.includes('Plain shell'), 'the picker');
+  c.out = '';
+  c.write('\r');
+  await c.waitFor((o) => o.includes('$'), `the prompt in tab ${n}`);
+}
+
+function timedSeq(file: string): string {
+  return `s=$(date +%s%N); seq 1 ${N}; e=$(date +%s%N); echo $(( (e-s)/1000000 )) > ${file}`;
+}
+
+async function waitFile(file: string, ms = 300_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  while (!existsSync(file) || readFileSync(file, 'utf8').trim() === '') {
+    if (Date.now() > deadline) throw new Error(`bench: no result in ${file}`);
+    await sleep(50);
+  }
+  return Number(readFileSync(file, 'utf8').trim());
+}
+
+let tmuxServerPid: number | undefined;
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', SOCK, '-f', '/dev/null', ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
+async function startTmux(cmd: string[]): Promise<Client> {
+  const c = new Client(['tmux', '-L', SOCK, '-f', '/dev/null', 'new-session', '-x', String(COLS), '-y', String(ROWS), ...cmd]);
+  await c.waitFor(() => {
+    try {
+      tmuxServerPid = Number(tmux('display-message', '-p', '#{pid}').trim());
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'tmux server');
+  return c;
+}
+
+async function throughputRound(round: number): Promise<{ tmux: number; baton: number }> {
+  const tf = join(tmp, `tmux-${round}`);
+  const t = await startTmux(['sh', '-c', `${timedSeq(tf)}; sleep 600`]);
+  const tmuxMs = await waitFile(tf);
+  await t.kill();
+  tmux('kill-server');
+  const bf = join(tmp, `baton-${round}`);
+  const { c } = await startBaton();
+  c.write(`${timedSeq(bf)}\r`);
+  const batonMs = await waitFile(bf);
+  await c.kill();
+  return { tmux: tmuxMs, baton: batonMs };
+}
+
+/** Write a marker key into the focused program (cat) and time until it comes back. */
+async function echoLatency(c: Client, samples: number): Promise<number[]> {
+  const out: number[] = [];
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  for (let i = 0; i < samples; i++) {
+    const ch = letters[i % letters.length]!;
+    c.out = '';
+    const t0 = performance.now();
+    c.write(ch);
+    await c.waitFor((o) => o.includes(ch), `echo of ${ch}`, 10_000);
+    out.push(performance.now() - t0);
+    if (i % 20 === 19) c.write('\r');
+    await sleep(15 + Math.random() * 15);
+  }
+  return out;
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]);
+}
+
+/** The node process running baton (the PTY's child is node itself). */
+const batonPid = (c: Client) => c.p.pid;
+
+async function main(): Promise<void> {
+  console.log(`machine: ${process.platform} ${process.arch}, node ${process.version}, tmux ${execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim()}`);
+
+  // Throughput
+  const ratios: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const { tmux: tm, baton: bt } = await throughputRound(r);
+    ratios.push(bt / tm);
+    console.log(`throughput round ${r + 1}: seq 1 ${N}  tmux ${tm} ms  baton ${bt} ms  ratio ${(bt / tm).toFixed(2)}`);
+  }
+  console.log(`throughput: baton/tmux median ratio ${median(ratios).toFixed(2)} over ${ROUNDS} rounds (target <= 1.0)`);
+
+  // Echo latency, tmux reference: a window with cat, and a second one flooding.
+  const t = await startTmux(['cat']);
+  await sleep(300);
+  const tmuxIdle = await echoLatency(t, SAMPLES);
+  tmux('new-window', '-d', 'sh', '-c', 'while :; do seq 1 100000; done');
+  const tmuxFlood = await echoLatency(t, SAMPLES);
+  await t.kill();
+  try {
+    tmux('kill-server');
+  } catch {}
+
+  const { c, firstFrameMs } = await startBaton();
+  const pid = batonPid(c);
+  const rss1 = rssMb(pid);
+  c.out = '';
+  c.write('cat\r');
+  await c.waitFor((o) => o.includes('t'), 'cat');
+  await sleep(300);
+  const batonIdle = await echoLatency(c, SAMPLES);
+  // A flooding neighbour tab (tab 1 floods, tab 2 has cat and the focus).
+  c.write('\x03');
+  c.write('\r');
+  c.write('while :; do seq 1 100000; done\r');
+  await batonNewTab(c, 2);
+  c.out = '';
+  c.write('cat\r');
+  await c.waitFor((o) => o.includes('t'), 'cat in tab 2');
+  await sleep(300);
+  const batonFlood = await echoLatency(c, SAMPLES);
+  const fmt = (xs: number[]) => `p50 ${median(xs).toFixed(1)} ms  p95 ${pct(xs, 0.95).toFixed(1)} ms`;
+  console.log(`echo latency idle:     baton ${fmt(batonIdle)}  |  tmux ${fmt(tmuxIdle)}  |  p50 ratio ${(median(batonIdle) / median(tmuxIdle)).toFixed(2)}`);
+  console.log(`echo latency flooding: baton ${fmt(batonFlood)}  |  tmux ${fmt(tmuxFlood)}  |  p50 ratio ${(median(batonFlood) / median(tmuxFlood)).toFixed(2)}  (target p95 <= 5 ms)`);
+  console.log(`time to first frame (process start -> picker drawn, includes tsx): ${firstFrameMs.toFixed(0)} ms`);
+  await c.kill();
+
+  // Memory and idle CPU with 8 tabs.
+  const b = await startBaton();
+  const p8 = batonPid(b.c);
+  for (let n = 2; n <= 8; n++) await batonNewTab(b.c, n);
+  await sleep(1000);
+  const rss8 = rssMb(p8);
+  const hz = 100;
+  const c0 = cpuTicks(p8);
+  const idleSeconds = 10;
+  await sleep(idleSeconds * 1000);
+  const cpu = ((cpuTicks(p8) - c0) / hz / idleSeconds) * 100;
+  for (let n = 1; n <= 8; n++) {
+    b.c.write(`\x02${n}`);
+    b.c.write('seq 1 10000\r');
+  }
+  await sleep(3000);
+  const rssFull = rssMb(p8);
+  await b.c.kill();
+  console.log(`RSS: 1 tab ${rss1.toFixed(0)} MB, 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k scrollback lines ${rssFull.toFixed(0)} MB (target <= 150 MB)`);
+  console.log(`CPU with 8 idle tabs: ${cpu.toFixed(2)}% of a core over ${idleSeconds} s (target < 0.5%)`);
+}
+
+try {
+  await main();
+} finally {
+  if (tmuxServerPid) {
+    try {
+      process.kill(tmuxServerPid, 'SIGKILL');
+    } catch {}
+  }
+  rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(0);
