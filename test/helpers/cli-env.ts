@@ -239,18 +239,33 @@ export function processesUnder(dir: string): number[] {
   return out;
 }
 
-/** Ends, by pid (TERM, then KILL after graceMs), every process under dir. Returns the pids. */
+/**
+ * Ends, by pid, every process under dir: TERM, then KILL after graceMs; then rounds of
+ * STOP + KILL until none is left, because a daemon's children and its restart loop
+ * (codex's pid-update-loop) can start new processes there while the first ones die.
+ * Returns every pid it signalled.
+ */
 export async function killProcessesUnder(dir: string, graceMs = 2000): Promise<number[]> {
-  const pids = processesUnder(dir);
-  for (const pid of pids) signal(pid, 'SIGTERM');
-  const deadline = Date.now() + graceMs;
-  let alive = pids.filter(isAlive);
-  while (alive.length && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    alive = alive.filter(isAlive);
+  const all = new Set<number>();
+  for (let round = 0; round < 20; round++) {
+    const pids = processesUnder(dir);
+    if (!pids.length) break;
+    pids.forEach((p) => all.add(p));
+    if (round === 0) {
+      for (const pid of pids) signal(pid, 'SIGTERM');
+    } else {
+      // Frozen first, so none of them can start another before it is killed.
+      for (const pid of pids) signal(pid, 'SIGSTOP');
+      for (const pid of pids) signal(pid, 'SIGKILL');
+    }
+    const deadline = Date.now() + (round === 0 ? graceMs : 1000);
+    let alive = pids.filter(isAlive);
+    while (alive.length && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+      alive = alive.filter(isAlive);
+    }
   }
-  for (const pid of alive) signal(pid, 'SIGKILL');
-  return pids;
+  return [...all];
 }
 
 async function cleanupDir(dir: string): Promise<void> {

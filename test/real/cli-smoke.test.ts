@@ -4,15 +4,16 @@
 // reaching the model; a resume in a second process that sends the first turn's token to
 // the model again; and scripted shell + write tool calls that change files on disk.
 // Every CLI runs in its own process group, killed when it ends; each home's leftovers
-// are ended by pid in cleanup.
+// are ended by pid in cleanup, which the codex TUI's detached daemon shows is needed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { bodyContains, startFakeLlm, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
-import { cliEnv, type CliEnv, type CliName } from '../helpers/cli-env.js';
+import { cliEnv, processesUnder, type CliEnv, type CliName } from '../helpers/cli-env.js';
 import { describeRun, firstJson, jsonLines, runCli, type CliRun } from '../helpers/run-cli.js';
+import { TestTerminal, until } from '../helpers/term.js';
 
 interface Parsed {
   reply: string;
@@ -168,6 +169,60 @@ for (const spec of specs) {
 
   s.run();
 }
+
+function exeOf(pid: number): string {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return '';
+  }
+}
+
+function sessionOf(pid: number): number {
+  try {
+    // Fields after "(comm) ": state ppid pgrp session.
+    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[3]);
+  } catch {
+    return -1;
+  }
+}
+
+const daemon = suite('codex TUI leaves a daemon (real CLI)');
+
+daemon('the app-server daemon outlives the TUI and cleanup ends it by pid', async () => {
+  const fake = await startFakeLlm();
+  const env = cliEnv('codex', { fakeUrl: fake.url });
+  const t = new TestTerminal([env.bin], { cwd: env.cwd, env: env.env, cols: 120, rows: 40 });
+  let killed = false;
+  try {
+    await t.waitFor('Ask Codex', 60_000, 'the codex prompt');
+    const tok = token('tui');
+    t.type(tok);
+    // Enter only once the text is on screen: typed text followed at once by Enter is
+    // taken for a paste, and the Enter becomes a newline.
+    await t.waitFor(tok, 15_000);
+    t.press('Enter');
+    // The TUI first runs a staged copy in its own session; the daemon proper runs from
+    // releases/ in a session of its own, which a kill of the TUI's group does not reach.
+    const releases = join(env.home, '.codex/packages/app-server-daemon/releases/');
+    const daemons = () =>
+      processesUnder(env.dir).filter((pid) => exeOf(pid).startsWith(releases) && sessionOf(pid) !== t.pid && sessionOf(pid) > 0);
+    await until(() => daemons().length > 0, 'a detached codex daemon running from $CODEX_HOME/packages', 90_000);
+    // A hard kill of the TUI's group, as when baton force-closes a pane: the daemon lives on.
+    process.kill(-t.pid, 'SIGKILL');
+    await t.exited;
+    await t.kill();
+    killed = true;
+    assert.ok(daemons().length > 0, 'the daemon is still running after the TUI\'s process group was killed');
+  } finally {
+    if (!killed) await t.kill();
+    await env.cleanup();
+    await fake.close();
+  }
+  assert.equal(processesUnder(env.dir), [], 'nothing left under the scratch dir');
+});
+
+daemon.run();
 
 // Shown with BATON_TEST_VERBOSE=1 or on failure; speed checks belong in bench/.
 process.on('exit', () => console.log(`\nCLI timings (wall clock, fake LLM answers at once):\n  ${timings.join('\n  ')}`));
