@@ -71,8 +71,11 @@ function firstLine(err: unknown): string {
   return msg.split('\n')[0]!.trim() || 'unknown error';
 }
 
-/** Import one plugin file and check what it exports. Never throws. */
-export async function loadPluginFile(path: string): Promise<LoadedModule> {
+/**
+ * Import one plugin file and check what it exports. Never throws. With `helpersAllowed`
+ * (baton's own plugins/), a module that exports no driver is a helper and is skipped.
+ */
+export async function loadPluginFile(path: string, opts: { helpersAllowed?: boolean } = {}): Promise<LoadedModule> {
   let url = pathToFileURL(path).href;
   try {
     const st = statSync(path);
@@ -88,6 +91,7 @@ export async function loadPluginFile(path: string): Promise<LoadedModule> {
   }
   let exported = mod.default ?? mod.driver;
   if (exported === undefined) {
+    if (opts.helpersAllowed) return { path };
     return { path, problem: { path, message: 'exports no driver: expected a default export or a named `driver` export' } };
   }
   if (typeof exported === 'function') {
@@ -103,9 +107,13 @@ export async function loadPluginFile(path: string): Promise<LoadedModule> {
 }
 
 /** Load every plugin file of `dirs` in order (directories in the order given, files by name). */
-export async function loadPluginDirs(dirs: readonly string[], extensions = DROP_IN_EXTENSIONS): Promise<LoadedModule[]> {
+export async function loadPluginDirs(
+  dirs: readonly string[],
+  extensions = DROP_IN_EXTENSIONS,
+  opts: { helpersAllowed?: boolean } = {},
+): Promise<LoadedModule[]> {
   const out: LoadedModule[] = [];
-  for (const dir of dirs) for (const file of listPluginFiles(dir, extensions)) out.push(await loadPluginFile(file));
+  for (const dir of dirs) for (const file of listPluginFiles(dir, extensions)) out.push(await loadPluginFile(file, opts));
   return out;
 }
 

@@ -144,7 +144,9 @@ class DriverRegistry implements Registry {
 
   async init(): Promise<void> {
     const dir = this.opts.builtinDir === undefined ? defaultBuiltinDir() : this.opts.builtinDir;
-    if (dir) this.builtins = await loadPluginDirs([dir], fromSource ? ['.ts'] : ['.js', '.mjs']);
+    // Built-in drivers may keep helpers next to them (plugins/claude-log.ts): a module with
+    // no driver export is skipped, not reported. Subdirectories are not scanned at all.
+    if (dir) this.builtins = await loadPluginDirs([dir], fromSource ? ['.ts'] : ['.js', '.mjs'], { helpersAllowed: true });
     await this.reload();
     if (this.opts.watch) {
       this.watcher = watchPluginDirs(this.dropInDirs, () => void this.reload(), { files: [this.userConfigPath] });
@@ -275,7 +277,7 @@ class DriverRegistry implements Registry {
     const candidates: Entry[] = [];
     for (const m of this.builtins) {
       if (m.problem) problems.push(m.problem);
-      else candidates.push({ driver: m.driver!, origin: { kind: 'builtin', path: m.path }, stamp: m.driver });
+      else if (m.driver) candidates.push({ driver: m.driver!, origin: { kind: 'builtin', path: m.path }, stamp: m.driver });
     }
     for (const decl of config.acpAgents) {
       candidates.push({ driver: acpDriver(decl), origin: { kind: 'config', path: declPaths.get(decl.name)! }, stamp: JSON.stringify(decl) });
