@@ -452,6 +452,22 @@ log('every request is in requests() and, as one JSON line, in the log file (0600
   assert.is(statSync(fake.logFile!).mode & 0o777, 0o600);
 });
 
+log('requestsContaining and waitForRequest find a request by its text', async () => {
+  const waiting = fake.waitForRequest((r) => JSON.stringify(r.body).includes('WAIT-9'), 5000, 'WAIT-9');
+  await postJson('/v1/messages/count_tokens', { model: 'x', messages: [{ role: 'user', content: 'WAIT-9' }] });
+  await postJson('/v1/chat/completions', { model: 'x', messages: [{ role: 'user', content: 'say "WAIT-9"' }] });
+  assert.is((await waiting).kind, 'count_tokens');
+  assert.equal(fake.requestsContaining('say "WAIT-9"').map((r) => r.api), ['openai-chat']);
+  assert.equal(fake.requestsContaining('WAIT-9').map((r) => r.kind), ['generate'], 'only model calls');
+  let message = '';
+  try {
+    await fake.waitForRequest(() => false, 50, 'NEVER');
+  } catch (err) {
+    message = String(err);
+  }
+  assert.match(message, /timed out after 50 ms waiting for NEVER; requests seen: 1 anthropic count_tokens/);
+});
+
 log('close() ends a client that keeps its connection open', async () => {
   await fetch(`${fake.url}/v1/models`, { headers: { connection: 'keep-alive' } });
   const closed = fake.close();

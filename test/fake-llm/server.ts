@@ -45,6 +45,10 @@ export interface FakeLlm {
   logFile?: string;
   requests(): LoggedRequest[];
   requestsFor(api: ApiName): LoggedRequest[];
+  /** Model requests (kind "generate") whose body contains text anywhere. */
+  requestsContaining(text: string): LoggedRequest[];
+  /** Polls the log until a request matches, or rejects after timeoutMs naming what it waited for. */
+  waitForRequest(match: (r: LoggedRequest) => boolean, timeoutMs?: number, what?: string): Promise<LoggedRequest>;
   close(): Promise<void>;
 }
 
@@ -118,6 +122,19 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     ...(opts.logFile ? { logFile: opts.logFile } : {}),
     requests: () => [...log],
     requestsFor: (api) => log.filter((r) => r.api === api),
+    requestsContaining: (text) => log.filter((r) => r.kind === 'generate' && bodyContains(r, text)),
+    waitForRequest: async (match, timeoutMs = 30_000, what = 'a matching request') => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = log.find(match);
+        if (hit) return hit;
+        if (Date.now() > deadline) {
+          const seen = log.map((r) => `${r.seq} ${r.api} ${r.kind} ${r.path}`).join('; ') || 'none';
+          throw new Error(`fake LLM: timed out after ${timeoutMs} ms waiting for ${what}; requests seen: ${seen}`);
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
