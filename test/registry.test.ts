@@ -258,6 +258,13 @@ t('rows for `baton agents`: installed and version, install hint when missing, un
   assert.match(text, 'install: install ghost-a with: npm i -g ghost-a');
   assert.match(text, 'warning: version 1.2.3 is outside the tested range');
   assert.ok(JSON.parse(JSON.stringify(rows)).length === rows.length, 'rows are plain data for --json');
+  // Described for another environment, in which ghost-a is on PATH.
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  symlinkSync(process.execPath, join(bin, 'baton-test-ghost-a-not-installed'));
+  const again = await describeAgents(r, { ...env, PATH: bin });
+  assert.is(again.find((x) => x.name === 'ghost-a')!.installed, true);
+  assert.is((await describeAgents(r)).find((x) => x.name === 'ghost-a')!.installed, false, 'the registry’s own environment is unchanged');
 });
 
 t.run();

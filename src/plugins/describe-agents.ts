@@ -25,7 +25,11 @@ export interface AgentRow {
   error?: string;
 }
 
-export async function describeAgents(registry: Registry, opts: { timeoutMs?: number } = {}): Promise<AgentRow[]> {
+/**
+ * One row per driver. Detection uses the registry's environment (and its cache) unless
+ * `env` is given; each driver gets `timeoutMs` (default 10 s) before it is reported as an error.
+ */
+export async function describeAgents(registry: Registry, env?: NodeJS.ProcessEnv, opts: { timeoutMs?: number } = {}): Promise<AgentRow[]> {
   const timeoutMs = opts.timeoutMs ?? 10_000;
   return Promise.all(
     registry.drivers().map(async (d): Promise<AgentRow> => {
@@ -35,7 +39,7 @@ export async function describeAgents(registry: Registry, opts: { timeoutMs?: num
       let timer: NodeJS.Timeout | undefined;
       try {
         const r = await Promise.race([
-          registry.detect(d.name),
+          env ? Promise.resolve().then(() => d.detect({ env })) : registry.detect(d.name),
           new Promise<never>((_, reject) => {
             timer = setTimeout(() => reject(new Error(`detection took longer than ${timeoutMs / 1000} s`)), timeoutMs);
           }),
