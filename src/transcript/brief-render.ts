@@ -11,8 +11,13 @@ import { redact } from './redact.js';
 import { stripControls } from './sanitize.js';
 import type { Author, Entry, EntryKind } from './types.js';
 
-/** The cleaner every piece of a brief goes through. Neither step ever lengthens a text. */
-export const clean = (s: string): string => redact(stripControls(s));
+/**
+ * The cleaner every piece of a brief goes through; no step ever lengthens a text. Redacting
+ * before stripping catches a key right after a colour code (ESC[31mghp_...), which once
+ * stripped would be glued to the word before it; redacting after catches one that escape
+ * sequences had split.
+ */
+export const clean = (s: string): string => redact(stripControls(redact(s)));
 
 export type BodyClass = 'user' | 'agent' | 'notice' | 'tool_call' | 'tool_result' | 'reasoning' | 'fixed';
 

@@ -44,7 +44,10 @@ class Lines {
  * are labelled one by one as they are placed, so a long list costs what is shown.
  */
 function listLine(prefix: string, items: readonly string[], room: number, more: boolean, show: (s: string) => string): string {
-  const suffix = (rest: number) => (rest > 0 ? ` (+${rest} more)` : more ? ' (and possibly more)' : '');
+  const suffix = (rest: number) => {
+    if (rest > 0) return more ? ` (+${rest} more, and possibly others)` : ` (+${rest} more)`;
+    return more ? ' (and possibly more)' : '';
+  };
   const shown: string[] = [];
   let len = prefix.length;
   let best = 0;
@@ -131,7 +134,7 @@ export function activitySection(act: Activity, range: { firstSeq: number; lastSe
   const tools = act.toolCounts().map(([name, n]) => `${label(name, 60)} (${n})`);
   const path = (p: string) => label(p, 200);
   lines.addNonEmpty(listLine('Tools used: ', tools, lines.room(), false, (t) => t));
-  lines.addNonEmpty(listLine('Files edited, newest first: ', act.editedFiles(), lines.room(), act.editedOverflow, path));
+  lines.addNonEmpty(listLine('Files edited, newest first: ', act.editedFiles(), lines.room(), act.partial || act.editedOverflow, path));
   if (git?.branch) lines.add(`Branch: ${label(git.branch, 120)}${git.base ? ` (base ${label(git.base, 120)})` : ''}`);
   const stat = git?.diffStat?.replace(/\s+$/, '');
   if (stat) {
@@ -151,6 +154,6 @@ export function activitySection(act: Activity, range: { firstSeq: number; lastSe
       left--;
     }
   }
-  lines.addNonEmpty(listLine('Files read or searched, newest first: ', act.readFiles(), lines.room(), act.readOverflow, path));
+  lines.addNonEmpty(listLine('Files read or searched, newest first: ', act.readFiles(), lines.room(), act.partial || act.readOverflow, path));
   return lines.count > 1 ? lines.text() : '';
 }

@@ -141,7 +141,9 @@ export function buildTail(input: TailInput): { text: string; plan: TailPlan } {
     // Older than the window: pin it, with room taken from the tail.
     const heading = pinHeading(lastUser.seq, label(input.lastUserAuthor, 60));
     const fixed = heading.length + 1 + 2;
-    const allot = Math.min(lastUser.raw.length, Math.max(BODY_FLOOR.user, Math.floor(budget / 3)), budget - reserve - fixed);
+    // A third of the room, at least the user floor, but never more than half a small room.
+    const share = Math.max(Math.min(BODY_FLOOR.user, Math.floor(budget / 2)), Math.floor(budget / 3));
+    const allot = Math.min(lastUser.raw.length, share, budget - reserve - fixed);
     if (allot >= Math.min(MIN_PIN_BODY, lastUser.raw.length) && allot >= 0) {
       pinned = { seq: lastUser.seq, allot, abbreviated: allot < lastUser.raw.length };
       pinText = renderItem({ ...lastUser, header: heading }, allot);

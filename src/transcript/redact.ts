@@ -20,18 +20,20 @@ export function redactionMarker(kind: string, length: number): string {
 }
 
 // Token shapes, one alternation so a text is scanned once. Each alternative has its own
-// boundary: the character before a prefix must not continue a word or a token.
+// boundary: the character before a prefix must not continue a word or a token, though the
+// end of a terminal escape sequence may (coloured output: ESC[1m followed by the key).
+const after = (set: string) => `(?<=^|[^${set}]|\\u001b\\[[0-9;:?]*[A-Za-z])`;
 const TOKENS = new RegExp(
   [
-    '(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{20,}',
-    '(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}',
+    `${after('A-Za-z0-9_-')}sk-ant-[A-Za-z0-9_-]{20,}`,
+    `${after('A-Za-z0-9_-')}sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}`,
     // Legacy OpenAI keys: sk- and 32+ letters and digits, no dashes (so `sk-learn` stays).
-    '(?<![A-Za-z0-9_-])sk-[A-Za-z0-9]{32,}(?![A-Za-z0-9_-])',
-    '(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])',
-    '(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,244}(?![A-Za-z0-9_])',
-    '(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])',
-    '(?<![A-Za-z0-9_-])xox[baprs]-[A-Za-z0-9][A-Za-z0-9-]{18,}',
-    '(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])',
+    `${after('A-Za-z0-9_-')}sk-[A-Za-z0-9]{32,}(?![A-Za-z0-9_-])`,
+    `${after('A-Za-z0-9_')}gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])`,
+    `${after('A-Za-z0-9_')}github_pat_[A-Za-z0-9_]{22,244}(?![A-Za-z0-9_])`,
+    `${after('A-Za-z0-9')}(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`,
+    `${after('A-Za-z0-9_-')}xox[baprs]-[A-Za-z0-9][A-Za-z0-9-]{18,}`,
+    `${after('A-Za-z0-9_-')}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`,
   ].join('|'),
   'g',
 );
@@ -39,7 +41,7 @@ const TOKENS = new RegExp(
 function tokenKind(m: string): string {
   if (m.startsWith('sk-ant-')) return 'anthropic-key';
   if (m.startsWith('sk-')) return 'openai-key';
-  if (m.startsWith('gh')) return 'github-token';
+  if (m.startsWith('gh') || m.startsWith('github_pat_')) return 'github-token';
   if (m.startsWith('xox')) return 'slack-token';
   if (m.startsWith('AIza')) return 'google-api-key';
   return 'aws-key';
@@ -82,10 +84,16 @@ function fieldKind(name: string): string | undefined {
 
 const FIELD_NAME = /^\\?"([^"\\]+)\\?"/;
 
+// A field value that names a secret rather than holding one ($OPENAI_API_KEY, ${TOKEN},
+// {{ secrets.X }}, <password>) or was masked already: left as it is, it says where the
+// secret comes from, which the next agent may need.
+const PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\{[^{}]*\}\}|<[^<>]*>|\*+|\[REDACTED(?::[a-z-]+)?\])$/;
+
 function contextual(m: string, ...g: (string | undefined)[]): string {
   if (g[0] !== undefined) return g[0] + redactionMarker('bearer', g[1]!.length);
   if (g[2] !== undefined) return g[2] + redactionMarker('aws-secret', g[3]!.length);
   const [prefix, value, close] = g[4] !== undefined ? [g[4], g[5]!, g[6]!] : [g[7]!, g[8]!, g[9]!];
+  if (PLACEHOLDER.test(value)) return m;
   const name = FIELD_NAME.exec(prefix)?.[1] ?? '';
   return prefix + redactionMarker(fieldKind(name) ?? 'secret', value.length) + close;
 }
@@ -252,7 +260,7 @@ export function redactValue(value: unknown, depth = 0): unknown {
   const obj = value as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
     const v = obj[key];
-    const kind = typeof v === 'string' && v !== '' ? fieldKind(key) : undefined;
+    const kind = typeof v === 'string' && v !== '' && !PLACEHOLDER.test(v) ? fieldKind(key) : undefined;
     const next = kind ? redactionMarker(kind, (v as string).length) : redactValue(v, depth + 1);
     if (next !== v) (copy ??= { ...obj })[key] = next;
   }
