@@ -230,6 +230,11 @@ budget('nothing to hand over: an empty transcript, or a returning agent that mis
   assert.is(b.reason, 'empty');
 });
 
+budget('misuse is a bug, not a quiet empty brief: entries without an id, returning without a cursor', () => {
+  assert.throws(() => buildBrief([...twoTurns().entries], opts()), /conversationId is required/);
+  assert.throws(() => buildBrief(twoTurns(), opts({ mode: 'returning' })), /needs sinceSeq/);
+});
+
 const clean = suite('brief cleaning and identity');
 
 clean('credentials and terminal control sequences never reach the brief, from any part', () => {

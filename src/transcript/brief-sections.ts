@@ -80,7 +80,8 @@ export function headerSection(f: HeaderFacts): string {
   const who = `Same conversation (baton ${label(f.conversationId, 80)}), now continued by you, ${f.target}${
     f.previous ? `; the previous agent was ${f.previous}` : ''
   }.`;
-  const range = `#${f.firstSeq}..#${f.lastSeq}: ${plural(f.entries, 'entry', 'entries')}, ${plural(f.userTurns, 'user message')}, ${plural(f.toolCalls, 'tool call')}`;
+  const counts = [plural(f.entries, 'entry', 'entries'), plural(f.userTurns, 'user message'), plural(f.toolCalls, 'tool call')];
+  const range = `#${f.firstSeq}..#${f.lastSeq}: ${counts.join(', ')}`;
   const how =
     f.mode === 'returning'
       ? `Returning: your own earlier session was resumed, so only what happened after #${f.sinceSeq ?? 0} follows (${range}).`
@@ -126,7 +127,12 @@ const MAX_DIFFSTAT = 4000;
 const MIN_CONTEXT_BODY = 200;
 const MAX_CONTEXT_BODY = 8000;
 
-export function activitySection(act: Activity, range: { firstSeq: number; lastSeq: number }, git: GitFacts | undefined, max: number): string {
+export function activitySection(
+  act: Activity,
+  range: { firstSeq: number; lastSeq: number },
+  git: GitFacts | undefined,
+  max: number,
+): string {
   const lines = new Lines(max);
   const scope = act.partial ? `, from the newest ${act.sampled} of ${act.totalCalls} tool calls` : '';
   if (!lines.add(`Tools and files (#${range.firstSeq}..#${range.lastSeq}${scope}):`)) return '';
@@ -154,6 +160,7 @@ export function activitySection(act: Activity, range: { firstSeq: number; lastSe
       left--;
     }
   }
-  lines.addNonEmpty(listLine('Files read or searched, newest first: ', act.readFiles(), lines.room(), act.partial || act.readOverflow, path));
+  const read = act.readFiles();
+  lines.addNonEmpty(listLine('Files read or searched, newest first: ', read, lines.room(), act.partial || act.readOverflow, path));
   return lines.count > 1 ? lines.text() : '';
 }

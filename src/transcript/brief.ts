@@ -201,7 +201,8 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
   const hi = opts.uptoSeq === undefined ? entries.length - 1 : lastIndexAtOrBelow(entries, opts.uptoSeq);
   const lo = opts.mode === 'returning' ? lastIndexAtOrBelow(entries, opts.sinceSeq!) + 1 : 0;
   const s = scan(entries, lo, hi);
-  const previous = opts.previous === undefined ? s.previous : opts.previous && { harness: opts.previous.harness, model: opts.previous.model };
+  const given = opts.previous;
+  const previous = given === undefined ? s.previous : given && { harness: given.harness, model: given.model };
   const none = (reason: 'budget' | 'empty', tail: TailPlan | null = null): Brief => ({
     text: null,
     reason,
@@ -259,7 +260,8 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
       ? planSection(s.plan, previousLabel, Math.min(Math.floor(spare / 5), PLAN_SHARE_MAX) - SEPARATOR.length)
       : '',
   );
-  const activity = take(activitySection(s.activity, { firstSeq: s.firstSeq, lastSeq: s.lastSeq }, opts.git, Math.min(Math.floor(spare / 4), ACTIVITY_SHARE_MAX) - SEPARATOR.length));
+  const activityRoom = Math.min(Math.floor(spare / 4), ACTIVITY_SHARE_MAX) - SEPARATOR.length;
+  const activity = take(activitySection(s.activity, { firstSeq: s.firstSeq, lastSeq: s.lastSeq }, opts.git, activityRoom));
 
   const items = new BackwardItems(entries, lo, hi, s.hidden, (e) => itemFor(e, agent));
   const tail = buildTail({
