@@ -162,6 +162,21 @@ s('dispose ends the whole process group, including children that ignore SIGHUP, 
   p.write('ignored after dispose');
 });
 
+s("the program's OSC 52 clipboard requests and bells are handed to the app", async () => {
+  const p = sh('printf "\\033]52;c;aGk=\\007\\007after"; sleep 30');
+  let clip: string | undefined;
+  let bells = 0;
+  p.onClipboard = (payload) => (clip = payload);
+  p.onBell = () => bells++;
+  try {
+    await until(() => screen(p).includes('after'), 'output');
+    assert.is(clip, 'c;aGk=');
+    assert.is(bells, 1);
+  } finally {
+    await p.dispose();
+  }
+});
+
 s('exit is reported with the code', async () => {
   const p = sh('exit 7');
   const e = await p.waitExit();

@@ -40,6 +40,8 @@ const BOTTOM_ROWS = 2;
 const ECHO_WINDOW_MS = 100;
 /** How long background tabs are not read after a keystroke in the focused one. */
 const BACKGROUND_HOLD_MS = 50;
+/** Longest wait for a program's synchronized update to end before drawing anyway. */
+const SYNC_UPDATE_MAX_MS = 500;
 
 export class App implements OverlayHost {
   readonly screen: blessed.Widgets.Screen;
@@ -136,7 +138,14 @@ export class App implements OverlayHost {
 
   private attach(tab: Tab): void {
     const old = this.view.getPane();
-    if (old && old !== tab.pane) old.setChangeListener(undefined);
+    if (old && old !== tab.pane) {
+      old.setChangeListener(undefined);
+      old.onBell = undefined;
+      old.onClipboard = undefined;
+    }
+    // Only the tab in front may ring or set the clipboard, as in tmux.
+    tab.pane.onBell = () => this.screen.program.write('\x07');
+    tab.pane.onClipboard = (payload) => this.screen.program.write(`\x1b]52;${payload}\x07`);
     tab.pane.resize(this.paneSize().cols, this.paneSize().rows);
     this.view.setPane(tab.pane);
     tab.pane.setChangeListener(() => this.frames.request(performance.now() - this.lastKeyAt < ECHO_WINDOW_MS));
@@ -349,6 +358,17 @@ export class App implements OverlayHost {
 
   private frame(): void {
     if (this.quitting) return;
+    const pane = this.activeTab?.pane;
+    // A program inside a synchronized update (DEC 2026) has not finished its frame: wait,
+    // but not forever (a program that dies mid-update must not freeze the pane).
+    if (pane?.term.modes.synchronizedOutputMode && !this.chromeDirty) {
+      this.syncSince ??= performance.now();
+      if (performance.now() - this.syncSince < SYNC_UPDATE_MAX_MS) {
+        this.frames.request();
+        return;
+      }
+    }
+    this.syncSince = undefined;
     if (this.chromeDirty || this.overlays.length > 0) {
       this.chromeDirty = false;
       const width = this.screen.width as number;
@@ -371,6 +391,23 @@ export class App implements OverlayHost {
       if (rows) this.screen.draw(rows.start, rows.end);
     }
     this.placeCursor();
+    this.syncInputModes();
+  }
+
+  private syncSince: number | undefined;
+  private inputModes = '';
+
+  /**
+   * Keys are forwarded as the outer terminal encodes them, so the outer terminal must encode
+   * them the way the program in front asked: cursor keys (DECCKM) and keypad (DECKPAM) follow
+   * the focused pane. blessed turned both on at start.
+   */
+  private syncInputModes(): void {
+    const m = this.activeTab?.pane.term.modes;
+    const want = `${m?.applicationCursorKeysMode ? 1 : 0}${m?.applicationKeypadMode ? 1 : 0}`;
+    if (want === this.inputModes) return;
+    this.inputModes = want;
+    this.screen.program.write((want[0] === '1' ? '\x1b[?1h' : '\x1b[?1l') + (want[1] === '1' ? '\x1b=' : '\x1b>'));
   }
 
   /** Set by the conversation layer once it draws the compose bar itself. */

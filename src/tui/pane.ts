@@ -53,6 +53,9 @@ export class Pane {
   private changeListener: (() => void) | undefined;
   private readonly exitListeners: ((e: PaneExit) => void)[] = [];
   private readonly titleListeners: ((t: string) => void)[] = [];
+  /** OSC 52 requests (the program setting the clipboard) and bells, for the app to pass on. */
+  onClipboard: ((osc52Payload: string) => void) | undefined;
+  onBell: (() => void) | undefined;
   /** Bytes the program wrote, for benches and tests that wait for output to be parsed. */
   bytesIn = 0;
   bytesParsed = 0;
@@ -94,6 +97,12 @@ export class Pane {
       this.term.onData((d) => this.write(d)),
       this.term.onTitleChange((t) => {
         for (const l of this.titleListeners) l(t);
+      }),
+      this.term.onBell(() => this.onBell?.()),
+      // The emulator has no clipboard; the terminal the user sits at has one.
+      this.term.parser.registerOscHandler(52, (payload) => {
+        this.onClipboard?.(payload);
+        return true;
       }),
     );
   }

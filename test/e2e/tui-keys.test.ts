@@ -31,6 +31,16 @@ s('arrows, F5, Alt-x, Esc and the prefix pressed twice reach the program unchang
   assert.match(screen, /D\s+z/);
 });
 
+s("cursor keys arrive in the encoding the program asked for (DECCKM), whatever baton's screen uses", async ({ b }) => {
+  b.t.type("clear; printf '\\033[?1h'; stty raw -echo; echo CKM-READY; head -c 6 | od -An -c; stty sane; printf '\\033[?1l'\r");
+  await b.t.waitFor(/^CKM-READY/m);
+  // The terminal baton runs in was switched to application cursor keys for this program.
+  await b.t.waitFor(() => b.t.term.modes.applicationCursorKeysMode, 10_000, 'DECCKM on the outer terminal');
+  b.t.press('Up', 'Left');
+  await b.t.waitFor(/033\s+O\s+A\s+033\s+O\s+D/);
+  await b.t.waitFor(() => !b.t.term.modes.applicationCursorKeysMode, 10_000, 'DECCKM off again');
+});
+
 s('Ctrl-C interrupts the program in the tab and baton stays', async ({ b }) => {
   b.t.type('clear\r');
   await b.t.waitFor((scr) => scr.split('\n')[1] === '$');
@@ -48,7 +58,8 @@ s('pasted text arrives as typed, wrapped in paste markers only for programs that
   await b.t.waitFor(/^plain paste\nplain paste$/m);
   b.t.press('C-c');
   await b.t.waitFor(/\^C\n\$$/m);
-  await runClean(b, "printf '\\033[?2004h'; cat -v");
+  await runClean(b, "printf '\\033[?2004h'; echo PASTE-READY; cat -v");
+  await b.t.waitFor(/^PASTE-READY$/m);
   b.t.paste('marked');
   b.t.type('\r');
   await b.t.waitFor(/\^\[\[200~marked\^\[\[201~/);

@@ -107,11 +107,15 @@ export class TestTerminal {
     this.proc.write(text);
   }
 
-  /** Press a named key: "C-b", "Enter", "PageUp", "M-x", "?". */
+  /**
+   * Press a named key: "C-b", "Enter", "PageUp", "M-x", "?". Cursor keys are encoded the way
+   * a terminal does in the mode the program set (DECCKM: ESC O A instead of ESC [ A).
+   */
   press(...keys: string[]): void {
     for (const k of keys) {
-      const bytes = keyBytes(k);
+      let bytes = keyBytes(k);
       if (bytes === undefined) throw new Error(`unknown key name ${k}`);
+      if (this.term.modes.applicationCursorKeysMode && /^\x1b\[[ABCDHF]$/.test(bytes)) bytes = '\x1bO' + bytes[2];
       this.proc.write(bytes);
     }
   }
