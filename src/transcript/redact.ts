@@ -19,21 +19,23 @@ export function redactionMarker(kind: string, length: number): string {
   return '*'.repeat(Math.min(Math.max(length, 1), 3));
 }
 
-// Token shapes, one alternation so a text is scanned once. Each alternative has its own
-// boundary: the character before a prefix must not continue a word or a token, though the
-// end of a terminal escape sequence may (coloured output: ESC[1m followed by the key).
-const after = (set: string) => `(?<=^|[^${set}]|\\u001b\\[[0-9;:?]*[A-Za-z])`;
+// Token shapes, one alternation so a text is scanned once. Each alternative starts with its
+// literal prefix (so the scan skips ahead on it) and then looks behind that prefix for a
+// boundary: the character before must not continue a word or a token, though the end of a
+// terminal escape sequence may (coloured output: ESC[1m followed by the key).
+const token = (prefix: string, set: string, rest: string) =>
+  `${prefix}(?<=(?:^|[^${set}]|\\u001b\\[[0-9;:?]*[A-Za-z])${prefix})${rest}`;
 const TOKENS = new RegExp(
   [
-    `${after('A-Za-z0-9_-')}sk-ant-[A-Za-z0-9_-]{20,}`,
-    `${after('A-Za-z0-9_-')}sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}`,
+    token('sk-ant-', 'A-Za-z0-9_-', '[A-Za-z0-9_-]{20,}'),
+    token('sk-(?:proj|svcacct|admin)-', 'A-Za-z0-9_-', '[A-Za-z0-9_-]{20,}'),
     // Legacy OpenAI keys: sk- and 32+ letters and digits, no dashes (so `sk-learn` stays).
-    `${after('A-Za-z0-9_-')}sk-[A-Za-z0-9]{32,}(?![A-Za-z0-9_-])`,
-    `${after('A-Za-z0-9_')}gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])`,
-    `${after('A-Za-z0-9_')}github_pat_[A-Za-z0-9_]{22,244}(?![A-Za-z0-9_])`,
-    `${after('A-Za-z0-9')}(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])`,
-    `${after('A-Za-z0-9_-')}xox[baprs]-[A-Za-z0-9][A-Za-z0-9-]{18,}`,
-    `${after('A-Za-z0-9_-')}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`,
+    token('sk-', 'A-Za-z0-9_-', '[A-Za-z0-9]{32,}(?![A-Za-z0-9_-])'),
+    token('gh[pousr]_', 'A-Za-z0-9_', '[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])'),
+    token('github_pat_', 'A-Za-z0-9_', '[A-Za-z0-9_]{22,244}(?![A-Za-z0-9_])'),
+    token('(?:AKIA|ASIA)', 'A-Za-z0-9', '[A-Z0-9]{16}(?![A-Za-z0-9])'),
+    token('xox[baprs]-', 'A-Za-z0-9_-', '[A-Za-z0-9][A-Za-z0-9-]{18,}'),
+    token('AIza', 'A-Za-z0-9_-', '[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])'),
   ].join('|'),
   'g',
 );
@@ -56,7 +58,7 @@ const CONTEXTUAL = new RegExp(
   [
     '(Authorization["\']?\\s*[:=]\\s*["\']?Bearer[ \\t]+)([A-Za-z0-9\\-._~+/]{12,}=*)',
     '((?:aws_secret_access_key|SecretAccessKey)["\']?\\s*[=:]\\s*["\']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])',
-    `("(?:${SENSITIVE_FIELD})"\\s*:\\s*")((?:[^"\\\\\\r\\n]|\\\\.)+)(")`,
+    `("(?:${SENSITIVE_FIELD})"\\s*:\\s*")([^"\\\\\\r\\n]*(?:\\\\.[^"\\\\\\r\\n]*)*)(")`,
     `(\\\\"(?:${SENSITIVE_FIELD})\\\\"\\s*:\\s*\\\\")((?:[^"\\\\]|\\\\[^"])+?)(\\\\")`,
   ].join('|'),
   'gi',
@@ -93,7 +95,7 @@ function contextual(m: string, ...g: (string | undefined)[]): string {
   if (g[0] !== undefined) return g[0] + redactionMarker('bearer', g[1]!.length);
   if (g[2] !== undefined) return g[2] + redactionMarker('aws-secret', g[3]!.length);
   const [prefix, value, close] = g[4] !== undefined ? [g[4], g[5]!, g[6]!] : [g[7]!, g[8]!, g[9]!];
-  if (PLACEHOLDER.test(value)) return m;
+  if (value === '' || PLACEHOLDER.test(value)) return m;
   const name = FIELD_NAME.exec(prefix)?.[1] ?? '';
   return prefix + redactionMarker(fieldKind(name) ?? 'secret', value.length) + close;
 }
