@@ -4,11 +4,11 @@
 // and every failure with its exit code — leaving no process behind.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../src/errors.js';
-import type { HarnessDriver, HeadlessResult, HeadlessTurn, TranscriptEvent } from '../src/plugins/api.js';
+import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type TranscriptEvent } from '../src/plugins/api.js';
 import { acpDriver } from '../src/plugins/acp-harness.js';
 import { groupAlive } from '../src/plugins/process-group.js';
 import { loadRegistry, type Registry } from '../src/plugins/registry.js';
@@ -189,13 +189,15 @@ t('session/load in a second process: its own history back, and the replay is not
   assert.is((second.entries.find((e) => e.kind === 'turn_end') as { costUsd?: number }).costUsd, 0.0015, 'only this turn’s cost');
 });
 
-t('a session that cannot be loaded falls back to a new one and says so', async () => {
+t('a session that cannot be loaded is a ResumeFailedError before any prompt is sent', async () => {
   const d = await fixture();
-  const r = await run(d, 'hi', { resume: 'no-such-session' });
-  assert.is(r.result.resumed, false);
-  assert.is.not(r.result.agentSession, 'no-such-session');
-  const notice = r.events.find((e) => e.type === 'notice') as { text: string };
-  assert.match(notice.text, 'could not resume session no-such-session');
+  const e = await failure(run(d, 'hi MARK-NEVER', { resume: 'no-such-session' }));
+  assert.instance(e, ResumeFailedError);
+  assert.is(e.exitCode, 4);
+  assert.match(e.message, 'could not resume session no-such-session');
+  // The agent never saw the prompt: no session file holds it.
+  const stored = readdirSync(agentHome).filter((f) => f.endsWith('.json')).map((f) => readFileSync(join(agentHome, f), 'utf8'));
+  assert.not.ok(stored.some((s) => s.includes('MARK-NEVER')));
 });
 
 t('timeout: exit 4, and the agent’s whole process group is gone', async () => {

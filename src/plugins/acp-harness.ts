@@ -8,7 +8,7 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
-import type { DetectResult, DriverEnv, HarnessDriver, HeadlessResult, HeadlessTurn, LaunchOptions, LaunchSpec } from './api.js';
+import { ResumeFailedError, type DetectResult, type DriverEnv, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type LaunchOptions, type LaunchSpec } from './api.js';
 // acp-client.js (and with it the SDK, ~0.5 s to import) loads only when a turn runs, so
 // loading the registry for `baton agents` or `baton brief` does not pay for it.
 import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse } from './acp-client.js';
@@ -186,8 +186,9 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
           resumed = true;
         } catch (err) {
           if (err instanceof Stop || isAuthError(err)) throw err;
-          sessionId = undefined;
-          turn.onEvent({ type: 'notice', text: `${title} could not resume session ${turn.resume} (${(err as Error).message}); started a new one` });
+          // Nothing reached the model yet: let baton decide (it replays with the full brief).
+          const rpc = rpcError(err);
+          throw new ResumeFailedError(turn.resume, rpc ? `${rpc.message} (${rpc.code})` : ((err as Error)?.message ?? String(err)));
         }
       }
     }
