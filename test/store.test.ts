@@ -345,6 +345,12 @@ s('close is idempotent and a closed conversation takes no more entries', async (
   await c.close();
   await c.close();
   assert.throws(() => c.transcript.apply({ type: 'notice', text: 'late' }), /closed/);
+  try {
+    await c.meta.update({ title: 'late' });
+    assert.unreachable();
+  } catch (e) {
+    assert.match((e as Error).message, /closed/);
+  }
 });
 
 s.after(() => killAll());

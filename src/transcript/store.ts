@@ -188,7 +188,12 @@ async function openDir(dir: string, id: string, opts: OpenOptions, lock: Lock | 
     dir,
     writable: opts.write,
     transcript,
-    meta: meta.handle,
+    meta: {
+      get data() {
+        return meta.handle.data;
+      },
+      update: (patch) => (closed ? Promise.reject(new Error(`conversation ${id} is closed`)) : meta.handle.update(patch)),
+    },
     problems,
     sync() {
       writer?.sync();
