@@ -2,7 +2,7 @@
 // (target <= 200 ms), against `git status` on the same repo in the same run.
 // Also exports the repo builder the worktree-fork bench uses.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,6 +30,15 @@ function text(seed: number, size: number): string {
   return s.slice(0, size);
 }
 
+/** Overwrites the changed files with new content (round n), as an agent's next turn would. */
+export function changeBenchRepo(repo: BenchRepo, round: number): void {
+  const chunk = Math.floor(repo.changedBytes / repo.changedFiles);
+  for (let k = 0; k < repo.changedFiles; k++) {
+    const p = k < 100 ? join(repo.dir, `pkg${k % 100}`, `mod${k % 7}`, `file${k}.ts`) : join(repo.dir, `pkg${k % 100}`, `new${k}.ts`);
+    writeFileSync(p, text(100_000 * (round + 1) + k, chunk));
+  }
+}
+
 /** A committed repo of `files` files in 100 directories, then ~1 MB of changes (edits and new files). */
 export function buildBenchRepo(files = 10_000, changedBytes = 1024 * 1024): BenchRepo {
   const dir = mkdtempSync(join(tmpdir(), 'baton-bench-'));
@@ -37,6 +46,8 @@ export function buildBenchRepo(files = 10_000, changedBytes = 1024 * 1024): Benc
   sh(dir, 'config', 'user.name', 'Bench');
   sh(dir, 'config', 'user.email', 'bench@example.com');
   sh(dir, 'config', 'commit.gpgsign', 'false');
+  // A background auto-gc would run during the timings; the repo is packed once, like a real one.
+  sh(dir, 'config', 'gc.auto', '0');
   writeFileSync(join(dir, '.gitignore'), 'node_modules/\n*.log\n');
   let bytes = 0;
   // Old mtimes, so the index is not full of racily-clean entries no real repo has.
@@ -52,29 +63,43 @@ export function buildBenchRepo(files = 10_000, changedBytes = 1024 * 1024): Benc
   }
   sh(dir, 'add', '-A');
   sh(dir, 'commit', '-q', '-m', 'bench base');
+  sh(dir, 'gc', '-q');
   // 1 MB of work in progress: 100 edited files and 28 new ones of 8 KiB, plus ignored noise.
   const chunk = 8 * 1024;
-  const n = Math.ceil(changedBytes / chunk);
-  for (let k = 0; k < n; k++) {
-    const p = k < 100 ? join(dir, `pkg${k % 100}`, `mod${k % 7}`, `file${k}.ts`) : join(dir, `pkg${k % 100}`, `new${k}.ts`);
-    writeFileSync(p, text(100_000 + k, chunk));
-  }
+  const repo: BenchRepo = { dir, files, bytes, changedFiles: Math.ceil(changedBytes / chunk), changedBytes: 0 };
+  repo.changedBytes = repo.changedFiles * chunk;
+  changeBenchRepo(repo, 0);
   mkdirSync(join(dir, 'node_modules', 'dep'), { recursive: true });
   for (let k = 0; k < 200; k++) writeFileSync(join(dir, 'node_modules', 'dep', `x${k}.js`), 'ignored');
-  return { dir, files, bytes, changedFiles: n, changedBytes: n * chunk };
+  return repo;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (x: number) => `${x.toFixed(1)} ms`;
+const stats = (xs: number[]) => `median ${ms(median(xs))}, min ${ms(Math.min(...xs))}, max ${ms(Math.max(...xs))}`;
 
-async function time(runs: number, fn: () => Promise<unknown> | unknown): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
+async function timed(into: number[], fn: () => Promise<unknown> | unknown): Promise<void> {
+  const t0 = performance.now();
+  await fn();
+  into.push(performance.now() - t0);
+}
+
+/** The same git commands a checkpoint runs, typed by hand: the floor baton's own code sits on. */
+function checkpointByHand(dir: string, ref: string): void {
+  const work = mkdtempSync(join(tmpdir(), 'baton-bench-index-'));
+  try {
+    const index = join(work, 'index');
+    const root = sh(dir, 'rev-parse', '--show-toplevel').trim();
+    copyFileSync(join(root, '.git', 'index'), index);
+    const env = { ...process.env, GIT_INDEX_FILE: index };
+    execFileSync('git', ['add', '-A'], { cwd: root, env });
+    const tree = execFileSync('git', ['write-tree'], { cwd: root, env, encoding: 'utf8' }).trim();
+    const head = sh(root, 'rev-parse', 'HEAD').trim();
+    const commit = execFileSync('git', ['commit-tree', '-p', head, tree], { cwd: root, input: 'by hand\n', encoding: 'utf8' }).trim();
+    sh(root, 'update-ref', ref, commit);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
-  return out;
 }
 
 async function main(): Promise<void> {
@@ -85,18 +110,32 @@ async function main(): Promise<void> {
         `${(repo.changedBytes / 1024 / 1024).toFixed(2)} MB changed across ${repo.changedFiles} files`,
     );
     const runs = 9;
-    let seq = 0;
-    const ckpt = await time(runs, () => createCheckpoint(repo.dir, 'bench', ++seq));
-    // The reference a user knows: a plain `git status`, as they would type it.
-    const status = await time(runs, () => sh(repo.dir, 'status', '--porcelain'));
-    // What starting any git process costs here; a checkpoint runs five in a row (plus one alongside).
-    const start = await time(runs, () => sh(repo.dir, 'version'));
-    const c = median(ckpt);
-    const s = median(status);
-    console.log(`checkpoint: median ${ms(c)}, min ${ms(Math.min(...ckpt))}, max ${ms(Math.max(...ckpt))} over ${runs} runs (target <= 200 ms: ${c <= 200 ? 'met' : 'MISSED'})`);
-    console.log(`git status: median ${ms(s)}, min ${ms(Math.min(...status))} over ${runs} runs`);
+    const fresh: number[] = [];
+    const same: number[] = [];
+    const status: number[] = [];
+    const byHand: number[] = [];
+    const start: number[] = [];
+    for (let i = 1; i <= runs; i++) {
+      // New content every turn, as in real use: its blobs and trees are new objects to write.
+      changeBenchRepo(repo, i);
+      await timed(fresh, () => createCheckpoint(repo.dir, 'bench', 2 * i));
+      // A turn that changed nothing: every object already exists.
+      await timed(same, () => createCheckpoint(repo.dir, 'bench', 2 * i + 1));
+      // The reference a user knows: a plain `git status` of the same state, as they would type it.
+      await timed(status, () => sh(repo.dir, 'status', '--porcelain'));
+      changeBenchRepo(repo, 1000 + i);
+      await timed(byHand, () => checkpointByHand(repo.dir, `refs/bench/by-hand/${i}`));
+      // What starting any git process costs on this machine.
+      await timed(start, () => sh(repo.dir, 'version'));
+    }
+    const c = median(fresh);
+    console.log(`checkpoint, 1 MB of new content each time: ${stats(fresh)} over ${runs} runs (target <= 200 ms: ${c <= 200 ? 'met' : 'MISSED'})`);
+    console.log(`checkpoint, nothing changed since the last: ${stats(same)}`);
+    console.log(`git status of the same state: ${stats(status)}`);
+    console.log(`the same git commands by hand (new content): ${stats(byHand)}`);
     console.log(`git version (process start alone): median ${ms(median(start))}`);
-    console.log(`ratio checkpoint / git status: ${(c / s).toFixed(2)}x`);
+    console.log(`ratio checkpoint / git status: ${(c / median(status)).toFixed(2)}x`);
+    console.log(`ratio checkpoint / git commands by hand: ${(c / median(byHand)).toFixed(2)}x`);
   } finally {
     rmSync(repo.dir, { recursive: true, force: true });
   }
