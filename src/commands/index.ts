@@ -5,6 +5,7 @@ import { setPluginDirs } from './agent-catalog.js';
 import { registerAgents } from './agents.js';
 import { registerBrief } from './brief.js';
 import { registerChat } from './chat.js';
+import { registerReset } from './reset.js';
 import type { Io } from './io.js';
 import { registerTranscript } from './transcript.js';
 
@@ -20,5 +21,6 @@ export function registerCommands(y: Argv, io: Io, _setExit: (code: number) => vo
   registerBrief(y, io);
   registerChat(y, io);
   registerAgents(y, io);
+  registerReset(y, io);
   return y.demandCommand(1, 'say which command; see baton --help');
 }
