@@ -159,4 +159,15 @@ t('a reset hides later entries without deleting them, and can be undone', () => 
   assert.equal(tr.visible().map((e) => e.seq), [1, 2, 3, 4, 5]);
 });
 
+t('credentials are redacted as entries are committed, ordinary code is not', () => {
+  const seen: Entry[] = [];
+  const tr = make((es) => seen.push(...es));
+  tr.startSegment({ harness: 'a', model: 'm', switchId: 's' });
+  tr.apply({ type: 'tool_result', toolCallId: '1', toolName: 'Bash', output: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\ntoken := lexer.Next()' });
+  const out = (seen[1] as { output: string }).output;
+  assert.not.match(out, /ghp_abcdefghijklmnopqrstuvwxyz0123456789/);
+  assert.match(out, /token := lexer\.Next\(\)/);
+  assert.is((tr.entries[1] as { output: string }).output, out, 'memory and store agree');
+});
+
 t.run();

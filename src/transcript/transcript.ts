@@ -3,6 +3,7 @@
 // which normalized harness events become entries. Pure: no disk, no git, no clock
 // unless one is injected. Persistence is a sink the store plugs in.
 
+import { redactEntry } from './redact.js';
 import type {
   AgentRef,
   Author,
@@ -273,8 +274,10 @@ export class Transcript {
       segment: extra.segment ?? seg?.id ?? 's0',
     } as Entry;
     if (extra.checkpoint) entry.checkpoint = extra.checkpoint;
-    this.index(entry);
-    return entry;
+    // Credentials never reach the log: what is kept in memory is what is stored.
+    const clean = redactEntry(entry);
+    this.index(clean);
+    return clean;
   }
 
   private emit(entries: Entry[], sync: boolean) {
