@@ -2,6 +2,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
 import { Pane } from '../src/tui/pane.js';
 import { alive, until } from './helpers/term.js';
 
@@ -151,13 +152,17 @@ s('terminal queries are answered (cursor position report)', async () => {
   }
 });
 
-s('dispose ends the whole process group, including children that ignore SIGHUP, and frees the pane', async () => {
-  const p = sh('trap "" HUP; sleep 300 & echo child=$!; wait');
-  await until(() => /child=\d+/.test(screen(p)), 'child pid');
+s('dispose ends the session: children ignoring SIGHUP and background jobs in their own group too', async () => {
+  // set -m: job control, so the second sleep runs in a process group of its own.
+  const p = sh('trap "" HUP; sleep 300 & echo child=$!; set -m; sleep 301 & echo job=$!; wait');
+  await until(() => /job=\d+/.test(screen(p)), 'pids');
   const child = Number(/child=(\d+)/.exec(screen(p))![1]);
-  assert.ok(alive(p.pid) && alive(child));
+  const job = Number(/job=(\d+)/.exec(screen(p))![1]);
+  const pgrp = (pid: number) => { const st = readFileSync(`/proc/${pid}/stat`, 'utf8'); return Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[2]); };
+  assert.is.not(pgrp(job), p.pid);
+  assert.ok(alive(p.pid) && alive(child) && alive(job));
   await p.dispose(300);
-  await until(() => !alive(p.pid) && !alive(child), 'both gone');
+  await until(() => !alive(p.pid) && !alive(child) && !alive(job), 'all gone');
   assert.ok(p.exited);
   p.write('ignored after dispose');
 });

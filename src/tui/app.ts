@@ -33,9 +33,9 @@ export interface AppOptions {
   onQuit?: () => void;
 }
 
-/** Rows taken by the tab bar (top) and the compose bar + status line (bottom). */
+/** Rows taken by the tab bar (top) and the status line (bottom); the compose bar's rows are added. */
 const TOP_ROWS = 1;
-const BOTTOM_ROWS = 2;
+const STATUS_ROWS = 1;
 /** A change within this long after a keystroke in the focused pane is drawn at once. */
 const ECHO_WINDOW_MS = 100;
 /** How long background tabs are not read after a keystroke in the focused one. */
@@ -83,7 +83,7 @@ export class App implements OverlayHost {
     } as blessed.Widgets.IScreenOptions);
     (this.screen as unknown as { tput: { brokenACS: boolean } }).tput.brokenACS = true;
     this.tabBar = blessed.box({ parent: this.screen, top: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'blue', fg: 'white' } });
-    this.view = new PaneView(this.screen, { top: TOP_ROWS, bottom: BOTTOM_ROWS });
+    this.view = new PaneView(this.screen, { top: TOP_ROWS, bottom: STATUS_ROWS + this.composeRows });
     this.composeBar = blessed.box({ parent: this.screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true, style: { fg: 'gray' } });
     this.statusLine = blessed.box({ parent: this.screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black', fg: 'white' } });
     this.frames = new FrameScheduler(() => this.frame());
@@ -107,7 +107,19 @@ export class App implements OverlayHost {
 
   /** Size a pane gets: the area between the tab bar and the compose bar. */
   paneSize(): { cols: number; rows: number } {
-    return { cols: Math.max(2, this.screen.width as number), rows: Math.max(1, (this.screen.height as number) - TOP_ROWS - BOTTOM_ROWS) };
+    return { cols: Math.max(2, this.screen.width as number), rows: Math.max(1, (this.screen.height as number) - TOP_ROWS - STATUS_ROWS - this.composeRows) };
+  }
+
+  private composeRows = 1;
+
+  /** Give the compose bar `rows` rows (a multi-line draft); the pane and its program shrink to match. */
+  setComposeHeight(rows: number): void {
+    rows = Math.max(1, Math.min(Math.floor(rows), Math.max(1, (this.screen.height as number) - TOP_ROWS - STATUS_ROWS - 3)));
+    if (rows === this.composeRows) return;
+    this.composeRows = rows;
+    this.composeBar.height = rows;
+    this.view.setInsets(TOP_ROWS, STATUS_ROWS + rows);
+    this.onResize();
   }
 
   openTab(launch: TabLaunch): Tab {

@@ -22,6 +22,12 @@ export interface RunTuiOptions {
   commands?: AppOptions['commands'];
   /** Called with the app once it is on screen (the conversation layer wires itself here). */
   onReady?: (app: App) => void;
+  /**
+   * The terminal went away (SIGHUP): called after every tab's program was ended, to flush
+   * state. The process then ends itself with SIGKILL, because Node's own exit aborts when it
+   * cannot restore a terminal that no longer exists.
+   */
+  onHangup?: () => Promise<void> | void;
 }
 
 /** The picker's permanent entry: the user's $SHELL (else /bin/sh) in the directory. */
@@ -51,6 +57,15 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
   const scrollback = scrollbackFromEnv(opts.env);
   return new Promise<number>((resolve) => {
     const onSignal = () => void app.quit();
+    let hungUp = false;
+    const onHangup = () => {
+      hungUp = true;
+      void (async () => {
+        await app.quit();
+        await opts.onHangup?.();
+        process.kill(process.pid, 'SIGKILL');
+      })();
+    };
     const app: App = new App({
       keys,
       input,
@@ -61,12 +76,13 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       choices: async () => [...((await opts.choices?.()) ?? []), shellChoice(opts.cwd, opts.env)],
       onQuit: () => {
         process.off('SIGTERM', onSignal);
-        process.off('SIGHUP', onSignal);
-        resolve(0);
+        process.off('SIGHUP', onHangup);
+        // After a hangup the process ends itself (see onHangup); returning would let the caller exit normally and abort.
+        if (!hungUp) resolve(0);
       },
     });
     process.on('SIGTERM', onSignal);
-    process.on('SIGHUP', onSignal);
+    process.on('SIGHUP', onHangup);
     opts.onReady?.(app);
     if (app.tabs.length === 0) void app.newTabFromPicker();
   });

@@ -32,6 +32,13 @@ export class PaneView {
     screen.append(this.box);
   }
 
+  /** Rows kept free above and below the pane (tab bar; compose bar and status line). */
+  setInsets(top: number, bottom: number): void {
+    this.box.top = top;
+    this.box.height = `100%-${top + bottom}`;
+    this.forceFull = true;
+  }
+
   get top(): number {
     return this.box.atop as number;
   }

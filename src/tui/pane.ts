@@ -5,7 +5,7 @@
 // ended by its pid, never by name.
 
 import * as pty from 'node-pty';
-import { readFileSync, writeSync } from 'node:fs';
+import { readdirSync, readFileSync, writeSync } from 'node:fs';
 import { createTerminal, cursorHidden, cursorShape, onRefreshRows, writeSyncOf, type CursorShape, type IDisposable, type Terminal } from './xterm.js';
 
 export interface PaneLaunch {
@@ -293,8 +293,10 @@ export class Pane {
   }
 
   /**
-   * End the program's whole process group (SIGHUP, as a closing terminal would; SIGKILL
-   * after `graceMs`), wait for it to be reaped, and free the emulator.
+   * End everything the program started in its terminal session: its process group and the
+   * groups of jobs a shell put in the background (SIGHUP, as a closing terminal would;
+   * SIGKILL after `graceMs`), wait for the program to be reaped, and free the emulator.
+   * Only processes that left the session themselves (daemons) outlive a pane.
    */
   async dispose(graceMs = 1500): Promise<void> {
     if (this.disposed) return;
@@ -303,6 +305,8 @@ export class Pane {
     if (this.inputTimer) clearTimeout(this.inputTimer);
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = undefined;
+    const groups = sessionGroups(this.pid);
+    for (const g of groups) signalGroup(g, 'SIGHUP');
     if (!this.exited) {
       // A paused PTY may hold back the exit notification behind unread output.
       this.pty.resume();
@@ -311,21 +315,44 @@ export class Pane {
       await this.exitPromise;
       clearTimeout(timer);
     }
-    // Children that ignored SIGHUP and outlived the group's leader still share its pgid.
-    signalGroup(this.pid, 'SIGKILL');
+    // Children that ignored SIGHUP and outlived the group's leader still share its pgid
+    // (or their job's), and the session id: they are ended without a second chance.
+    for (const g of new Set([this.pid, ...groups, ...sessionGroups(this.pid)])) signalGroup(g, 'SIGKILL');
     for (const d of this.disposables) d.dispose();
     this.term.dispose();
   }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+/**
+ * Process groups in the session led by `sid` (the PTY's program is a session leader), from
+ * /proc. Empty where /proc is not there.
+ */
+function sessionGroups(sid: number): number[] {
+  const groups = new Set<number>();
+  let entries: string[];
   try {
-    process.kill(-pid, signal);
+    entries = readdirSync('/proc');
   } catch {
+    return [];
+  }
+  for (const name of entries) {
+    if (name.charCodeAt(0) > 57) continue;
     try {
-      process.kill(pid, signal);
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[3]) === sid && Number(f[2]) > 0) groups.add(Number(f[2]));
     } catch {
-      // Gone already.
+      // Gone while reading.
     }
+  }
+  return [...groups];
+}
+
+/** Signal a whole process group; a group that is gone already is fine. Never a bare pid: it may have been reused. */
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // Gone already.
   }
 }

@@ -1,0 +1,30 @@
+// The terminal baton runs in goes away (SIGHUP): every tab's program, and what it started,
+// is ended, and baton itself is gone — nothing is left running behind a closed window.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startBatonTui } from '../helpers/baton-tui.js';
+import { alive, until } from '../helpers/term.js';
+
+const s = suite('tui hangup');
+
+s('SIGHUP ends baton, its shells and their children', async () => {
+  const b = startBatonTui();
+  try {
+    await b.t.waitFor('Plain shell');
+    b.t.press('Enter');
+    await b.t.waitFor(/^\$$/m);
+    b.t.type('sleep 300 & echo bg=$!\r');
+    const screen = await b.t.waitFor(/^bg=\d+$/m);
+    const child = Number(/^bg=(\d+)$/m.exec(screen)![1]);
+    assert.ok(alive(child));
+    process.kill(b.t.pid, 'SIGHUP');
+    await b.t.exited;
+    await until(() => !alive(child), 'the background sleep to be gone');
+    assert.not.ok(alive(b.t.pid));
+  } finally {
+    await b.cleanup();
+  }
+});
+
+s.run();
