@@ -4,6 +4,8 @@
 // globally through npm), and PATH with the pinned CLIs in .cache/clis first.
 // cleanup() ends every process still running from inside that scratch dir (codex's TUI
 // leaves a detached app-server daemon) by pid, then removes the dir.
+// The pieces (scratchHome, setupCli, killProcesses) are exported so multi-cli-env.ts can
+// put several CLIs in one home.
 // It must never touch the real home, install anything, or kill a process by name.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,17 +54,36 @@ export function cliInstalled(name: CliName): boolean {
 }
 
 export function cliEnv(name: CliName, opts: CliEnvOptions): CliEnv {
+  const bin = requireBin(name);
+  const { dir, home, cwd, env } = scratchHome(name, opts);
+  Object.assign(env, setupCli(name, { home, cwd, fakeUrl: opts.fakeUrl }));
+  return { name, dir, home, cwd, env, bin, cleanup: () => cleanupDir(dir) };
+}
+
+/** The CLI's command in .cache/clis, or an error saying how to install it. */
+export function requireBin(name: CliName): string {
   const bin = cliBin(name);
   if (!existsSync(bin)) {
     throw new Error(`${name} is not installed in ${CLI_BIN_DIR}; run: node scripts/install-test-clis.mjs`);
   }
-  const dir = realpathSync(mkdtempSync(join(opts.root ?? tmpdir(), `baton-${name}-`)));
+  return bin;
+}
+
+export interface ScratchHome {
+  dir: string;
+  home: string;
+  cwd: string;
+  /** The base environment: the caller's minus what could redirect a CLI, HOME/XDG/TMPDIR in the scratch dir, PATH with .cache/clis first. */
+  env: Record<string, string>;
+}
+
+/** A fresh scratch dir (home/, tmp/, work/ or opts.cwd) and the environment every CLI shares in it. */
+export function scratchHome(label: string, opts: Pick<CliEnvOptions, 'root' | 'cwd'>): ScratchHome {
+  const dir = realpathSync(mkdtempSync(join(opts.root ?? tmpdir(), `baton-${label}-`)));
   const home = join(dir, 'home');
   const tmp = join(dir, 'tmp');
   const cwd = opts.cwd ?? join(dir, 'work');
   for (const d of [home, tmp, cwd]) mkdirSync(d, { recursive: true, mode: 0o700 });
-  const fake = opts.fakeUrl.replace(/\/+$/, '');
-
   const env: Record<string, string> = {
     ...baseEnv(),
     HOME: home,
@@ -75,7 +96,29 @@ export function cliEnv(name: CliName, opts: CliEnvOptions): CliEnv {
     XDG_CACHE_HOME: join(home, '.cache'),
     PATH: `${CLI_BIN_DIR}:${process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
   };
-  const trusted = [cwd, safeRealpath(cwd)];
+  return { dir, home, cwd, env };
+}
+
+export interface CliSetupOptions {
+  home: string;
+  /** The project dir; trusted in the CLI's config. */
+  cwd: string;
+  fakeUrl: string;
+  /** More dirs to trust (claude, codex), e.g. worktrees made later under a known path. */
+  trust?: string[];
+}
+
+/**
+ * Writes one CLI's config files under home and returns the environment variables it
+ * needs against the fake LLM. Each CLI has files of its own (claude and claude-code-acp,
+ * codex and codex-acp write the same ones with the same content), so several CLIs can
+ * share one home.
+ */
+export function setupCli(name: CliName, opts: CliSetupOptions): Record<string, string> {
+  const { home, cwd } = opts;
+  const fake = opts.fakeUrl.replace(/\/+$/, '');
+  const env: Record<string, string> = {};
+  const trusted = [...new Set([cwd, safeRealpath(cwd), ...(opts.trust ?? []).flatMap((p) => [p, safeRealpath(p)])])];
 
   switch (name) {
     case 'claude':
@@ -102,7 +145,7 @@ export function cliEnv(name: CliName, opts: CliEnvOptions): CliEnv {
     case 'codex-acp': {
       const codexHome = join(home, '.codex');
       Object.assign(env, { CODEX_HOME: codexHome, FAKE_API_KEY: 'sk-fake' });
-      const projects = [...new Set(trusted)].map((p) => `[projects.${JSON.stringify(p)}]\ntrust_level = "trusted"\n`).join('\n');
+      const projects = trusted.map((p) => `[projects.${JSON.stringify(p)}]\ntrust_level = "trusted"\n`).join('\n');
       writeText(join(codexHome, 'config.toml'), [
         `model = "${FAKE_MODEL}"`,
         'model_provider = "fake"',
@@ -153,7 +196,7 @@ export function cliEnv(name: CliName, opts: CliEnvOptions): CliEnv {
       });
       break;
   }
-  return { name, dir, home, cwd, env, bin, cleanup: () => cleanupDir(dir) };
+  return env;
 }
 
 export function opencodeConfig(fake: string): Record<string, unknown> {
@@ -246,9 +289,14 @@ export function processesUnder(dir: string): number[] {
  * Returns every pid it signalled.
  */
 export async function killProcessesUnder(dir: string, graceMs = 2000): Promise<number[]> {
+  return killProcesses(() => processesUnder(dir), graceMs);
+}
+
+/** killProcessesUnder with any finder of pids: find() is asked again each round. */
+export async function killProcesses(find: () => number[], graceMs = 2000): Promise<number[]> {
   const all = new Set<number>();
   for (let round = 0; round < 20; round++) {
-    const pids = processesUnder(dir);
+    const pids = find();
     if (!pids.length) break;
     pids.forEach((p) => all.add(p));
     if (round === 0) {
@@ -268,7 +316,8 @@ export async function killProcessesUnder(dir: string, graceMs = 2000): Promise<n
   return [...all];
 }
 
-async function cleanupDir(dir: string): Promise<void> {
+/** Ends every process left under dir (by pid), then removes it. */
+export async function cleanupDir(dir: string): Promise<void> {
   await killProcessesUnder(dir);
   rmSync(dir, { recursive: true, force: true });
 }
