@@ -59,12 +59,18 @@ t('stdin input and env additions', async () => {
 t('an inherited GIT_DIR / GIT_INDEX_FILE does not redirect git', async () => {
   const mine = repo();
   const other = repo();
+  writeFileSync(join(other, 'other.txt'), 'make its HEAD differ\n');
+  sh(other, 'add', 'other.txt');
+  sh(other, 'commit', '-q', '-m', 'other');
+  // Expected values first: the test's own git calls would follow GIT_DIR too.
+  const expected = { root: sh(mine, 'rev-parse', '--show-toplevel'), head: sh(mine, 'rev-parse', 'HEAD') };
+  assert.is.not(expected.head, sh(other, 'rev-parse', 'HEAD'));
   const saved = { dir: process.env.GIT_DIR, index: process.env.GIT_INDEX_FILE };
   process.env.GIT_DIR = join(other, '.git');
   process.env.GIT_INDEX_FILE = join(other, 'bogus-index');
   try {
-    assert.is(await repoRoot(mine), sh(mine, 'rev-parse', '--show-toplevel'));
-    assert.is(await headCommit(mine), sh(mine, 'rev-parse', 'HEAD'));
+    assert.is(await repoRoot(mine), expected.root);
+    assert.is(await headCommit(mine), expected.head);
     assert.not.ok(await isDirty(mine));
   } finally {
     if (saved.dir === undefined) delete process.env.GIT_DIR;
