@@ -1,0 +1,127 @@
+// One codex turn without a terminal: `codex exec --json … -` in its own process group, the
+// prompt on stdin (any size: never an argv string; `-` also keeps codex from waiting for
+// more input), events streamed as the JSON lines arrive. Resume is `exec … resume <id> -`
+// and counts as honoured only when codex reports that same thread id. Failures are
+// BatonErrors: not installed (3), a session codex cannot find (ResumeFailedError, before
+// anything reached the model), login trouble, crash, non-zero exit or timeout (4), with
+// codex's own last words. The whole group is always ended before this returns.
+
+import { BatonError, EXIT } from '../src/errors.js';
+import { ResumeFailedError, type HeadlessResult, type HeadlessTurn } from '../src/plugins/api.js';
+import { findExecutable } from '../src/plugins/find-executable.js';
+import { spawnGroup, type ProcessGroup } from '../src/plugins/process-group.js';
+import { CodexExecMapper } from './codex-exec.js';
+import { codexAccountEnv } from './codex-home.js';
+
+export const CODEX_INSTALL_HINT = 'npm install -g @openai/codex@0.171.0';
+export const CODEX_LOGIN_HINT =
+  'run `codex login` (ChatGPT or an API key), or set the API key your model provider in $CODEX_HOME/config.toml reads (env_key; OPENAI_API_KEY by default)';
+
+const STDERR_KEEP = 8 * 1024;
+// 401s, a missing provider key, an expired ChatGPT login.
+const LOGIN_RE = /\b401\b|unauthorized|missing environment variable|not logged in|codex login|invalid[_ ]api[_ ]key|incorrect api key|refresh token|please log ?in/i;
+const RESUME_GONE_RE = /no rollout found|thread\/resume failed|session not found|no (such )?(thread|session)/i;
+
+/** The argv after `codex` for one exec turn (the prompt itself always goes on stdin). */
+export function codexExecArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | 'resume'>): string[] {
+  const argv = ['exec', '--json', '--skip-git-repo-check'];
+  // Without --yes: codex exec's own default (approval "never" inside its workspace-write
+  // sandbox): commands run sandboxed, anything needing more is refused, nobody is asked.
+  if (turn.yes) argv.push('--dangerously-bypass-approvals-and-sandbox');
+  if (turn.model) argv.push('-m', turn.model);
+  argv.push(...(turn.args ?? []));
+  // Exec-level options stay before `resume`: codex applies them to the resumed thread too.
+  if (turn.resume) argv.push('resume', turn.resume);
+  argv.push('-');
+  return argv;
+}
+
+/** codex's last words on stderr, without its Rust backtrace and its stdin notice. */
+function lastWords(stderr: string, n = 12): string {
+  const cut = stderr.split(/\n\s*Stack backtrace:/)[0]!;
+  return cut
+    .replace(/^Reading (additional )?(input|prompt) from stdin\.*\s*$/gm, '')
+    .trim()
+    .split('\n')
+    .slice(-n)
+    .join('\n');
+}
+
+export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
+  const env: NodeJS.ProcessEnv = { ...turn.env, ...codexAccountEnv(turn.env, turn.account) };
+  const path = findExecutable('codex', env, turn.cwd);
+  if (!path) throw new BatonError('codex is not installed (no `codex` on PATH)', EXIT.agentNotInstalled, CODEX_INSTALL_HINT);
+  if (turn.signal?.aborted) throw new BatonError('codex turn cancelled before it started', EXIT.agentFailed);
+
+  let group: ProcessGroup;
+  try {
+    group = await spawnGroup(path, codexExecArgs(turn), { cwd: turn.cwd, env, timeoutMs: turn.timeoutMs, graceMs: 2000 });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !findExecutable('codex', env, turn.cwd)) throw new BatonError('codex is not installed', EXIT.agentNotInstalled, CODEX_INSTALL_HINT);
+    throw new BatonError(`codex could not be started: ${(err as Error).message}`, EXIT.agentFailed, code === 'ENOENT' ? `is ${turn.cwd} a directory?` : undefined);
+  }
+
+  const mapper = new CodexExecMapper(turn.onEvent);
+  let stderr = '';
+  let pending = '';
+  const child = group.child;
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    pending += d;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      mapper.line(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr = (stderr + d).slice(-STDERR_KEEP);
+  });
+  // codex may exit (a bad resume id) before reading all of a large prompt.
+  child.stdin!.on('error', () => {});
+  child.stdin!.end(turn.prompt);
+
+  let aborted = false;
+  const onAbort = () => {
+    aborted = true;
+    void group.stop();
+  };
+  turn.signal?.addEventListener('abort', onAbort, { once: true });
+  const closed = new Promise<void>((r) => child.once('close', () => r()));
+  let info;
+  try {
+    info = await group.exited;
+    // Tools codex started in its group end with it; output can trail the exit a little.
+    await group.stop(1000);
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
+  } finally {
+    turn.signal?.removeEventListener('abort', onAbort);
+    await group.stop(500);
+  }
+  if (pending) mapper.line(pending);
+
+  const said = lastWords(stderr);
+  if (group.timedOut) {
+    throw new BatonError(`codex did not finish within ${Math.round(turn.timeoutMs / 1000)} s and was stopped`, EXIT.agentFailed, said || mapper.lastError);
+  }
+  if (aborted) throw new BatonError('codex turn cancelled', EXIT.agentFailed, said || undefined);
+  const failed = info.code !== 0 || mapper.failure !== undefined;
+  if (failed) {
+    const lines = said.split('\n').filter(Boolean);
+    const reason = mapper.failure ?? lines.find((l) => /error/i.test(l)) ?? lines[lines.length - 1] ?? '';
+    if (turn.resume && !mapper.threadId && RESUME_GONE_RE.test(`${stderr}\n${reason}`)) {
+      throw new ResumeFailedError(turn.resume, reason.replace(/^Error:\s*/, '').trim() || 'codex found no such session');
+    }
+    if (LOGIN_RE.test(`${reason}\n${stderr}`)) {
+      throw new BatonError(`codex needs a login or an API key: ${reason}`, EXIT.agentFailed, CODEX_LOGIN_HINT);
+    }
+    const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+    throw new BatonError(`codex ${how}${reason ? `: ${reason}` : ''}`, EXIT.agentFailed, said || undefined);
+  }
+  if (!mapper.completed) turn.onEvent({ type: 'turn_end' });
+  return {
+    ...(mapper.threadId ? { agentSession: mapper.threadId } : {}),
+    resumed: turn.resume !== undefined && mapper.threadId === turn.resume,
+    stopReason: 'end_turn',
+  };
+}

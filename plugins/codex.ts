@@ -1,0 +1,70 @@
+// The built-in driver for OpenAI's Codex CLI (`codex`, npm @openai/codex), tested with 0.171.0.
+// Headless turns run `codex exec --json` (codex-headless.ts), the TUI is launched with
+// `--no-daemon` (codex-launch.ts), and transcripts come from codex's own rollout logs under
+// CODEX_HOME (codex-log.ts, codex-ingest.ts). Accounts are separate CODEX_HOMEs. Should a
+// run leave codex's app-server daemon behind anyway, `endDaemons` ends it by pid
+// (codex-daemon.ts). This module wires those together; it holds no state.
+
+import type { AgentStatus, DetectResult, DriverEnv, HarnessDriver } from '../src/plugins/api.js';
+import { findExecutable, probeVersion } from '../src/plugins/find-executable.js';
+import { versionInRange } from '../src/plugins/version-range.js';
+import { endCodexDaemons } from './codex-daemon.js';
+import { CODEX_INSTALL_HINT, CODEX_LOGIN_HINT, runCodexTurn } from './codex-headless.js';
+import { codexHome } from './codex-home.js';
+import { codexSessionLogPath, ingestCodex, readCodexSession } from './codex-ingest.js';
+import { codexLaunch } from './codex-launch.js';
+
+export const CODEX_TESTED_VERSIONS = '0.171.x';
+
+// What codex 0.171's TUI shows. Approval prompts first: they also show the working footer.
+const APPROVAL = /Would you like to (run|make|grant|send|apply)|Yes, just this once|No, and tell Codex what to do differently|Press enter to confirm or esc to cancel/;
+const WORKING = /esc to interrupt|Waiting for startup/;
+const IDLE = /\? for shortcuts|Ask Codex to do anything|for agents ·/;
+
+export function codexStatusFromScreen(lines: readonly string[]): AgentStatus | undefined {
+  const screen = lines.join('\n');
+  if (APPROVAL.test(screen)) return 'approval';
+  if (WORKING.test(screen)) return 'working';
+  if (IDLE.test(screen)) return 'idle';
+  return undefined;
+}
+
+async function detect({ env }: DriverEnv): Promise<DetectResult> {
+  const path = findExecutable('codex', env);
+  const result: DetectResult = { installed: Boolean(path), installHint: CODEX_INSTALL_HINT, loginHint: CODEX_LOGIN_HINT };
+  if (!path) return result;
+  result.path = path;
+  const version = await probeVersion(path, ['--version'], env);
+  if (version) {
+    result.version = version;
+    if (versionInRange(version, CODEX_TESTED_VERSIONS) === false) result.untestedVersion = CODEX_TESTED_VERSIONS;
+  }
+  return result;
+}
+
+export interface CodexDriver extends HarnessDriver {
+  /**
+   * Ends, by pid, codex processes started at or after `since` whose executable lives under
+   * the CODEX_HOME of `account` (the TUI's app-server daemon). baton calls it when it ends a
+   * codex tab; returns the pids it signalled.
+   */
+  endDaemons(opts: DriverEnv & { account?: string; since?: Date }): Promise<number[]>;
+}
+
+export const driver: CodexDriver = {
+  name: 'codex',
+  title: 'Codex CLI',
+  families: ['gpt'],
+  testedVersions: CODEX_TESTED_VERSIONS,
+  capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
+  detect,
+  launch: codexLaunch,
+  ingest: ingestCodex,
+  statusFromScreen: codexStatusFromScreen,
+  headless: runCodexTurn,
+  readSession: readCodexSession,
+  sessionLogPath: codexSessionLogPath,
+  endDaemons: ({ env, account, since }) => endCodexDaemons({ codexHome: codexHome(env, account), ...(since ? { startedAfter: since } : {}) }),
+};
+
+export default driver;
