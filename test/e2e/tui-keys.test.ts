@@ -23,21 +23,24 @@ s.after(async (ctx) => {
 
 s('arrows, F5, Alt-x, Esc and the prefix pressed twice reach the program unchanged', async ({ b }) => {
   // od shows bytes exactly as they arrive; raw mode so the line discipline changes nothing.
-  b.t.type("stty raw -echo; echo RAW-READY; head -c 16 | od -An -c; stty sane\r");
+  b.t.type("stty raw -echo; echo RAW-READY; head -c 16 | od -An -c; stty sane; echo RAW-DONE\r");
   await b.t.waitFor(/^RAW-READY/m);
   b.t.press('Up', 'F5', 'M-x', 'Escape', 'C-b', 'C-b', 'Left');
   b.t.type('z');
   const screen = await b.t.waitFor(/033\s+\[\s+A\s+033\s+\[\s+1\s+5\s+~\s+033\s+x\s+033\s+002\s+033\s+\[\s+D/, 15_000, 'the bytes in od output');
   assert.match(screen, /D\s+z/);
+  // The next test types at the prompt: only once the terminal is back to normal.
+  await b.t.waitFor(/RAW-DONE\n\$$/m);
 });
 
 s("cursor keys arrive in the encoding the program asked for (DECCKM), whatever baton's screen uses", async ({ b }) => {
-  b.t.type("clear; printf '\\033[?1h'; stty raw -echo; echo CKM-READY; head -c 6 | od -An -c; stty sane; printf '\\033[?1l'\r");
+  b.t.type("clear; printf '\\033[?1h'; stty raw -echo; echo CKM-READY; head -c 6 | od -An -c; stty sane; printf '\\033[?1l'; echo CKM-DONE\r");
   await b.t.waitFor(/^CKM-READY/m);
   // The terminal baton runs in was switched to application cursor keys for this program.
   await b.t.waitFor(() => b.t.term.modes.applicationCursorKeysMode, 10_000, 'DECCKM on the outer terminal');
   b.t.press('Up', 'Left');
   await b.t.waitFor(/033\s+O\s+A\s+033\s+O\s+D/);
+  await b.t.waitFor(/CKM-DONE\n\$$/m);
   await b.t.waitFor(() => !b.t.term.modes.applicationCursorKeysMode, 10_000, 'DECCKM off again');
 });
 
