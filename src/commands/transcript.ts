@@ -19,6 +19,7 @@ import {
 import { FORMAT, FORMAT_VERSION } from '../transcript/store.js';
 import type { Entry } from '../transcript/types.js';
 import type { Io } from './io.js';
+import { importAgentSession } from './import-agent-session.js';
 
 function reportProblems(io: Io, id: string, problems: readonly LoadProblem[]) {
   for (const p of problems) io.err(`baton: warning: conversation ${id}: ${formatProblem(p)}\n`);
@@ -144,7 +145,9 @@ export function registerTranscript(y: Argv, io: Io): Argv {
             io.out(`imported ${r.entries} entries as conversation ${r.id}\n`);
             return;
           }
-          throw badInput(`cannot import from "${stripControls(a.from)}"`, 'use --from jsonl FILE (a file written by baton transcript export)');
+          const r = await importAgentSession(io, { agent: a.from, session: a.source, title: a.title });
+          if (r.skipped) io.err(`baton: warning: ${r.skipped} records of ${a.from}'s log had shapes this driver does not know; they were skipped\n`);
+          io.out(`imported ${r.entries} entries from ${a.from} session ${stripControls(a.source)} as conversation ${r.id}\n`);
         },
       )
       .command(

@@ -1,0 +1,30 @@
+// What a conversation needs from the place its agent CLI runs (a TUI tab's PTY pane), as an
+// interface the TUI implements: the conversation layer never sees blessed, node-pty or the
+// emulator, which is what lets this boundary later move behind a socket.
+
+import type { LaunchSpec } from '../plugins/api.js';
+
+export interface TerminalLaunch extends LaunchSpec {
+  /** Driver name, for the tab bar. */
+  agent: string;
+  model: string;
+  title: string;
+}
+
+export interface AgentTerminal {
+  /** Runs the program in the tab, ending whatever ran there first; resolves once it is spawned. */
+  launch(spec: TerminalLaunch): Promise<void>;
+  /** Bytes typed into the program, unchanged. */
+  write(data: string): void;
+  /** Whether the program turned bracketed paste on (DECSET 2004). */
+  bracketedPaste(): boolean;
+  /** Ends the program: SIGTERM to its process group, SIGKILL after graceMs. Resolves once it is gone. */
+  stop(graceMs: number): Promise<void>;
+  isRunning(): boolean;
+  /** The visible screen as plain text lines (for status heuristics). */
+  screenLines(): string[];
+  /** Called when the program exits on its own. */
+  onExit(cb: () => void): () => void;
+  /** Called (coalesced) when the program writes to the screen. */
+  onOutput(cb: () => void): () => void;
+}

@@ -1,0 +1,114 @@
+// One conversation carried across the five real agent CLIs with `baton chat`, against the
+// project's fake LLM, all CLIs sharing one HOME and one environment as baton gives them:
+//   - the ring claude -> codex -> gemini -> qwen -> opencode -> claude: each target's first
+//     model request carries a marker from the first turn and the last instruction;
+//   - switching back: claude -> codex -> claude resumes claude's own session (its request
+//     holds its earlier native messages) and sends only the codex delta, not a replay;
+//   - import of a session a CLI ran on its own, then a handoff of it to another CLI.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { main } from '../../src/cli.js';
+import { bufferIo } from '../../src/commands/io.js';
+import { startFakeLlm, bodyContains, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
+import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import { runCli, firstJson } from '../helpers/run-cli.js';
+
+const RING = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
+const TIMEOUT_S = '240';
+
+let fake: FakeLlm;
+let menv: MultiCliEnv;
+
+async function baton(args: string[]) {
+  const env = { ...menv.env, BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config') };
+  const io = bufferIo(env, menv.cwd);
+  const code = await main(args, io);
+  return { code, out: io.stdout(), err: io.stderr() };
+}
+
+async function chat(args: string[]) {
+  const r = await baton(['chat', '--json', '--timeout', TIMEOUT_S, ...args]);
+  assert.is(r.code, 0, `baton chat ${args.join(' ')}: ${r.err}`);
+  return JSON.parse(r.out) as { conversation: string; agent: string; handoff: { from: string | null; mode: string } | null; entries: { kind: string; text?: string }[] };
+}
+
+/** The first model request (not a background call) made since `from` that carries `marker`. */
+function firstRequestWith(from: number, marker: string): LoggedRequest {
+  const hit = fake.requests().slice(from).find((r) => r.kind === 'generate' && bodyContains(r, marker));
+  assert.ok(hit, `no model request carried ${marker}`);
+  return hit!;
+}
+
+const h = suite('handoff across real CLIs');
+h.before.each(async () => {
+  fake = await startFakeLlm();
+  menv = multiCliEnv({ fakeUrl: fake.url, names: [...RING] });
+});
+h.after.each(async () => {
+  await menv.cleanup();
+  await fake.close();
+});
+
+h('the ring claude -> codex -> gemini -> qwen -> opencode -> claude', async () => {
+  const first = await chat(['--new', '--agent', 'claude', 'Remember RING-ORIGIN-7731 for later.']);
+  const id = first.conversation;
+  assert.match(first.entries.filter((e) => e.kind === 'agent_text').map((e) => e.text).join(''), /RING-ORIGIN-7731/);
+  const hops = [...RING.slice(1), 'claude'];
+  for (const [i, agent] of hops.entries()) {
+    const instruction = `Hop ${i + 1}: continue with RING-HOP-${i + 1}.`;
+    const before = fake.requests().length;
+    const r = await chat(['--conversation', id, '--agent', agent, instruction]);
+    assert.is(r.agent, agent);
+    assert.ok(r.handoff, `hop to ${agent} is a handoff`);
+    const req = firstRequestWith(before, `RING-HOP-${i + 1}`);
+    assert.ok(bodyContains(req, 'RING-ORIGIN-7731'), `${agent}'s first request carries the first turn's marker`);
+    assert.ok(bodyContains(req, instruction), `${agent}'s first request carries the last instruction`);
+    if (i > 0) assert.ok(bodyContains(req, `RING-HOP-${i}`), `${agent}'s first request carries the previous hop`);
+  }
+  const show = await baton(['transcript', 'show', id]);
+  for (const [a, b] of [['Claude Code', 'Codex'], ['OpenCode', 'Claude Code']]) assert.match(show.out, new RegExp(`Switched this conversation from ${a}[^\\n]* to ${b}`));
+});
+
+h('switching back resumes claude\'s own session and sends only the codex delta', async () => {
+  const first = await chat(['--new', '--agent', 'claude', 'Note BACK-FIRST-4410 please.']);
+  const id = first.conversation;
+  await chat(['--conversation', id, '--agent', 'codex', 'Codex, add BACK-CODEX-5520.']);
+  const before = fake.requests().length;
+  const back = await chat(['--conversation', id, '--agent', 'claude', 'Claude again: BACK-RETURN-6630.']);
+  assert.is(back.handoff!.mode, 'resume');
+  const req = firstRequestWith(before, 'BACK-RETURN-6630');
+  assert.is(req.api, 'anthropic');
+  const messages = (req.body as { messages: { role: string; content: unknown }[] }).messages;
+  const asText = (m: { content: unknown }) => JSON.stringify(m.content);
+  // claude's own earlier turn is in its native history, as an earlier message...
+  assert.ok(messages.slice(0, -1).some((m) => m.role === 'user' && asText(m).includes('BACK-FIRST-4410')), 'native history resumed');
+  // ...and the new message carries the delta (codex's turn), not a replay of the first turn.
+  const last = asText(messages[messages.length - 1]!);
+  assert.match(last, /BACK-CODEX-5520/);
+  assert.match(last, /Returning/);
+  assert.not.match(last, /Fresh start/);
+  assert.not.match(last, /BACK-FIRST-4410/);
+});
+
+h('a session each CLI ran on its own is imported, then handed to another CLI', async () => {
+  const runs: Record<string, { args: (p: string) => string[]; session: (out: string) => string }> = {
+    claude: { args: (p) => ['-p', p, '--output-format', 'json'], session: (o) => (firstJson(o) as { session_id: string }).session_id },
+  };
+  for (const [name, how] of Object.entries(runs)) {
+    const marker = `IMPORT-${name.toUpperCase()}-8841`;
+    const solo = await runCli(menv.cli(name as 'claude'), how.args(`Keep ${marker} in mind.`));
+    assert.is(solo.code, 0, solo.stderr);
+    const session = how.session(solo.stdout);
+    const im = await baton(['transcript', 'import', '--from', name, session]);
+    assert.is(im.code, 0, im.err);
+    const id = /as conversation (\S+)/.exec(im.out)![1]!;
+    const before = fake.requests().length;
+    const target = name === 'codex' ? 'claude' : 'codex';
+    await chat(['--conversation', id, '--agent', target, `Continue from ${name}: IMPORTED-NEXT.`]);
+    const req = firstRequestWith(before, 'IMPORTED-NEXT');
+    assert.ok(bodyContains(req, marker), `${target} got ${name}'s own session content`);
+  }
+});
+
+h.run();
