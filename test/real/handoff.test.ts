@@ -85,10 +85,14 @@ h('switching back resumes claude\'s own session and sends only the codex delta',
   assert.ok(messages.slice(0, -1).some((m) => m.role === 'user' && asText(m).includes('BACK-FIRST-4410')), 'native history resumed');
   // ...and the new message carries the delta (codex's turn), not a replay of the first turn.
   const last = asText(messages[messages.length - 1]!);
-  assert.match(last, /BACK-CODEX-5520/);
-  assert.match(last, /Returning/);
-  assert.not.match(last, /Fresh start/);
-  assert.not.match(last, /BACK-FIRST-4410/);
+  // The fake LLM's replies echo what they were sent, so codex's reply quotes the replay it
+  // got; judge the delta by what baton wrote before that quote.
+  const own = last.slice(0, last.indexOf('FAKE-LLM reply'));
+  assert.match(own, /Returning/);
+  assert.match(own, /BACK-CODEX-5520/);
+  assert.not.match(own, /Fresh start/);
+  assert.not.match(own, /BACK-FIRST-4410/, 'claude\'s own first turn is not replayed to it');
+  assert.match(last, /BACK-RETURN-6630/);
 });
 
 h('a session each CLI ran on its own is imported, then handed to another CLI', async () => {
