@@ -25,6 +25,10 @@ export interface ConversationMeta {
   lastAgent?: AgentRef;
   /** Set by importJsonl: where the entries came from. */
   importedFrom?: { file: string; conversation?: string };
+  /** Set for a fork: the conversation and entry it was forked at. */
+  forkedFrom?: { conversation: string; seq: number };
+  /** A fork into its own git worktree: the branch baton made for it. */
+  worktreeBranch?: string;
 }
 
 /** What callers may change; id and created are fixed at creation. */

@@ -55,6 +55,10 @@ export interface CreateOptions {
   user: UserAuthor;
   baseBranch?: string;
   now?: () => Date;
+  /** Entries the new conversation starts with, seqs kept (a fork of another conversation). */
+  entries?: readonly Entry[];
+  /** Where a fork came from, kept in its metadata. */
+  forkedFrom?: { conversation: string; seq: number };
 }
 
 export interface OpenConversation {
@@ -279,10 +283,11 @@ export async function createConversation(home: string, opts: CreateOptions): Pro
     (id) => {
       const m: ConversationMeta = { id, title: opts.title ?? '', created: iso, updated: iso, cwd: opts.cwd };
       if (opts.baseBranch) m.baseBranch = opts.baseBranch;
+      if (opts.forkedFrom) m.forkedFrom = opts.forkedFrom;
       return m;
     },
     (id) => ({ format: FORMAT, version: FORMAT_VERSION, conversation: id, created: iso }),
-    [],
+    opts.entries ?? [],
   );
   const lock = acquireLock(dir, id);
   try {
