@@ -1,0 +1,137 @@
+// One gemini turn without a terminal: `gemini -o stream-json -p …` in its own process group,
+// events streamed as the JSON lines arrive. A prompt up to ARGV_PROMPT_LIMIT goes as
+// `--prompt=<text>` (the `=` form, so a prompt starting with "-" is not an option); a longer
+// one (a handoff brief) goes on stdin with an empty `--prompt=`, which gemini reads in
+// whole (up to 8 MiB). Resume is `--resume <uuid>`, honoured when gemini reports that same
+// session id. Not ACP: gemini's ACP session/load is fragile in 0.61 (see docs/plugins.md).
+// Failures are BatonErrors (3 not installed; ResumeFailedError; 4 with gemini's own words);
+// the whole group is always ended before this returns.
+
+import { BatonError, EXIT } from '../src/errors.js';
+import { ARGV_PROMPT_LIMIT, ResumeFailedError, type HeadlessResult, type HeadlessTurn } from '../src/plugins/api.js';
+import { findExecutable } from '../src/plugins/find-executable.js';
+import { spawnGroup, type ProcessGroup } from '../src/plugins/process-group.js';
+import { geminiAccountEnv } from './gemini-home.js';
+import { GeminiStreamMapper } from './gemini-stream.js';
+
+export const GEMINI_INSTALL_HINT = 'npm install -g @google/gemini-cli@0.61.0';
+export const GEMINI_LOGIN_HINT =
+  'set GEMINI_API_KEY (or GOOGLE_API_KEY with Vertex AI), or run `gemini` once and pick a login method; headless runs need security.auth.selectedType in ~/.gemini/settings.json';
+
+const STDERR_KEEP = 8 * 1024;
+/** gemini's exit code for a failed authentication (FatalAuthenticationError). */
+const EXIT_AUTH = 41;
+const LOGIN_RE = /GEMINI_API_KEY|GOOGLE_API_KEY|must specify the|auth(entication)? method|please (re-?)?authenticate|login required|\b40[13]\b|UNAUTHENTICATED|PERMISSION_DENIED|API key not valid/i;
+const RESUME_GONE_RE = /Error resuming session|Invalid session identifier|No previous sessions found/i;
+// Noise gemini prints on every run in a terminal-less environment.
+const NOISE = /^(Warning: 256-color support not detected.*|Ripgrep is not available.*|YOLO mode is enabled.*|Loaded cached credentials\.?)$/;
+
+/** argv after `gemini` for one headless turn, and what goes on stdin. */
+export function geminiArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | 'resume' | 'prompt'>): { argv: string[]; stdin?: string } {
+  const argv: string[] = [];
+  // Without --yes, gemini's non-interactive default: tools that would need approval are not
+  // offered to the model at all (it cannot ask anyone).
+  if (turn.yes) argv.push('--yolo');
+  if (turn.model) argv.push('-m', turn.model);
+  argv.push(...(turn.args ?? []));
+  if (turn.resume) argv.push('--resume', turn.resume);
+  argv.push('-o', 'stream-json');
+  if (Buffer.byteLength(turn.prompt) <= ARGV_PROMPT_LIMIT) return { argv: [...argv, `--prompt=${turn.prompt}`] };
+  return { argv: [...argv, '--prompt='], stdin: turn.prompt };
+}
+
+function lastWords(stderr: string, n = 12): string {
+  return stderr
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l && !NOISE.test(l.trim()) && !/^\s+at /.test(l))
+    .slice(-n)
+    .join('\n');
+}
+
+export async function runGeminiTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
+  const env: NodeJS.ProcessEnv = { ...turn.env, ...geminiAccountEnv(turn.env, turn.account) };
+  const path = findExecutable('gemini', env, turn.cwd);
+  if (!path) throw new BatonError('gemini is not installed (no `gemini` on PATH)', EXIT.agentNotInstalled, GEMINI_INSTALL_HINT);
+  if (turn.signal?.aborted) throw new BatonError('gemini turn cancelled before it started', EXIT.agentFailed);
+
+  const { argv, stdin } = geminiArgs(turn);
+  let group: ProcessGroup;
+  try {
+    group = await spawnGroup(path, argv, {
+      cwd: turn.cwd,
+      env,
+      // Not a pipe without a prompt on it: gemini would wait half a second for input.
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      timeoutMs: turn.timeoutMs,
+      graceMs: 2000,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !findExecutable('gemini', env, turn.cwd)) throw new BatonError('gemini is not installed', EXIT.agentNotInstalled, GEMINI_INSTALL_HINT);
+    throw new BatonError(`gemini could not be started: ${(err as Error).message}`, EXIT.agentFailed, code === 'ENOENT' ? `is ${turn.cwd} a directory?` : undefined);
+  }
+
+  const mapper = new GeminiStreamMapper(turn.onEvent);
+  const child = group.child;
+  let stderr = '';
+  let pending = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    pending += d;
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) !== -1) {
+      mapper.line(pending.slice(0, nl));
+      pending = pending.slice(nl + 1);
+    }
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    stderr = (stderr + d).slice(-STDERR_KEEP);
+  });
+  if (stdin !== undefined) {
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(stdin);
+  }
+
+  let aborted = false;
+  const onAbort = () => {
+    aborted = true;
+    void group.stop();
+  };
+  turn.signal?.addEventListener('abort', onAbort, { once: true });
+  const closed = new Promise<void>((r) => child.once('close', () => r()));
+  let info;
+  try {
+    info = await group.exited;
+    // gemini relaunches itself as a child node process: the group holds both.
+    await group.stop(1000);
+    await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
+  } finally {
+    turn.signal?.removeEventListener('abort', onAbort);
+    await group.stop(500);
+  }
+  if (pending) mapper.line(pending);
+
+  const said = lastWords(stderr);
+  if (group.timedOut) {
+    throw new BatonError(`gemini did not finish within ${Math.round(turn.timeoutMs / 1000)} s and was stopped`, EXIT.agentFailed, said || undefined);
+  }
+  if (aborted) throw new BatonError('gemini turn cancelled', EXIT.agentFailed, said || undefined);
+  if (info.code !== 0 || (mapper.status !== undefined && mapper.status !== 'success')) {
+    const lines = said.split('\n').filter(Boolean);
+    const reason = mapper.failure ?? lines.find((l) => /error/i.test(l)) ?? lines[0] ?? '';
+    if (turn.resume && !mapper.sessionId && RESUME_GONE_RE.test(stderr)) {
+      throw new ResumeFailedError(turn.resume, reason.replace(/^Error resuming session:\s*/, '').trim() || 'gemini found no such session');
+    }
+    if (info.code === EXIT_AUTH || LOGIN_RE.test(`${reason}\n${said}`)) {
+      throw new BatonError(`gemini needs a login or an API key: ${reason}`, EXIT.agentFailed, GEMINI_LOGIN_HINT);
+    }
+    const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+    throw new BatonError(`gemini ${how}${reason ? `: ${reason}` : ''}`, EXIT.agentFailed, said || undefined);
+  }
+  if (mapper.status === undefined) turn.onEvent({ type: 'turn_end' });
+  return {
+    ...(mapper.sessionId ? { agentSession: mapper.sessionId } : {}),
+    resumed: turn.resume !== undefined && mapper.sessionId === turn.resume,
+    stopReason: 'end_turn',
+  };
+}
