@@ -119,12 +119,44 @@ s('alternate screen in and out restores the normal screen', async () => {
   }
 });
 
-s('scrollback is capped at the configured number of lines', async () => {
+s('scrollback is capped at the configured number of lines, numbered from the oldest kept', async () => {
   const p = sh('seq 1 500; sleep 30', { rows: 10, scrollback: 100 });
   try {
     await until(() => screen(p).includes('500'), 'all output');
-    assert.is(p.term.buffer.active.length, 110);
-    assert.is(p.term.buffer.active.getLine(0)!.translateToString(true), '392');
+    assert.is(p.endLine - p.firstLine, 110);
+    assert.is(p.lineText(p.firstLine), '392');
+    assert.is(p.lineText(p.endLine - 2), '500');
+    assert.is(p.lineText(p.screenTop), '492');
+  } finally {
+    await p.dispose();
+  }
+});
+
+s('old scrollback leaves the emulator for the compact history, text and colours intact', async () => {
+  const p = sh('i=1; while [ $i -le 3000 ]; do printf "\\033[31mline\\033[0m %d 日本\\n" $i; i=$((i+1)); done; sleep 30', { rows: 10, scrollback: 2000 });
+  try {
+    await until(() => screen(p).includes('line 3000'), 'all output', 30_000);
+    // The emulator keeps only a small window at full width.
+    assert.ok(p.term.buffer.active.length <= 10 + 200, `emulator lines: ${p.term.buffer.active.length}`);
+    assert.is(p.endLine - p.firstLine, 2010);
+    assert.is(p.lineText(p.firstLine), 'line 992 日本');
+    // Numbers are continuous across the history / emulator boundary.
+    for (let n = p.firstLine; n < p.endLine - 1; n += 97) assert.is(p.lineText(n), `line ${n - p.firstLine + 992} 日本`);
+    const row = Array.from({ length: 20 }, () => [0, ''] as [number, string]);
+    p.paintLine(p.firstLine, row, 0, 20);
+    assert.equal(row.slice(0, 12).map((c) => c[1]).join('|'), 'l|i|n|e| |9|9|2| |日||本');
+    assert.is((row[0]![0] >> 9) & 0x1ff, 1);
+  } finally {
+    await p.dispose();
+  }
+});
+
+s('clearing the scrollback (ED 3, as `clear` does) clears the history too', async () => {
+  const p = sh('seq 1 1000; printf "\\033[3J"; echo cleared; sleep 30', { rows: 10, scrollback: 2000 });
+  try {
+    await until(() => screen(p).includes('cleared'), 'output');
+    assert.is(p.history.length, 0);
+    assert.is(p.endLine - p.firstLine, p.term.buffer.active.length);
   } finally {
     await p.dispose();
   }

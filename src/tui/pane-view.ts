@@ -8,7 +8,7 @@ import { paintRow, type BlessedRow } from './cells.js';
 import type { Pane } from './pane.js';
 
 export interface Highlight {
-  /** Absolute buffer line. */
+  /** Absolute line number (see Pane.firstLine). */
   line: number;
   start: number;
   end: number;
@@ -17,7 +17,7 @@ export interface Highlight {
 export class PaneView {
   readonly box: blessed.Widgets.BoxElement;
   private pane: Pane | undefined;
-  /** Scroll mode: absolute buffer line shown in the first row; undefined = live. */
+  /** Scroll mode: absolute line number shown in the first row; undefined = live. */
   scrollTop: number | undefined;
   highlights: Highlight[] = [];
   /** Base line and buffer painted last, so a scroll or an alternate-screen switch repaints everything. */
@@ -108,6 +108,7 @@ export class PaneView {
       return { start: top, end: top + height - 1 };
     }
     const buf = pane.term.buffer.active;
+    // Live: the emulator's screen rows. Scroll mode: lines by absolute number (pane.ts).
     const base = this.scrollTop ?? buf.baseY;
     let range = pane.takeDirty();
     let start: number;
@@ -130,10 +131,14 @@ export class PaneView {
     for (let y = start; y <= end; y++) {
       const row = lines[top + y];
       if (!row) continue;
-      const abs = base + y;
-      const mark = this.highlights.find((h) => h.line === abs);
-      const line = y < pane.rows || this.scrollTop !== undefined ? buf.getLine(abs) : undefined;
-      if (paintRow(line, cell, row, left, width, mark)) {
+      let changed: boolean;
+      if (this.scrollTop !== undefined) {
+        const n = this.scrollTop + y;
+        changed = pane.paintLine(n, row, left, width, this.highlights.find((h) => h.line === n));
+      } else {
+        changed = paintRow(y < pane.rows ? buf.getLine(base + y) : undefined, cell, row, left, width);
+      }
+      if (changed) {
         if (first < 0) first = y;
         last = y;
       }

@@ -6,7 +6,20 @@
 
 import * as pty from 'node-pty';
 import { readdirSync, readFileSync, writeSync } from 'node:fs';
-import { createTerminal, cursorHidden, cursorShape, onRefreshRows, writeSyncOf, type CursorShape, type IDisposable, type Terminal } from './xterm.js';
+import { paintRow, type BlessedRow } from './cells.js';
+import { archiveLine, archivedText, History, paintArchived } from './history.js';
+import {
+  createTerminal,
+  cursorHidden,
+  cursorShape,
+  onRefreshRows,
+  ScrollbackTap,
+  writeSyncOf,
+  type CursorShape,
+  type IBufferCell,
+  type IDisposable,
+  type Terminal,
+} from './xterm.js';
 
 export interface PaneLaunch {
   command: string;
@@ -26,6 +39,11 @@ export interface PaneOptions extends PaneLaunch {
 }
 
 export const DEFAULT_SCROLLBACK = 10_000;
+/**
+ * Scrollback lines left in the emulator at full width; older ones move to the compact
+ * History. Small, because xterm keeps 12 bytes for every cell of every line.
+ */
+const HOT_SCROLLBACK = 200;
 /** Without synchronous parsing: bytes queued in the emulator at which the PTY is paused, and resumed again. */
 const HIGH_WATER = 256 * 1024;
 const LOW_WATER = 32 * 1024;
@@ -60,8 +78,32 @@ export class Pane {
   bytesIn = 0;
   bytesParsed = 0;
 
+  /** Scrollback that left the emulator (normal screen only). */
+  readonly history: History;
+  private readonly tap: ScrollbackTap | undefined;
+  private readonly archiveCell: IBufferCell;
+
   constructor(opts: PaneOptions) {
-    this.term = createTerminal(opts.cols, opts.rows, opts.scrollback ?? DEFAULT_SCROLLBACK);
+    const scrollback = opts.scrollback ?? DEFAULT_SCROLLBACK;
+    const hot = Math.min(scrollback, HOT_SCROLLBACK);
+    this.term = createTerminal(opts.cols, opts.rows, hot);
+    this.history = new History(scrollback - hot);
+    this.archiveCell = this.term.buffer.normal.getNullCell();
+    this.tap =
+      scrollback > hot
+        ? ScrollbackTap.attach(
+            this.term,
+            (lines) => {
+              for (const l of lines) this.history.push(archiveLine(l, this.archiveCell));
+            },
+            () => this.history.clear(),
+          )
+        : undefined;
+    // Without the tap, xterm keeps the whole scrollback itself.
+    if (!this.tap) {
+      this.term.options.scrollback = scrollback;
+      this.history.cap = 0;
+    }
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...(opts.baseEnv ?? process.env), ...opts.env })) if (v !== undefined) env[k] = v;
     // The emulator is an xterm; programs must not assume the outer terminal's quirks.
@@ -112,7 +154,9 @@ export class Pane {
     const len = data.length;
     this.bytesIn += len;
     if (this.writeSync) {
+      this.tap?.ensure();
       this.writeSync(data);
+      this.tap?.settle();
       this.bytesParsed += len;
       // writeSync fires no onWriteParsed: tell the viewer here.
       if (!this.hasRefreshSignal) this.markDirty(0, this.term.rows - 1);
@@ -249,6 +293,7 @@ export class Pane {
     cols = Math.max(2, Math.floor(cols));
     rows = Math.max(1, Math.floor(rows));
     if (cols === this.term.cols && rows === this.term.rows) return;
+    this.tap?.ensure();
     this.term.resize(cols, rows);
     if (!this.exited && !this.disposed) {
       try {
@@ -263,6 +308,64 @@ export class Pane {
   cursor(): { x: number; y: number; visible: boolean; shape: CursorShape } {
     const b = this.term.buffer.active;
     return { x: b.cursorX, y: b.cursorY, visible: !cursorHidden(this.term), shape: cursorShape(this.term) };
+  }
+
+  // ---- lines by absolute number: archived history, then the emulator's buffer ----
+  // Numbers only grow: a line keeps its number as it moves from the emulator to the history,
+  // and numbers of lines dropped off the start are never reused. In the alternate screen
+  // there is no history: the numbers are the alternate buffer's rows.
+
+  private get onNormal(): boolean {
+    return this.term.buffer.active.type === 'normal';
+  }
+
+  /** Number of the oldest line kept. */
+  get firstLine(): number {
+    return this.onNormal ? this.history.dropped : 0;
+  }
+
+  /** One past the newest line. */
+  get endLine(): number {
+    return this.screenTop - this.term.buffer.active.baseY + this.term.buffer.active.length;
+  }
+
+  /** Number of the line shown in the first row of the live screen. */
+  get screenTop(): number {
+    return (this.onNormal ? this.history.dropped + this.history.length : 0) + this.term.buffer.active.baseY;
+  }
+
+  private locate(n: number): { archived: number } | { buffer: number } | undefined {
+    const base = this.onNormal ? this.history.dropped : 0;
+    const archived = this.onNormal ? this.history.length : 0;
+    const i = n - base;
+    if (i < 0) return undefined;
+    if (i < archived) return { archived: i };
+    const b = i - archived;
+    return b < this.term.buffer.active.length ? { buffer: b } : undefined;
+  }
+
+  /** Text of line `n` (trailing blanks trimmed). */
+  lineText(n: number): string {
+    const at = this.locate(n);
+    if (!at) return '';
+    if ('archived' in at) return archivedText(this.history.get(at.archived)!);
+    return (this.term.buffer.active.getLine(at.buffer)?.translateToString(true) ?? '').replace(/\s+$/, '');
+  }
+
+  /** Whether line `n` continues line n-1 (the program's text wrapped there). */
+  isWrapped(n: number): boolean {
+    const at = this.locate(n);
+    if (!at) return false;
+    if ('archived' in at) return this.history.get(at.archived)!.wrapped;
+    return this.term.buffer.active.getLine(at.buffer)?.isWrapped ?? false;
+  }
+
+  /** Paint line `n` into a blessed row (blank when there is no such line). */
+  paintLine(n: number, dest: BlessedRow, x0: number, width: number, invert?: { start: number; end: number }): boolean {
+    const at = this.locate(n);
+    if (at && 'archived' in at) return paintArchived(this.history.get(at.archived)!, dest, x0, width, invert);
+    const buf = this.term.buffer.active;
+    return paintRow(at ? buf.getLine(at.buffer) : undefined, this.archiveCell, dest, x0, width, invert);
   }
 
   /** Plain text of a viewport row. */

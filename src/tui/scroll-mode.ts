@@ -2,7 +2,7 @@
 // g/G go to top/bottom, / searches upwards (n/N repeat), v starts a selection, y or Enter
 // copies it to the clipboard with OSC 52, q or Esc leaves. The program keeps running and
 // its output keeps arriving underneath; the view stays where the user put it. It reads
-// the emulator's buffer and never writes to the PTY.
+// lines through the pane (history and emulator alike) and never writes to the PTY.
 
 import type { Pane } from './pane.js';
 import type { Highlight, PaneView } from './pane-view.js';
@@ -41,9 +41,9 @@ export class ScrollMode {
   private prompt: string | undefined;
 
   constructor(private readonly pane: Pane, private readonly host: ScrollHost) {
-    const b = pane.term.buffer.active;
-    this.top = b.baseY;
-    this.cur = { line: b.baseY + b.cursorY, col: b.cursorX };
+    const c = pane.cursor();
+    this.top = pane.screenTop;
+    this.cur = { line: pane.screenTop + c.y, col: c.x };
     this.update();
   }
 
@@ -51,31 +51,33 @@ export class ScrollMode {
     return this.host.view.height;
   }
 
+  private get firstLine(): number {
+    return this.pane.firstLine;
+  }
+
   private get lastLine(): number {
-    return this.pane.term.buffer.active.length - 1;
+    return this.pane.endLine - 1;
   }
 
   private get maxTop(): number {
-    return Math.max(0, this.pane.term.buffer.active.length - this.height);
+    return Math.max(this.firstLine, this.pane.endLine - this.height);
   }
 
   private lineText(n: number): string {
-    return this.pane.term.buffer.active.getLine(n)?.translateToString(true) ?? '';
+    return this.pane.lineText(n);
   }
 
   /** The text between the mark and the cursor, lines joined with newlines (wrapped rows rejoined). */
   selection(): string | undefined {
     if (!this.mark) return undefined;
     const [a, b] = compare(this.mark, this.cur) <= 0 ? [this.mark, this.cur] : [this.cur, this.mark];
-    const buf = this.pane.term.buffer.active;
     let out = '';
     for (let n = a.line; n <= b.line; n++) {
-      const line = buf.getLine(n);
-      const text = line?.translateToString(n === b.line ? false : true) ?? '';
+      const text = this.lineText(n);
       const from = n === a.line ? a.col : 0;
       const to = n === b.line ? b.col + 1 : text.length;
       out += text.slice(from, to);
-      if (n < b.line && !buf.getLine(n + 1)?.isWrapped) out += '\n';
+      if (n < b.line && !this.pane.isWrapped(n + 1)) out += '\n';
     }
     return out.replace(/[ ]+$/g, '');
   }
@@ -90,17 +92,17 @@ export class ScrollMode {
         return this.host.leave();
       case 'pageup':
       case 'C-b':
-        this.top = clamp(this.top - page, 0, this.maxTop);
-        this.cur.line = clamp(this.cur.line - page, 0, this.lastLine);
+        this.top = clamp(this.top - page, this.firstLine, this.maxTop);
+        this.cur.line = clamp(this.cur.line - page, this.firstLine, this.lastLine);
         break;
       case 'pagedown':
       case 'C-f':
-        this.top = clamp(this.top + page, 0, this.maxTop);
-        this.cur.line = clamp(this.cur.line + page, 0, this.lastLine);
+        this.top = clamp(this.top + page, this.firstLine, this.maxTop);
+        this.cur.line = clamp(this.cur.line + page, this.firstLine, this.lastLine);
         break;
       case 'up':
       case 'k':
-        this.cur.line = Math.max(0, this.cur.line - 1);
+        this.cur.line = Math.max(this.firstLine, this.cur.line - 1);
         break;
       case 'down':
       case 'j':
@@ -116,8 +118,8 @@ export class ScrollMode {
         break;
       case 'home':
       case 'g':
-        this.top = 0;
-        this.cur = { line: 0, col: 0 };
+        this.top = this.firstLine;
+        this.cur = { line: this.firstLine, col: 0 };
         break;
       case 'end':
       case 'S-g':
@@ -182,12 +184,12 @@ export class ScrollMode {
   search(query: string, dir: -1 | 1): void {
     if (!query) return this.update();
     const q = query.toLowerCase();
-    for (let n = this.cur.line + dir; n >= 0 && n <= this.lastLine; n += dir) {
+    for (let n = this.cur.line + dir; n >= this.firstLine && n <= this.lastLine; n += dir) {
       const i = this.lineText(n).toLowerCase().indexOf(q);
       if (i >= 0) {
         this.cur = { line: n, col: i };
         this.match = { line: n, start: i, end: i + [...query].length };
-        if (n < this.top || n >= this.top + this.height) this.top = clamp(n - Math.floor(this.height / 2), 0, this.maxTop);
+        if (n < this.top || n >= this.top + this.height) this.top = clamp(n - Math.floor(this.height / 2), this.firstLine, this.maxTop);
         return this.update();
       }
     }
@@ -197,15 +199,17 @@ export class ScrollMode {
   }
 
   private update(resetStatus = true): void {
+    // Lines may have fallen off the start of the history since the last key.
+    if (this.cur.line < this.firstLine) this.cur.line = this.firstLine;
     if (this.cur.line < this.top) this.top = this.cur.line;
     if (this.cur.line >= this.top + this.height) this.top = this.cur.line - this.height + 1;
-    this.top = clamp(this.top, 0, this.maxTop);
+    this.top = clamp(this.top, this.firstLine, this.maxTop);
     const view = this.host.view;
     view.scrollTop = this.top;
     view.highlights = [...this.selectionHighlights(), ...(this.match ? [this.match] : [])];
     if (this.prompt !== undefined) this.host.status(`/${this.prompt}`);
     else if (resetStatus) {
-      const at = this.pane.term.buffer.active.length - this.top - this.height;
+      const at = this.pane.endLine - this.top - this.height;
       this.host.status(
         `[scroll${this.mark ? ': selecting' : ''}] ${at > 0 ? `${at} lines up` : 'bottom'} · PgUp/PgDn ↑↓ · / search · v select · y copy · q leave`,
       );

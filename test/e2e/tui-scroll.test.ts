@@ -51,6 +51,27 @@ s('/ searches upwards and shows the match; q returns to the live screen', async 
   await b.t.waitFor(/^200\n\$$/m);
 });
 
+s('older lines (kept in the compact history, beyond the emulator) scroll and search the same way', async ({ b }) => {
+  b.t.type('clear; seq 1 3000\r');
+  await b.t.waitFor(/^3000\n\$$/m);
+  b.t.press('C-b', '[');
+  await b.t.waitFor('[scroll]');
+  b.t.type('/');
+  b.t.type('1234');
+  b.t.press('Enter');
+  let screen = await b.t.waitFor(/^1234$/m);
+  let ns = numbers(screen);
+  ns.forEach((n, i) => i === 0 || assert.is(n, ns[i - 1]! + 1));
+  b.t.press('PageUp');
+  screen = await b.t.waitFor((scr) => Math.max(...numbers(scr)) <= Math.min(...ns), 10_000, 'earlier lines');
+  ns = numbers(screen);
+  ns.forEach((n, i) => i === 0 || assert.is(n, ns[i - 1]! + 1));
+  b.t.type('g');
+  await b.t.waitFor((scr) => numbers(scr)[0] !== undefined && numbers(scr)[0]! < 300, 10_000, 'the oldest lines');
+  b.t.type('q');
+  await b.t.waitFor(/^3000\n\$$/m);
+});
+
 s('v selects, y copies the selection through OSC 52 and leaves scroll mode', async ({ b }) => {
   b.t.type('echo copy-me-please\r');
   await b.t.waitFor(/^copy-me-please\n\$$/m);
