@@ -1,0 +1,135 @@
+// The claude driver without running Claude Code: launch() argv and env (model, account,
+// resume, fork, the first message on the command line or, past the argv limit, as a file
+// reference), the headless argv for --yes as root or not, where logs are looked for, and
+// screen status on TUI screens captured from the pinned CLI (test/fixtures/claude/screens).
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ARGV_PROMPT_LIMIT } from '../src/plugins/api.js';
+import { BatonError } from '../src/errors.js';
+import driver, { claudeStatusFromScreen } from '../plugins/claude.js';
+import { headlessArgs, ROOT_ALLOWED_TOOLS } from '../plugins/claude-headless.js';
+import { claudeConfigDir, findSessionLog, projectDir, projectSlug } from '../plugins/claude-home.js';
+import { REPO_ROOT } from './helpers/cli-env.js';
+
+let dir: string;
+let cwd: string;
+const env = () => ({ HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), PATH: '/usr/bin:/bin' });
+
+const s = suite('claude driver');
+s.before.each(() => {
+  dir = mkdtempSync(join(tmpdir(), 'baton-claude-unit-'));
+  cwd = join(dir, 'work');
+  mkdirSync(cwd);
+});
+s.after.each(() => rmSync(dir, { recursive: true, force: true }));
+
+s('identity and capabilities', () => {
+  assert.is(driver.name, 'claude');
+  assert.is(driver.title, 'Claude Code');
+  assert.equal(driver.families, ['claude']);
+  assert.is(driver.testedVersions, '2.1.197');
+  assert.equal(driver.capabilities, { resume: true, fork: true, planMode: true, submit: 'paste' });
+});
+
+s('launch: extra args first, then model, resume + fork, then the message after --', async () => {
+  const spec = await driver.launch({ cwd, env: env(), model: 'sonnet', resume: 'abc-123', fork: true, initialPrompt: '-starts with a dash', args: ['--verbose'] });
+  assert.is(spec.command, 'claude');
+  assert.equal(spec.args, ['--verbose', '--model', 'sonnet', '--resume', 'abc-123', '--fork-session', '--', '-starts with a dash']);
+  assert.equal(spec.env, {});
+  assert.is(spec.cwd, cwd);
+  assert.is(spec.prompt, 'argv');
+  assert.is(spec.files, undefined);
+});
+
+s('launch: nothing to say, no prompt; fork without resume is no fork', async () => {
+  const spec = await driver.launch({ cwd, env: env(), fork: true });
+  assert.equal(spec.args, []);
+  assert.is(spec.prompt, 'none');
+  const resumed = await driver.launch({ cwd, env: env(), resume: 'abc' });
+  assert.equal(resumed.args, ['--resume', 'abc']);
+});
+
+s('launch: a message over the argv limit goes as a file reference (.baton 0700, file 0600)', async () => {
+  const big = `${'x'.repeat(ARGV_PROMPT_LIMIT)} BIG-TAIL`;
+  const spec = await driver.launch({ cwd, env: env(), initialPrompt: big, switchId: 'sw-1' });
+  const file = join(cwd, '.baton', 'handoff-sw-1.md');
+  assert.equal(spec.files, [file]);
+  assert.is(readFileSync(file, 'utf8'), big);
+  assert.is(statSync(file).mode & 0o777, 0o600);
+  assert.is(statSync(join(cwd, '.baton')).mode & 0o777, 0o700);
+  const text = spec.args[spec.args.length - 1]!;
+  assert.is(spec.args[spec.args.length - 2], '--');
+  assert.ok(Buffer.byteLength(text) < 1024, 'argv carries only a short reference');
+  assert.match(text, file);
+  assert.is(spec.prompt, 'argv');
+  // Exactly at the limit still fits.
+  const edge = await driver.launch({ cwd, env: env(), initialPrompt: 'y'.repeat(ARGV_PROMPT_LIMIT), switchId: 'sw-2' });
+  assert.is(edge.files, undefined);
+  assert.ok(!readdirSync(join(cwd, '.baton')).includes('handoff-sw-2.md'));
+});
+
+s('launch: an account is its own CLAUDE_CONFIG_DIR under $XDG_CONFIG_HOME/baton/accounts, made 0700', async () => {
+  const spec = await driver.launch({ cwd, env: env(), account: 'work' });
+  const acct = join(dir, 'config', 'baton', 'accounts', 'claude', 'work');
+  assert.equal(spec.env, { CLAUDE_CONFIG_DIR: acct });
+  assert.is(statSync(acct).mode & 0o777, 0o700);
+  try {
+    await driver.launch({ cwd, env: env(), account: '../escape' });
+    assert.unreachable('a path as account name');
+  } catch (err) {
+    assert.instance(err, BatonError);
+    assert.is((err as BatonError).exitCode, 2);
+  }
+});
+
+s('headless argv: stream-json, prompt not in argv; --yes is bypassPermissions, or named tools as root without IS_SANDBOX', () => {
+  const base = { env: {}, yes: false };
+  assert.equal(headlessArgs(base, false), ['-p', '--output-format', 'stream-json', '--verbose']);
+  assert.equal(headlessArgs({ ...base, model: 'opus', resume: 's1', args: ['--max-turns', '3'] }, false), [
+    '-p', '--output-format', 'stream-json', '--verbose', '--model', 'opus', '--resume', 's1', '--max-turns', '3',
+  ]);
+  assert.equal(headlessArgs({ env: {}, yes: true }, false).slice(-2), ['--permission-mode', 'bypassPermissions']);
+  assert.equal(headlessArgs({ env: { IS_SANDBOX: '1' }, yes: true }, true).slice(-2), ['--permission-mode', 'bypassPermissions']);
+  assert.equal(headlessArgs({ env: {}, yes: true }, true).slice(-2), ['--allowedTools', ROOT_ALLOWED_TOOLS.join(',')]);
+});
+
+s('where logs are: CLAUDE_CONFIG_DIR, the account, ~/.claude; slug rule with the long-path hash', () => {
+  assert.is(claudeConfigDir({ HOME: '/h' }), '/h/.claude');
+  assert.is(claudeConfigDir({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' }), '/c');
+  assert.is(claudeConfigDir({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' }, 'a'), '/h/.config/baton/accounts/claude/a');
+  assert.is(projectSlug('/tmp/x_y.z'), '-tmp-x-y-z');
+  const long = `/${'d'.repeat(250)}`;
+  const slug = projectSlug(long);
+  assert.is(slug.slice(0, 201), `-${'d'.repeat(199)}-`);
+  assert.match(slug.slice(201), /^[0-9a-z]+$/);
+  assert.is(projectSlug(long), slug, 'deterministic');
+  assert.is.not(projectSlug(`${long}e`), slug, 'paths that share the first 200 characters still differ');
+});
+
+s('findSessionLog: the cwd\'s project first, then any project; nothing for ids that are paths', () => {
+  const config = join(dir, 'claude');
+  const mine = projectDir(config, cwd);
+  const other = join(config, 'projects', '-elsewhere');
+  mkdirSync(mine, { recursive: true });
+  mkdirSync(other, { recursive: true });
+  writeFileSync(join(mine, 'a.jsonl'), '');
+  writeFileSync(join(other, 'b.jsonl'), '');
+  assert.is(findSessionLog(config, cwd, 'a'), join(mine, 'a.jsonl'));
+  assert.is(findSessionLog(config, cwd, 'b'), join(other, 'b.jsonl'));
+  assert.is(findSessionLog(config, cwd, 'c'), undefined);
+  assert.is(findSessionLog(config, cwd, '../-elsewhere/b'), undefined);
+});
+
+s('statusFromScreen on screens of the real TUI', () => {
+  const screen = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/claude/screens', `${name}.txt`), 'utf8').split('\n');
+  assert.is(claudeStatusFromScreen(screen('idle-start')), 'idle');
+  assert.is(claudeStatusFromScreen(screen('working')), 'working');
+  assert.is(claudeStatusFromScreen(screen('approval')), 'approval');
+  assert.is(claudeStatusFromScreen(screen('idle-after-reply')), 'idle');
+  assert.is(claudeStatusFromScreen(['', 'loading…', '']), undefined);
+});
+
+s.run();
