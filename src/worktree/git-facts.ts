@@ -8,9 +8,9 @@
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { BatonError } from '../errors.js';
-import { currentBranch, git, gitTry, headCommit, isRepo, repoRoot, resolveCommit, upstreamBranch } from './git.js';
+import { git, gitTry, resolveCommit, upstreamBranch } from './git.js';
 import type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
-import { snapshotTree } from './snapshot.js';
+import { repoPaths, snapshotTree, type RepoPaths } from './snapshot.js';
 
 export type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
 
@@ -58,16 +58,20 @@ function truncateStat(text: string, max: number): string {
  * `git diff --stat` from where this work left base (their merge base) to the working tree's
  * snapshot, so changes made on base since, and untracked-but-not-ignored files, count right.
  */
-async function diffStatFact(root: string, base: string, limits: GitFactsLimits): Promise<string | undefined> {
-  const baseSha = await resolveCommit(root, base);
-  if (!baseSha) return undefined;
-  const head = await headCommit(root);
-  let from = baseSha;
-  if (head) {
-    const mb = await gitTry(['merge-base', baseSha, head], { cwd: root });
-    if (mb.code === 0) from = mb.stdout.toString('utf8').trim() || baseSha;
-  }
-  const tree = await snapshotTree(root);
+async function diffStatFact(paths: RepoPaths, base: string, limits: GitFactsLimits): Promise<string | undefined> {
+  const { root } = paths;
+  // Independent steps run side by side: every git start costs tens of ms on a busy machine,
+  // and this is on the path of every handoff.
+  const [from, tree] = await Promise.all([
+    (async () => {
+      const mb = await gitTry(['merge-base', '--end-of-options', base, 'HEAD'], { cwd: root });
+      const sha = mb.stdout.toString('utf8').trim();
+      // No merge base (unborn HEAD, unrelated histories): measure against base itself.
+      return mb.code === 0 && sha ? sha : resolveCommit(root, base);
+    })(),
+    snapshotTree(root, paths),
+  ]);
+  if (!from) return undefined;
   const stat = await git(
     [
       '-c', 'core.quotePath=false',
@@ -164,17 +168,24 @@ export async function gitFacts(cwd: string, base?: string, limits: GitFactsLimit
   const facts: GitFacts = {};
   let top = cwd;
   try {
-    if (await isRepo(cwd)) {
-      top = await repoRoot(cwd);
+    const [paths, branch, upstream] = await Promise.all([
+      repoPaths(cwd).catch((err: unknown) => {
+        if (err instanceof BatonError) return null; // not a repository: only .context/ below
+        throw err;
+      }),
+      gitTry(['symbolic-ref', '-q', '--short', 'HEAD'], { cwd }).catch(() => null),
+      base ? Promise.resolve(null) : upstreamBranch(cwd).catch(() => null),
+    ]);
+    if (paths) {
+      top = paths.root;
       // The brief's contract: no branch when HEAD is detached.
-      const branch = await currentBranch(top);
-      if (branch) facts.branch = branch;
-      const against = base ?? (await upstreamBranch(top)) ?? undefined;
-      if (against) {
-        facts.base = against;
-        const stat = await diffStatFact(top, against, limits);
-        if (stat) facts.diffStat = stat;
-      }
+      if (branch?.code === 0) facts.branch = branch.stdout.toString('utf8').trim();
+      const against = base ?? upstream ?? undefined;
+      const [stat, files] = await Promise.all([against ? diffStatFact(paths, against, limits) : undefined, contextFiles(top, limits)]);
+      if (against) facts.base = against;
+      if (stat) facts.diffStat = stat;
+      if (files.length) facts.contextFiles = files;
+      return facts;
     }
   } catch (err) {
     // git missing or failing: the brief goes without those facts rather than not at all.
