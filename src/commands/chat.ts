@@ -4,6 +4,7 @@
 import type { Argv } from 'yargs';
 import { runChat, titleFrom } from '../conversation/chat.js';
 import { userAuthor } from '../conversation/user.js';
+import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';
 import { badInput } from '../errors.js';
 import { createConversation, openConversation, pruneAtStartup, resolveHome, type OpenConversation } from '../transcript/store.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
@@ -31,7 +32,8 @@ export function registerChat(y: Argv, io: Io): Argv {
     async (a) => {
       if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
       const home = resolveHome(io.env);
-      await pruneAtStartup(home, io.env);
+      const pruned = await pruneAtStartup(home, io.env);
+      if (pruned?.pruned.length) await deletePrunedCheckpoints(pruned.pruned, (w) => io.err(`baton: warning: ${w}\n`));
       const catalog = await agentCatalog(io);
       try {
         // Validate the agent before a new conversation is created for it.

@@ -20,6 +20,7 @@ import { FORMAT, FORMAT_VERSION } from '../transcript/store.js';
 import type { Entry } from '../transcript/types.js';
 import type { Io } from './io.js';
 import { importAgentSession } from './import-agent-session.js';
+import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';
 
 function reportProblems(io: Io, id: string, problems: readonly LoadProblem[]) {
   for (const p of problems) io.err(`baton: warning: conversation ${id}: ${formatProblem(p)}\n`);
@@ -165,6 +166,7 @@ export function registerTranscript(y: Argv, io: Io): Argv {
           }
           if (!Number.isInteger(days) || days < 1) throw badInput(`--older-than must be a whole number of days >= 1, got ${days}`);
           const r = await prune(home(), { olderThanDays: days, dryRun: a.dryRun });
+          if (!a.dryRun && r.pruned.length) await deletePrunedCheckpoints(r.pruned, (w) => io.err(`baton: warning: ${w}\n`));
           for (const p of r.pruned) io.out(`${a.dryRun ? 'would prune' : 'pruned'} ${p.id}  ${p.updated.slice(0, 10)}  ${stripControls(p.title)}\n`);
           for (const id of r.skippedOpen) io.out(`kept ${id}: open in a running baton\n`);
           if (!r.pruned.length) io.out(`nothing older than ${days} days\n`);
