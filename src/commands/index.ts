@@ -5,9 +5,11 @@ import { setPluginDirs } from './agent-catalog.js';
 import { registerAgents } from './agents.js';
 import { registerBrief } from './brief.js';
 import { registerChat } from './chat.js';
+import { registerFork } from './fork.js';
 import { registerReset } from './reset.js';
 import type { Io } from './io.js';
 import { registerTranscript } from './transcript.js';
+import { registerWorktree } from './worktree.js';
 
 export function registerCommands(y: Argv, io: Io, _setExit: (code: number) => void): Argv {
   y.option('plugins', {
@@ -22,5 +24,7 @@ export function registerCommands(y: Argv, io: Io, _setExit: (code: number) => vo
   registerChat(y, io);
   registerAgents(y, io);
   registerReset(y, io);
+  registerFork(y, io);
+  registerWorktree(y, io);
   return y.demandCommand(1, 'say which command; see baton --help');
 }

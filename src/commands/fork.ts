@@ -1,0 +1,65 @@
+// `baton fork ID --at SEQ [--worktree] [--agent NAME] [--name NAME] [--json]`: a new
+// conversation from ID's history up to SEQ, in a new tab (same directory) or a new git
+// worktree on branch baton/<name>. Prints the new id first (and the worktree and branch).
+
+import type { Argv } from 'yargs';
+import { forkConversation, type ForkResult } from '../conversation/fork.js';
+import { badInput } from '../errors.js';
+import { resolveHome } from '../transcript/store.js';
+import { agentCatalog } from './agent-catalog.js';
+import type { Io } from './io.js';
+
+function describe(io: Io, r: ForkResult): void {
+  io.out(`${r.id}\n`);
+  if (r.worktree) {
+    io.out(`worktree ${r.worktree.path}\n`);
+    io.out(`branch ${r.worktree.branch}\n`);
+  }
+  const from = `${r.forkedFrom.conversation} at #${r.forkedFrom.seq}`;
+  io.err(`forked ${from} into conversation ${r.id} "${r.title}" (${r.entries} entries)\n`);
+  const w = r.worktree;
+  if (w) {
+    const start = w.from.kind === 'checkpoint' ? `the checkpoint of #${w.from.seq}` : 'a checkpoint of the working tree taken now (the fork point is the last turn)';
+    io.err(`worktree at ${start}, commit ${w.commit.slice(0, 12)}\n`);
+    if (w.base.branch) io.err(`base: ${w.base.branch}\n`);
+    else io.err(`base: HEAD is detached, so the fork records commit ${w.base.commit.slice(0, 12)} as its base (no branch)\n`);
+    if (w.copied.length) io.err(`copied from .batoninclude: ${w.copied.join(', ')}\n`);
+    for (const s of w.skipped) io.err(`baton: warning: .batoninclude: ${s.path}: ${s.reason}\n`);
+    if (w.setupOutput !== undefined) io.err('setup command ran\n');
+  }
+  const agent = r.agent ? `${r.agent.harness} (${r.agent.model})` : 'the agent of your choice (--agent NAME)';
+  io.err(`continues with ${agent}; the first message replays the conversation up to #${r.forkedFrom.seq} with a brief (no agent's own session is carried over)\n`);
+  io.err(`next: baton chat --conversation ${r.id} "..."\n`);
+}
+
+export function registerFork(y: Argv, io: Io): Argv {
+  return y.command(
+    'fork <id>',
+    'a new conversation from ID\'s history up to SEQ, in the same directory or (--worktree) a new git worktree',
+    (c) =>
+      c
+        .positional('id', { type: 'string', demandOption: true, describe: 'the conversation to fork (id or unique prefix)' })
+        .option('at', { type: 'number', demandOption: true, describe: 'the last entry the fork keeps' })
+        .option('worktree', { type: 'boolean', default: false, describe: 'fork into a new git worktree on branch baton/<name>, files as they were then' })
+        .option('agent', { alias: 'a', type: 'string', describe: 'the agent the fork continues with (default: the one that ran SEQ)' })
+        .option('name', { type: 'string', describe: 'with --worktree: branch baton/NAME, directory <repo>-NAME (default: the new id)' })
+        .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }),
+    async (a) => {
+      if (!Number.isSafeInteger(a.at)) throw badInput(`--at must be a whole number (an entry's seq), got ${String(a.at)}`, `see the seqs with baton transcript show ${a.id}`);
+      const catalog = a.agent !== undefined ? await agentCatalog(io) : undefined;
+      try {
+        const r = await forkConversation(resolveHome(io.env), a.id, a.at, {
+          worktree: a.worktree,
+          ...(a.agent !== undefined ? { agent: a.agent } : {}),
+          ...(a.name !== undefined ? { name: a.name } : {}),
+          ...(catalog ? { registry: catalog.registry } : {}),
+          env: io.env,
+        });
+        if (a.json) io.out(JSON.stringify(r) + '\n');
+        else describe(io, r);
+      } finally {
+        await catalog?.registry.dispose();
+      }
+    },
+  );
+}

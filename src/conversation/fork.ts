@@ -1,0 +1,170 @@
+// Fork a conversation at an entry into a new conversation: a new tab in the same directory,
+// or (worktree) a new git worktree on branch baton/<name> holding the files as they were
+// after that entry. The fork holds the source's visible entries up to the fork point, seqs
+// kept, and records where it came from.
+//
+// In this CLI a fork is always a replay: no agent's own (native) session is carried over,
+// because resuming the source's session would mix both histories (the source may have gone
+// on past the fork point). So the fork drops the source's `cursor` and `agent_session`
+// entries, and its first turn sends the brief of the history up to the fork point. Native
+// forks (claude --resume --fork-session, opencode --fork, codex's fork, ACP session/fork)
+// need a driver-level fork and are for the TUI and drivers.
+//
+// It must never write to the source conversation, and never leave half a fork behind: a
+// failure removes the new conversation, its branch, its worktree and its checkpoint refs.
+
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { badInput } from '../errors.js';
+import type { Registry } from '../plugins/registry.js';
+import { createConversation, readConversation, type OpenConversation } from '../transcript/store.js';
+import { Transcript } from '../transcript/transcript.js';
+import type { AgentRef, Entry, Segment } from '../transcript/types.js';
+import { deleteCheckpoints } from '../worktree/checkpoint.js';
+import { copyCheckpoints } from '../worktree/checkpoint-copy.js';
+import { isRepo } from '../worktree/git.js';
+import { checkForkName, makeWorktreeFork, planWorktreeFork, undoWorktreeFork, type WorktreeFork, type WorktreePlan } from './fork-worktree.js';
+import { userAuthor } from './user.js';
+
+export interface ForkOptions {
+  /** Fork into a new git worktree on branch baton/<name> instead of a tab in the same directory. */
+  worktree?: boolean;
+  /** The agent the fork continues with (default: the one that ran the fork point). */
+  agent?: string;
+  /** With worktree: the branch is baton/<name>, the directory <repo>-<name>. Default: the new id. */
+  name?: string;
+  /** Needed with agent: the known drivers. */
+  registry?: Registry;
+  env: NodeJS.ProcessEnv;
+  now?: () => Date;
+}
+
+export interface ForkResult {
+  id: string;
+  title: string;
+  /** Where the fork lives: the source's directory, or its worktree. */
+  cwd: string;
+  forkedFrom: { conversation: string; seq: number };
+  /** Source entries the fork holds. */
+  entries: number;
+  /** The agent the next `baton chat --conversation <id>` runs. */
+  agent?: AgentRef;
+  /** The agent was chosen with --agent: a handoff entry records it. */
+  switched: boolean;
+  /** Checkpoint refs of the copied entries now also held under the fork's id. */
+  checkpointsCopied: number;
+  worktree?: WorktreeFork;
+}
+
+/** The fork point must be an entry a reader sees; exit 2 otherwise. */
+function checkForkPoint(src: OpenConversation, atSeq: number): void {
+  const t = src.transcript;
+  const visible = t.visible();
+  const range = visible.length ? `give a seq from ${visible[0]!.seq} to ${visible.at(-1)!.seq} (see baton transcript show ${src.id})` : 'the conversation has no entries yet';
+  if (!Number.isSafeInteger(atSeq) || atSeq < 1 || !t.entry(atSeq)) {
+    throw badInput(`--at ${atSeq} is not an entry of conversation ${src.id}`, range);
+  }
+  if (!visible.some((e) => e.seq === atSeq)) {
+    throw badInput(`#${atSeq} of conversation ${src.id} is hidden by a reset`, `fork at an entry that is shown (baton transcript show ${src.id}), or undo the reset first: baton reset ${src.id} --undo`);
+  }
+}
+
+function lastSegmentOf(segments: readonly Segment[], harness: string): Segment | undefined {
+  for (let i = segments.length - 1; i >= 0; i--) if (segments[i]!.harness === harness) return segments[i];
+  return undefined;
+}
+
+/** The agent to switch to, or undefined when the fork keeps the one that ran the fork point. */
+function chooseAgent(opts: ForkOptions, segments: readonly Segment[], current: Segment | undefined): AgentRef | undefined {
+  if (opts.agent === undefined) return undefined;
+  if (!opts.registry) throw new Error('forkConversation: an agent was given without a registry');
+  const driver = opts.registry.get(opts.agent);
+  if (current?.harness === driver.name) return undefined;
+  const model = lastSegmentOf(segments, driver.name)?.model ?? opts.registry.settings(driver.name).model ?? driver.defaultModel ?? 'default';
+  return { harness: driver.name, model };
+}
+
+/**
+ * Creates the fork of conversation `sourceId` at entry `atSeq` (see the module comment).
+ * Bad input is exit 2 and makes nothing: an entry that does not exist or is hidden, an
+ * unknown agent, --name without --worktree, and every worktree check of planWorktreeFork.
+ */
+export async function forkConversation(home: string, sourceId: string, atSeq: number, opts: ForkOptions): Promise<ForkResult> {
+  if (opts.name !== undefined) {
+    if (!opts.worktree) throw badInput('--name names the fork\'s branch and worktree, so it needs --worktree', `baton fork ${sourceId} --at ${atSeq} --worktree --name ${opts.name}`);
+    checkForkName(opts.name);
+  }
+  const src = await readConversation(home, sourceId);
+  try {
+    checkForkPoint(src, atSeq);
+    const entries: Entry[] = src.transcript.visible().filter((e) => e.seq <= atSeq && e.kind !== 'cursor' && e.kind !== 'agent_session');
+    // The segments as the fork will derive them from its entries (a handoff hidden by a reset is not one).
+    const segments = new Transcript({ id: src.id, entries }).segments;
+    const current = segments.at(-1);
+    const target = chooseAgent(opts, segments, current);
+    const plan: WorktreePlan | undefined = opts.worktree ? await planWorktreeFork(src, atSeq, opts.env, opts.name) : undefined;
+
+    const baseBranch = plan ? (plan.base.branch ?? plan.base.commit) : src.meta.data.baseBranch;
+    const title = `${src.meta.data.title || 'untitled'} (fork at #${atSeq})`;
+    const forkedFrom = { conversation: src.id, seq: atSeq };
+    const conv = await createConversation(home, {
+      cwd: src.meta.data.cwd,
+      title,
+      user: userAuthor(opts.env),
+      ...(baseBranch ? { baseBranch } : {}),
+      entries,
+      forkedFrom,
+      ...(opts.now ? { now: opts.now } : {}),
+    });
+    let made: WorktreeFork | undefined;
+    try {
+      if (plan) {
+        made = await makeWorktreeFork(plan, conv.id, atSeq, opts.name);
+        await conv.meta.update({ cwd: made.path, worktreeBranch: made.branch });
+      }
+      const checkpointsCopied = await holdCheckpoints(conv, entries, plan);
+      const t = conv.transcript;
+      t.apply({
+        type: 'notice',
+        text:
+          `Forked from conversation ${src.id} at #${atSeq}${made ? ` into the git worktree ${made.path} (branch ${made.branch})` : ''}. ` +
+          `No agent's own session is carried over: the first message replays the conversation up to #${atSeq} with a brief.`,
+      });
+      if (target) {
+        // The fork's current segment is the chosen agent, so a plain `baton chat --conversation`
+        // runs it. Nothing was sent yet: a fresh handoff with no brief; the brief goes with the
+        // first message.
+        t.startSegment({ harness: target.harness, model: target.model, switchId: `fork-${randomUUID()}`, mode: 'fresh', briefChars: 0 });
+      }
+      const agent = target ?? (current ? { harness: current.harness, model: current.model } : undefined);
+      if (agent) await conv.meta.update({ lastAgent: agent });
+      await conv.close();
+      const result: ForkResult = { id: conv.id, title, cwd: made?.path ?? src.meta.data.cwd, forkedFrom, entries: entries.length, switched: !!target, checkpointsCopied };
+      if (agent) result.agent = agent;
+      if (made) result.worktree = made;
+      return result;
+    } catch (err) {
+      if (plan) await undoWorktreeFork(plan, conv.id, made);
+      else await dropCopiedCheckpoints(conv);
+      await conv.close().catch(() => undefined);
+      rmSync(conv.dir, { recursive: true, force: true });
+      throw err;
+    }
+  } finally {
+    await src.close();
+  }
+}
+
+/** The copied entries' checkpoints, held under the fork's id in the repository (if there is one). */
+async function holdCheckpoints(conv: OpenConversation, entries: readonly Entry[], plan: WorktreePlan | undefined): Promise<number> {
+  const dir = plan?.root ?? conv.meta.data.cwd;
+  if (!plan && !(await isRepo(dir))) return 0;
+  const list = entries.flatMap((e) => (e.kind === 'user_message' && e.checkpoint ? [{ seq: e.seq, sha: e.checkpoint }] : []));
+  return copyCheckpoints(dir, conv.id, list);
+}
+
+async function dropCopiedCheckpoints(conv: OpenConversation): Promise<void> {
+  const dir = conv.meta.data.cwd;
+  if (!(await isRepo(dir).catch(() => false))) return;
+  await deleteCheckpoints(dir, conv.id).catch(() => undefined);
+}
