@@ -3,10 +3,11 @@
 // `$XDG_CONFIG_HOME/baton/accounts/gemini/<account>`), else under HOME; a project's chats
 // are `.gemini/tmp/<slug>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`, the slug mapped from
 // the project directory in `.gemini/projects.json`, and each log's header names the project
-// by sha256 of its path. Lookups only: it never writes gemini's files.
+// by sha256 of its path. Lookups only, except seeding a new baton account's settings; it never
+// writes gemini's logs.
 
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,11 +26,20 @@ export function geminiDir(env: NodeJS.ProcessEnv, account?: string): string {
   return join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
 }
 
-/** The environment additions that select an account (none without one). */
+/**
+ * The environment additions that select an account (none without one). A new account's
+ * `.gemini/settings.json` is seeded with session retention off, so gemini's cleanup never
+ * deletes a session baton means to resume; an existing file is never touched.
+ */
 export function geminiAccountEnv(env: NodeJS.ProcessEnv, account?: string): Record<string, string> {
   if (!account) return {};
   const dir = accountDir(env, 'gemini', account);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(join(dir, '.gemini'), { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(join(dir, '.gemini', 'settings.json'), `${JSON.stringify({ general: { sessionRetention: { enabled: false } } }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
   return { GEMINI_CLI_HOME: dir };
 }
 

@@ -2,8 +2,8 @@
 // the first session of the cwd started after `since`), then tail it incrementally through
 // tailJsonl (chokidar, from the last offset). Gemini's log marks no turn boundary, so a
 // turn ends when the next prompt arrives or when the log stays quiet for QUIET_MS after an
-// answer without tool calls. readSession(): a whole session as gemini would load it. It
-// never writes under ~/.gemini.
+// answer without tool calls (or when the ingest is disposed). readSession(): a whole session
+// as gemini would load it. It never writes under ~/.gemini.
 
 import { readFile } from 'node:fs/promises';
 import { badInput } from '../src/errors.js';
@@ -85,6 +85,8 @@ class GeminiIngestor implements Ingestor {
     if (this.timer) clearTimeout(this.timer);
     if (this.quiet) clearTimeout(this.quiet);
     await this.tail?.dispose();
+    // The CLI is done with this log: an answer still waiting for its quiet time has ended.
+    for (const e of this.follower.flushTurnEnd()) this.opts.onEvent(e);
   }
 }
 

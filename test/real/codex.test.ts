@@ -259,6 +259,31 @@ s('the launched TUI for real: ingest follows it, the screen says working then id
   assert.not.ok(existsSync(join(env.home, '.codex/packages/app-server-daemon')), 'the daemon was never installed');
 });
 
+s('the TUI resuming the first session: ingest by its id has only the new turn, and the model got the old token', async () => {
+  assert.ok(first, 'the first turn ran');
+  const tok = token('tui-resume');
+  const since = new Date();
+  const before = lastSeq();
+  const events: TranscriptEvent[] = [];
+  const ing = await driver.ingest!({ cwd: env.cwd, env: env.env, since, agentSession: first.session, onEvent: (e) => events.push(e) });
+  const spec = await driver.launch({ cwd: env.cwd, env: env.env, resume: first.session, initialPrompt: `resumed ${tok}` });
+  const tui = new TestTerminal([findExecutable(spec.command, env.env)!, ...spec.args], { env: { ...env.env, ...spec.env }, cwd: spec.cwd, cols: 120, rows: 40 });
+  const started = Date.now();
+  try {
+    await until(() => events.some((e) => e.type === 'turn_end'), 'the resumed turn ends', 120_000);
+    timings.push(`codex TUI resume + 1 turn: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await tui.kill();
+    await ing.dispose();
+  }
+  assert.equal(events.map((e) => e.type), ['session', 'user_text', 'agent_text', 'turn_end']);
+  assert.equal(events[0], { type: 'session', agentSession: first.session });
+  assert.is((events[1] as { text: string }).text, `resumed ${tok}`);
+  assert.not.ok(JSON.stringify(events).includes(first.token), 'nothing of the earlier turns');
+  assert.ok(carrying(before, first.token, tok).length > 0, 'the resumed TUI sent the first turn to the model');
+  assert.is(ing.agentSession, first.session);
+});
+
 s('timeout: exit 4 and the whole process group is gone', async () => {
   const err = await rejects(turn('timeout', `hang ${token('hang')} [[FAKE_HANG]]`, { timeoutMs: 8_000 }));
   assert.is(err.exitCode, 4);

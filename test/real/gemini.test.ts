@@ -234,6 +234,10 @@ s('launch(): argv for a new session, a model, resume and a first message; no nat
   const home = join(env.env.XDG_CONFIG_HOME!, 'baton/accounts/gemini/work');
   assert.equal(acct.env, { GEMINI_CLI_HOME: home });
   assert.is(statSync(home).mode & 0o777, 0o700);
+  // A new account's settings: session retention off (gemini's cleanup would delete sessions to resume).
+  const settings = join(home, '.gemini/settings.json');
+  assert.equal(JSON.parse(readFileSync(settings, 'utf8')), { general: { sessionRetention: { enabled: false } } });
+  assert.is(statSync(settings).mode & 0o777, 0o600);
 });
 
 s('launch(): a first message over 100 KiB goes as .baton/handoff-<switchId>.md (0600 in a 0700 dir)', async () => {
@@ -270,6 +274,31 @@ s('the launched TUI for real: the approval on screen, then ingest has the call, 
     await ing.dispose();
   }
   await until(() => geminiLeft().length === 0, 'nothing of the TUI left', 10_000);
+});
+
+s('the TUI resuming the first session: ingest by its id has only the new turn, and the model got the old token', async () => {
+  assert.ok(first, 'the first turn ran');
+  const tok = token('tui-resume');
+  const since = new Date();
+  const before = lastSeq();
+  const events: TranscriptEvent[] = [];
+  const ing = await driver.ingest!({ cwd: env.cwd, env: env.env, since, agentSession: first.session, onEvent: (e) => events.push(e) });
+  const spec = await driver.launch({ cwd: env.cwd, env: env.env, resume: first.session, initialPrompt: `resumed ${tok}` });
+  const tui = new TestTerminal([findExecutable(spec.command, env.env)!, ...spec.args], { env: { ...env.env, ...spec.env }, cwd: spec.cwd, cols: 120, rows: 40 });
+  const started = Date.now();
+  try {
+    await until(() => events.some((e) => e.type === 'turn_end'), 'the resumed turn ends', 120_000);
+    timings.push(`gemini TUI resume + 1 turn: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await tui.kill();
+    await ing.dispose();
+  }
+  assert.equal(events.map((e) => e.type), ['session', 'user_text', 'agent_text', 'turn_end']);
+  assert.equal(events[0], { type: 'session', agentSession: first.session });
+  assert.is((events[1] as { text: string }).text, `resumed ${tok}`);
+  assert.not.ok(JSON.stringify(events).includes(first.token), 'nothing of the earlier turns');
+  assert.ok(carrying(before, first.token, tok).length > 0, 'the resumed TUI sent the first turn to the model');
+  assert.is(ing.agentSession, first.session);
 });
 
 s('timeout: exit 4 and the whole process group is gone', async () => {
