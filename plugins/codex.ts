@@ -65,6 +65,7 @@ export const driver: CodexDriver = {
   readSession: readCodexSession,
   sessionLogPath: codexSessionLogPath,
   endDaemons: ({ env, account, since }) => endCodexDaemons({ codexHome: codexHome(env, account), ...(since ? { startedAfter: since } : {}) }),
+  endLeftovers: (opts) => driver.endDaemons(opts),
 };
 
 export default driver;

@@ -180,6 +180,11 @@ export interface HarnessDriver {
   headless?(turn: HeadlessTurn): Promise<HeadlessResult>;
   /** Reads a whole native session from the CLI's own log (unknown session: BatonError exit 2). */
   readSession?(opts: ReadSessionOptions): Promise<ImportedSession>;
+  /**
+   * Ends, by pid (never by name), processes a PTY-hosted run left behind after baton ended
+   * it (codex's TUI daemon). Called once the run's process group is gone. Returns the pids.
+   */
+  endLeftovers?(opts: DriverEnv & { account?: string; since?: Date }): Promise<number[]>;
   /** Where the CLI keeps a session's own log, if it is still on disk (for the brief's pointer). */
   sessionLogPath?(opts: ReadSessionOptions): Promise<string | undefined>;
 }

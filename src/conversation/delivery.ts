@@ -1,0 +1,95 @@
+// Submitting a message to a CLI running in a terminal, and knowing it arrived: the text is
+// pasted (bracketed when the CLI asked for it), Enter is pressed, and delivery is confirmed
+// only when the CLI's own log shows the message (the ingest hands it to claim()). If it
+// does not show within the timeout, Enter is pressed once more — the text may still sit in
+// the CLI's input box — and after that the caller is told it failed. The text itself is
+// never typed twice.
+
+import type { AgentTerminal } from './agent-terminal.js';
+
+/** Some TUIs take an Enter that arrives in the same read as a paste as part of the paste. */
+const ENTER_AFTER_PASTE_MS = 120;
+
+const normalize = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+interface Pending {
+  text: string;
+  resolve: (ok: boolean) => void;
+}
+
+export class Delivery {
+  private pending: Pending[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly terminal: AgentTerminal,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Expect `text` in the log without typing it (it went in through argv at launch). */
+  expect(text: string): Promise<boolean> {
+    return this.wait(text, false);
+  }
+
+  async submit(text: string): Promise<boolean> {
+    const body = text.replace(/\r?\n/g, '\r');
+    this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
+    await this.sleep(ENTER_AFTER_PASTE_MS);
+    this.terminal.write('\r');
+    return this.wait(text, true);
+  }
+
+  /**
+   * Called with each user message the CLI's log shows. True when it is the echo of a
+   * message we are waiting for (the log may hold more around it: a brief before it).
+   */
+  claim(logged: string): boolean {
+    const seen = normalize(logged);
+    const i = this.pending.findIndex((p) => {
+      const want = normalize(p.text);
+      return seen === want || seen.endsWith(want) || (want.length > 200 && seen.includes(want.slice(-200)));
+    });
+    if (i < 0) return false;
+    const [p] = this.pending.splice(i, 1);
+    p!.resolve(true);
+    return true;
+  }
+
+  cancel(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const p of this.pending.splice(0)) p.resolve(false);
+  }
+
+  private wait(text: string, retryEnter: boolean): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const entry: Pending = { text, resolve };
+      this.pending.push(entry);
+      const giveUp = () => {
+        const i = this.pending.indexOf(entry);
+        if (i >= 0) {
+          this.pending.splice(i, 1);
+          resolve(false);
+        }
+      };
+      this.after(this.timeoutMs, () => {
+        if (!this.pending.includes(entry)) return;
+        if (!retryEnter) return giveUp();
+        this.terminal.write('\r');
+        this.after(this.timeoutMs, giveUp);
+      });
+    });
+  }
+
+  private after(ms: number, fn: () => void): void {
+    const t = setTimeout(() => {
+      this.timers.delete(t);
+      fn();
+    }, ms);
+    this.timers.add(t);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((r) => this.after(ms, r));
+  }
+}

@@ -1,0 +1,185 @@
+// The in-place agent switch of a tab, as a transaction with explicit outcomes:
+//   not-sent              nothing was sent and nothing changed (the draft goes back)
+//   stopped-not-switched  the old agent was stopped but the new one could not be launched (draft kept)
+//   switched-not-started  the handoff is recorded but the new CLI did not come up (message queued)
+//   unknown               launched, but delivery was never confirmed (reconcile before the next send)
+//   switched / started    done
+// The handoff entry carries the switch id; retrying the same armed switch reuses it, so one
+// message is delivered, never two. Also the shared launch path for a tab's first agent.
+
+import { randomUUID } from 'node:crypto';
+import { BatonError } from '../errors.js';
+import type { HarnessDriver, LaunchSpec } from '../plugins/api.js';
+import { briefMaxCharsFromEnv } from '../transcript/settings.js';
+import type { Transcript } from '../transcript/transcript.js';
+import { prepareBrief } from './prepare-brief.js';
+import type { ArmedSwitch, TabSession } from './tab-session.js';
+
+export type SwitchOutcome = {
+  kind: 'not-sent' | 'stopped-not-switched' | 'switched-not-started' | 'unknown' | 'switched' | 'started';
+  message: string;
+  /** Text to hand back to the compose bar. */
+  draft?: string;
+};
+
+const STOP_GRACE_MS = 3000;
+
+function hasContext(t: Transcript): boolean {
+  return t.entries.some((e) => e.kind === 'user_message' || e.kind === 'agent_text');
+}
+
+/** Waits until the terminal has been quiet for `quietMs` after showing something, or `maxMs`. */
+function settled(session: TabSession, quietMs: number, maxMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    let quiet: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(quiet);
+      clearTimeout(cap);
+      off();
+      resolve();
+    };
+    const off = session.deps.terminal.onOutput(() => {
+      clearTimeout(quiet);
+      quiet = setTimeout(done, quietMs);
+    });
+    const cap = setTimeout(done, maxMs);
+  });
+}
+
+interface Launched {
+  spec: LaunchSpec;
+  resumed: boolean;
+  prompt: string | undefined;
+}
+
+async function launch(session: TabSession, driver: HarnessDriver, model: string, message: string | undefined, switchId: string, record: boolean): Promise<Launched> {
+  const { conversation: conv, registry, env } = session.deps;
+  const t = conv.transcript;
+  const budget = briefMaxCharsFromEnv(env);
+  const current = t.currentSegment;
+  let briefText: string | null = null;
+  let resume: string | undefined;
+  let hash: string | null = null;
+  if (hasContext(t)) {
+    const titles = Object.fromEntries(registry.drivers().map((d) => [d.name, d.title]));
+    const { brief, resume: cursor } = await prepareBrief({
+      transcript: t,
+      title: conv.meta.data.title,
+      cwd: conv.meta.data.cwd,
+      baseBranch: conv.meta.data.baseBranch,
+      target: { harness: driver.name, model, title: driver.title, canResume: driver.capabilities.resume },
+      maxChars: budget.maxChars,
+      git: session.deps.git,
+      agentTitles: titles,
+    });
+    resume = cursor?.agentSession;
+    // A returning agent with nothing new to hear needs no brief at all.
+    briefText = resume && t.since(cursor!.deliveredSeq).every((e) => e.kind !== 'user_message' && e.kind !== 'agent_text') ? null : brief.text;
+    hash = briefText ? brief.hash : null;
+  }
+  if (record && (!current || current.harness !== driver.name || current.model !== model)) {
+    t.startSegment({
+      harness: driver.name,
+      model,
+      switchId,
+      mode: resume ? 'resume' : 'fresh',
+      briefChars: briefText?.length ?? 0,
+      briefHash: hash ?? undefined,
+      budget: budget.maxChars,
+    });
+    if (resume) t.apply({ type: 'session', agentSession: resume });
+    conv.sync();
+  }
+  const prompt = [briefText, message].filter((p): p is string => !!p).join('\n\n') || undefined;
+  const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: model === 'default' ? undefined : model, resume, initialPrompt: prompt, switchId, env });
+  return { spec, resumed: !!resume, prompt };
+}
+
+/**
+ * Launches `agent` in the tab (the previous program must be stopped) and follows its log.
+ * With `message`, the message is part of the first prompt and recorded once the CLI shows it.
+ */
+export async function launchAgent(session: TabSession, agent: string, model: string | undefined, message: string | undefined, switchId: string = randomUUID()): Promise<SwitchOutcome> {
+  const { registry, terminal, conversation: conv, env } = session.deps;
+  const driver = registry.get(agent);
+  const found = await registry.detect(agent);
+  if (!found.installed) {
+    return { kind: 'not-sent', message: `${driver.title} is not installed (${found.installHint}). Nothing was sent.`, draft: message };
+  }
+  const m = model ?? registry.settings(agent).model ?? driver.defaultModel ?? 'default';
+  let launched: Launched;
+  try {
+    launched = await launch(session, driver, m, message, switchId, true);
+  } catch (err) {
+    const why = err instanceof BatonError ? err.message : String(err);
+    return { kind: 'stopped-not-switched', message: `${driver.title} could not be launched: ${why}. Your message is kept.`, draft: message };
+  }
+  const since = new Date();
+  await terminal.launch({ ...launched.spec, agent: driver.name, model: m, title: driver.title });
+  session.driver = driver;
+  session.model = m;
+  session.startedAt = since;
+  session.status.restarted();
+  session.changed();
+  const current = conv.transcript.currentSegment;
+  if (driver.ingest) {
+    const ingestor = await driver.ingest({
+      cwd: conv.meta.data.cwd,
+      agentSession: launched.resumed ? current?.agentSession : undefined,
+      since,
+      env,
+      onEvent: (e) => session.onAgentEvent(e),
+    });
+    await session.follow(ingestor);
+  } else {
+    await session.follow(undefined);
+  }
+  await conv.meta.update({ lastAgent: { harness: driver.name, model: m } });
+  if (!message) return { kind: 'started', message: `${driver.title} started${launched.resumed ? ' in its own session' : launched.prompt ? ' with the conversation so far' : ''}.` };
+
+  const delivery = (session as unknown as { delivery: import('./delivery.js').Delivery }).delivery;
+  let ok: boolean;
+  if (!session.following) {
+    if (launched.spec.prompt === 'paste') {
+      await settled(session, 1500, session.deps.readyTimeoutMs ?? 30_000);
+      terminal.write(`${launched.prompt ?? message}\r`);
+    }
+    ok = terminal.isRunning();
+  } else if (launched.spec.prompt === 'paste') {
+    await settled(session, 1500, session.deps.readyTimeoutMs ?? 30_000);
+    ok = terminal.isRunning() && (await delivery.submit(launched.prompt ?? message));
+  } else {
+    ok = await delivery.expect(message);
+  }
+  const t = conv.transcript;
+  if (ok) {
+    const checkpoint = session.deps.checkpoint ? await session.deps.checkpoint(t.lastSeq + 1) : undefined;
+    t.apply({ type: 'user_text', text: message, checkpoint, switchId });
+    conv.sync();
+    return { kind: 'switched', message: `Continued with ${driver.title}.` };
+  }
+  if (!terminal.isRunning()) {
+    session.queue.unshift(message);
+    return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
+  }
+  session.unresolved = true;
+  return { kind: 'unknown', message: `${driver.title} is running but never showed your message. Check the pane before sending again; your message was not recorded.`, draft: message };
+}
+
+/** The armed switch, carried out with the message that was sent. */
+export async function runSwitch(session: TabSession, armed: ArmedSwitch & { switchId?: string }, message: string): Promise<SwitchOutcome> {
+  const { registry, terminal } = session.deps;
+  const driver = registry.get(armed.agent);
+  const found = await registry.detect(armed.agent);
+  if (!found.installed) return { kind: 'not-sent', message: `${driver.title} is not installed (${found.installHint}). Nothing was sent.`, draft: message };
+  armed.switchId ??= randomUUID();
+  // Stop the current CLI: its log follower first, so nothing it writes while dying is lost.
+  await session.follow(undefined);
+  await session.stopAgent(STOP_GRACE_MS);
+  if (terminal.isRunning()) {
+    return { kind: 'not-sent', message: `${session.driver?.title ?? 'The agent'} did not stop. Nothing was sent.`, draft: message };
+  }
+  const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId);
+  if (outcome.kind !== 'not-sent' && outcome.kind !== 'stopped-not-switched') session.armed = undefined;
+  return outcome;
+}

@@ -1,0 +1,280 @@
+// One tab = one conversation: the transcript (kept current by the driver's ingest while the
+// CLI runs in the tab's terminal), the agent's status, the queue of messages written while
+// it works, and the armed switch. The TUI sends commands in (start, arm, send, queue edits)
+// and reads snapshots out; no TUI type crosses this boundary. The switch transaction itself
+// lives in switch-transaction.ts.
+
+import { EventEmitter } from 'node:events';
+import type { AgentStatus, HarnessDriver, Ingestor, TranscriptEvent } from '../plugins/api.js';
+import type { Registry } from '../plugins/registry.js';
+import type { GitFactsProvider } from '../transcript/git-facts.js';
+import type { OpenConversation } from '../transcript/store.js';
+import type { AgentTerminal } from './agent-terminal.js';
+import { AgentStatusTracker } from './agent-status.js';
+import { Delivery } from './delivery.js';
+import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
+
+export interface TabSessionDeps {
+  conversation: OpenConversation;
+  registry: Registry;
+  terminal: AgentTerminal;
+  env: NodeJS.ProcessEnv;
+  git?: GitFactsProvider;
+  checkpoint?: (seq: number) => Promise<string | undefined>;
+  /** How long a submitted message may take to show up in the CLI's log (default 8 s). */
+  deliveryTimeoutMs?: number;
+  /** How long a launched CLI has to show it came up (default 30 s). */
+  readyTimeoutMs?: number;
+}
+
+export interface ArmedSwitch {
+  agent: string;
+  title: string;
+  model: string;
+}
+
+export interface TabSnapshot {
+  conversationId: string;
+  agent: string | undefined;
+  agentTitle: string | undefined;
+  model: string | undefined;
+  status: AgentStatus;
+  armed: ArmedSwitch | undefined;
+  queue: readonly string[];
+  /** The last thing to tell the user (an outcome, a refusal, a dropped switch). */
+  notice: string | undefined;
+  /** A switch whose outcome is unknown must be reconciled before another send. */
+  unresolved: boolean;
+}
+
+export type SendResult =
+  | { kind: 'delivered' }
+  | { kind: 'queued'; position: number }
+  | { kind: 'refused'; message: string }
+  | { kind: 'failed'; message: string }
+  | { kind: 'switch'; outcome: SwitchOutcome };
+
+export class TabSession extends EventEmitter {
+  readonly status = new AgentStatusTracker();
+  readonly queue: string[] = [];
+  armed: ArmedSwitch | undefined;
+  notice: string | undefined;
+  unresolved = false;
+  driver: HarnessDriver | undefined;
+  model: string | undefined;
+  /** When the current agent's run started, for ending what it leaves behind. */
+  startedAt: Date | undefined;
+  private ingestor: Ingestor | undefined;
+  private readonly delivery: Delivery;
+  private readonly disposers: (() => void)[] = [];
+  private draining = false;
+  private disposed = false;
+
+  constructor(readonly deps: TabSessionDeps) {
+    super();
+    this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000);
+    this.disposers.push(
+      deps.terminal.onExit(() => {
+        if (this.status.exited()) this.changed();
+      }),
+      deps.terminal.onOutput(() => this.readScreen()),
+    );
+  }
+
+  get conversation(): OpenConversation {
+    return this.deps.conversation;
+  }
+
+  snapshot(): TabSnapshot {
+    return {
+      conversationId: this.conversation.id,
+      agent: this.driver?.name,
+      agentTitle: this.driver?.title,
+      model: this.model,
+      status: this.status.current,
+      armed: this.armed,
+      queue: [...this.queue],
+      notice: this.notice,
+      unresolved: this.unresolved,
+    };
+  }
+
+  /** Starts (or restores) an agent in the tab with whatever context the conversation has. */
+  async start(agent: string, model?: string): Promise<SwitchOutcome> {
+    const outcome = await launchAgent(this, agent, model, undefined);
+    this.say(outcome.message);
+    return outcome;
+  }
+
+  /** Arms a switch to another agent; choosing the current agent disarms. */
+  arm(agent: string, model?: string): { armed: boolean; noContext: boolean } {
+    const d = this.deps.registry.get(agent);
+    const noContext = !this.conversation.transcript.entries.some((e) => e.kind === 'user_message');
+    if (this.driver && d.name === this.driver.name && (!model || model === this.model)) {
+      this.disarm();
+      return { armed: false, noContext };
+    }
+    this.armed = { agent: d.name, title: d.title, model: model ?? this.deps.registry.settings(d.name).model ?? d.defaultModel ?? 'default' };
+    this.changed();
+    return { armed: true, noContext };
+  }
+
+  disarm(): void {
+    if (!this.armed) return;
+    this.armed = undefined;
+    this.changed();
+  }
+
+  /** The compose bar's Enter. Never loses the text: a refusal or failure hands it back. */
+  async send(text: string): Promise<SendResult> {
+    if (!text.trim()) return { kind: 'refused', message: 'Nothing to send.' };
+    if (this.unresolved) return this.refuse('The last switch did not finish cleanly. Nothing was sent — check the tab, then send again.');
+    if (this.armed) {
+      const title = this.driver?.title ?? 'The agent';
+      if (this.status.current === 'working' || this.status.current === 'approval') {
+        return this.refuse(`${title} is still working. Nothing was sent — wait for it to finish and retry.`);
+      }
+      const outcome = await runSwitch(this, this.armed, text);
+      this.say(outcome.message);
+      return { kind: 'switch', outcome };
+    }
+    if (!this.driver) return this.refuse('No agent runs in this tab. Nothing was sent — pick one first.');
+    if (this.status.current === 'working' || this.status.current === 'approval' || this.draining) {
+      this.queue.push(text);
+      this.changed();
+      return { kind: 'queued', position: this.queue.length };
+    }
+    return this.deliver(text);
+  }
+
+  editQueued(index: number, text: string): void {
+    if (index < 0 || index >= this.queue.length) return;
+    this.queue[index] = text;
+    this.changed();
+  }
+
+  deleteQueued(index: number): string | undefined {
+    const [gone] = this.queue.splice(index, 1);
+    this.changed();
+    return gone;
+  }
+
+  /** Types `text` into the CLI and records it once the CLI's own log shows it. */
+  async deliver(text: string): Promise<SendResult> {
+    const t = this.conversation.transcript;
+    const checkpoint = this.deps.checkpoint ? await this.deps.checkpoint(t.lastSeq + 1) : undefined;
+    this.status.submitted();
+    this.changed();
+    if (!this.ingestor) {
+      // Nothing to verify against (no log this driver can read): record it as typed.
+      this.deps.terminal.write(text + '\r');
+      t.apply({ type: 'user_text', text, checkpoint });
+      this.conversation.sync();
+      return { kind: 'delivered' };
+    }
+    const ok = await this.delivery.submit(text);
+    if (!ok) {
+      this.status.restarted();
+      const title = this.driver?.title ?? 'the agent';
+      this.say(`${title} did not show the message in its log after a retry. It may not have been sent; it is back in the compose bar.`);
+      return { kind: 'failed', message: text };
+    }
+    t.apply({ type: 'user_text', text, checkpoint });
+    this.conversation.sync();
+    return { kind: 'delivered' };
+  }
+
+  /** Events from the driver's ingest of the running CLI's log. */
+  onAgentEvent(e: TranscriptEvent): void {
+    if (this.disposed) return;
+    if (e.type === 'user_text' && this.delivery.claim(e.text)) {
+      this.status.event(e);
+      this.changed();
+      return;
+    }
+    this.conversation.transcript.apply(e);
+    if (e.type === 'turn_end') {
+      const seg = this.conversation.transcript.currentSegment;
+      if (seg?.agentSession) this.conversation.transcript.confirmCursor(seg.harness, seg.agentSession, this.conversation.transcript.lastSeq);
+    }
+    const changed = this.status.event(e);
+    if (changed || e.type === 'turn_end') this.changed();
+    if (this.status.current === 'idle') void this.drainQueue();
+  }
+
+  /** Replaces the ingestor following the CLI's log (the switch transaction calls this). */
+  async follow(ingestor: Ingestor | undefined): Promise<void> {
+    const old = this.ingestor;
+    this.ingestor = ingestor;
+    await old?.dispose();
+  }
+
+  get following(): boolean {
+    return this.ingestor !== undefined;
+  }
+
+  /** The tab's agent changed underneath an armed switch: drop it, and say so. */
+  dropArmedSwitch(reason: string): void {
+    if (!this.armed) return;
+    this.say(`The switch to ${this.armed.title} was dropped: ${reason}`);
+    this.armed = undefined;
+  }
+
+  say(message: string | undefined): void {
+    this.notice = message;
+    this.changed();
+  }
+
+  changed(): void {
+    if (!this.disposed) this.emit('change', this.snapshot());
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    for (const d of this.disposers) d();
+    this.delivery.cancel();
+    await this.follow(undefined);
+    await this.stopAgent(2000);
+    await this.conversation.close();
+  }
+
+  /** Ends the running CLI (its process group, then anything it left behind, by pid). */
+  async stopAgent(graceMs: number): Promise<void> {
+    await this.deps.terminal.stop(graceMs);
+    if (this.driver?.endLeftovers && this.startedAt) {
+      await this.driver.endLeftovers({ env: this.deps.env, since: this.startedAt }).catch(() => []);
+    }
+  }
+
+  private refuse(message: string): SendResult {
+    this.say(message);
+    return { kind: 'refused', message };
+  }
+
+  private readScreen(): void {
+    const guess = this.driver?.statusFromScreen?.(this.deps.terminal.screenLines());
+    if (this.status.screen(guess)) {
+      this.changed();
+      if (this.status.current === 'idle') void this.drainQueue();
+    }
+  }
+
+  private async drainQueue(): Promise<void> {
+    if (this.draining || !this.queue.length || this.armed) return;
+    this.draining = true;
+    try {
+      while (this.queue.length && this.status.current === 'idle' && !this.disposed) {
+        const next = this.queue.shift()!;
+        this.changed();
+        const r = await this.deliver(next);
+        if (r.kind === 'failed') {
+          this.queue.unshift(next);
+          break;
+        }
+      }
+    } finally {
+      this.draining = false;
+      this.changed();
+    }
+  }
+}
