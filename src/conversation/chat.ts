@@ -137,6 +137,9 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
       briefHash: plan.prepared?.brief.hash ?? undefined,
       budget: budget.maxChars,
       uptoSeq: t.lastSeq,
+      sinceSeq: plan.prepared?.resume?.deliveredSeq,
+      briefTitle: conv.meta.data.title,
+      git: plan.prepared?.git,
     });
     handoff = { from: h.kind === 'handoff' && h.from ? h.from.harness : null, mode, briefChars: briefText?.length ?? 0 };
     if (plan.resume) t.apply({ type: 'session', agentSession: plan.resume });

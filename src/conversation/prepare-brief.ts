@@ -3,7 +3,7 @@
 // fresh replay and a returning agent's delta, so `baton brief`, `baton chat`, the TUI's
 // switch and the handed-over-context card all produce the same text.
 
-import type { GitFactsProvider } from '../transcript/git-facts.js';
+import type { GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
 import { buildBrief, type Brief } from '../transcript/brief.js';
 import type { Transcript } from '../transcript/transcript.js';
 import type { NativeCursor } from '../transcript/types.js';
@@ -32,6 +32,8 @@ export interface PrepareBriefInput {
 
 export interface PreparedBrief {
   brief: Brief;
+  /** The git facts it was built with (recorded in the handoff so the card can be regenerated). */
+  git?: GitFacts;
   /** The native session to resume, when the target is a returning agent. */
   resume?: NativeCursor;
 }
@@ -66,5 +68,8 @@ export async function prepareBrief(input: PrepareBriefInput): Promise<PreparedBr
     previousAgentLog: input.previousAgentLog,
     maxChars: input.maxChars,
   });
-  return resume ? { brief, resume } : { brief };
+  const out: PreparedBrief = { brief };
+  if (git) out.git = git;
+  if (resume) out.resume = resume;
+  return out;
 }

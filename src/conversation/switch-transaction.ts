@@ -60,9 +60,10 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
   let briefText: string | null = null;
   let resume: string | undefined;
   let hash: string | null = null;
+  let prepared: Awaited<ReturnType<typeof prepareBrief>> | undefined;
   if (hasContext(t)) {
     const titles = Object.fromEntries(registry.drivers().map((d) => [d.name, d.title]));
-    const { brief, resume: cursor } = await prepareBrief({
+    prepared = await prepareBrief({
       transcript: t,
       title: conv.meta.data.title,
       cwd: conv.meta.data.cwd,
@@ -72,6 +73,7 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
       git: session.deps.git,
       agentTitles: titles,
     });
+    const { brief, resume: cursor } = prepared;
     resume = cursor?.agentSession;
     // A returning agent with nothing new to hear needs no brief at all.
     briefText = resume && t.since(cursor!.deliveredSeq).every((e) => e.kind !== 'user_message' && e.kind !== 'agent_text') ? null : brief.text;
@@ -86,6 +88,9 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
       briefChars: briefText?.length ?? 0,
       briefHash: hash ?? undefined,
       budget: budget.maxChars,
+      sinceSeq: prepared?.resume?.deliveredSeq,
+      briefTitle: conv.meta.data.title,
+      git: prepared?.git,
     });
     if (resume) t.apply({ type: 'session', agentSession: resume });
     conv.sync();

@@ -3,6 +3,7 @@
 // which normalized harness events become entries. Pure: no disk, no git, no clock
 // unless one is injected. Persistence is a sink the store plugs in.
 
+import type { GitFacts } from './git-facts.js';
 import { redactEntry } from './redact.js';
 import type {
   AgentRef,
@@ -37,6 +38,9 @@ export interface StartSegment {
   briefHash?: string;
   budget?: number;
   uptoSeq?: number;
+  sinceSeq?: number;
+  briefTitle?: string;
+  git?: GitFacts;
 }
 
 type Pending = { kind: 'agent_text' | 'reasoning'; text: string; messageId?: string };
@@ -181,6 +185,12 @@ export class Transcript {
     if (s.account) body.account = s.account;
     if (s.briefHash) body.briefHash = s.briefHash;
     if (s.budget !== undefined) body.budget = s.budget;
+    if (s.sinceSeq !== undefined) body.sinceSeq = s.sinceSeq;
+    if (s.briefTitle !== undefined) body.briefTitle = s.briefTitle;
+    if (s.git) {
+      const { contextFiles, ...rest } = s.git;
+      body.git = contextFiles ? { ...rest, contextFiles: contextFiles.map((f) => ({ path: f.path, text: f.text })) } : rest;
+    }
     const entry = this.commit(body, SYSTEM, { segment: newSegment });
     this.emit([...flushed, entry], true);
     return entry;
