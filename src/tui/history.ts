@@ -1,26 +1,27 @@
 // Scrollback that has left the emulator, kept compactly. xterm stores every line at full
 // width, 12 bytes a cell, blank cells included (8 tabs x 10k lines of a 100-column pane
-// are ~100 MB); here a line is its cells' text in runs of one blessed attribute, trailing
-// blanks dropped (~100-200 bytes a line). Lines are archived as xterm drops them, oldest
-// first, up to a cap. Pure data: it must never touch the emulator's internals (xterm.ts
-// does that) nor a screen.
+// are ~100 MB); here a line ends up as its text in runs of one blessed attribute, trailing
+// blanks dropped — a plain line is just its string. A line arrives as xterm's own line
+// object (taken, not copied: see ScrollbackTap) and is compacted once more than a few
+// hundred wait or the pane goes quiet. It reads lines only through IBufferLine views and
+// xterm.ts's helpers (xterm.ts knows the raw format) and never draws.
 
-import { cellAttr, DEFAULT_ATTR, type BlessedRow } from './cells.js';
-import type { IBufferCell, IBufferLine } from './xterm.js';
+import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
+import { heldLineRuns, heldLineView, rawLineView, type HeldLine, type IBufferCell, type IBufferLine, type RawLine } from './xterm.js';
 
 /**
- * One archived line: [attr, text, attr, text, ...]. A run's text is a string when every cell
- * in it is one UTF-16 unit wide one column (the common case), else an array of cell strings
- * where the second half of a wide character is ''.
+ * One compacted line: its text when it is a single default-attribute run that does not
+ * continue the line above, else runs [attr, text, attr, text, ...]. A run's text is a
+ * string when every cell in it is one UTF-16 unit one column wide (the common case), else
+ * an array of cell strings where the second half of a wide character is ''.
  */
-export interface ArchivedLine {
-  wrapped: boolean;
-  runs: (number | string | string[])[];
-}
+export type ArchivedLine = string | { wrapped: boolean; runs: (number | string | string[])[] };
 
+export type HistoryLine = ArchivedLine | RawLine | HeldLine;
+
+/** Compact a line read through the public interface (raw copies; tests). */
 export function archiveLine(line: IBufferLine, cell: IBufferCell): ArchivedLine {
   let end = line.length;
-  // Trailing default blanks carry nothing.
   while (end > 0) {
     line.getCell(end - 1, cell);
     const c = cell.getChars();
@@ -33,17 +34,13 @@ export function archiveLine(line: IBufferLine, cell: IBufferCell): ArchivedLine 
   // character (V8 cons strings, ~32 bytes each) alive in the history.
   let simple: string[] = [];
   let cells: string[] | undefined;
-  const flush = () => {
-    if (attr < 0) return;
-    runs.push(attr, cells ?? simple.join(''));
-  };
   for (let x = 0; x < end; x++) {
     line.getCell(x, cell);
     const a = cellAttr(cell);
     const w = cell.getWidth();
     const ch = w === 0 ? '' : cell.getChars() || ' ';
     if (a !== attr) {
-      flush();
+      if (attr >= 0) runs.push(attr, cells ?? simple.join(''));
       attr = a;
       simple = [];
       cells = undefined;
@@ -55,12 +52,18 @@ export function archiveLine(line: IBufferLine, cell: IBufferCell): ArchivedLine 
       cells.push(ch);
     }
   }
-  flush();
+  if (attr >= 0) runs.push(attr, cells ?? simple.join(''));
+  if (!line.isWrapped && (runs.length === 0 || (runs.length === 2 && runs[0] === DEFAULT_ATTR && typeof runs[1] === 'string'))) {
+    return (runs[1] as string | undefined) ?? '';
+  }
   return { wrapped: line.isWrapped, runs };
 }
 
-/** Plain text of an archived line, trailing blanks trimmed. */
+const runsOf = (l: ArchivedLine) => (typeof l === 'string' ? [DEFAULT_ATTR, l] : l.runs);
+
+/** Plain text of a compacted line, trailing blanks trimmed. */
 export function archivedText(l: ArchivedLine): string {
+  if (typeof l === 'string') return l.replace(/\s+$/, '');
   let out = '';
   for (let i = 1; i < l.runs.length; i += 2) {
     const t = l.runs[i] as string | string[];
@@ -69,7 +72,7 @@ export function archivedText(l: ArchivedLine): string {
   return out.replace(/\s+$/, '');
 }
 
-/** Paint an archived line into a blessed row, like paintRow does for a live one. */
+/** Paint a compacted line into a blessed row, like paintRow does for a live one. */
 export function paintArchived(l: ArchivedLine, dest: BlessedRow, x0: number, width: number, invert?: { start: number; end: number }): boolean {
   let changed = false;
   let x = 0;
@@ -85,9 +88,10 @@ export function paintArchived(l: ArchivedLine, dest: BlessedRow, x0: number, wid
     }
     x++;
   };
-  for (let i = 0; i < l.runs.length; i += 2) {
-    const attr = l.runs[i] as number;
-    const t = l.runs[i + 1] as string | string[];
+  const runs = runsOf(l);
+  for (let i = 0; i < runs.length; i += 2) {
+    const attr = runs[i] as number;
+    const t = runs[i + 1] as string | string[];
     if (typeof t === 'string') for (let k = 0; k < t.length; k++) put(attr, t[k]!);
     else for (const ch of t) put(attr, ch);
   }
@@ -96,42 +100,115 @@ export function paintArchived(l: ArchivedLine, dest: BlessedRow, x0: number, wid
   return changed;
 }
 
-/** A bounded list of archived lines; `dropped` counts lines that fell off its start. */
+const isRaw = (l: HistoryLine): l is RawLine => typeof l === 'object' && 'kind' in l && l.kind === 'raw';
+const isHeld = (l: HistoryLine): l is HeldLine => typeof l === 'object' && 'kind' in l && l.kind === 'held';
+
+/** A line not compacted yet, read through the public line interface. */
+function uncompacted(l: HistoryLine): IBufferLine | undefined {
+  return isRaw(l) ? rawLineView(l) : isHeld(l) ? heldLineView(l) : undefined;
+}
+
+export function historyText(l: HistoryLine): string {
+  const view = uncompacted(l);
+  return view ? view.translateToString(true).replace(/\s+$/, '') : archivedText(l as ArchivedLine);
+}
+
+export function paintHistory(l: HistoryLine, cell: IBufferCell, dest: BlessedRow, x0: number, width: number, invert?: { start: number; end: number }): boolean {
+  const view = uncompacted(l);
+  return view ? paintRow(view, cell, dest, x0, width, invert) : paintArchived(l as ArchivedLine, dest, x0, width, invert);
+}
+
+export function historyWrapped(l: HistoryLine): boolean {
+  if (typeof l === 'string') return false;
+  return isHeld(l) ? l.line.isWrapped : l.wrapped;
+}
+
+/**
+ * A bounded ring of history lines, oldest first; `dropped` counts lines that fell off its
+ * start (so a line's number, dropped + index, never changes).
+ */
 export class History {
-  private lines: ArchivedLine[] = [];
-  private start = 0;
+  private ring: (HistoryLine | undefined)[] = [];
+  private head = 0;
+  private count = 0;
+  /** Lines at the ring's end not compacted yet. */
+  private uncompacted = 0;
   dropped = 0;
 
-  constructor(public cap: number) {}
+  /**
+   * `release` gets held lines back once they are compacted or evicted. At most `maxPending`
+   * lines wait uncompacted (full width, 12 bytes a cell); beyond that the oldest of them is
+   * compacted at once, which bounds memory during a flood.
+   */
+  constructor(
+    public cap: number,
+    private readonly release: (l: HeldLine) => void = () => {},
+    private readonly maxPending = Infinity,
+    private readonly cell?: IBufferCell,
+  ) {}
 
   get length(): number {
-    return this.lines.length - this.start;
+    return this.count;
   }
 
-  push(l: ArchivedLine): void {
+  /** Lines not compacted yet. */
+  get pending(): number {
+    return this.uncompacted;
+  }
+
+  private slot(i: number): number {
+    return (this.head + i) % this.cap;
+  }
+
+  push(l: HistoryLine): void {
     if (this.cap <= 0) {
+      if (isHeld(l)) this.release(l);
       this.dropped++;
       return;
     }
-    this.lines.push(l);
-    if (this.length > this.cap) {
-      this.start++;
+    if (this.count === this.cap) {
+      const gone = this.ring[this.head]!;
+      if (isHeld(gone)) this.release(gone);
+      if (this.uncompacted === this.count) this.uncompacted--;
+      this.ring[this.head] = l;
+      this.head = (this.head + 1) % this.cap;
       this.dropped++;
-      // Compact now and then instead of shifting the array on every line.
-      if (this.start > 4096 && this.start > this.lines.length / 2) {
-        this.lines = this.lines.slice(this.start);
-        this.start = 0;
-      }
+    } else {
+      this.ring[this.slot(this.count)] = l;
+      this.count++;
     }
+    if (typeof l === 'object' && 'kind' in l) this.uncompacted++;
+    if (this.cell && this.uncompacted > this.maxPending) this.compact(this.uncompacted - this.maxPending, this.cell);
   }
 
-  get(i: number): ArchivedLine | undefined {
-    return i >= 0 && i < this.length ? this.lines[this.start + i] : undefined;
+  /** Compact up to `max` pending lines, oldest first; returns how many were compacted. */
+  compact(max: number, cell: IBufferCell): number {
+    const n = Math.min(max, this.uncompacted);
+    for (let k = 0; k < n; k++) {
+      const s = this.slot(this.count - this.uncompacted);
+      const l = this.ring[s]!;
+      if (isHeld(l)) {
+        this.ring[s] = heldLineRuns(l, cell, cellAttr, DEFAULT_ATTR);
+        this.release(l);
+      } else if (isRaw(l)) this.ring[s] = archiveLine(rawLineView(l), cell);
+      this.uncompacted--;
+    }
+    return n;
+  }
+
+  get(i: number): HistoryLine | undefined {
+    return i >= 0 && i < this.count ? this.ring[this.slot(i)] : undefined;
   }
 
   clear(): void {
-    this.dropped += this.length;
-    this.lines = [];
-    this.start = 0;
+    for (let i = 0; i < this.count; i++) {
+      const l = this.ring[this.slot(i)]!;
+      if (isHeld(l)) this.release(l);
+    }
+    this.dropped += this.count;
+    this.ring = [];
+    this.head = 0;
+    this.count = 0;
+    this.uncompacted = 0;
   }
 }

@@ -7,7 +7,7 @@
 import * as pty from 'node-pty';
 import { readdirSync, readFileSync, writeSync } from 'node:fs';
 import { paintRow, type BlessedRow } from './cells.js';
-import { archiveLine, archivedText, History, paintArchived } from './history.js';
+import { History, historyText, historyWrapped, paintHistory } from './history.js';
 import {
   createTerminal,
   cursorHidden,
@@ -44,6 +44,11 @@ export const DEFAULT_SCROLLBACK = 10_000;
  * History. Small, because xterm keeps 12 bytes for every cell of every line.
  */
 const HOT_SCROLLBACK = 200;
+/** Quiet time before history lines are compacted, and how many per event-loop turn. */
+const COMPACT_AFTER_QUIET_MS = 150;
+const COMPACT_BATCH = 250;
+/** History lines left uncompacted (full width) at most, per pane. */
+const MAX_PENDING_HISTORY = 1000;
 /** Without synchronous parsing: bytes queued in the emulator at which the PTY is paused, and resumed again. */
 const HIGH_WATER = 256 * 1024;
 const LOW_WATER = 32 * 1024;
@@ -87,14 +92,15 @@ export class Pane {
     const scrollback = opts.scrollback ?? DEFAULT_SCROLLBACK;
     const hot = Math.min(scrollback, HOT_SCROLLBACK);
     this.term = createTerminal(opts.cols, opts.rows, hot);
-    this.history = new History(scrollback - hot);
     this.archiveCell = this.term.buffer.normal.getNullCell();
+    this.history = new History(scrollback - hot, (l) => this.tap?.release(l), MAX_PENDING_HISTORY, this.term.buffer.normal.getNullCell());
     this.tap =
       scrollback > hot
         ? ScrollbackTap.attach(
             this.term,
-            (lines) => {
-              for (const l of lines) this.history.push(archiveLine(l, this.archiveCell));
+            (line) => {
+              this.history.push(line);
+              this.historyGrew = true;
             },
             () => this.history.clear(),
           )
@@ -157,6 +163,10 @@ export class Pane {
       this.tap?.ensure();
       this.writeSync(data);
       this.tap?.settle();
+      if (this.historyGrew) {
+        this.historyGrew = false;
+        this.scheduleCompaction();
+      }
       this.bytesParsed += len;
       // writeSync fires no onWriteParsed: tell the viewer here.
       if (!this.hasRefreshSignal) this.markDirty(0, this.term.rows - 1);
@@ -310,6 +320,25 @@ export class Pane {
     return { x: b.cursorX, y: b.cursorY, visible: !cursorHidden(this.term), shape: cursorShape(this.term) };
   }
 
+  private compactTimer: NodeJS.Timeout | undefined;
+  private historyGrew = false;
+
+  /**
+   * Compact the history once output has paused (each new chunk pushes the moment back), a
+   * batch per turn of the event loop, so neither a flood nor a keystroke waits for it.
+   */
+  private scheduleCompaction(): void {
+    if (this.compactTimer) this.compactTimer.refresh();
+    else this.compactTimer = setTimeout(() => this.compactSome(), COMPACT_AFTER_QUIET_MS);
+  }
+
+  private compactSome(): void {
+    this.compactTimer = undefined;
+    if (this.disposed) return;
+    this.history.compact(COMPACT_BATCH, this.archiveCell);
+    if (this.history.pending > 0) this.compactTimer = setTimeout(() => this.compactSome(), 0);
+  }
+
   // ---- lines by absolute number: archived history, then the emulator's buffer ----
   // Numbers only grow: a line keeps its number as it moves from the emulator to the history,
   // and numbers of lines dropped off the start are never reused. In the alternate screen
@@ -348,7 +377,7 @@ export class Pane {
   lineText(n: number): string {
     const at = this.locate(n);
     if (!at) return '';
-    if ('archived' in at) return archivedText(this.history.get(at.archived)!);
+    if ('archived' in at) return historyText(this.history.get(at.archived)!);
     return (this.term.buffer.active.getLine(at.buffer)?.translateToString(true) ?? '').replace(/\s+$/, '');
   }
 
@@ -356,14 +385,14 @@ export class Pane {
   isWrapped(n: number): boolean {
     const at = this.locate(n);
     if (!at) return false;
-    if ('archived' in at) return this.history.get(at.archived)!.wrapped;
+    if ('archived' in at) return historyWrapped(this.history.get(at.archived)!);
     return this.term.buffer.active.getLine(at.buffer)?.isWrapped ?? false;
   }
 
   /** Paint line `n` into a blessed row (blank when there is no such line). */
   paintLine(n: number, dest: BlessedRow, x0: number, width: number, invert?: { start: number; end: number }): boolean {
     const at = this.locate(n);
-    if (at && 'archived' in at) return paintArchived(this.history.get(at.archived)!, dest, x0, width, invert);
+    if (at && 'archived' in at) return paintHistory(this.history.get(at.archived)!, this.archiveCell, dest, x0, width, invert);
     const buf = this.term.buffer.active;
     return paintRow(at ? buf.getLine(at.buffer) : undefined, this.archiveCell, dest, x0, width, invert);
   }
@@ -408,6 +437,8 @@ export class Pane {
     if (this.inputTimer) clearTimeout(this.inputTimer);
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = undefined;
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.compactTimer = undefined;
     const groups = sessionGroups(this.pid);
     for (const g of groups) signalGroup(g, 'SIGHUP');
     if (!this.exited) {

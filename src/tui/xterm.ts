@@ -5,7 +5,7 @@
 
 import headless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
-import type { Terminal as XTerminal, IBufferLine, IDisposable } from '@xterm/headless';
+import type { Terminal as XTerminal, IBufferCell, IBufferLine, IDisposable } from '@xterm/headless';
 
 export type Terminal = XTerminal;
 export type { IBufferCell, IBufferLine, IDisposable } from '@xterm/headless';
@@ -83,26 +83,207 @@ interface CircularList {
 }
 
 /** xterm's own line object; the public IBufferLine is a view over it. */
-interface InternalLine {
+export interface InternalLine {
   readonly length: number;
   readonly isWrapped: boolean;
-  loadCell(x: number, cell: unknown): unknown;
-  translateToString(trimRight?: boolean, start?: number, end?: number): string;
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  _extendedAttrs: Record<number, unknown>;
+  getNoBgTrimmedLength?(): number;
+  getTrimmedLength(): number;
+  clone(): InternalLine;
 }
 
-/** Enough of IBufferLine over an internal line for reading its cells (cells from getNullCell are xterm's CellData). */
-function publicLine(l: InternalLine): IBufferLine {
+/** xterm's cell: what getNullCell() returns and loadCell() fills. */
+interface InternalCell {
+  content: number;
+  fg: number;
+  bg: number;
+  combinedData: string;
+  extended: unknown;
+}
+
+/** Three 32-bit words a cell: content (code point, width, combined flag), fg, bg (colours, flags). */
+const CELL_WORDS = 3;
+const IS_COMBINED = 1 << 21;
+const HAS_EXTENDED = 1 << 28;
+
+/**
+ * A copy of a line in xterm's own cell encoding, cut after its last used cell: one typed
+ * array copy, cheap enough to take for every line a flood pushes out.
+ */
+export interface RawLine {
+  readonly kind: 'raw';
+  readonly data: Uint32Array;
+  readonly combined: Record<number, string> | undefined;
+  readonly extended: Record<number, unknown> | undefined;
+  readonly wrapped: boolean;
+}
+
+function snapshotLine(l: InternalLine): RawLine {
+  const used = l.getNoBgTrimmedLength ? l.getNoBgTrimmedLength() : l.getTrimmedLength();
+  const combined = Object.keys(l._combined).length ? { ...l._combined } : undefined;
+  const extended = Object.keys(l._extendedAttrs).length ? { ...l._extendedAttrs } : undefined;
+  return { kind: 'raw', data: l._data.slice(0, used * CELL_WORDS), combined, extended, wrapped: l.isWrapped };
+}
+
+/** Read a RawLine through the public line interface (cells from getNullCell are xterm's). */
+export function rawLineView(r: RawLine): IBufferLine {
+  const length = r.data.length / CELL_WORDS;
+  const view = {
+    length,
+    isWrapped: r.wrapped,
+    getCell(x: number, cell?: IBufferCell) {
+      if (x < 0 || x >= length || !cell) return undefined;
+      const c = cell as unknown as InternalCell;
+      const i = x * CELL_WORDS;
+      c.content = r.data[i]!;
+      c.fg = r.data[i + 1]!;
+      c.bg = r.data[i + 2]!;
+      if (c.content & IS_COMBINED) c.combinedData = r.combined?.[x] ?? '';
+      if (c.bg & HAS_EXTENDED) {
+        if (r.extended?.[x]) c.extended = r.extended[x];
+        else c.bg &= ~HAS_EXTENDED;
+      }
+      return cell;
+    },
+    translateToString(trimRight?: boolean, start = 0, end = length) {
+      const cell = nullCell;
+      let out = '';
+      for (let x = start; x < Math.min(end, length); x++) {
+        view.getCell(x, cell);
+        out += cell.getWidth() === 0 ? '' : cell.getChars() || ' ';
+      }
+      return trimRight ? out.replace(/\s+$/, '') : out;
+    },
+  };
+  return view as unknown as IBufferLine;
+}
+
+/**
+ * One of xterm's own line objects, taken out of its list as it was dropped (see
+ * ScrollbackTap): no copy at all. Full width until compacted, then handed back for reuse.
+ */
+export interface HeldLine {
+  readonly kind: 'held';
+  readonly line: InternalLine;
+}
+
+export function heldLineView(h: HeldLine): IBufferLine {
+  const l = h.line as InternalLine & { loadCell(x: number, c: unknown): unknown; translateToString(t?: boolean, s?: number, e?: number): string };
   return {
     length: l.length,
     isWrapped: l.isWrapped,
-    getCell: (x: number, cell?: unknown) => {
+    getCell(x: number, cell?: IBufferCell) {
       if (x < 0 || x >= l.length || !cell) return undefined;
       l.loadCell(x, cell);
       return cell;
     },
     translateToString: (trimRight?: boolean, start?: number, end?: number) => l.translateToString(trimRight, start, end),
-  } as IBufferLine;
+  } as unknown as IBufferLine;
 }
+
+/**
+ * A line as runs of [attr, text | cells] (see history.ts ArchivedLine); a line that is one
+ * run in the default attribute and does not continue the previous line is just its text.
+ */
+export type LineRuns = string | { wrapped: boolean; runs: (number | string | string[])[] };
+
+/**
+ * Turn a held line into runs straight from xterm's cell words: the attribute is computed
+ * only where the colour/flag words change, and plain one-column characters are gathered in
+ * a scratch buffer and turned into one flat string natively. Every line a flood keeps goes
+ * through here, so it allocates as little as it can: for a plain line, only its string.
+ */
+export function heldLineRuns(h: HeldLine, cell: IBufferCell, attrOf: (cell: IBufferCell) => number, defaultAttr: number): LineRuns {
+  const l = h.line;
+  const data = l._data;
+  const end = l.getNoBgTrimmedLength ? l.getNoBgTrimmedLength() : l.getTrimmedLength();
+  if (scratch16.length < end) {
+    scratch16 = new Uint16Array(end * 2);
+    scratch8 = Buffer.alloc(end * 2);
+  }
+  const c = cell as unknown as InternalCell;
+  let runs: (number | string | string[])[] | undefined;
+  let fg = -1;
+  let bg = -1;
+  let attr = -1;
+  // The current run: char codes in scratch[runStart, n) (`wide` when one is over 255), or,
+  // after a wide or combined character, a list of cell strings.
+  let runStart = 0;
+  let n = 0;
+  let wide = false;
+  let cells: string[] | undefined;
+  for (let x = 0; x < end; x++) {
+    const i = x * CELL_WORDS;
+    const content = data[i]!;
+    const f = data[i + 1]!;
+    const b = data[i + 2]!;
+    if (f !== fg || b !== bg || b & HAS_EXTENDED) {
+      c.content = content;
+      c.fg = f;
+      c.bg = b;
+      if (b & HAS_EXTENDED) {
+        const ext = l._extendedAttrs[x];
+        if (ext) c.extended = ext;
+        else c.bg &= ~HAS_EXTENDED;
+      }
+      const a = attrOf(cell);
+      fg = f;
+      bg = b;
+      if (a !== attr) {
+        if (attr >= 0) (runs ??= []).push(attr, cells ?? runText(runStart, n, wide));
+        attr = a;
+        runStart = n;
+        wide = false;
+        cells = undefined;
+      }
+    }
+    const width = content >>> 22;
+    const cp = content & 0x1fffff;
+    if (!cells && !(content & IS_COMBINED) && width === 1 && cp < 0x10000) {
+      const code = cp === 0 ? 32 : cp;
+      scratch16[n] = code;
+      scratch8[n++] = code;
+      if (code > 255) wide = true;
+      continue;
+    }
+    if (!cells) {
+      cells = [];
+      for (let k = runStart; k < n; k++) cells.push(String.fromCharCode(scratch16[k]!));
+    }
+    cells.push(content & IS_COMBINED ? (l._combined[x] ?? ' ') : width === 0 ? '' : cp === 0 ? ' ' : String.fromCodePoint(cp));
+  }
+  let last: string | string[] = '';
+  if (attr >= 0) {
+    last = cells ?? runText(runStart, n, wide);
+    // Trailing default blanks carry nothing (the trimmed length keeps written spaces).
+    if (attr === defaultAttr && typeof last === 'string' && last.endsWith(' ')) last = last.replace(/ +$/, '');
+  }
+  if (!runs && !l.isWrapped && (attr < 0 || (attr === defaultAttr && typeof last === 'string'))) return last as string;
+  runs ??= [];
+  if (attr >= 0 && last.length > 0) runs.push(attr, last);
+  return { wrapped: l.isWrapped, runs };
+}
+
+function runText(start: number, end: number, wide: boolean): string {
+  if (!wide) return scratch8.toString('latin1', start, end);
+  return String.fromCharCode.apply(null, scratch16.subarray(start, end) as unknown as number[]);
+}
+
+/** Char codes of the line being compacted (reused: one line at a time). */
+let scratch16 = new Uint16Array(256);
+let scratch8 = Buffer.alloc(256);
+
+let nullCellTerm: XTerminal | undefined;
+/** A cell to decode raw lines into when the caller has none. */
+const nullCell: IBufferCell = (() => {
+  nullCellTerm ??= new TerminalCtor({ cols: 2, rows: 1, allowProposedApi: true, logLevel: 'off' });
+  return nullCellTerm.buffer.active.getNullCell();
+})();
+
+/** Line objects kept for reuse per pane; beyond this they are left to the GC. */
+const POOL_MAX = 256;
 
 const normalLines = (term: XTerminal): CircularList | undefined =>
   (term as unknown as { _core?: { _bufferService?: { buffers?: { normal?: { lines?: CircularList } } } } })._core?._bufferService?.buffers?.normal?.lines;
@@ -117,17 +298,26 @@ const normalLines = (term: XTerminal): CircularList | undefined =>
 export class ScrollbackTap {
   private list: CircularList | undefined;
   private erasing = false;
+  /** Line objects given back (history evicted or compacted them), for xterm to reuse. */
+  private pool: InternalLine[] = [];
 
   private constructor(
     private readonly term: XTerminal,
-    private readonly onDrop: (lines: IBufferLine[]) => void,
+    private readonly onDrop: (line: RawLine | HeldLine) => void,
     private readonly onErase: () => void,
   ) {}
 
-  static attach(term: XTerminal, onDrop: (lines: IBufferLine[]) => void, onErase: () => void): ScrollbackTap | undefined {
+  /** A held line the history no longer needs: xterm gets it back for a new line. */
+  release(h: HeldLine): void {
+    if (this.pool.length < POOL_MAX) this.pool.push(h.line);
+  }
+
+  static attach(term: XTerminal, onDrop: (line: RawLine | HeldLine) => void, onErase: () => void): ScrollbackTap | undefined {
     const list = normalLines(term);
     const methods = ['push', 'recycle', 'splice', 'shiftElements', 'trimStart', 'get'] as const;
     if (!list || !methods.every((m) => typeof list[m] === 'function') || typeof list.maxLength !== 'number') return undefined;
+    const probe = list.get(0) as Partial<InternalLine> | undefined;
+    if (!probe || !(probe._data instanceof Uint32Array) || typeof probe._combined !== 'object' || typeof probe.getTrimmedLength !== 'function') return undefined;
     const tap = new ScrollbackTap(term, onDrop, onErase);
     // ED 3 clears the scrollback through trimStart; those lines are erased, not archived.
     term.parser.registerCsiHandler({ final: 'J' }, (params) => {
@@ -148,10 +338,7 @@ export class ScrollbackTap {
     if (this.list) this.onErase();
     this.list = list;
     const drop = (n: number) => {
-      if (n <= 0) return;
-      const out: IBufferLine[] = [];
-      for (let i = 0; i < Math.min(n, list.length); i++) out.push(publicLine(list.get(i) as InternalLine));
-      this.onDrop(out);
+      for (let i = 0; i < Math.min(n, list.length); i++) this.onDrop(snapshotLine(list.get(i) as InternalLine));
     };
     const wrap = (name: 'push' | 'recycle' | 'splice' | 'shiftElements' | 'trimStart', trimmed: (...a: number[]) => number) => {
       const orig = list[name].bind(list) as (...a: unknown[]) => unknown;
@@ -162,7 +349,22 @@ export class ScrollbackTap {
       };
     };
     wrap('push', () => (list.length === list.maxLength ? 1 : 0));
-    wrap('recycle', () => 1);
+    // The flood path (every line scrolled out of a full buffer): take xterm's line object
+    // itself and put a pooled one in its slot, so xterm blanks that one instead. No copy, and
+    // no allocation once the pool is primed by the history giving lines back.
+    const l = list as unknown as { _array?: unknown[]; _startIndex?: number; recycle(): unknown };
+    if (Array.isArray(l._array) && typeof l._startIndex === 'number') {
+      const recycle = l.recycle.bind(l);
+      l.recycle = () => {
+        const slot = l._startIndex! % list.maxLength;
+        const old = l._array![slot] as InternalLine;
+        l._array![slot] = this.pool.pop() ?? old.clone();
+        this.onDrop({ kind: 'held', line: old });
+        return recycle();
+      };
+    } else {
+      wrap('recycle', () => 1);
+    }
     wrap('splice', (_start, deleteCount, ...items) => list.length - (deleteCount ?? 0) + items.length - list.maxLength);
     wrap('shiftElements', (start, count, offset) => (offset! > 0 ? start! + count! + offset! - list.maxLength : 0));
     wrap('trimStart', (n) => Math.min(n!, list.length));
