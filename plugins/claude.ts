@@ -5,7 +5,8 @@
 // `claude -p --output-format stream-json` with the prompt on stdin (claude-headless.ts).
 // It only describes and reads; it never edits Claude Code's own config or logs.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { DetectResult, HarnessDriver, ImportedSession, LaunchOptions, LaunchSpec, ReadSessionOptions } from '../src/plugins/api.js';
 import { ARGV_PROMPT_LIMIT } from '../src/plugins/api.js';
 import { BatonError, EXIT } from '../src/errors.js';
@@ -46,12 +47,27 @@ function launch(opts: LaunchOptions): LaunchSpec {
   return spec;
 }
 
+/**
+ * The version of the @anthropic-ai/claude-code package the resolved `claude` belongs to
+ * (bin/claude.exe in it), without starting the CLI; undefined for other installs (the
+ * native installer's versioned binaries), which are asked with --version.
+ */
+function packageVersion(bin: string): string | undefined {
+  try {
+    const dir = dirname(dirname(realpathSync(bin)));
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return pkg.name === '@anthropic-ai/claude-code' && typeof pkg.version === 'string' ? pkg.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function detect({ env }: { env: NodeJS.ProcessEnv }): Promise<DetectResult> {
   const path = findExecutable('claude', env);
   const result: DetectResult = { installed: !!path, installHint: CLAUDE_INSTALL_HINT, loginHint: CLAUDE_LOGIN_HINT };
   if (!path) return result;
   result.path = path;
-  const version = await probeVersion(path, ['--version'], env, 15_000);
+  const version = packageVersion(path) ?? (await probeVersion(path, ['--version'], env, 15_000));
   if (version) {
     result.version = version;
     if (versionInRange(version, TESTED) === false) result.untestedVersion = TESTED;

@@ -6,7 +6,8 @@
 // stream-json` with the prompt on stdin (qwen-headless.ts). Qwen Code has no native fork.
 // It only describes and reads; it never edits Qwen Code's own settings or logs.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { DetectResult, HarnessDriver, ImportedSession, LaunchOptions, LaunchSpec, ReadSessionOptions } from '../src/plugins/api.js';
 import { ARGV_PROMPT_LIMIT } from '../src/plugins/api.js';
 import { BatonError, EXIT } from '../src/errors.js';
@@ -49,13 +50,24 @@ function launch(opts: LaunchOptions): LaunchSpec {
   return spec;
 }
 
+/** The version in the @qwen-code/qwen-code package.json next to the resolved `qwen`. */
+function packageVersion(bin: string): string | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dirname(realpathSync(bin)), 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return pkg.name === '@qwen-code/qwen-code' && typeof pkg.version === 'string' ? pkg.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function detect({ env }: { env: NodeJS.ProcessEnv }): Promise<DetectResult> {
   const path = findExecutable('qwen', env);
   const result: DetectResult = { installed: !!path, installHint: QWEN_INSTALL_HINT, loginHint: QWEN_LOGIN_HINT };
   if (!path) return result;
   result.path = path;
-  // qwen --version loads its whole bundle: several seconds on a busy machine.
-  const version = await probeVersion(path, ['--version'], env, 20_000);
+  // `qwen --version` loads its whole 26 MB bundle (7 s on a busy machine): read the version
+  // of the package the command belongs to, and ask the CLI only for an install not from npm.
+  const version = packageVersion(path) ?? (await probeVersion(path, ['--version'], env, 20_000));
   if (version) {
     result.version = version;
     if (versionInRange(version, TESTED) === false) result.untestedVersion = TESTED;
