@@ -12,8 +12,12 @@ import { watchPath, type PathWatcher } from '../src/plugins/watch-path.js';
 import { chatsDir, findChatLog, qwenRuntimeDir } from './qwen-home.js';
 import { QwenLogParser, qwenRecordTime } from './qwen-log.js';
 
-/** A log counts as new when it was created after `since`, give or take clock granularity. */
-const SLACK_MS = 50;
+/**
+ * A log counts as new when it was created after `since`. File times come from the kernel's
+ * coarse clock, up to a tick behind Date.now(): a log made just after `since` may look a few
+ * ms older.
+ */
+const SLACK_MS = 20;
 
 function bornAt(path: string): number | undefined {
   try {
