@@ -10,6 +10,7 @@ import { FrameScheduler } from './frames.js';
 import { openHelp } from './help.js';
 import { InputRouter, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
 import { osc52 } from './osc52.js';
+import { OuterTerminal } from './outer-terminal.js';
 import type { OverlayHost } from './overlay.js';
 import { PaneView } from './pane-view.js';
 import { confirm, openPicker, type PickerChoice } from './picker.js';
@@ -61,8 +62,7 @@ export class App implements OverlayHost {
   private messageTimer: NodeJS.Timeout | undefined;
   private chromeDirty = true;
   private lastKeyAt = -Infinity;
-  private cursorState = '';
-  private shapeState = '';
+  private readonly outer: OuterTerminal;
   private quitting: Promise<void> | undefined;
   private readonly onInput = (d: string | Buffer) => this.feed(typeof d === 'string' ? d : d.toString('utf8'));
 
@@ -87,6 +87,7 @@ export class App implements OverlayHost {
     this.composeBar = blessed.box({ parent: this.screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true, style: { fg: 'gray' } });
     this.statusLine = blessed.box({ parent: this.screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black', fg: 'white' } });
     this.frames = new FrameScheduler(() => this.frame());
+    this.outer = new OuterTerminal(this.screen.program);
     this.screen.on('resize', () => this.onResize());
     this.screen.on('keypress', (ch: string | undefined, key: BlessedKey) => {
       if (this.scroll && this.overlays.length === 0) this.scroll.handleKey(ch, key);
@@ -403,61 +404,26 @@ export class App implements OverlayHost {
       if (rows) this.screen.draw(rows.start, rows.end);
     }
     this.placeCursor();
-    this.syncInputModes();
   }
 
   private syncSince: number | undefined;
-  private inputModes = '';
-
-  /**
-   * Keys are forwarded as the outer terminal encodes them, so the outer terminal must encode
-   * them the way the program in front asked: cursor keys (DECCKM) and keypad (DECKPAM) follow
-   * the focused pane. blessed turned both on at start.
-   */
-  private syncInputModes(): void {
-    const m = this.activeTab?.pane.term.modes;
-    const want = `${m?.applicationCursorKeysMode ? 1 : 0}${m?.applicationKeypadMode ? 1 : 0}`;
-    if (want === this.inputModes) return;
-    this.inputModes = want;
-    this.screen.program.write((want[0] === '1' ? '\x1b[?1h' : '\x1b[?1l') + (want[1] === '1' ? '\x1b=' : '\x1b>'));
-  }
 
   /** Set by the conversation layer once it draws the compose bar itself. */
   composeBarOwned = false;
 
+  /** The terminal cursor: the pane's (or scroll mode's) when nothing covers the pane. */
   private placeCursor(): void {
-    const program = this.screen.program;
     const pane = this.activeTab?.pane;
-    let want = 'hidden';
-    let x = 0;
-    let y = 0;
+    let at: { x: number; y: number } | undefined;
     if (pane && this.overlays.length === 0) {
-      if (this.scroll && this.scrollCursor) {
-        want = 'shown';
-        x = this.scrollCursor.x;
-        y = this.scrollCursor.y;
-      } else if (!this.scroll) {
+      if (this.scroll) at = this.scrollCursor;
+      else {
         const c = pane.cursor();
-        if (c.visible && !pane.exited) {
-          want = 'shown';
-          x = c.x;
-          y = c.y;
-        }
-        const shape = c.shape ? String({ block: 2, underline: 4, bar: 6 }[c.shape.style] - (c.shape.blink ? 1 : 0)) : '0';
-        if (shape !== this.shapeState) {
-          this.shapeState = shape;
-          program.write(`\x1b[${shape} q`);
-        }
+        if (c.visible && !pane.exited) at = { x: c.x, y: c.y };
+        this.outer.shape(c.shape);
       }
     }
-    const state = want === 'shown' ? `${x},${y}` : want;
-    if (state === this.cursorState) return;
-    this.cursorState = state;
-    if (want === 'shown') {
-      program.cup(this.view.top + y, this.view.left + x);
-      program.showCursor();
-    } else {
-      program.hideCursor();
-    }
+    this.outer.cursor(at && { x: this.view.left + at.x, y: this.view.top + at.y });
+    this.outer.keyModes(pane?.term.modes);
   }
 }

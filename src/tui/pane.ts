@@ -5,8 +5,10 @@
 // ended by its pid, never by name.
 
 import * as pty from 'node-pty';
-import { readdirSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { paintRow, type BlessedRow } from './cells.js';
+import { sessionGroups, signalGroup } from './process-group.js';
+import { PtyInput } from './pty-input.js';
 import { History, historyText, historyWrapped, paintHistory } from './history.js';
 import {
   createTerminal,
@@ -83,6 +85,7 @@ export class Pane {
   bytesIn = 0;
   bytesParsed = 0;
 
+  private readonly input: PtyInput;
   /** Scrollback that left the emulator (normal screen only). */
   readonly history: History;
   private readonly tap: ScrollbackTap | undefined;
@@ -116,6 +119,7 @@ export class Pane {
     env.TERM = 'xterm-256color';
     this.pty = pty.spawn(opts.command, opts.args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env });
     this.pid = this.pty.pid;
+    this.input = new PtyInput(this.pty);
 
     this.exitPromise = new Promise((resolve) => {
       this.pty.onExit((e) => {
@@ -238,39 +242,7 @@ export class Pane {
   /** Input for the program, as bytes from the keyboard (never re-encoded). */
   write(data: string): void {
     if (this.exited || this.disposed) return;
-    const fd = (this.pty as unknown as { fd?: unknown }).fd;
-    if (typeof fd !== 'number') return this.pty.write(data);
-    this.inputQueue.push(Buffer.from(data, 'utf8'));
-    if (this.inputQueue.length === 1) this.flushInput(fd);
-  }
-
-  /**
-   * Keystrokes go to the PTY with a direct write, in order. node-pty's own writer goes
-   * through libuv's thread pool (fs.write) for every keystroke, which on a busy machine
-   * adds milliseconds to each echo. The master fd is non-blocking: what the kernel does
-   * not take now (a large paste) is retried shortly.
-   */
-  private inputQueue: Buffer[] = [];
-  private inputTimer: NodeJS.Timeout | undefined;
-  private flushInput(fd: number): void {
-    this.inputTimer = undefined;
-    while (this.inputQueue.length > 0 && !this.exited && !this.disposed) {
-      const buf = this.inputQueue[0]!;
-      let n: number;
-      try {
-        n = writeSync(fd, buf);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'EAGAIN') {
-          this.inputTimer = setTimeout(() => this.flushInput(fd), 2);
-          return;
-        }
-        // EIO and friends: the program is gone; its exit is reported separately.
-        this.inputQueue = [];
-        return;
-      }
-      if (n < buf.length) this.inputQueue[0] = buf.subarray(n);
-      else this.inputQueue.shift();
-    }
+    this.input.write(data);
   }
 
   /**
@@ -434,7 +406,7 @@ export class Pane {
     if (this.disposed) return;
     this.disposed = true;
     this.changeListener = undefined;
-    if (this.inputTimer) clearTimeout(this.inputTimer);
+    this.input.dispose();
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = undefined;
     if (this.compactTimer) clearTimeout(this.compactTimer);
@@ -454,39 +426,5 @@ export class Pane {
     for (const g of new Set([this.pid, ...groups, ...sessionGroups(this.pid)])) signalGroup(g, 'SIGKILL');
     for (const d of this.disposables) d.dispose();
     this.term.dispose();
-  }
-}
-
-/**
- * Process groups in the session led by `sid` (the PTY's program is a session leader), from
- * /proc. Empty where /proc is not there.
- */
-function sessionGroups(sid: number): number[] {
-  const groups = new Set<number>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const name of entries) {
-    if (name.charCodeAt(0) > 57) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[3]) === sid && Number(f[2]) > 0) groups.add(Number(f[2]));
-    } catch {
-      // Gone while reading.
-    }
-  }
-  return [...groups];
-}
-
-/** Signal a whole process group; a group that is gone already is fine. Never a bare pid: it may have been reused. */
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // Gone already.
   }
 }

@@ -82,7 +82,7 @@ export class TestTerminal {
   }
 
   /** Poll until the predicate holds on the screen; on timeout, fail with the screen in the message. */
-  async waitFor(pred: ScreenPredicate, timeoutMs = 15_000, what?: string): Promise<string> {
+  async waitFor(pred: ScreenPredicate, timeoutMs = 30_000, what?: string): Promise<string> {
     const test = (s: string) =>
       typeof pred === 'string' ? s.includes(pred) : pred instanceof RegExp ? pred.test(s) : pred(s, this);
     const deadline = Date.now() + timeoutMs;
@@ -98,7 +98,7 @@ export class TestTerminal {
   }
 
   /** Wait until the predicate stops holding. */
-  waitForGone(pred: RegExp | string, timeoutMs = 15_000): Promise<string> {
+  waitForGone(pred: RegExp | string, timeoutMs = 30_000): Promise<string> {
     return this.waitFor((s) => (typeof pred === 'string' ? !s.includes(pred) : !pred.test(s)), timeoutMs, `${String(pred)} to go away`);
   }
 

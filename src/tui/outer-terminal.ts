@@ -1,0 +1,50 @@
+// State baton sets on the terminal the user sits at, written only when it changes: where
+// the cursor is and whether it shows, its shape (DECSCUSR), and how that terminal encodes
+// cursor and keypad keys. Keys are forwarded to the program in front as that terminal
+// encodes them, so its encoding must be the one the program asked for. It writes escape
+// sequences through blessed's program and keeps no other state.
+
+import type blessed from 'blessed';
+import type { CursorShape } from './xterm.js';
+
+const SHAPE_CODE = { block: 2, underline: 4, bar: 6 } as const;
+
+export class OuterTerminal {
+  private cursorState = '';
+  private shapeState = '';
+  private modesState = '';
+
+  constructor(private readonly program: blessed.BlessedProgram) {}
+
+  /** Show the cursor at a screen position, or hide it (undefined). */
+  cursor(at: { x: number; y: number } | undefined): void {
+    const state = at ? `${at.x},${at.y}` : 'hidden';
+    if (state === this.cursorState) return;
+    this.cursorState = state;
+    if (at) {
+      this.program.cup(at.y, at.x);
+      this.program.showCursor();
+    } else {
+      this.program.hideCursor();
+    }
+  }
+
+  /** The shape the program in front asked for; undefined is the terminal's own default. */
+  shape(shape: CursorShape): void {
+    const code = shape ? String(SHAPE_CODE[shape.style] - (shape.blink ? 1 : 0)) : '0';
+    if (code === this.shapeState) return;
+    this.shapeState = code;
+    this.program.write(`\x1b[${code} q`);
+  }
+
+  /**
+   * Cursor keys (DECCKM) and keypad (DECKPAM) as the program in front set them; both off
+   * when there is none. blessed turns both on when it starts.
+   */
+  keyModes(m: { applicationCursorKeysMode: boolean; applicationKeypadMode: boolean } | undefined): void {
+    const want = `${m?.applicationCursorKeysMode ? 1 : 0}${m?.applicationKeypadMode ? 1 : 0}`;
+    if (want === this.modesState) return;
+    this.modesState = want;
+    this.program.write((want[0] === '1' ? '\x1b[?1h' : '\x1b[?1l') + (want[1] === '1' ? '\x1b=' : '\x1b>'));
+  }
+}
