@@ -13,14 +13,17 @@ export interface AgentCatalog {
   target(name: string, model?: string): BriefTarget;
 }
 
-let pluginDirs: string[] = [];
+let dirs: string[] = [];
+/** The `--plugins DIR` directories given to this command. */
+export const pluginDirs = (): string[] => [...dirs];
+
 /** Set from the global `--plugins DIR` option before a command runs. */
-export function setPluginDirs(dirs: string[]): void {
-  pluginDirs = dirs;
+export function setPluginDirs(list: string[]): void {
+  dirs = list;
 }
 
 export async function agentCatalog(io: Io): Promise<AgentCatalog> {
-  const registry = await loadRegistry({ env: io.env, pluginDirs });
+  const registry = await loadRegistry({ env: io.env, pluginDirs: dirs });
   for (const p of registry.problems) io.err(`baton: warning: ${p.path}: ${p.message}\n`);
   const titles: Record<string, string> = {};
   for (const d of registry.drivers()) titles[d.name] = d.title;

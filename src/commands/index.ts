@@ -7,11 +7,12 @@ import { registerBrief } from './brief.js';
 import { registerChat } from './chat.js';
 import { registerFork } from './fork.js';
 import { registerReset } from './reset.js';
+import { registerOpen } from './open.js';
 import type { Io } from './io.js';
 import { registerTranscript } from './transcript.js';
 import { registerWorktree } from './worktree.js';
 
-export function registerCommands(y: Argv, io: Io, _setExit: (code: number) => void): Argv {
+export function registerCommands(y: Argv, io: Io, setExit: (code: number) => void): Argv {
   y.option('plugins', {
     // Not `array`: an array option would swallow the command words after it. Repeating
     // the option still collects every DIR.
@@ -19,6 +20,7 @@ export function registerCommands(y: Argv, io: Io, _setExit: (code: number) => vo
     global: true,
     describe: 'also load drop-in driver plugins (*.js, *.mjs) from DIR',
   }).middleware((a) => setPluginDirs(([] as unknown[]).concat(a.plugins ?? []).map(String)));
+  registerOpen(y, io, setExit);
   registerTranscript(y, io);
   registerBrief(y, io);
   registerChat(y, io);
@@ -26,5 +28,5 @@ export function registerCommands(y: Argv, io: Io, _setExit: (code: number) => vo
   registerReset(y, io);
   registerFork(y, io);
   registerWorktree(y, io);
-  return y.demandCommand(1, 'say which command; see baton --help');
+  return y;
 }

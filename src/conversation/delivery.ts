@@ -1,6 +1,7 @@
 // Submitting a message to a CLI running in a terminal, and knowing it arrived: the text is
 // pasted (bracketed when the CLI asked for it), Enter is pressed, and delivery is confirmed
-// only when the CLI's own log shows the message (the ingest hands it to claim()). If it
+// only when the CLI's own log shows the message (the ingest hands it to claim(), which
+// gives back what to record with it, so the entry lands in the log's order). If it
 // does not show within the timeout, Enter is pressed once more — the text may still sit in
 // the CLI's input box — and after that the caller is told it failed. The text itself is
 // never typed twice.
@@ -12,8 +13,17 @@ const ENTER_AFTER_PASTE_MS = 120;
 
 const normalize = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-interface Pending {
+/** What to record with the message once the log shows it. */
+export interface DeliveryMeta {
+  checkpoint?: string;
+  switchId?: string;
+  /** false: baton's own text (a brief sent alone at start-up); seen in the log, recorded as no user message. */
+  record?: boolean;
+}
+
+export interface Pending {
   text: string;
+  meta: DeliveryMeta;
   resolve: (ok: boolean) => void;
 }
 
@@ -27,32 +37,35 @@ export class Delivery {
   ) {}
 
   /** Expect `text` in the log without typing it (it went in through argv at launch). */
-  expect(text: string): Promise<boolean> {
-    return this.wait(text, false);
+  expect(text: string, meta: DeliveryMeta = {}): Promise<boolean> {
+    return this.wait(text, meta, false);
   }
 
-  async submit(text: string): Promise<boolean> {
+  /** Types `text`; `logged` is what the CLI's log will show (default: the text itself). */
+  async submit(text: string, meta: DeliveryMeta = {}, logged = text): Promise<boolean> {
+    // Waiting starts before the first byte goes out: a fast CLI logs the message at once.
+    const done = this.wait(logged, meta, true);
     const body = text.replace(/\r?\n/g, '\r');
     this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
     await this.sleep(ENTER_AFTER_PASTE_MS);
     this.terminal.write('\r');
-    return this.wait(text, true);
+    return done;
   }
 
   /**
    * Called with each user message the CLI's log shows. True when it is the echo of a
    * message we are waiting for (the log may hold more around it: a brief before it).
    */
-  claim(logged: string): boolean {
+  claim(logged: string): Pending | undefined {
     const seen = normalize(logged);
     const i = this.pending.findIndex((p) => {
       const want = normalize(p.text);
       return seen === want || seen.endsWith(want) || (want.length > 200 && seen.includes(want.slice(-200)));
     });
-    if (i < 0) return false;
+    if (i < 0) return undefined;
     const [p] = this.pending.splice(i, 1);
     p!.resolve(true);
-    return true;
+    return p;
   }
 
   cancel(): void {
@@ -61,9 +74,9 @@ export class Delivery {
     for (const p of this.pending.splice(0)) p.resolve(false);
   }
 
-  private wait(text: string, retryEnter: boolean): Promise<boolean> {
+  private wait(text: string, meta: DeliveryMeta, retryEnter: boolean): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
-      const entry: Pending = { text, resolve };
+      const entry: Pending = { text, meta, resolve };
       this.pending.push(entry);
       const giveUp = () => {
         const i = this.pending.indexOf(entry);

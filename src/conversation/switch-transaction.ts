@@ -140,9 +140,14 @@ export async function launchAgent(session: TabSession, agent: string, model: str
     await session.follow(undefined);
   }
   await conv.meta.update({ lastAgent: { harness: driver.name, model: m } });
+  // A brief sent alone (a restore, a start with context) shows up in the log as a user
+  // message; it is baton's text, so it is recognised and not recorded as the user's.
+  if (!message && launched.prompt && session.following) void session.pendingDelivery.expect(launched.prompt, { record: false });
   if (!message) return { kind: 'started', message: `${driver.title} started${launched.resumed ? ' in its own session' : launched.prompt ? ' with the conversation so far' : ''}.` };
 
-  const delivery = (session as unknown as { delivery: import('./delivery.js').Delivery }).delivery;
+  const delivery = session.pendingDelivery;
+  const checkpoint = session.deps.checkpoint ? await session.deps.checkpoint(conv.transcript.lastSeq + 1) : undefined;
+  const meta = { checkpoint, switchId };
   let ok: boolean;
   if (!session.following) {
     if (launched.spec.prompt === 'paste') {
@@ -150,16 +155,14 @@ export async function launchAgent(session: TabSession, agent: string, model: str
       terminal.write(`${launched.prompt ?? message}\r`);
     }
     ok = terminal.isRunning();
+    if (ok) conv.transcript.apply({ type: 'user_text', text: message, checkpoint, switchId });
   } else if (launched.spec.prompt === 'paste') {
     await settled(session, 1500, session.deps.readyTimeoutMs ?? 30_000);
-    ok = terminal.isRunning() && (await delivery.submit(launched.prompt ?? message));
+    ok = terminal.isRunning() && (await delivery.submit(launched.prompt ?? message, meta, message));
   } else {
-    ok = await delivery.expect(message);
+    ok = await delivery.expect(message, meta);
   }
-  const t = conv.transcript;
   if (ok) {
-    const checkpoint = session.deps.checkpoint ? await session.deps.checkpoint(t.lastSeq + 1) : undefined;
-    t.apply({ type: 'user_text', text: message, checkpoint, switchId });
     conv.sync();
     return { kind: 'switched', message: `Continued with ${driver.title}.` };
   }

@@ -14,6 +14,8 @@ import { AgentStatusTracker } from './agent-status.js';
 import { Delivery } from './delivery.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
 
+const SCREEN_POLL_MS = 1000;
+
 export interface TabSessionDeps {
   conversation: OpenConversation;
   registry: Registry;
@@ -68,6 +70,7 @@ export class TabSession extends EventEmitter {
   private readonly delivery: Delivery;
   private readonly disposers: (() => void)[] = [];
   private draining = false;
+  private readonly screenTimer: NodeJS.Timeout;
   private disposed = false;
 
   constructor(readonly deps: TabSessionDeps) {
@@ -79,6 +82,10 @@ export class TabSession extends EventEmitter {
       }),
       deps.terminal.onOutput(() => this.readScreen()),
     );
+    // Events go quiet after a turn; the screen is read again now and then so a status the
+    // events left stale (a turn end the log never showed) still settles.
+    this.screenTimer = setInterval(() => this.readScreen(), SCREEN_POLL_MS);
+    this.screenTimer.unref();
   }
 
   get conversation(): OpenConversation {
@@ -159,6 +166,10 @@ export class TabSession extends EventEmitter {
     return gone;
   }
 
+  get pendingDelivery(): Delivery {
+    return this.delivery;
+  }
+
   /** Types `text` into the CLI and records it once the CLI's own log shows it. */
   async deliver(text: string): Promise<SendResult> {
     const t = this.conversation.transcript;
@@ -172,33 +183,34 @@ export class TabSession extends EventEmitter {
       this.conversation.sync();
       return { kind: 'delivered' };
     }
-    const ok = await this.delivery.submit(text);
+    const ok = await this.delivery.submit(text, { checkpoint });
     if (!ok) {
       this.status.restarted();
       const title = this.driver?.title ?? 'the agent';
       this.say(`${title} did not show the message in its log after a retry. It may not have been sent; it is back in the compose bar.`);
       return { kind: 'failed', message: text };
     }
-    t.apply({ type: 'user_text', text, checkpoint });
-    this.conversation.sync();
     return { kind: 'delivered' };
   }
 
   /** Events from the driver's ingest of the running CLI's log. */
   onAgentEvent(e: TranscriptEvent): void {
     if (this.disposed) return;
-    if (e.type === 'user_text' && this.delivery.claim(e.text)) {
-      this.status.event(e);
-      this.changed();
-      return;
+    const claimed = e.type === 'user_text' ? this.delivery.claim(e.text) : undefined;
+    if (claimed) {
+      // Our own message, now seen in the CLI's log: recorded as the user wrote it, in log order.
+      if (claimed.meta.record !== false) {
+        this.conversation.transcript.apply({ type: 'user_text', text: claimed.text, checkpoint: claimed.meta.checkpoint, switchId: claimed.meta.switchId });
+      }
+    } else {
+      this.conversation.transcript.apply(e);
     }
-    this.conversation.transcript.apply(e);
     if (e.type === 'turn_end') {
       const seg = this.conversation.transcript.currentSegment;
       if (seg?.agentSession) this.conversation.transcript.confirmCursor(seg.harness, seg.agentSession, this.conversation.transcript.lastSeq);
     }
     const changed = this.status.event(e);
-    if (changed || e.type === 'turn_end') this.changed();
+    if (changed || e.type === 'turn_end' || claimed) this.changed();
     if (this.status.current === 'idle') void this.drainQueue();
   }
 
@@ -231,6 +243,7 @@ export class TabSession extends EventEmitter {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearInterval(this.screenTimer);
     for (const d of this.disposers) d();
     this.delivery.cancel();
     await this.follow(undefined);

@@ -21,7 +21,7 @@ export interface RunTuiOptions {
   /** Handlers replacing built-in commands (switch-agent, compose, transcript, ...). */
   commands?: AppOptions['commands'];
   /** Called with the app once it is on screen (the conversation layer wires itself here). */
-  onReady?: (app: App) => void;
+  onReady?: (app: App) => void | Promise<void>;
   /**
    * The terminal went away (SIGHUP): called after every tab's program was ended, to flush
    * state. The process then ends itself with SIGKILL, because Node's own exit aborts when it
@@ -83,7 +83,9 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     });
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onHangup);
-    opts.onReady?.(app);
-    if (app.tabs.length === 0) void app.newTabFromPicker();
+    // The caller may restore earlier tabs first; with none open, offer a new one.
+    void Promise.resolve(opts.onReady?.(app)).then(() => {
+      if (app.tabs.length === 0) void app.run('new-tab');
+    });
   });
 }

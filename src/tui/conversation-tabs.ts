@@ -1,0 +1,282 @@
+// Conversations in the TUI: the agent picker (installed drivers and the plain shell), one
+// TabSession per agent tab, the compose bar and the transcript view bound to the active
+// tab, the in-place switch (prefix a), and the tabs remembered per directory so reopening
+// baton there offers them back. The glue between App (blessed) and src/conversation;
+// decisions stay in the conversation layer.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TabSession, type TabSnapshot } from '../conversation/tab-session.js';
+import { userAuthor } from '../conversation/user.js';
+import type { Registry } from '../plugins/registry.js';
+import type { GitFactsProvider } from '../transcript/git-facts.js';
+import { createConversation, openConversation, type OpenConversation } from '../transcript/store.js';
+import { createCheckpoint } from '../worktree/checkpoint.js';
+import { currentBranch, isRepo } from '../worktree/git.js';
+import type { App } from './app.js';
+import { ComposeBar } from './compose-bar.js';
+import { shellChoice } from './entry.js';
+import { confirm, openPicker, type PickerChoice } from './picker.js';
+import type { Tab } from './tab.js';
+import { TabTerminal } from './tab-terminal.js';
+import { openTranscriptView } from './transcript-view.js';
+
+export interface ConversationTabsOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  home: string;
+  registry: Registry;
+  git: GitFactsProvider;
+  prefix: string;
+}
+
+type Choice = { kind: 'shell' } | { kind: 'agent'; name: string };
+
+interface Remembered {
+  conversation: string;
+  agent: string;
+  model?: string;
+}
+
+export class ConversationTabs {
+  private readonly sessions = new Map<Tab, { session: TabSession; terminal: TabTerminal }>();
+  private compose!: ComposeBar;
+  private app!: App;
+
+  constructor(private readonly opts: ConversationTabsOptions) {}
+
+  attach(app: App): void {
+    this.app = app;
+    this.compose = new ComposeBar(app, () => this.composeHandlers(), this.opts.prefix);
+    this.refreshCompose();
+  }
+
+  notify(text: string): void {
+    this.app?.showMessage(text, 8000);
+  }
+
+  get active(): TabSession | undefined {
+    const tab = this.app.activeTab;
+    return tab ? this.sessions.get(tab)?.session : undefined;
+  }
+
+  private titles(): Record<string, string> {
+    return Object.fromEntries(this.opts.registry.drivers().map((d) => [d.name, d.title]));
+  }
+
+  /** Installed agents first (with their default model), then the plain shell. */
+  private async choices(current?: string): Promise<PickerChoice<Choice>[]> {
+    const drivers = this.opts.registry.drivers();
+    const found = await Promise.all(drivers.map((d) => this.opts.registry.detect(d.name).catch(() => undefined)));
+    const out: PickerChoice<Choice>[] = [];
+    drivers.forEach((d, i) => {
+      if (!found[i]?.installed) return;
+      const model = this.opts.registry.settings(d.name).model ?? d.defaultModel;
+      const detail = [found[i]!.version, model, d.name === current ? 'current' : undefined].filter(Boolean).join(' · ');
+      out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name } });
+    });
+    const shell = shellChoice(this.opts.cwd, this.opts.env);
+    out.push({ label: shell.label, detail: shell.detail, value: { kind: 'shell' } });
+    return out;
+  }
+
+  async newTab(): Promise<void> {
+    const choice = await openPicker(this.app, 'New tab', await this.choices());
+    if (!choice) return;
+    if (choice.kind === 'shell') {
+      this.app.openTab(shellChoice(this.opts.cwd, this.opts.env).value);
+      return;
+    }
+    const repo = await isRepo(this.opts.cwd);
+    const conv = await createConversation(this.opts.home, {
+      cwd: this.opts.cwd,
+      title: '',
+      user: userAuthor(this.opts.env),
+      baseBranch: repo ? ((await currentBranch(this.opts.cwd)) ?? undefined) : undefined,
+    });
+    await this.startSession(conv, choice.name);
+  }
+
+  private async startSession(conv: OpenConversation, agent: string, model?: string): Promise<void> {
+    const cwd = conv.meta.data.cwd;
+    const repo = await isRepo(cwd);
+    let session: TabSession | undefined;
+    const terminal = new TabTerminal(
+      (launch) => this.app.openTab(launch),
+      (tab) => {
+        this.sessions.set(tab, { session: session!, terminal });
+        tab.onChange(() => this.refreshCompose());
+      },
+    );
+    session = new TabSession({
+      conversation: conv,
+      registry: this.opts.registry,
+      terminal,
+      env: this.opts.env,
+      git: this.opts.git,
+      checkpoint: repo ? (seq) => createCheckpoint(cwd, conv.id, seq) : undefined,
+    });
+    const s = session;
+    s.on('change', (snap: TabSnapshot) => this.onSessionChange(s, snap));
+    const outcome = await s.start(agent, model);
+    if (!terminal.tab) {
+      // The agent could not start: no tab was opened; say why and let the conversation go.
+      this.app.showMessage(outcome.message, 8000);
+      terminal.dispose();
+      await s.dispose();
+      return;
+    }
+    await this.remember();
+  }
+
+  private onSessionChange(session: TabSession, snap: TabSnapshot): void {
+    for (const [tab, s] of this.sessions) {
+      if (s.session !== session) continue;
+      if (snap.status !== tab.status && tab.status !== 'exited') tab.setStatus(snap.status === 'exited' ? 'exited' : snap.status);
+      if (snap.agentTitle && tab.launch.agent !== snap.agent) tab.setTitle(snap.agentTitle);
+    }
+    if (snap.notice && session === this.active) this.app.showMessage(snap.notice, 8000);
+    if (session === this.active) this.refreshCompose();
+  }
+
+  refreshCompose(): void {
+    if (!this.compose) return;
+    const s = this.active;
+    const snap = s?.snapshot();
+    const user = userAuthor(this.opts.env);
+    this.compose.update({
+      author: `${user.name}@${user.device}`,
+      agentTitle: snap?.agentTitle,
+      armedTitle: snap?.armed?.title,
+      queue: snap?.queue ?? [],
+      status: snap ? snap.status : 'plain shell',
+    });
+  }
+
+  private composeHandlers() {
+    const s = this.active;
+    if (!s) return undefined;
+    return {
+      send: async (text: string) => {
+        const r = await s.send(text);
+        if (r.kind === 'refused' || r.kind === 'failed') this.compose.restore(r.kind === 'failed' ? r.message : text);
+        if (r.kind === 'switch' && r.outcome.draft) this.compose.restore(r.outcome.draft);
+        if (r.kind === 'queued') this.app.showMessage(`queued (#${r.position}): sent when ${s.snapshot().agentTitle ?? 'the agent'} is idle`);
+        this.refreshCompose();
+        await this.remember();
+      },
+      unqueueLast: () => (s.queue.length ? s.deleteQueued(s.queue.length - 1) : undefined),
+      deleteLastQueued: () => void (s.queue.length && s.deleteQueued(s.queue.length - 1)),
+    };
+  }
+
+  focusCompose(): void {
+    if (!this.active) {
+      this.app.showMessage('This tab runs a plain shell: type into it directly. Open an agent tab to compose messages.');
+      return;
+    }
+    this.compose.focus();
+  }
+
+  async switchAgent(): Promise<void> {
+    const s = this.active;
+    if (!s) {
+      this.app.showMessage('This tab runs a plain shell; open an agent tab to switch agents.');
+      return;
+    }
+    const noContext = !s.conversation.transcript.entries.some((e) => e.kind === 'user_message');
+    const note = noContext ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.' : 'Recent conversation continues as text; images and files are not carried.';
+    const choices = (await this.choices(s.driver?.name)).filter((c) => c.value.kind === 'agent');
+    const choice = await openPicker(this.app, 'Continue with', choices, note);
+    if (!choice || choice.kind !== 'agent') return;
+    if (noContext && choice.name !== s.driver?.name) {
+      await s.follow(undefined);
+      await s.stopAgent(3000);
+      const outcome = await s.start(choice.name);
+      this.app.showMessage(outcome.message);
+      await this.remember();
+      return;
+    }
+    const r = s.arm(choice.name);
+    this.refreshCompose();
+    if (r.armed) this.compose.focus();
+    else this.app.showMessage('Switch cancelled: that agent already runs this conversation.');
+  }
+
+  async showTranscript(): Promise<void> {
+    const s = this.active;
+    if (!s) {
+      this.app.showMessage('A plain shell tab has no transcript.');
+      return;
+    }
+    s.conversation.transcript.flush();
+    await openTranscriptView(this.app, s.conversation.transcript, this.titles(), s.conversation.meta.data.title || s.conversation.id);
+  }
+
+  async closeTab(): Promise<void> {
+    const tab = this.app.activeTab;
+    if (!tab) return;
+    const entry = this.sessions.get(tab);
+    if (tab.busy() && !(await confirm(this.app, 'Close tab', `${tab.label} is still working.\nClose it and end what runs in it?`))) return;
+    if (entry) {
+      this.sessions.delete(tab);
+      await entry.session.dispose();
+      entry.terminal.dispose();
+    }
+    await this.app.closeTab(tab);
+    await this.remember();
+  }
+
+  /** Closes every conversation (the app ends the programs). */
+  async dispose(): Promise<void> {
+    await this.remember();
+    for (const { session, terminal } of this.sessions.values()) {
+      await session.dispose().catch(() => undefined);
+      terminal.dispose();
+    }
+    this.sessions.clear();
+  }
+
+  // ---- restore ----
+
+  private tabsFile(): string {
+    const key = createHash('sha256').update(this.opts.cwd).digest('hex').slice(0, 16);
+    return join(this.opts.home, 'tabs', `${key}.json`);
+  }
+
+  private async remember(): Promise<void> {
+    const list: Remembered[] = [];
+    for (const { session } of this.sessions.values()) {
+      const snap = session.snapshot();
+      if (snap.agent) list.push({ conversation: snap.conversationId, agent: snap.agent, ...(snap.model ? { model: snap.model } : {}) });
+    }
+    await mkdir(join(this.opts.home, 'tabs'), { recursive: true, mode: 0o700 });
+    await writeFile(this.tabsFile(), JSON.stringify({ cwd: this.opts.cwd, tabs: list }), { mode: 0o600 });
+  }
+
+  /** Offers the tabs baton had open in this directory last time; true when any came back. */
+  async offerRestore(): Promise<boolean> {
+    const file = this.tabsFile();
+    if (!existsSync(file)) return false;
+    let saved: Remembered[] = [];
+    try {
+      saved = (JSON.parse(readFileSync(file, 'utf8')) as { tabs: Remembered[] }).tabs ?? [];
+    } catch {
+      return false;
+    }
+    if (!saved.length) return false;
+    const names = saved.map((r) => this.titles()[r.agent] ?? r.agent).join(', ');
+    if (!(await confirm(this.app, 'Restore tabs', `Last time baton had ${saved.length} tab${saved.length > 1 ? 's' : ''} here: ${names}.\nOpen ${saved.length > 1 ? 'them' : 'it'} again?`))) return false;
+    for (const r of saved) {
+      try {
+        const conv = await openConversation(this.opts.home, r.conversation, { write: true, user: userAuthor(this.opts.env) });
+        await this.startSession(conv, r.agent, r.model === 'default' ? undefined : r.model);
+      } catch (err) {
+        this.app.showMessage(`could not restore ${r.conversation}: ${(err as Error).message}`, 8000);
+      }
+    }
+    return this.sessions.size > 0;
+  }
+}

@@ -1,0 +1,57 @@
+// The full-screen baton: runTui with conversations plugged in (agent tabs, compose bar,
+// transcript view, in-place switch, restore). What `baton` and `baton open DIR` call.
+
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { badInput } from '../errors.js';
+import { loadRegistry } from '../plugins/registry.js';
+import { pruneAtStartup, resolveHome } from '../transcript/store.js';
+import { createGitFactsProvider } from '../worktree/git-facts.js';
+import { ConversationTabs } from './conversation-tabs.js';
+import { runTui } from './entry.js';
+import { loadKeyConfig } from './keys.js';
+
+export interface RunBatonOptions {
+  dir: string;
+  env: NodeJS.ProcessEnv;
+  pluginDirs?: string[];
+  /** Warnings to show before the screen is taken. */
+  warn?: (text: string) => void;
+}
+
+export async function runBaton(opts: RunBatonOptions): Promise<number> {
+  const cwd = resolve(opts.dir);
+  if (!existsSync(cwd) || !statSync(cwd).isDirectory()) throw badInput(`${cwd} is not a directory`, 'give the directory to open baton in');
+  const home = resolveHome(opts.env);
+  const pruned = await pruneAtStartup(home, opts.env);
+  for (const p of pruned?.pruned ?? []) opts.warn?.(`pruned conversation ${p.id} (untouched since ${p.updated.slice(0, 10)})`);
+  const keys = loadKeyConfig({ env: opts.env });
+  const registry = await loadRegistry({ env: opts.env, pluginDirs: opts.pluginDirs, watch: true });
+  for (const p of registry.problems) opts.warn?.(`${p.path}: ${p.message}`);
+  const tabs = new ConversationTabs({ cwd, env: opts.env, home, registry, git: createGitFactsProvider(), prefix: keys.prefix });
+  registry.on('change', (c) => {
+    for (const p of c.problems) tabs.notify(`plugin problem: ${p.path}: ${p.message}`);
+    if (c.added.length) tabs.notify(`agents added: ${c.added.join(', ')}`);
+  });
+  try {
+    return await runTui({
+      cwd,
+      env: opts.env,
+      commands: {
+        'new-tab': () => tabs.newTab(),
+        'switch-agent': () => tabs.switchAgent(),
+        compose: () => tabs.focusCompose(),
+        transcript: () => tabs.showTranscript(),
+        'close-tab': () => tabs.closeTab(),
+      },
+      onReady: async (app) => {
+        tabs.attach(app);
+        await tabs.offerRestore();
+      },
+      onHangup: () => tabs.dispose(),
+    });
+  } finally {
+    await tabs.dispose();
+    await registry.dispose();
+  }
+}

@@ -1,0 +1,203 @@
+// The transcript view (prefix t): the tab's canonical transcript with authors, tool calls
+// folded and the "Switched this conversation from A to B" dividers. Enter on a divider
+// opens the handed-over-context card, regenerated from the transcript (handoff-card.ts),
+// with its label, whether its hash matches the one recorded at the switch, and `j` to jump
+// to the last message it included. `/` searches, `n` finds the next match, q or Esc leaves.
+// Everything shown went through the sanitizer (render-text.ts).
+
+import blessed from 'blessed';
+import { CARD_LABEL, regenerateCard } from '../conversation/handoff-card.js';
+import { renderEntry } from '../transcript/render-text.js';
+import type { Transcript } from '../transcript/transcript.js';
+import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
+import type { BlessedKey } from './scroll-mode.js';
+import { escapeTags } from './tab-bar.js';
+
+interface Line {
+  text: string;
+  seq: number;
+  divider: boolean;
+}
+
+function lay(t: Transcript, titles: Record<string, string>): Line[] {
+  const out: Line[] = [];
+  for (const e of t.visible()) {
+    const rendered = renderEntry(e, { titles });
+    rendered.forEach((text, i) => out.push({ text, seq: e.seq, divider: i === 0 && e.kind === 'handoff' && e.from !== null }));
+  }
+  return out;
+}
+
+export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Record<string, string>, title: string): Promise<void> {
+  const lines = lay(t, titles);
+  let sel = Math.max(0, lines.length - 1);
+  let query = '';
+  const box = blessed.box({
+    parent: host.screen,
+    label: ` Transcript: ${title} — Enter on a divider: handed-over context · / search · n next · q close `,
+    top: 1,
+    left: 0,
+    width: '100%',
+    height: (host.screen.height as number) - 2,
+    tags: true,
+    ...OVERLAY_STYLE,
+  });
+  const rows = () => Math.max(1, (box.height as number) - 2);
+  const width = () => Math.max(10, (box.width as number) - 2);
+  const draw = () => {
+    const n = rows();
+    const top = Math.max(0, Math.min(sel - Math.floor(n / 2), lines.length - n));
+    const view: string[] = [];
+    for (let i = top; i < Math.min(lines.length, top + n); i++) {
+      const l = lines[i]!;
+      let text = escapeTags(l.text.slice(0, width()));
+      if (l.divider) text = `{cyan-fg}{bold}${text}{/bold}{/cyan-fg}`;
+      view.push(i === sel ? `{inverse}${text}{/inverse}` : text);
+    }
+    box.setContent(view.join('\n') || '{gray-fg}(nothing yet){/gray-fg}');
+    host.screen.render();
+  };
+  const find = (from: number) => {
+    if (!query) return;
+    const q = query.toLowerCase();
+    for (let k = 1; k <= lines.length; k++) {
+      const i = (from + k) % lines.length;
+      if (lines[i]!.text.toLowerCase().includes(q)) {
+        sel = i;
+        return draw();
+      }
+    }
+  };
+  const jumpTo = (seq: number) => {
+    const i = lines.findIndex((l) => l.seq >= seq);
+    if (i >= 0) sel = i;
+    draw();
+  };
+  return new Promise((resolve) => {
+    let done = false;
+    const close = () => {
+      if (done) return;
+      done = true;
+      host.closeOverlay(box);
+      box.destroy();
+      resolve();
+    };
+    box.on('keypress', (ch: string | undefined, key: BlessedKey) => {
+      if (done) return;
+      switch (key.name) {
+        case 'up':
+          sel = Math.max(0, sel - 1);
+          return draw();
+        case 'down':
+          sel = Math.min(lines.length - 1, sel + 1);
+          return draw();
+        case 'pageup':
+          sel = Math.max(0, sel - rows());
+          return draw();
+        case 'pagedown':
+          sel = Math.min(lines.length - 1, sel + rows());
+          return draw();
+        case 'home':
+          sel = 0;
+          return draw();
+        case 'end':
+          sel = lines.length - 1;
+          return draw();
+        case 'escape':
+        case 'q':
+          return close();
+        case 'n':
+          return find(sel);
+        case 'enter':
+        case 'return': {
+          const l = lines[sel];
+          if (l?.divider) void openCard(host, t, l.seq, titles).then((jump) => (jump !== undefined ? jumpTo(jump) : draw()));
+          return;
+        }
+      }
+      if (ch === '/') {
+        void ask(host, 'Search the transcript').then((q) => {
+          if (q) {
+            query = q;
+            find(sel);
+          } else draw();
+        });
+      }
+    });
+    host.openOverlay(box);
+    draw();
+  });
+}
+
+/** The card; resolves with the seq to jump to (j), or undefined. */
+function openCard(host: OverlayHost, t: Transcript, seq: number, titles: Record<string, string>): Promise<number | undefined> {
+  const card = regenerateCard(t, seq, titles);
+  const to = titles[card.to.harness] ?? card.to.harness;
+  const from = card.from ? (titles[card.from.harness] ?? card.from.harness) : 'nobody';
+  const mark = card.matches === true ? '{green-fg}✓ matches what was sent (same hash){/green-fg}' : card.matches === false ? '{red-fg}✗ differs from what was sent{/red-fg}' : '{gray-fg}no brief was sent{/gray-fg}';
+  const head = [`Handed over from ${escapeTags(from)} to ${escapeTags(to)} at #${seq} (${card.mode === 'resume' ? 'its own session resumed; only the delta' : 'fresh start with a replay'})`, `{gray-fg}${escapeTags(CARD_LABEL)}{/gray-fg}`, mark, card.lastIncludedSeq ? `j: jump to the last message included (#${card.lastIncludedSeq}) · q: close` : 'q: close', ''];
+  const body = (card.text ?? '(no context was carried: nothing had been said yet, or the returning agent had seen it all)').split('\n').map(escapeTags);
+  const all = [...head, ...body];
+  const box = blessed.box({
+    parent: host.screen,
+    label: ' Handed-over context ',
+    top: 2,
+    left: 2,
+    width: (host.screen.width as number) - 4,
+    height: (host.screen.height as number) - 4,
+    tags: true,
+    ...OVERLAY_STYLE,
+  });
+  let top = 0;
+  const rows = () => Math.max(1, (box.height as number) - 2);
+  const draw = () => {
+    box.setContent(all.slice(top, top + rows()).join('\n'));
+    host.screen.render();
+  };
+  return new Promise((resolve) => {
+    const close = (jump?: number) => {
+      host.closeOverlay(box);
+      box.destroy();
+      resolve(jump);
+    };
+    box.on('keypress', (_ch: string | undefined, key: BlessedKey) => {
+      switch (key.name) {
+        case 'up':
+          top = Math.max(0, top - 1);
+          return draw();
+        case 'down':
+          top = Math.min(Math.max(0, all.length - rows()), top + 1);
+          return draw();
+        case 'pageup':
+          top = Math.max(0, top - rows());
+          return draw();
+        case 'pagedown':
+          top = Math.min(Math.max(0, all.length - rows()), top + rows());
+          return draw();
+        case 'j':
+          return close(card.lastIncludedSeq ?? undefined);
+        case 'q':
+        case 'escape':
+          return close();
+      }
+    });
+    host.openOverlay(box);
+    draw();
+  });
+}
+
+/** A one-line question at the bottom; resolves with the answer, or undefined on Esc. */
+function ask(host: OverlayHost, label: string): Promise<string | undefined> {
+  const input = blessed.textbox({ parent: host.screen, bottom: 0, left: 0, width: '100%', height: 3, label: ` ${label} `, inputOnFocus: true, ...OVERLAY_STYLE });
+  return new Promise((resolve) => {
+    const finish = (v: string | undefined) => {
+      host.closeOverlay(input);
+      input.destroy();
+      resolve(v);
+    };
+    input.on('submit', (v: string) => finish(v));
+    input.on('cancel', () => finish(undefined));
+    host.openOverlay(input);
+    input.readInput();
+  });
+}
