@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../src/cli.js';
@@ -170,6 +170,28 @@ w('remove refuses: a locked worktree (even with --force), an open conversation, 
   assert.is(notOurs.code, 5, notOurs.err);
   assert.match(notOurs.err, /was not made by baton/);
   assert.ok(existsSync(own));
+});
+
+w('a conversation started in a subdirectory: its fork runs in the same subdirectory of the worktree; list and remove find it', async () => {
+  mkdirSync(join(repo, 'pkg', 'app'), { recursive: true });
+  writeFileSync(join(repo, 'pkg', 'app', 'main.txt'), 'm');
+  const sub = join(repo, 'pkg', 'app');
+  const c = await run(['chat', '--json', '--new', '--agent', 'alpha', 'from a subdirectory'], sub);
+  assert.is(c.code, 0, c.err);
+  const id = JSON.parse(c.out).conversation as string;
+  const f = await run(['fork', id, '--at', '2', '--worktree', '--name', 'sub', '--json'], sub);
+  assert.is(f.code, 0, f.err);
+  const res = JSON.parse(f.out) as { id: string; cwd: string; worktree: { path: string } };
+  assert.is(res.cwd, join(res.worktree.path, 'pkg', 'app'));
+  const conv = await readConversation(home, res.id);
+  assert.is(conv.meta.data.cwd, res.cwd);
+  await conv.close();
+  assert.is(readFileSync(join(res.cwd, 'main.txt'), 'utf8'), 'm');
+  assert.equal((await list()).map((r) => r.conversation?.id), [res.id]);
+  const r = await run(['worktree', 'remove', res.id]);
+  assert.is(r.code, 0, r.err);
+  assert.not.ok(existsSync(res.worktree.path));
+  assert.not.ok(branches().includes('baton/sub'));
 });
 
 w('bad input: not a repository, a conversation that is no worktree fork, a path that is no worktree, the main worktree', async () => {

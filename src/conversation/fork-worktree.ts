@@ -5,8 +5,8 @@
 // It must never leave a branch, a worktree directory or a checkpoint ref of a fork that
 // failed, and never branch from a commit that shares no history with the repository.
 
-import { existsSync, lstatSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 import { badInput } from '../errors.js';
 import type { OpenConversation } from '../transcript/store.js';
 import { createCheckpoint, deleteCheckpoints } from '../worktree/checkpoint.js';
@@ -20,6 +20,8 @@ export const FORK_BRANCH_PREFIX = 'baton/';
 export interface WorktreePlan {
   /** The source conversation's working tree (its top). */
   root: string;
+  /** Where in it the source ran ('' at the top): the fork runs at the same place in its worktree. */
+  subdir: string;
   /** Where fork worktrees go: beside the main worktree, or BATON_WORKTREES_DIR. */
   parentDir: string;
   /** The main worktree's directory name: forks are `<repoName>-<name>`. */
@@ -33,6 +35,8 @@ export interface WorktreePlan {
 
 export interface WorktreeFork {
   path: string;
+  /** Where the fork runs: the worktree, or the same subdirectory of it the source ran in. */
+  cwd: string;
   branch: string;
   /** The commit the branch starts at. */
   commit: string;
@@ -99,7 +103,7 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
     );
   }
 
-  const plan: WorktreePlan = { root, parentDir: '', repoName: '', base: { branch, commit: head } };
+  const plan: WorktreePlan = { root, subdir: relative(realpathSync(root), realpathSync(cwd)), parentDir: '', repoName: '', base: { branch, commit: head } };
   const next = src.transcript.visible().find((e) => e.seq > atSeq && e.kind === 'user_message');
   if (next) {
     if (!next.checkpoint) {
@@ -163,7 +167,9 @@ export async function makeWorktreeFork(plan: WorktreePlan, forkId: string, atSeq
   }
   try {
     const added = await addWorktree(plan.root, { commit, branch, path, ...(plan.setup ? { setup: plan.setup } : {}) });
-    const fork: WorktreeFork = { path: added.path, branch, commit, from, base: plan.base, copied: added.copied, skipped: added.skipped };
+    const sub = join(added.path, plan.subdir);
+    const cwd = plan.subdir && !plan.subdir.startsWith('..') && existsSync(sub) ? sub : added.path;
+    const fork: WorktreeFork = { path: added.path, cwd, branch, commit, from, base: plan.base, copied: added.copied, skipped: added.skipped };
     if (added.setupOutput !== undefined) fork.setupOutput = added.setupOutput;
     return fork;
   } catch (err) {

@@ -120,7 +120,7 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
     try {
       if (plan) {
         made = await makeWorktreeFork(plan, conv.id, atSeq, opts.name);
-        await conv.meta.update({ cwd: made.path, worktreeBranch: made.branch });
+        await conv.meta.update({ cwd: made.cwd, worktreeBranch: made.branch });
       }
       const checkpointsCopied = await holdCheckpoints(conv, entries, plan);
       const t = conv.transcript;
@@ -139,7 +139,7 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
       const agent = target ?? (current ? { harness: current.harness, model: current.model } : undefined);
       if (agent) await conv.meta.update({ lastAgent: agent });
       await conv.close();
-      const result: ForkResult = { id: conv.id, title, cwd: made?.path ?? src.meta.data.cwd, forkedFrom, entries: entries.length, switched: !!target, checkpointsCopied };
+      const result: ForkResult = { id: conv.id, title, cwd: made?.cwd ?? src.meta.data.cwd, forkedFrom, entries: entries.length, switched: !!target, checkpointsCopied };
       if (agent) result.agent = agent;
       if (made) result.worktree = made;
       return result;

@@ -42,14 +42,21 @@ async function worktreeMeta(home: string, id: string) {
   return handle.data;
 }
 
-/** The conversations whose directory is one of these paths, by canonical path. */
+/** The worktree path (of these) that holds dir: the longest one it is in or under. */
+function holder(paths: readonly string[], dir: string): string | undefined {
+  let best: string | undefined;
+  for (const p of paths) if ((dir === p || dir.startsWith(p.endsWith('/') ? p : `${p}/`)) && (!best || p.length > best.length)) best = p;
+  return best;
+}
+
+/** The conversations whose directory is in one of these worktrees, by canonical worktree path. */
 async function conversationsIn(home: string, paths: readonly string[]): Promise<Map<string, NonNullable<ForkWorktreeRow['conversation']>>> {
-  const wanted = new Set(paths.map(canonical));
+  const wanted = paths.map(canonical);
   const found = new Map<string, NonNullable<ForkWorktreeRow['conversation']>>();
   for (const c of await listConversations(home)) {
     if (!c.cwd) continue;
-    const at = canonical(c.cwd);
-    if (!wanted.has(at)) continue;
+    const at = holder(wanted, canonical(c.cwd));
+    if (!at) continue;
     const m = await worktreeMeta(home, c.id);
     const row = { id: c.id, title: c.title, ...(m.worktreeBranch ? { worktreeBranch: m.worktreeBranch } : {}) };
     // Several conversations in one worktree (tab forks of a fork): the one baton made it for wins.
@@ -99,8 +106,9 @@ function looksLikePath(target: string, cwd: string): boolean {
 export async function removeForkWorktree(home: string, target: string, opts: RemoveForkOptions): Promise<RemoveForkResult> {
   let conv: OpenConversation | undefined;
   let path: string;
+  const byPath = looksLikePath(target, opts.cwd);
   try {
-    if (looksLikePath(target, opts.cwd)) {
+    if (byPath) {
       path = canonical(isAbsolute(target) ? target : resolve(opts.cwd, target));
       const owner = (await conversationsIn(home, [path])).get(path);
       if (owner?.worktreeBranch) conv = await openConversation(home, owner.id, { write: true, user: userAuthor(opts.env) });
@@ -119,7 +127,13 @@ export async function removeForkWorktree(home: string, target: string, opts: Rem
     if (!(await isRepo(repoDir))) {
       throw badInput(`${path} is gone and ${opts.cwd} is not a git repository`, 'run baton worktree remove inside the repository the fork was made from');
     }
-    const w: WorktreeInfo | undefined = (await listWorktrees(repoDir, { dirty: false })).find((x) => canonical(x.path) === path);
+    const all = await listWorktrees(repoDir, { dirty: false });
+    // A fork may run in a subdirectory of its worktree (where the source ran).
+    if (!byPath) {
+      const top = holder(all.filter((x) => !x.main).map((x) => canonical(x.path)), path);
+      if (top) path = top;
+    }
+    const w: WorktreeInfo | undefined = all.find((x) => canonical(x.path) === path);
     if (w && !w.main) {
       if (expected && w.branch !== expected) {
         throw refused(
