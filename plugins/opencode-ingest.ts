@@ -10,7 +10,7 @@
 
 import { existsSync, realpathSync } from 'node:fs';
 import { basename } from 'node:path';
-import { badInput } from '../src/errors.js';
+import { BatonError, badInput } from '../src/errors.js';
 import type { ImportedSession, IngestOptions, Ingestor, ReadSessionOptions, TranscriptEvent } from '../src/plugins/api.js';
 import { watchPath, type PathWatcher } from '../src/plugins/watch-path.js';
 import { OpencodeDb } from './opencode-db.js';
@@ -77,6 +77,7 @@ class OpencodeIngestor implements Ingestor {
     this.look();
     if (this.disposed) return;
     this.poll = setTimeout(() => this.tick(), POLL_MS);
+    this.poll.unref();
   }
 
   /** One look at the database; a look asked for while one runs is run right after it. */
@@ -88,8 +89,13 @@ class OpencodeIngestor implements Ingestor {
     }
     this.looking = true;
     void this.lookOnce()
-      .catch(() => {
-        // A busy or half-created database: the next look tries again.
+      .catch((err: unknown) => {
+        // A busy or half-created database: the next look tries again. better-sqlite3 that
+        // cannot load will not load on the next look either: say so once and stop looking.
+        if (err instanceof BatonError && !this.disposed) {
+          this.emit({ type: 'error', text: err.hint ? `${err.message} (${err.hint})` : err.message });
+          this.stop();
+        }
       })
       .finally(() => {
         this.looking = false;
@@ -144,10 +150,15 @@ class OpencodeIngestor implements Ingestor {
     this.opts.onEvent(e);
   }
 
-  async dispose(): Promise<void> {
+  /** No more looks; what is open stays until dispose(). */
+  private stop(): void {
     this.disposed = true;
     if (this.poll) clearTimeout(this.poll);
     if (this.settle) clearTimeout(this.settle);
+  }
+
+  async dispose(): Promise<void> {
+    this.stop();
     await this.watcher?.close();
     // A look in flight finishes on its own; the connection closes once it is done.
     while (this.looking) await new Promise((r) => setTimeout(r, 5));

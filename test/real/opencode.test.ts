@@ -116,6 +116,24 @@ s('resume: session/load, the same session, and the request carries the first tur
   assert.ok(carrying(before, first.token, tok).length > 0, 'the resumed request carried both tokens');
 });
 
+s('a 200k-character brief goes whole over stdin, and a model reaches opencode through OPENCODE_CONFIG_CONTENT', async () => {
+  const tok = token('brief');
+  const brief = `${'brief line with some words in it\n'.repeat(Math.ceil(200_000 / 33))}LAST ${tok}`;
+  // The user's own config gains a second model; baton adds only `model` to it.
+  const config = JSON.parse(env.env.OPENCODE_CONFIG_CONTENT!);
+  config.provider.fake.models['other-model'] = { name: 'Other Model' };
+  const before = lastSeq();
+  const { result, events } = await turn('200k brief, other model', brief, { model: 'fake/other-model', env: { ...env.env, OPENCODE_CONFIG_CONTENT: JSON.stringify(config) } });
+  assert.ok(result.agentSession);
+  assert.not.ok(events.some((e) => e.type === 'notice'), JSON.stringify(events.filter((e) => e.type === 'notice')));
+  const reached = carrying(before, `LAST ${tok}`);
+  assert.ok(reached.length > 0, 'the end of the brief reached the model');
+  // (opencode's title request goes to its small_model, fake-model.)
+  const main = reached.filter((r) => r.model === 'other-model');
+  assert.ok(main.length > 0, `the turn ran on other-model: ${reached.map((r) => r.model).join(', ')}`);
+  assert.ok(JSON.stringify(main[0]!.body).length > 200_000, 'the whole brief');
+});
+
 s('a bogus resume id: ResumeFailedError (exit 4), nothing reached the model', async () => {
   const before = lastSeq();
   const bogus = 'ses_0000000000000000000000bogus';
