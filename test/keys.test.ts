@@ -153,7 +153,23 @@ r('a command that opens a view switches the rest of the same read to it', () => 
   });
   assert.equal(out, [
     { kind: 'command', command: 'scroll-mode', key: '[' },
-    { kind: 'ui', data: '\x1b[5~q' },
+    { kind: 'ui', data: '\x1b[5~' },
+    { kind: 'ui', data: 'q' },
+  ]);
+});
+
+r('a key that closes a view hands the rest of the same read back: q, then prefix q', () => {
+  const router = new InputRouter(cfg());
+  router.mode = 'ui';
+  const out: RouterAction[] = [];
+  router.feed('q\x02qls', (a) => {
+    out.push(a);
+    if (a.kind === 'ui' && a.data === 'q') router.mode = 'pane';
+  });
+  assert.equal(out, [
+    { kind: 'ui', data: 'q' },
+    { kind: 'command', command: 'quit', key: 'q' },
+    { kind: 'pane', data: 'ls' },
   ]);
 });
 

@@ -215,7 +215,9 @@ export class App implements OverlayHost {
         pane?.focus(a.focused);
         return;
       case 'ui':
-        this.uiInput.write(a.data);
+        // Straight to blessed's key parser, synchronously, so a key that closes a view has
+        // done so before the router looks at the next one.
+        this.uiInput.emit('data', a.data);
         return;
       case 'unbound':
         this.showMessage(`${this.opts.keys.prefix} ${a.key} is not bound · ${this.opts.keys.prefix} ? lists the keys`);

@@ -193,10 +193,17 @@ export class InputRouter {
         continue;
       }
       if (this.mode === 'ui') {
+        // Key by key: a key may close the view (q in scroll mode), and what follows in the
+        // same read (prefix q) is then the pane's or a command again.
         const p = rest.indexOf(PASTE_START);
         const chunk = p < 0 ? rest : rest.slice(0, p);
-        rest = p < 0 ? '' : rest.slice(p);
-        dispatch({ kind: 'ui', data: chunk });
+        let used = 0;
+        for (const key of parseKeys(chunk, true).keys) {
+          dispatch({ kind: 'ui', data: key.seq });
+          used += key.seq.length;
+          if (this.mode !== 'ui') break;
+        }
+        rest = rest.slice(used);
         continue;
       }
       if (this.mode === 'prefix') {
