@@ -90,4 +90,11 @@ s('v selects, y copies the selection through OSC 52 and leaves scroll mode', asy
   assert.not.match(b.t.screenText(), /\[scroll/);
 });
 
+s('keys in one read: q leaves scroll mode and the prefix q after it quits baton', async ({ b }) => {
+  b.t.press('C-b', '[');
+  await b.t.waitFor('[scroll]');
+  b.t.type('q\x02q');
+  assert.is(await b.t.exited, 0);
+});
+
 s.run();
