@@ -8,6 +8,7 @@
 // precedence layer, through QWEN_CODE_SYSTEM_SETTINGS_PATH) that is the user's own system
 // settings plus that one value. It never edits the user's own settings files or chat logs.
 
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -103,7 +104,7 @@ export function writeSystemSettings(env: NodeJS.ProcessEnv): string {
   const general = base.general && typeof base.general === 'object' && !Array.isArray(base.general) ? (base.general as Record<string, unknown>) : {};
   const merged = { ...base, general: { ...general, enableAutoUpdate: false }, $version: base.$version ?? SETTINGS_VERSION };
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(merged, null, 2)}\n`, { mode: 0o600 });
   renameSync(tmp, path);
   return path;
