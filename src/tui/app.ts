@@ -413,11 +413,22 @@ export class App implements OverlayHost {
   /** Set by the conversation layer once it draws the compose bar itself. */
   composeBarOwned = false;
 
+  /**
+   * Where an open overlay wants the terminal cursor (screen coordinates), e.g. the compose
+   * bar's caret; consulted on every frame while any overlay is open. Unset: hidden then.
+   */
+  overlayCursor: (() => { x: number; y: number } | undefined) | undefined;
+
   /** The terminal cursor: the pane's (or scroll mode's) when nothing covers the pane. */
   private placeCursor(): void {
     const pane = this.activeTab?.pane;
     let at: { x: number; y: number } | undefined;
-    if (pane && this.overlays.length === 0) {
+    if (this.overlays.length > 0) {
+      this.outer.cursor(this.overlayCursor?.());
+      this.outer.keyModes(pane?.term.modes);
+      return;
+    }
+    if (pane) {
       if (this.scroll) at = this.scrollCursor;
       else {
         const c = pane.cursor();
