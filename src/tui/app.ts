@@ -201,7 +201,11 @@ export class App implements OverlayHost {
     const pane = this.activeTab?.pane;
     switch (a.kind) {
       case 'pane':
-        if (!pane) return;
+        if (!pane) {
+          // Typed before the first view opened (the picker at start-up): keep it for that view.
+          if (this.tabs.length === 0 && this.earlyInput.length < 1024) this.earlyInput += a.data;
+          return;
+        }
         this.lastKeyAt = performance.now();
         this.holdBackground();
         pane.write(a.data);
@@ -315,7 +319,14 @@ export class App implements OverlayHost {
     this.router.mode = 'ui';
     el.focus();
     this.requestChrome();
+    if (this.earlyInput) {
+      const early = this.earlyInput;
+      this.earlyInput = '';
+      this.feed(early);
+    }
   }
+
+  private earlyInput = '';
 
   closeOverlay(el: blessed.Widgets.BlessedElement): void {
     this.overlays = this.overlays.filter((o) => o !== el);
