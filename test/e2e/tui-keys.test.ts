@@ -47,8 +47,9 @@ s("cursor keys arrive in the encoding the program asked for (DECCKM), whatever b
 s('Ctrl-C interrupts the program in the tab and baton stays', async ({ b }) => {
   b.t.type('clear\r');
   await b.t.waitFor((scr) => scr.split('\n')[1] === '$');
-  b.t.type('sleep 300\r');
-  await b.t.waitFor(/^\$ sleep 300$/m);
+  // C-c before the shell starts the command would hit the shell, not sleep: wait for the marker.
+  b.t.type('echo STARTED; sleep 300\r');
+  await b.t.waitFor(/^STARTED$/m);
   b.t.press('C-c');
   await b.t.waitFor(/\^C\n\$$/m);
   assert.match(b.t.row(0), /1:sh/);

@@ -73,9 +73,10 @@ s('prefix ? shows every binding from the key configuration; q closes it', async 
 s('prefix q asks first while a command runs; n keeps baton; after it ends q quits and ends every shell', async ({ b }) => {
   b.t.type('sleep 600\r');
   await b.t.waitFor('$ sleep 600');
-  // The shell hands the terminal to sleep a moment after reading the line.
   const children = () => shellPids(b.t.pid);
   await until(() => children().length === 2, 'two shells under baton');
+  // The shell hands the terminal to sleep a moment after reading the line.
+  await until(() => children().some((sh) => childNamed(sh, 'sleep')), 'sleep running in the shell');
   b.t.press('C-b', 'q');
   let screen = await b.t.waitFor('Quit baton');
   assert.match(screen, /still running something/);
@@ -91,22 +92,31 @@ s('prefix q asks first while a command runs; n keeps baton; after it ends q quit
   for (const pid of pids) await until(() => !alive(pid), `shell ${pid} to be gone`);
 });
 
-/** Pids of the shells baton started (direct children of its node process). */
-import { readdirSync, readFileSync } from 'node:fs';
-function shellPids(root: number): number[] {
-  const out: number[] = [];
+/** Whether `parent` has a child process called `name`. */
+function childNamed(parent: number, name: string): boolean {
+  return procs().some((p) => p.ppid === parent && p.comm === name);
+}
+
+function procs(): { pid: number; ppid: number; comm: string }[] {
+  const out: { pid: number; ppid: number; comm: string }[] = [];
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (Number(fields[1]) === root && comm === 'sh') out.push(Number(d));
+      out.push({ pid: Number(d), ppid: Number(fields[1]), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
     } catch {
       // Gone while reading.
     }
   }
   return out;
+}
+
+/** Pids of the shells baton started (direct children of its node process). */
+function shellPids(root: number): number[] {
+  return procs()
+    .filter((p) => p.ppid === root && p.comm === 'sh')
+    .map((p) => p.pid);
 }
 
 s.run();
