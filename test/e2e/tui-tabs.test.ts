@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { readdirSync, readFileSync } from 'node:fs';
 import { alive, until } from '../helpers/term.js';
 
 const s = suite<{ b: BatonTui }>('tui tabs');
