@@ -94,8 +94,8 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
     );
   }
   const root = await repoRoot(cwd);
-  const head = await headCommit(root);
-  const branch = await currentBranch(root);
+  // Independent questions, asked side by side: each is a git start on the fork's critical path.
+  const [head, branch, worktrees] = await Promise.all([headCommit(root), currentBranch(root), listWorktrees(root, { dirty: false })]);
   if (!head) {
     throw badInput(
       `${root} has no commits yet, so a worktree fork has no history to branch from (its branch would share none with ${branch ?? 'the repository'} and could not be merged back)`,
@@ -112,13 +112,14 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
         `fork at the last turn, or at one whose next message baton sent; or ${tabForkHint(src.id, atSeq)}`,
       );
     }
-    if (!(await resolveCommit(root, next.checkpoint))) {
+    const [present, rooted] = await Promise.all([resolveCommit(root, next.checkpoint), sharesHistory(root, next.checkpoint)]);
+    if (!present) {
       throw badInput(
         `the checkpoint of #${next.seq} (${next.checkpoint.slice(0, 12)}) is not in ${root} any more`,
         `fork at the last turn (a checkpoint is taken then), or ${tabForkHint(src.id, atSeq)}`,
       );
     }
-    if (!(await sharesHistory(root, next.checkpoint))) {
+    if (!rooted) {
       throw badInput(
         `the checkpoint of #${next.seq} was taken before ${root} had any commits, so a branch from it would share no history with the repository`,
         `fork at a later turn, or ${tabForkHint(src.id, atSeq)}`,
@@ -131,13 +132,14 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
   if (custom !== undefined && custom !== '' && !isAbsolute(custom)) {
     throw badInput(`${WORKTREES_DIR_ENV} must be an absolute path (got "${custom.slice(0, 200)}")`, `set it to a directory, or unset it to put forks beside the repository`);
   }
-  const main = (await listWorktrees(root, { dirty: false }))[0]?.path ?? root;
+  const main = worktrees[0]?.path ?? root;
   plan.repoName = basename(main);
   plan.parentDir = custom || dirname(main);
   if (name !== undefined) {
     const b = forkBranch(name);
-    if (!(await isValidBranchName(root, b))) throw badInput(`"${b}" is not a valid branch name`, 'pick another --name');
-    if (await branchExists(root, b)) {
+    const [valid, exists] = await Promise.all([isValidBranchName(root, b), branchExists(root, b)]);
+    if (!valid) throw badInput(`"${b}" is not a valid branch name`, 'pick another --name');
+    if (exists) {
       throw badInput(`branch ${b} already exists`, `pick another --name, or see it with: baton worktree list (delete it with git branch -D ${b})`);
     }
     const path = forkPath(plan, name);
