@@ -5,8 +5,8 @@
 // one for a path; callers re-check shortly after an event (log-tail.ts, loader.ts debounce).
 // Never reads file contents; it only says "look again".
 
-import { existsSync } from 'node:fs';
-import { dirname, resolve, sep } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 
 export type WatchEvent = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
@@ -15,6 +15,18 @@ export interface PathWatcher {
   /** Resolves once the initial watch is in place. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
+}
+
+const MISSING_POLL_MS = 300;
+
+function filesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(dir, e.name));
+  } catch {
+    return [];
+  }
 }
 
 function nearestExisting(p: string): string {
@@ -50,13 +62,37 @@ export function watchPath(
       watcher.add(next);
     }
   };
+  // `mkdir -p a/b/c` can finish before the watch on `a` is in place, so no event ever names
+  // `b`: until the target exists, look again now and then instead of trusting events alone.
+  let missing = !existsSync(abs);
+  const poll = setInterval(() => {
+    if (!missing) return;
+    const before = at;
+    descend();
+    if (existsSync(abs)) {
+      missing = false;
+      clearInterval(poll);
+      if (before !== abs) {
+        onEvent(opts.dir ? 'addDir' : 'add', abs);
+        if (opts.dir) for (const f of filesIn(abs)) onEvent('add', f);
+      }
+    }
+  }, MISSING_POLL_MS);
+  poll.unref();
+  if (!missing) clearInterval(poll);
 
   watcher.on('all', (event, p) => {
     const path = resolve(p);
     if ((event === 'addDir' || event === 'add') && onTheWay(path)) {
       descend();
-      // The target itself may have been created together with its parents (mkdir -p).
-      if (existsSync(abs)) onEvent(opts.dir ? 'addDir' : 'add', abs);
+      // The target itself may have been created together with its parents (mkdir -p), and
+      // files in it written before the new watch was in place: report those as added.
+      if (existsSync(abs)) {
+        missing = false;
+        clearInterval(poll);
+        onEvent(opts.dir ? 'addDir' : 'add', abs);
+        if (opts.dir) for (const f of filesIn(abs)) onEvent('add', f);
+      }
       return;
     }
     if (event === 'unlinkDir' && (path === abs || onTheWay(path))) descend();
@@ -70,6 +106,9 @@ export function watchPath(
   const ready = new Promise<void>((r) => watcher.once('ready', () => r()));
   return {
     ready,
-    close: () => watcher.close(),
+    close: () => {
+      clearInterval(poll);
+      return watcher.close();
+    },
   };
 }

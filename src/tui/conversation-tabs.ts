@@ -66,15 +66,31 @@ export class ConversationTabs {
     return Object.fromEntries(this.opts.registry.drivers().map((d) => [d.name, d.title]));
   }
 
-  /** Installed agents first (with their default model), then the plain shell. */
+  /**
+   * Installed agents that can run in a tab (an ACP agent with no terminal UI of its own
+   * cannot), by title, with version and default model; then the plain shell.
+   */
   private async choices(current?: string): Promise<PickerChoice<Choice>[]> {
-    const drivers = this.opts.registry.drivers();
-    const found = await Promise.all(drivers.map((d) => this.opts.registry.detect(d.name).catch(() => undefined)));
+    const drivers = [...this.opts.registry.drivers()].sort((a, b) => a.title.localeCompare(b.title, 'en'));
+    const usable = await Promise.all(
+      drivers.map(async (d) => {
+        const found = await this.opts.registry.detect(d.name).catch(() => undefined);
+        if (!found?.installed) return undefined;
+        try {
+          // Without a prompt a launch only builds argv: a cheap way to ask "can it run in a tab?".
+          await d.launch({ cwd: this.opts.cwd, env: this.opts.env });
+        } catch {
+          return undefined;
+        }
+        return found;
+      }),
+    );
     const out: PickerChoice<Choice>[] = [];
     drivers.forEach((d, i) => {
-      if (!found[i]?.installed) return;
+      const found = usable[i];
+      if (!found) return;
       const model = this.opts.registry.settings(d.name).model ?? d.defaultModel;
-      const detail = [found[i]!.version, model, d.name === current ? 'current' : undefined].filter(Boolean).join(' · ');
+      const detail = [found.version, model, d.name === current ? 'current' : undefined].filter(Boolean).join(' · ');
       out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name } });
     });
     const shell = shellChoice(this.opts.cwd, this.opts.env);
