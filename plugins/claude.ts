@@ -25,7 +25,8 @@ export function claudeStatusFromScreen(lines: readonly string[]): 'idle' | 'work
   const screen = lines.join('\n');
   if (/Do you want to (proceed|make this edit|create|allow)|Esc to cancel · Tab to amend/.test(screen)) return 'approval';
   if (/esc to interrupt/i.test(screen)) return 'working';
-  if (/\? for shortcuts/.test(screen) || lines.some((l) => /^\s*❯\s*$/.test(l))) return 'idle';
+  // Not working and its input box is there (empty, or holding a prompt an interrupt put back): idle.
+  if (/\? for shortcuts/.test(screen) || lines.some((l) => /^\s*❯(\s|$)/.test(l))) return 'idle';
   return undefined;
 }
 

@@ -19,11 +19,24 @@ let t: TestTerminal;
 
 /** Moves the open picker's selection down to the entry whose label is exactly `label`, and takes it. */
 function pick(label: string): void {
-  const items = t.rows().filter((r) => /^\s*│/.test(r)).map((r) => r.replace(/^\s*│/, '').replace(/│\s*$/, '').trim());
+  // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
+  const top = t.rows().findIndex((r) => /┌─ (New tab|Continue with) /.test(r));
+  const col = t.rows()[top]!.indexOf('┌');
+  const items: string[] = [];
+  for (const r of t.rows().slice(top + 1)) {
+    if ([...r][col] !== '│') break;
+    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
+  }
   const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
   assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
   for (let i = 0; i < at; i++) t.press('Down');
   t.press('Enter');
+}
+
+/** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
+async function escape(): Promise<void> {
+  t.press('Escape');
+  await new Promise((r) => setTimeout(r, 400));
 }
 
 const s = suite('tui with real agents');
@@ -62,7 +75,7 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   t.type('[[FAKE_HANG]] think hard');
   t.press('Enter');
   await t.waitFor(/1:Claude Code[^\n]*working/, 60_000, 'claude working');
-  t.press('Escape');
+  await escape();
   t.press('C-b', 'a');
   await t.waitFor(/Continue with[^\n]*\n[^]*│Codex CLI  \d/, 60_000, 'the switch picker');
   pick('Codex CLI');
@@ -74,8 +87,8 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   assert.is(fake.requestsContaining('MARK-E2E-2').length, 0, 'nothing reached any model');
 
   // Interrupt claude (Esc in its pane), then send the kept draft again.
-  t.press('Escape');
-  t.press('Escape');
+  await escape();
+  await escape();
   await t.waitFor(/1:Claude Code[^\n]*idle/, 60_000, 'claude idle after the interrupt');
   t.press('C-b', 'm');
   t.press('Enter');
@@ -87,7 +100,7 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
 });
 
 s('the transcript view shows the divider; its card is regenerated with a matching hash', async () => {
-  t.press('Escape');
+  await escape();
   t.press('C-b', 't');
   await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
   t.type('/');
