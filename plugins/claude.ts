@@ -15,7 +15,7 @@ import { versionInRange } from '../src/plugins/version-range.js';
 import { claudeAccountEnv, claudeConfigDir, findSessionLog, projectDir } from './claude-home.js';
 import { CLAUDE_INSTALL_HINT, CLAUDE_LOGIN_HINT, runClaudeTurn } from './claude-headless.js';
 import { ingestClaude } from './claude-ingest.js';
-import { handoffPrompt } from './claude-launch.js';
+import { handoffPrompt } from '../src/plugins/handoff-file.js';
 import { ClaudeLogParser } from './claude-log.js';
 
 const TESTED = '2.1.197';

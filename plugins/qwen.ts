@@ -16,7 +16,7 @@ import { versionInRange } from '../src/plugins/version-range.js';
 import { QWEN_INSTALL_HINT, QWEN_LOGIN_HINT, runQwenTurn } from './qwen-headless.js';
 import { chatsDir, findChatLog, qwenRunEnv, qwenRuntimeDir } from './qwen-home.js';
 import { ingestQwen } from './qwen-ingest.js';
-import { handoffPrompt } from './qwen-launch.js';
+import { handoffPrompt } from '../src/plugins/handoff-file.js';
 import { QwenLogParser } from './qwen-log.js';
 
 const TESTED = '0.15.10';
