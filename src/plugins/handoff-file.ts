@@ -33,7 +33,7 @@ export function handoffPrompt(cwd: string, prompt: string, switchId: string | un
   if (Buffer.byteLength(prompt, 'utf8') <= limit) return { text: prompt };
   const file = writeHandoffFile(cwd, switchId, prompt);
   return {
-    text: `Your first message is too long to pass on the command line (${prompt.length} characters), so it was saved to the file ${file.rel} in this directory. Read that whole file now and act on it exactly as if it had been typed here.`,
+    text: `Your first message is too long to pass on the command line (${prompt.length} characters), so it was saved to the file ${file.path}. Read that whole file now and act on it exactly as if it had been typed here.`,
     file: file.path,
   };
 }
