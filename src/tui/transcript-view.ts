@@ -44,7 +44,10 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
   });
   const rows = () => Math.max(1, (box.height as number) - 2);
   const width = () => Math.max(10, (box.width as number) - 2);
+  let closed = false;
   const draw = () => {
+    // A card or a search answered after the view itself was closed draws nothing.
+    if (closed) return;
     const n = rows();
     const top = Math.max(0, Math.min(sel - Math.floor(n / 2), lines.length - n));
     const view: string[] = [];
@@ -78,6 +81,7 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
     const close = () => {
       if (done) return;
       done = true;
+      closed = true;
       host.closeOverlay(box);
       box.destroy();
       resolve();

@@ -123,7 +123,7 @@ s('quit asks nothing when no agent works, and ends every process', async () => {
   await t.waitFor((scr) => /Quit baton/.test(scr) || !/Codex CLI/.test(scr), 15_000);
   if (/Quit baton/.test(t.screenText())) t.type('y');
   const code = await Promise.race([t.exited, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000))]);
-  assert.is(code, 0, 'baton quit cleanly');
+  assert.is(code, 0, `baton quit cleanly; it wrote last: ${JSON.stringify(t.output.slice(-1500))}`);
   // Every agent process is gone (none runs from the shared scratch HOME any more).
   const { processesWithHome } = await import('../helpers/multi-cli-env.js');
   assert.equal(processesWithHome(menv.home), []);
