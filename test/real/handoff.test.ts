@@ -12,7 +12,7 @@ import { main } from '../../src/cli.js';
 import { bufferIo } from '../../src/commands/io.js';
 import { startFakeLlm, bodyContains, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { runCli, firstJson } from '../helpers/run-cli.js';
+import { runCli, firstJson, jsonLines } from '../helpers/run-cli.js';
 
 const RING = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
 const TIMEOUT_S = '240';
@@ -96,13 +96,31 @@ h('switching back resumes claude\'s own session and sends only the codex delta',
   assert.match(last, /BACK-RETURN-6630/);
 });
 
-h('a session each CLI ran on its own is imported, then handed to another CLI', async () => {
+h('a session each of the five CLIs ran on its own is imported, then handed to another CLI', async () => {
   const runs: Record<string, { args: (p: string) => string[]; session: (out: string) => string }> = {
     claude: { args: (p) => ['-p', p, '--output-format', 'json'], session: (o) => (firstJson(o) as { session_id: string }).session_id },
+    codex: {
+      args: (p) => ['exec', '--json', '--skip-git-repo-check', p],
+      session: (o) => String(jsonLines(o).find((e) => e.type === 'thread.started')?.thread_id ?? ''),
+    },
+    gemini: { args: (p) => ['-p', p, '-o', 'json'], session: (o) => (firstJson(o) as { session_id: string }).session_id },
+    qwen: {
+      args: (p) => ['--auth-type', 'openai', '-p', p, '--output-format', 'json'],
+      session: (o) => {
+        const j = firstJson(o) as unknown;
+        const all = (Array.isArray(j) ? j : [j]) as { type?: string; session_id?: string }[];
+        return String(all.find((e) => e.type === 'result')?.session_id ?? '');
+      },
+    },
+    opencode: {
+      args: (p) => ['run', '--format', 'json', p],
+      session: (o) => String(jsonLines(o).find((e) => typeof e.sessionID === 'string')?.sessionID ?? ''),
+    },
   };
   for (const [name, how] of Object.entries(runs)) {
     const marker = `IMPORT-${name.toUpperCase()}-8841`;
     const solo = await runCli(menv.cli(name as 'claude'), how.args(`Keep ${marker} in mind.`));
+    assert.ok(how.session(solo.stdout), `${name} reported its session`);
     assert.is(solo.code, 0, solo.stderr);
     const session = how.session(solo.stdout);
     const im = await baton(['transcript', 'import', '--from', name, session]);
