@@ -79,6 +79,7 @@ export class TabSession extends EventEmitter {
     this.disposers.push(
       deps.terminal.onExit(() => {
         if (this.status.exited()) this.changed();
+        this.dropArmedSwitch(`${this.driver?.title ?? 'the agent'} exited; nothing was sent.`);
       }),
       deps.terminal.onOutput(() => this.readScreen()),
     );
@@ -108,6 +109,7 @@ export class TabSession extends EventEmitter {
 
   /** Starts (or restores) an agent in the tab with whatever context the conversation has. */
   async start(agent: string, model?: string): Promise<SwitchOutcome> {
+    if (this.armed && this.armed.agent !== agent) this.dropArmedSwitch(`the tab now runs another agent.`);
     const outcome = await launchAgent(this, agent, model, undefined);
     this.say(outcome.message);
     return outcome;
@@ -228,8 +230,9 @@ export class TabSession extends EventEmitter {
   /** The tab's agent changed underneath an armed switch: drop it, and say so. */
   dropArmedSwitch(reason: string): void {
     if (!this.armed) return;
-    this.say(`The switch to ${this.armed.title} was dropped: ${reason}`);
+    const title = this.armed.title;
     this.armed = undefined;
+    this.say(`The switch to ${title} was dropped: ${reason}`);
   }
 
   say(message: string | undefined): void {
