@@ -62,6 +62,8 @@ export class TabSession extends EventEmitter {
   armed: ArmedSwitch | undefined;
   notice: string | undefined;
   unresolved = false;
+  /** A switch transaction is under way (it stops and starts agents itself). */
+  switching = false;
   driver: HarnessDriver | undefined;
   model: string | undefined;
   /** When the current agent's run started, for ending what it leaves behind. */
@@ -79,7 +81,8 @@ export class TabSession extends EventEmitter {
     this.disposers.push(
       deps.terminal.onExit(() => {
         if (this.status.exited()) this.changed();
-        this.dropArmedSwitch(`${this.driver?.title ?? 'the agent'} exited; nothing was sent.`);
+        // (A switch stops the agent itself; that exit is part of the switch.)
+        if (!this.switching) this.dropArmedSwitch(`${this.driver?.title ?? 'the agent'} exited; nothing was sent.`);
       }),
       deps.terminal.onOutput(() => this.readScreen()),
     );
@@ -143,7 +146,13 @@ export class TabSession extends EventEmitter {
       if (this.status.current === 'working' || this.status.current === 'approval') {
         return this.refuse(`${title} is still working. Nothing was sent — wait for it to finish and retry.`);
       }
-      const outcome = await runSwitch(this, this.armed, text);
+      this.switching = true;
+      let outcome: SwitchOutcome;
+      try {
+        outcome = await runSwitch(this, this.armed, text);
+      } finally {
+        this.switching = false;
+      }
       this.say(outcome.message);
       return { kind: 'switch', outcome };
     }
