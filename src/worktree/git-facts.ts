@@ -8,9 +8,9 @@
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { BatonError } from '../errors.js';
-import { git, gitTry, resolveCommit, upstreamBranch } from './git.js';
+import { GitError, gitTry, resolveCommit, upstreamBranch } from './git.js';
 import type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
-import { repoPaths, snapshotTree, type RepoPaths } from './snapshot.js';
+import { repoPaths, withTempIndex, type RepoPaths } from './snapshot.js';
 
 export type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
 
@@ -55,34 +55,45 @@ function truncateStat(text: string, max: number): string {
 }
 
 /**
- * `git diff --stat` from where this work left base (their merge base) to the working tree's
- * snapshot, so changes made on base since, and untracked-but-not-ignored files, count right.
+ * `git diff --stat` from where this work left base (their merge base) to the working tree,
+ * untracked-but-not-ignored files included: they enter a throwaway copy of the index as
+ * intent-to-add (listed with their lines, never hashed into the object store), and
+ * `diff --merge-base` compares the working tree with the merge base in one git start.
  */
 async function diffStatFact(paths: RepoPaths, base: string, limits: GitFactsLimits): Promise<string | undefined> {
   const { root } = paths;
-  // Independent steps run side by side: every git start costs tens of ms on a busy machine,
-  // and this is on the path of every handoff.
-  const [from, tree] = await Promise.all([
-    (async () => {
-      const mb = await gitTry(['merge-base', '--end-of-options', base, 'HEAD'], { cwd: root });
-      const sha = mb.stdout.toString('utf8').trim();
+  const statArgs = ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', `--stat=120,80`, `--stat-count=${limits.maxDiffStatFiles}`];
+  return withTempIndex(paths.index, async (env) => {
+    const add = ['-c', 'core.splitIndex=false', 'add', '-A', '-N'];
+    const added = await gitTry(add, { cwd: root, env });
+    if (added.code !== 0) throw new GitError(add, added.code, added.stderr);
+    let r = await gitTry([...statArgs, '--merge-base', '--end-of-options', base], { cwd: root, env, maxBuffer: 4 * 1024 * 1024 });
+    if (r.code !== 0) {
       // No merge base (unborn HEAD, unrelated histories): measure against base itself.
-      return mb.code === 0 && sha ? sha : resolveCommit(root, base);
-    })(),
-    snapshotTree(root, paths),
-  ]);
-  if (!from) return undefined;
-  const stat = await git(
-    [
-      '-c', 'core.quotePath=false',
-      'diff', '--no-color', '--no-ext-diff', '--no-textconv',
-      `--stat=120,80`, `--stat-count=${limits.maxDiffStatFiles}`,
-      from, tree,
-    ],
-    { cwd: root, maxBuffer: 4 * 1024 * 1024 },
-  );
-  const text = stat.replace(/\s+$/, '');
-  return text ? truncateStat(text, limits.maxDiffStatChars) : '(no changes)';
+      const sha = await resolveCommit(root, base);
+      if (!sha) return undefined;
+      r = await gitTry([...statArgs, sha], { cwd: root, env, maxBuffer: 4 * 1024 * 1024 });
+      if (r.code !== 0) return undefined;
+    }
+    const text = r.stdout.toString('utf8').replace(/\s+$/, '');
+    return text ? truncateStat(text, limits.maxDiffStatChars) : '(no changes)';
+  });
+}
+
+// Where a directory's repository and index are does not change while baton runs: asked once
+// per directory, it takes one git start off every later handoff.
+const pathsByDir = new Map<string, Promise<RepoPaths | null>>();
+function cachedRepoPaths(cwd: string): Promise<RepoPaths | null> {
+  let p = pathsByDir.get(cwd);
+  if (!p) {
+    p = repoPaths(cwd).catch((err: unknown) => {
+      pathsByDir.delete(cwd);
+      if (err instanceof BatonError) return null; // not a repository: only .context/ below
+      throw err;
+    });
+    pathsByDir.set(cwd, p);
+  }
+  return p;
 }
 
 /** Reads at most maxChars characters of a file; null when it looks binary (NUL byte or not UTF-8). */
@@ -168,25 +179,24 @@ export async function gitFacts(cwd: string, base?: string, limits: GitFactsLimit
   const facts: GitFacts = {};
   let top = cwd;
   try {
-    const [paths, branch, upstream] = await Promise.all([
-      repoPaths(cwd).catch((err: unknown) => {
-        if (err instanceof BatonError) return null; // not a repository: only .context/ below
-        throw err;
-      }),
-      gitTry(['symbolic-ref', '-q', '--short', 'HEAD'], { cwd }).catch(() => null),
-      base ? Promise.resolve(null) : upstreamBranch(cwd).catch(() => null),
-    ]);
+    // Everything that can start at once does: the branch, the upstream (when no base is
+    // given) and the diff stat run side by side once the (cached) repository paths are known.
+    const branchP = gitTry(['symbolic-ref', '-q', '--short', 'HEAD'], { cwd }).catch(() => null);
+    const upstreamP = base ? Promise.resolve(null) : upstreamBranch(cwd).catch(() => null);
+    const paths = await cachedRepoPaths(cwd);
     if (paths) {
       top = paths.root;
+      const filesP = contextFiles(top, limits);
+      const against = base ?? (await upstreamP) ?? undefined;
+      const [branch, stat, files] = await Promise.all([branchP, against ? diffStatFact(paths, against, limits) : undefined, filesP]);
       // The brief's contract: no branch when HEAD is detached.
       if (branch?.code === 0) facts.branch = branch.stdout.toString('utf8').trim();
-      const against = base ?? upstream ?? undefined;
-      const [stat, files] = await Promise.all([against ? diffStatFact(paths, against, limits) : undefined, contextFiles(top, limits)]);
       if (against) facts.base = against;
       if (stat) facts.diffStat = stat;
       if (files.length) facts.contextFiles = files;
       return facts;
     }
+    await branchP;
   } catch (err) {
     // git missing or failing: the brief goes without those facts rather than not at all.
     if (!(err instanceof BatonError)) throw err;
