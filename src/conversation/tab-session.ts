@@ -112,6 +112,7 @@ export class TabSession extends EventEmitter {
 
   /** Starts (or restores) an agent in the tab with whatever context the conversation has. */
   async start(agent: string, model?: string): Promise<SwitchOutcome> {
+    this.unresolved = false;
     if (this.armed && this.armed.agent !== agent) this.dropArmedSwitch(`the tab now runs another agent.`);
     const outcome = await launchAgent(this, agent, model, undefined);
     this.say(outcome.message);
@@ -140,7 +141,9 @@ export class TabSession extends EventEmitter {
   /** The compose bar's Enter. Never loses the text: a refusal or failure hands it back. */
   async send(text: string): Promise<SendResult> {
     if (!text.trim()) return { kind: 'refused', message: 'Nothing to send.' };
-    if (this.unresolved) return this.refuse('The last switch did not finish cleanly. Nothing was sent — check the tab, then send again.');
+    if (this.unresolved) {
+      return this.refuse('The last switch did not finish cleanly. Nothing was sent — check the pane; once the agent answers there (or you start it again), sending works again.');
+    }
     if (this.armed) {
       const title = this.driver?.title ?? 'The agent';
       if (this.status.current === 'working' || this.status.current === 'approval') {
@@ -220,6 +223,8 @@ export class TabSession extends EventEmitter {
       const seg = this.conversation.transcript.currentSegment;
       if (seg?.agentSession) this.conversation.transcript.confirmCursor(seg.harness, seg.agentSession, this.conversation.transcript.lastSeq);
     }
+    // An unconfirmed switch is settled once the CLI shows it took input and answered.
+    if (this.unresolved && (claimed || e.type === 'turn_end')) this.unresolved = false;
     const changed = this.status.event(e);
     if (changed || e.type === 'turn_end' || claimed) this.changed();
     if (this.status.current === 'idle') void this.drainQueue();
