@@ -3,19 +3,13 @@
 
 import type { Argv } from 'yargs';
 import { badInput } from '../errors.js';
-import { prepareBrief } from '../conversation/prepare-brief.js';
+import { lastSegmentOf, prepareBrief } from '../conversation/prepare-brief.js';
 import { briefMaxCharsFromEnv, parseBriefMaxChars } from '../transcript/settings.js';
 import { readConversation, resolveHome } from '../transcript/store.js';
 import type { Transcript } from '../transcript/transcript.js';
 import { createGitFactsProvider } from '../worktree/git-facts.js';
 import type { Io } from './io.js';
 import { agentCatalog } from './agent-catalog.js';
-
-/** The model this conversation last ran `harness` with, if it ever did. */
-function lastModelOf(t: Transcript, harness: string): string | undefined {
-  for (let i = t.segments.length - 1; i >= 0; i--) if (t.segments[i]!.harness === harness) return t.segments[i]!.model;
-  return undefined;
-}
 
 export function parseSeq(raw: unknown, t: Transcript, flag: string): number | undefined {
   if (raw === undefined) return undefined;
@@ -49,7 +43,7 @@ export function registerBrief(y: Argv, io: Io): Argv {
         const upto = parseSeq(a.upto, t, '--upto');
         catalog = await agentCatalog(io);
         const target = a.to
-          ? catalog.target(a.to, lastModelOf(t, a.to))
+          ? catalog.target(a.to, lastSegmentOf(t.segments, a.to)?.model)
           : { harness: 'next-agent', model: 'default', title: 'the next agent', canResume: false };
         const { brief } = await prepareBrief({
           transcript: t,

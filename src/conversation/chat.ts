@@ -12,8 +12,8 @@ import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import type { OpenConversation } from '../transcript/store.js';
-import type { Entry, Segment } from '../transcript/types.js';
-import { prepareBrief, resumableCursor, type PreparedBrief } from './prepare-brief.js';
+import type { Entry } from '../transcript/types.js';
+import { hasContext, lastSegmentOf, prepareBrief, resumableCursor, type PreparedBrief } from './prepare-brief.js';
 
 export interface ChatTurn {
   /** The agent to run; default the conversation's current one. */
@@ -56,16 +56,6 @@ interface Plan {
   prepared?: PreparedBrief;
   /** The native session to continue. */
   resume?: string;
-}
-
-function lastSegmentOf(segments: readonly Segment[], harness: string): Segment | undefined {
-  for (let i = segments.length - 1; i >= 0; i--) if (segments[i]!.harness === harness) return segments[i];
-  return undefined;
-}
-
-/** Has anything worth carrying happened yet? */
-function hasContext(entries: readonly Entry[]): boolean {
-  return entries.some((e) => e.kind === 'user_message' || e.kind === 'agent_text');
 }
 
 async function readyDriver(registry: Registry, name: string): Promise<HarnessDriver> {

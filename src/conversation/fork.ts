@@ -23,6 +23,7 @@ import type { AgentRef, Entry, Segment } from '../transcript/types.js';
 import { deleteCheckpoints } from '../worktree/checkpoint.js';
 import { copyCheckpoints } from '../worktree/checkpoint-copy.js';
 import { isRepo } from '../worktree/git.js';
+import { lastSegmentOf } from './prepare-brief.js';
 import { checkForkName, makeWorktreeFork, planWorktreeFork, undoWorktreeFork, type WorktreeFork, type WorktreePlan } from './fork-worktree.js';
 import { userAuthor } from './user.js';
 
@@ -67,11 +68,6 @@ function checkForkPoint(src: OpenConversation, atSeq: number): void {
   if (!visible.some((e) => e.seq === atSeq)) {
     throw badInput(`#${atSeq} of conversation ${src.id} is hidden by a reset`, `fork at an entry that is shown (baton transcript show ${src.id}), or undo the reset first: baton reset ${src.id} --undo`);
   }
-}
-
-function lastSegmentOf(segments: readonly Segment[], harness: string): Segment | undefined {
-  for (let i = segments.length - 1; i >= 0; i--) if (segments[i]!.harness === harness) return segments[i];
-  return undefined;
 }
 
 /** The agent to switch to, or undefined when the fork keeps the one that ran the fork point. */

@@ -6,7 +6,18 @@
 import type { GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
 import { buildBrief, type Brief } from '../transcript/brief.js';
 import type { Transcript } from '../transcript/transcript.js';
-import type { NativeCursor } from '../transcript/types.js';
+import type { Entry, NativeCursor, Segment } from '../transcript/types.js';
+
+/** Has anything worth carrying been said yet (a user message or an agent's text)? */
+export function hasContext(entries: readonly Entry[]): boolean {
+  return entries.some((e) => e.kind === 'user_message' || e.kind === 'agent_text');
+}
+
+/** The conversation's most recent segment run by `harness` (its model, its native session). */
+export function lastSegmentOf(segments: readonly Segment[], harness: string): Segment | undefined {
+  for (let i = segments.length - 1; i >= 0; i--) if (segments[i]!.harness === harness) return segments[i];
+  return undefined;
+}
 
 export interface BriefTarget {
   harness: string;

@@ -11,8 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { BatonError } from '../errors.js';
 import type { HarnessDriver, LaunchSpec } from '../plugins/api.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
-import type { Transcript } from '../transcript/transcript.js';
-import { prepareBrief } from './prepare-brief.js';
+import { hasContext, prepareBrief } from './prepare-brief.js';
 import type { ArmedSwitch, TabSession } from './tab-session.js';
 
 export type SwitchOutcome = {
@@ -23,10 +22,6 @@ export type SwitchOutcome = {
 };
 
 const STOP_GRACE_MS = 3000;
-
-function hasContext(t: Transcript): boolean {
-  return t.entries.some((e) => e.kind === 'user_message' || e.kind === 'agent_text');
-}
 
 /** Waits until the terminal has been quiet for `quietMs` after showing something, or `maxMs`. */
 function settled(session: TabSession, quietMs: number, maxMs: number): Promise<void> {
@@ -61,7 +56,7 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
   let resume: string | undefined;
   let hash: string | null = null;
   let prepared: Awaited<ReturnType<typeof prepareBrief>> | undefined;
-  if (hasContext(t)) {
+  if (hasContext(t.entries)) {
     const titles = Object.fromEntries(registry.drivers().map((d) => [d.name, d.title]));
     prepared = await prepareBrief({
       transcript: t,
