@@ -106,6 +106,8 @@ s('the transcript view shows the divider; its card is regenerated with a matchin
   t.type('/');
   await t.waitFor(/Search the transcript/, 10_000);
   t.type('Switched\r');
+  // The divider is on screen all along; wait for the search to finish moving the selection.
+  await t.waitForGone(/Search the transcript/, 10_000);
   await t.waitFor(/Switched this conversation from Claude Code to Codex CLI/, 10_000, 'the divider');
   t.press('Enter');
   await t.waitFor(/Handed-over context/, 30_000, 'the card');
