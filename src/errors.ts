@@ -9,6 +9,20 @@ export const EXIT = {
   agentNotInstalled: 3,
   agentFailed: 4,
   refused: 5,
+  // Bad input about git and entries, each its own code so scripts (and the TUI) can tell them
+  // apart and offer the way out: a tab fork instead of a worktree one, another --name, ...
+  /** The directory is not in a git repository (a worktree fork, baton worktree ...). */
+  notARepository: 6,
+  /** HEAD is detached: a worktree fork has no branch to start from and be measured against. */
+  detachedHead: 7,
+  /** The repository has no commits yet. */
+  noCommits: 8,
+  /** A seq that is no entry of the conversation, or one hidden by a reset. */
+  noSuchEntry: 9,
+  /** The branch or directory a worktree fork would make already exists. */
+  alreadyExists: 10,
+  /** The worktree is locked (git worktree lock). */
+  worktreeLocked: 11,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
@@ -27,3 +41,9 @@ export class BatonError extends Error {
 
 export const badInput = (message: string, hint?: string) => new BatonError(message, EXIT.badInput, hint);
 export const refused = (message: string, hint?: string) => new BatonError(message, EXIT.refused, hint);
+export const notARepository = (message: string, hint?: string) => new BatonError(message, EXIT.notARepository, hint);
+export const detachedHead = (message: string, hint?: string) => new BatonError(message, EXIT.detachedHead, hint);
+export const noCommits = (message: string, hint?: string) => new BatonError(message, EXIT.noCommits, hint);
+export const noSuchEntry = (message: string, hint?: string) => new BatonError(message, EXIT.noSuchEntry, hint);
+export const alreadyExists = (message: string, hint?: string) => new BatonError(message, EXIT.alreadyExists, hint);
+export const worktreeLocked = (message: string, hint?: string) => new BatonError(message, EXIT.worktreeLocked, hint);

@@ -15,7 +15,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { badInput } from '../errors.js';
+import { badInput, noSuchEntry } from '../errors.js';
 import type { Registry } from '../plugins/registry.js';
 import { createConversation, readConversation, type OpenConversation } from '../transcript/store.js';
 import { Transcript } from '../transcript/transcript.js';
@@ -57,16 +57,16 @@ export interface ForkResult {
   worktree?: WorktreeFork;
 }
 
-/** The fork point must be an entry a reader sees; exit 2 otherwise. */
+/** The fork point must be an entry a reader sees; exit 9 (noSuchEntry) otherwise. */
 function checkForkPoint(src: OpenConversation, atSeq: number): void {
   const t = src.transcript;
   const visible = t.visible();
   const range = visible.length ? `give a seq from ${visible[0]!.seq} to ${visible.at(-1)!.seq} (see baton transcript show ${src.id})` : 'the conversation has no entries yet';
   if (!Number.isSafeInteger(atSeq) || atSeq < 1 || !t.entry(atSeq)) {
-    throw badInput(`--at ${atSeq} is not an entry of conversation ${src.id}`, range);
+    throw noSuchEntry(`--at ${atSeq} is not an entry of conversation ${src.id}`, range);
   }
   if (!visible.some((e) => e.seq === atSeq)) {
-    throw badInput(`#${atSeq} of conversation ${src.id} is hidden by a reset`, `fork at an entry that is shown (baton transcript show ${src.id}), or undo the reset first: baton reset ${src.id} --undo`);
+    throw noSuchEntry(`#${atSeq} of conversation ${src.id} is hidden by a reset`, `fork at an entry that is shown (baton transcript show ${src.id}), or undo the reset first: baton reset ${src.id} --undo`);
   }
 }
 
