@@ -123,7 +123,9 @@ export class TabSession extends EventEmitter {
   arm(agent: string, model?: string): { armed: boolean; noContext: boolean } {
     const d = this.deps.registry.get(agent);
     const noContext = !this.conversation.transcript.entries.some((e) => e.kind === 'user_message');
-    if (this.driver && d.name === this.driver.name && (!model || model === this.model)) {
+    // The same agent disarms, unless it is not running (stopped by a reset): then arming it
+    // is how it starts again, afresh.
+    if (this.driver && d.name === this.driver.name && (!model || model === this.model) && this.deps.terminal.isRunning()) {
       this.disarm();
       return { armed: false, noContext };
     }
@@ -228,6 +230,27 @@ export class TabSession extends EventEmitter {
     const changed = this.status.event(e);
     if (changed || e.type === 'turn_end' || claimed) this.changed();
     if (this.status.current === 'idle') void this.drainQueue();
+  }
+
+  /**
+   * The conversation was just reset: the agent's own session still remembers what the reset
+   * hid, so the agent is stopped and the next message starts it afresh with a replay — armed
+   * like a switch to the same agent (prepareBrief never resumes across a reset). A switch to
+   * another agent armed before stays armed: it is a replay as well.
+   */
+  async reset(): Promise<void> {
+    const driver = this.driver;
+    this.switching = true;
+    try {
+      await this.follow(undefined);
+      this.delivery.cancel();
+      await this.stopAgent(3000);
+    } finally {
+      this.switching = false;
+    }
+    this.unresolved = false;
+    if (driver && !this.armed) this.armed = { agent: driver.name, title: driver.title, model: this.model ?? 'default' };
+    this.changed();
   }
 
   /** Replaces the ingestor following the CLI's log (the switch transaction calls this). */
