@@ -89,6 +89,14 @@ export interface HeadlessTurn extends DriverEnv {
   account?: string;
   /** Native session to resume. */
   resume?: string;
+  /**
+   * With `resume`: fork that native session into a new one and run the turn there, leaving
+   * the source session as it was (claude --fork-session, codex exec fork, ACP session/fork).
+   * The result's agentSession is the NEW session and `resumed` says the fork was made. A
+   * driver that cannot make the fork throws ResumeFailedError before the prompt is sent;
+   * it never continues the source session instead. Ignored without `resume`.
+   */
+  fork?: boolean;
   /** Allow tool use without asking (baton's `--yes`). */
   yes: boolean;
   /** Extra arguments (config defaults, then the user's), placed where the CLI takes options. */
@@ -114,12 +122,12 @@ export class ResumeFailedError extends BatonError {
 }
 
 export interface HeadlessResult {
-  /** The native session the turn ran in. */
+  /** The native session the turn ran in (with `fork`: the new one). */
   agentSession?: string;
   /**
-   * Whether `resume` was honoured. A driver that finds the session gone throws
-   * ResumeFailedError instead of starting fresh; false here means the CLI silently began a
-   * new session after the prompt was sent.
+   * Whether `resume` was honoured (with `fork`: whether the new session was forked from it).
+   * A driver that finds the session gone throws ResumeFailedError instead of starting fresh;
+   * false here means the CLI silently began a new session after the prompt was sent.
    */
   resumed: boolean;
   /** Why the turn ended, when the CLI says (ACP: end_turn, cancelled, max_tokens, refusal, ...). */
@@ -151,7 +159,11 @@ export interface ImportedSession {
 export interface Capabilities {
   /** Can continue its own earlier session natively. */
   resume: boolean;
-  /** Can fork its own session natively (claude --fork-session, opencode --fork, ...). */
+  /**
+   * Can fork its own session natively (claude --fork-session, opencode --fork, ...): launch
+   * and headless honour `fork`. When it depends on the agent (an ACP agent advertises
+   * session/fork or not), the driver also has `canFork`.
+   */
   fork: boolean;
   /** Has a plan mode. */
   planMode: boolean;
@@ -187,4 +199,18 @@ export interface HarnessDriver {
   endLeftovers?(opts: DriverEnv & { account?: string; since?: Date }): Promise<number[]>;
   /** Where the CLI keeps a session's own log, if it is still on disk (for the brief's pointer). */
   sessionLogPath?(opts: ReadSessionOptions): Promise<string | undefined>;
+  /**
+   * Whether a native fork is possible now, for drivers whose `capabilities.fork` depends on
+   * the agent (the generic ACP harness asks the agent whether it offers session/fork).
+   * Absent: `capabilities.fork` is the answer.
+   */
+  canFork?(opts: DriverEnv & { cwd: string; account?: string }): Promise<boolean>;
+  /**
+   * For CLIs that file sessions by directory (claude: projects/<slug of cwd>/<id>.jsonl):
+   * makes session `session`, run in `cwd`, findable from `toCwd` as well (a copy; the
+   * original is not touched), so a fork into a git worktree can fork it natively there.
+   * Unknown session: BatonError exit 2. Drivers without it cannot carry a session to another
+   * directory, and a fork into a worktree replays the conversation instead.
+   */
+  carrySession?(opts: ReadSessionOptions & { toCwd: string }): Promise<void>;
 }
