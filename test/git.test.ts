@@ -139,9 +139,9 @@ t('isRepo and repoRoot', async () => {
     assert.unreachable('should fail');
   } catch (err) {
     assert.instance(err, BatonError);
-    assert.is((err as BatonError).exitCode, 2);
+    assert.is((err as BatonError).exitCode, 6);
     assert.match((err as Error).message, /is not a git repository/);
-    assert.match((err as BatonError).hint ?? '', /tab/);
+    assert.match((err as BatonError).hint ?? '', /git init/);
   }
 });
 

@@ -8,7 +8,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatonError } from '../src/errors.js';
+import { BatonError, EXIT } from '../src/errors.js';
 import { createCheckpoint } from '../src/worktree/checkpoint.js';
 import { addWorktree, listWorktrees, parseWorktreeList, removeWorktree } from '../src/worktree/worktree.js';
 import { parseInclude } from '../src/worktree/worktree-include.js';
@@ -188,13 +188,13 @@ t('git failing mid-add (a post-checkout hook) rolls back the branch and the dire
   nothingLeft(d, path, 'baton/hooked');
 });
 
-t('not a git repository: exit 2, says a worktree fork needs git, offers a tab fork', async () => {
+t('not a git repository: exit 6, says a worktree fork needs git, offers a tab fork', async () => {
   const plain = tmp();
-  const err = await rejects(addWorktree(plain, { branch: 'baton/x', path: join(plain, 'x') }), 2, /is not a git repository\. A worktree fork needs git/);
+  const err = await rejects(addWorktree(plain, { branch: 'baton/x', path: join(plain, 'x') }), EXIT.notARepository, /is not a git repository\. A worktree fork needs git/);
   assert.match(err.hint ?? '', /Fork to a new tab/);
   assert.not.ok(existsSync(join(plain, 'x')));
-  await rejects(listWorktrees(plain), 2, /not a git repository/);
-  await rejects(removeWorktree(plain, join(plain, 'x')), 2, /not a git repository/);
+  await rejects(listWorktrees(plain), EXIT.notARepository, /not a git repository/);
+  await rejects(removeWorktree(plain, join(plain, 'x')), EXIT.notARepository, /not a git repository/);
 });
 
 t('detached HEAD: the fork starts at the detached commit', async () => {
@@ -209,11 +209,11 @@ t('detached HEAD: the fork starts at the detached commit', async () => {
   assert.is(list[1]!.branch, 'baton/detached');
 });
 
-t('no commits yet: exit 2 from HEAD, but a checkpoint of the fresh repo forks fine', async () => {
+t('no commits yet: exit 8 from HEAD, but a checkpoint of the fresh repo forks fine', async () => {
   const d = repo(false);
   writeFileSync(join(d, 'draft.txt'), 'draft\n');
   const path = join(tmp(), 'fork');
-  const err = await rejects(addWorktree(d, { branch: 'baton/fresh', path }), 2, /has no commits yet/);
+  const err = await rejects(addWorktree(d, { branch: 'baton/fresh', path }), EXIT.noCommits, /has no commits yet/);
   assert.match(err.hint ?? '', /checkpoint/);
   nothingLeft(d, path, 'baton/fresh');
   const ckpt = await createCheckpoint(d, 'c', 1);
@@ -221,23 +221,46 @@ t('no commits yet: exit 2 from HEAD, but a checkpoint of the fresh repo forks fi
   assert.is(readFileSync(join(path, 'draft.txt'), 'utf8'), 'draft\n');
 });
 
-t('bad branch names, an existing branch, an existing path, an unknown commit: exit 2, nothing made', async () => {
+t('an existing branch or path: exit 10; bad branch names, an unknown commit: exit 2; nothing made', async () => {
   const d = repo();
   sh(d, 'branch', 'baton/taken');
   const path = join(tmp(), 'fork');
-  await rejects(addWorktree(d, { branch: 'baton/taken', path }), 2, /branch baton\/taken already exists/);
+  await rejects(addWorktree(d, { branch: 'baton/taken', path }), EXIT.alreadyExists, /branch baton\/taken already exists/);
   await rejects(addWorktree(d, { branch: 'bad..name', path }), 2, /not a valid branch name/);
   await rejects(addWorktree(d, { branch: '-f', path }), 2, /not a valid branch name/);
   await rejects(addWorktree(d, { commit: 'no-such-rev', branch: 'baton/x', path }), 2, /no-such-rev is not a commit/);
   nothingLeft(d, path, 'baton/x');
   mkdirSync(path);
-  await rejects(addWorktree(d, { branch: 'baton/y', path }), 2, /already exists/);
+  await rejects(addWorktree(d, { branch: 'baton/y', path }), EXIT.alreadyExists, /already exists/);
   assert.not.ok(branches(d).includes('baton/y'));
   assert.equal(worktreePaths(d), [d]);
   const file = join(tmp(), 'a-file');
   writeFileSync(file, 'x');
-  await rejects(addWorktree(d, { branch: 'baton/z', path: file }), 2, /already exists/);
+  await rejects(addWorktree(d, { branch: 'baton/z', path: file }), EXIT.alreadyExists, /already exists/);
   assert.is(readFileSync(file, 'utf8'), 'x');
+});
+
+t('a path git still has a worktree registered at (its directory deleted by hand): locked exit 11, else 10; the registration stays', async () => {
+  const d = repo();
+  const path = join(tmp(), 'fork');
+  await addWorktree(d, { branch: 'baton/old', path });
+  sh(d, 'worktree', 'lock', '--reason', 'on a usb disk', path);
+  rmSync(path, { recursive: true, force: true });
+  const locked = await rejects(addWorktree(d, { branch: 'baton/new', path }), EXIT.worktreeLocked, /locked worktree registered at .*fork \(on a usb disk\), though its directory is gone/);
+  assert.match(locked.hint ?? '', /git worktree unlock .*fork && git worktree prune/);
+  assert.not.ok(branches(d).includes('baton/new'), 'the branch git made before refusing is gone');
+  assert.not.ok(existsSync(path));
+  assert.equal(worktreePaths(d), [d, path], 'the locked registration is the user\'s: kept');
+  assert.ok((await listWorktrees(d))[1]!.locked, 'and still locked');
+
+  sh(d, 'worktree', 'unlock', path);
+  const stale = await rejects(addWorktree(d, { branch: 'baton/new', path }), EXIT.alreadyExists, /worktree registered at .*fork \(branch baton\/old\), though its directory is gone/);
+  assert.match(stale.hint ?? '', /git worktree prune/);
+  assert.not.ok(branches(d).includes('baton/new'));
+  assert.equal(worktreePaths(d), [d, path]);
+  sh(d, 'worktree', 'prune');
+  await addWorktree(d, { branch: 'baton/new', path });
+  assert.ok(existsSync(join(path, 'a.txt')), 'after the prune the same path works');
 });
 
 t('list: dirty and locked (with reason) worktrees', async () => {
@@ -312,14 +335,14 @@ t('remove refuses a branch whose commits nothing else holds (exit 5) unless forc
   assert.ok(branches(d).includes('keep'));
 });
 
-t('remove refuses a locked worktree (exit 5), even with force', async () => {
+t('remove refuses a locked worktree (exit 11), even with force', async () => {
   const d = repo();
   const path = join(tmp(), 'fork');
   await addWorktree(d, { branch: 'baton/locked', path });
   sh(d, 'worktree', 'lock', path);
-  const err = await rejects(removeWorktree(d, path), 5, /is locked/);
+  const err = await rejects(removeWorktree(d, path), EXIT.worktreeLocked, /is locked/);
   assert.match(err.hint ?? '', /git worktree unlock/);
-  await rejects(removeWorktree(d, path, { force: true }), 5, /is locked/);
+  await rejects(removeWorktree(d, path, { force: true }), EXIT.worktreeLocked, /is locked/);
   assert.ok(existsSync(path));
   assert.ok(branches(d).includes('baton/locked'));
 });

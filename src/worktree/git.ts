@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { BatonError, EXIT, badInput, type ExitCode } from '../errors.js';
+import { BatonError, EXIT, badInput, notARepository as notARepositoryError, type ExitCode } from '../errors.js';
 
 export interface GitRunOptions {
   /** Directory git runs in. */
@@ -142,12 +142,9 @@ export async function gitLine(args: readonly string[], opts: GitRunOptions): Pro
   return (await git(args, opts)).replace(/\n$/, '');
 }
 
-/** The error for "this needs git here and there is none"; worktree forks offer a tab fork. */
-export function notARepository(dir: string, what = 'This'): BatonError {
-  return badInput(
-    `${dir} is not a git repository. ${what} needs git.`,
-    'Fork to a new tab instead (it shares this directory), or run `git init` there first.',
-  );
+/** The error for "this needs git here and there is none" (exit 6); a worktree fork's caller gives a tab fork as the hint. */
+export function notARepository(dir: string, what = 'This', hint = 'Run it inside a git repository, or `git init` there first.'): BatonError {
+  return notARepositoryError(`${dir} is not a git repository. ${what} needs git.`, hint);
 }
 
 /** True when dir is inside a git working tree (false for a bare repo, a .git dir, or a missing dir). */

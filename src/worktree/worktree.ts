@@ -4,13 +4,14 @@
 // It must never leave a half-made fork behind (a failed add or setup rolls back the branch
 // and the directory), never remove a dirty worktree or a branch holding commits nothing
 // else holds unless forced, never touch a locked worktree, and never run anything through
-// a shell.
+// a shell. Each bad input has its own exit code (errors.ts): not a repository 6, no commits
+// 8, branch or path already there 10, a locked worktree 11.
 
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { badInput, refused } from '../errors.js';
+import { basename, dirname, resolve } from 'node:path';
+import { alreadyExists, badInput, noCommits, refused, worktreeLocked, type BatonError } from '../errors.js';
 import {
   GitError, branchExists, git, gitTry, headCommit, isDirty, isRepo, isValidBranchName,
   notARepository, repoRoot, resolveCommit,
@@ -87,8 +88,34 @@ function pathTaken(p: string): boolean {
 }
 
 async function requireRepo(repoDir: string): Promise<string> {
-  if (!(await isRepo(repoDir))) throw notARepository(repoDir, 'A worktree fork');
+  if (!(await isRepo(repoDir))) throw notARepository(repoDir, 'A worktree fork', 'Fork to a new tab instead (it shares this directory), or run `git init` there first.');
   return repoRoot(repoDir);
+}
+
+/** The same path, as far as can be told for one that may not exist yet (its parent canonical). */
+function samePath(a: string, b: string): boolean {
+  const c = (p: string) => (existsSync(p) ? canonical(p) : resolve(canonical(dirname(p)), basename(p)));
+  return c(a) === c(b);
+}
+
+/**
+ * Why `git worktree add` at `path` would fail though the directory is gone: git still has a
+ * worktree registered there (deleted by hand). Locked (exit 11): git keeps it until it is
+ * unlocked; otherwise (exit 10) a prune clears it. Undefined when none is.
+ */
+export function registeredAt(worktrees: readonly WorktreeInfo[], path: string): BatonError | undefined {
+  const w = worktrees.find((x) => samePath(x.path, path));
+  if (!w) return undefined;
+  if (w.locked) {
+    return worktreeLocked(
+      `git still has a locked worktree registered at ${w.path}${w.lockReason ? ` (${w.lockReason})` : ''}${existsSync(w.path) ? '' : ', though its directory is gone'}`,
+      `Unlock and prune it if it may go (git worktree unlock ${w.path} && git worktree prune), or use another name.`,
+    );
+  }
+  return alreadyExists(
+    `git still has a worktree registered at ${w.path}${w.branch ? ` (branch ${w.branch})` : ''}${existsSync(w.path) ? '' : ', though its directory is gone'}`,
+    `Clear it with git worktree prune, or use another name.`,
+  );
 }
 
 function unquote(s: string): string {
@@ -203,8 +230,9 @@ async function rollback(root: string, path: string, branch: string, madeDir: boo
 
 /**
  * `git worktree add -b <branch> <path> <commit>`, then the `.batoninclude` copies and the
- * setup command. Bad input (exit 2): not a repo, no commits yet (and no commit given), a
- * commit that does not exist, a bad or existing branch name, an existing path, a setup
+ * setup command. Bad input: not a repo (6), no commits yet and no commit given (8), an
+ * existing branch or path, or a worktree git still has registered at the path (10; 11 when
+ * that one is locked); exit 2 for a commit that does not exist, a bad branch name, a setup
  * command that fails. Whatever fails after git started leaves no branch and no directory.
  */
 export async function addWorktree(repoDir: string, opts: AddWorktreeOptions): Promise<AddWorktreeResult> {
@@ -213,7 +241,7 @@ export async function addWorktree(repoDir: string, opts: AddWorktreeOptions): Pr
   if (opts.commit === undefined) {
     commit = await headCommit(root);
     if (!commit) {
-      throw badInput(
+      throw noCommits(
         `${root} has no commits yet, so there is nothing to fork a worktree from`,
         'Commit once, or fork from a turn\'s checkpoint (checkpoints work before the first commit).',
       );
@@ -226,10 +254,10 @@ export async function addWorktree(repoDir: string, opts: AddWorktreeOptions): Pr
     throw badInput(`"${opts.branch}" is not a valid branch name`, 'Use letters, digits, "-", "_", "/" and ".", e.g. baton/fix-login.');
   }
   if (await branchExists(root, opts.branch)) {
-    throw badInput(`branch ${opts.branch} already exists`, `Pick another name, or delete it first: git branch -D ${opts.branch}`);
+    throw alreadyExists(`branch ${opts.branch} already exists`, `Pick another name, or delete it first: git branch -D ${opts.branch}`);
   }
   const path = resolve(root, opts.path);
-  if (pathTaken(path)) throw badInput(`${path} already exists`, 'Give the worktree a path that does not exist yet.');
+  if (pathTaken(path)) throw alreadyExists(`${path} already exists`, 'Give the worktree a path that does not exist yet.');
   if (opts.setup !== undefined && (opts.setup.length === 0 || opts.setup.some((a) => typeof a !== 'string') || !opts.setup[0])) {
     throw badInput('the worktree setup command is empty', 'Give it as an argv array, e.g. ["npm", "ci"].');
   }
@@ -237,6 +265,15 @@ export async function addWorktree(repoDir: string, opts: AddWorktreeOptions): Pr
   const args = ['worktree', 'add', '--no-track', '-b', opts.branch, path, commit];
   const r = await gitTry(args, { cwd: root });
   if (r.code !== 0) {
+    // Asked only now, off the common path: git refuses a path where it still has a worktree
+    // registered (its directory deleted by hand). That registration is the user's, not ours
+    // (ours, left by a failing hook, has our new branch): only the branch git made goes.
+    const others = (await listWorktrees(root, { dirty: false }).catch(() => [])).filter((w) => w.branch !== opts.branch);
+    const registered = registeredAt(others, path);
+    if (registered) {
+      if (await branchExists(root, opts.branch)) await gitTry(['branch', '-D', opts.branch], { cwd: root });
+      throw registered;
+    }
     await rollback(root, path, opts.branch, false);
     throw new GitError(args, r.code, r.stderr, 2, 'Nothing was created. Check the path and branch, then try again.');
   }
@@ -272,10 +309,10 @@ async function tipHeldElsewhere(root: string, branch: string, tip: string): Prom
 }
 
 /**
- * Removes a worktree of the repo holding repoDir and deletes its branch. Refused (exit 5):
- * a locked worktree (even with force: a lock is the user's own explicit word), and unless
- * force, a dirty one or a branch with commits no other ref holds. Bad input (exit 2): not a
- * repo, a path that is no worktree of it, the main worktree.
+ * Removes a worktree of the repo holding repoDir and deletes its branch. A locked worktree
+ * is exit 11, even with force (a lock is the user's own explicit word). Refused (exit 5)
+ * unless force: a dirty one, a branch with commits no other ref holds. Not a repo: exit 6.
+ * Bad input (exit 2): a path that is no worktree of it, the main worktree.
  */
 export async function removeWorktree(repoDir: string, path: string, opts: { force?: boolean } = {}): Promise<RemoveWorktreeResult> {
   const root = await requireRepo(repoDir);
@@ -285,7 +322,7 @@ export async function removeWorktree(repoDir: string, path: string, opts: { forc
   if (!w) throw badInput(`${wanted} is not a worktree of ${root}`, 'See the list: git worktree list');
   if (w.main) throw badInput(`${w.path} is the main worktree of the repository`, 'Only worktrees added for forks can be removed.');
   if (w.locked) {
-    throw refused(
+    throw worktreeLocked(
       `the worktree ${w.path} is locked${w.lockReason ? ` (${w.lockReason})` : ''}`,
       `Unlock it first if it may go: git worktree unlock ${w.path}`,
     );
