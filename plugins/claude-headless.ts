@@ -1,6 +1,7 @@
 // One Claude Code turn without a terminal: `claude -p --output-format stream-json --verbose`,
 // the prompt on stdin (a brief may be 200k characters; no argv string ever carries it), the
-// CLI as its own process group. Its stdout records become events as they arrive; the final
+// CLI as its own process group; `--resume ID [--fork-session]` continues or forks a native
+// session. Its stdout records become events as they arrive; the final
 // `result` record gives the turn's usage and cost. Failures are BatonErrors: not installed
 // (3), login needed, crash, non-zero exit, timeout (4), each with the CLI's own last words.
 // It never leaves a process behind: the whole group is ended on every path.
@@ -19,7 +20,8 @@ export const CLAUDE_LOGIN_HINT =
 
 const STDERR_KEEP = 8 * 1024;
 const LOGIN_RE = /not logged in|please run \/login|invalid api key|oauth token (has )?expired|authentication_failed|credit balance is too low/i;
-const NO_SESSION_RE = /no conversation found with session id/i;
+// A missing session (a uuid), or an id that is no uuid and no session title either.
+const NO_SESSION_RE = /no conversation found with session id|does not match any session title/i;
 
 /**
  * Tools allowed by name when bypassPermissions is refused: as root, Claude Code 2.1 refuses
@@ -28,10 +30,14 @@ const NO_SESSION_RE = /no conversation found with session id/i;
 export const ROOT_ALLOWED_TOOLS = ['Bash', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task'];
 
 /** The argv of a headless turn (the prompt is not in it: it goes on stdin). */
-export function headlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'yes' | 'args' | 'env'>, isRoot: boolean): string[] {
+export function headlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'fork' | 'yes' | 'args' | 'env'>, isRoot: boolean): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   if (turn.model) args.push('--model', turn.model);
-  if (turn.resume) args.push('--resume', turn.resume);
+  if (turn.resume) {
+    args.push('--resume', turn.resume);
+    // A new session holding a copy of the old one's history; the old log is not written to.
+    if (turn.fork) args.push('--fork-session');
+  }
   if (turn.yes) {
     if (isRoot && !turn.env.IS_SANDBOX) args.push('--allowedTools', ROOT_ALLOWED_TOOLS.join(','));
     else args.push('--permission-mode', 'bypassPermissions');
@@ -137,7 +143,7 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
     }
     if (turn.signal?.aborted) {
       emit({ type: 'notice', text: 'turn cancelled' });
-      return { agentSession: session, resumed: !!turn.resume && session === turn.resume, stopReason: 'cancelled' };
+      return { agentSession: session, resumed: honoured(turn, session), stopReason: 'cancelled' };
     }
     const errors: string[] = Array.isArray(result?.errors) ? result!.errors.map(String) : [];
     const said = [typeof result?.result === 'string' ? result.result : '', ...errors, stderr].join('\n');
@@ -146,7 +152,7 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
     }
     if (turn.resume && NO_SESSION_RE.test(said)) {
       // Claude Code checks the session before it sends anything to the model.
-      throw new ResumeFailedError(turn.resume, 'Claude Code has no conversation with that id (claude -p --resume)');
+      throw new ResumeFailedError(turn.resume, `Claude Code has no conversation with that id (claude -p --resume${turn.fork ? ' --fork-session' : ''})`);
     }
     if (!result || result.is_error || exit.code !== 0) {
       const how = exit.signal ? `was killed by ${exit.signal}` : exit.code !== 0 ? `exited with code ${exit.code}` : 'reported an error';
@@ -170,12 +176,21 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
     if (typeof result.total_cost_usd === 'number') end.costUsd = result.total_cost_usd;
     emit(end);
     const stopReason = typeof result.stop_reason === 'string' ? result.stop_reason : undefined;
-    return { agentSession: session, resumed: !!turn.resume && session === turn.resume, ...(stopReason ? { stopReason } : {}) };
+    return { agentSession: session, resumed: honoured(turn, session), ...(stopReason ? { stopReason } : {}) };
   } finally {
     turn.signal?.removeEventListener('abort', onAbort);
     lines.close();
     await group.stop();
   }
+}
+
+/**
+ * A resume is honoured when the turn ran in that session; a fork, when it ran in a new one
+ * (--fork-session fails with "no conversation found" rather than starting empty).
+ */
+function honoured(turn: HeadlessTurn, session: string | undefined): boolean {
+  if (!turn.resume || !session) return false;
+  return turn.fork ? session !== turn.resume : session === turn.resume;
 }
 
 function seconds(ms: number): number {

@@ -2,8 +2,10 @@
 // Node 20). Launch: argv + env for the TUI (model, account via CLAUDE_CONFIG_DIR, native
 // resume and --fork-session, the first message as an argv prompt or, past the argv limit,
 // as a file reference). Follow: the CLI's own projects/<slug>/<session>.jsonl. Headless:
-// `claude -p --output-format stream-json` with the prompt on stdin (claude-headless.ts).
-// It only describes and reads; it never edits Claude Code's own config or logs.
+// `claude -p --output-format stream-json` with the prompt on stdin (claude-headless.ts),
+// forked with --fork-session. A fork into a git worktree copies the session's log into the
+// worktree's project dir first (claude-carry.ts). Otherwise it only describes and reads; it
+// never edits Claude Code's own config or logs.
 
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +16,7 @@ import { findExecutable, probeVersion } from '../src/plugins/find-executable.js'
 import { versionInRange } from '../src/plugins/version-range.js';
 import { claudeAccountEnv, claudeConfigDir, findSessionLog, projectDir } from './claude-home.js';
 import { CLAUDE_INSTALL_HINT, CLAUDE_LOGIN_HINT, runClaudeTurn } from './claude-headless.js';
+import { carryClaudeSession } from './claude-carry.js';
 import { ingestClaude } from './claude-ingest.js';
 import { handoffPrompt } from '../src/plugins/handoff-file.js';
 import { ClaudeLogParser } from './claude-log.js';
@@ -119,6 +122,7 @@ const driver: HarnessDriver = {
   headless: runClaudeTurn,
   readSession,
   sessionLogPath: async (opts) => sessionLog(opts),
+  carrySession: carryClaudeSession,
 };
 
 export default driver;

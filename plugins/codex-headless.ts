@@ -1,7 +1,8 @@
 // One codex turn without a terminal: `codex exec --json … -` in its own process group, the
 // prompt on stdin (any size: never an argv string; `-` also keeps codex from waiting for
 // more input), events streamed as the JSON lines arrive. Resume is `exec … resume <id> -`
-// and counts as honoured only when codex reports that same thread id. Failures are
+// and counts as honoured only when codex reports that same thread id; a fork is
+// `exec … fork <id> -` and is honoured when codex reports a new one. Failures are
 // BatonErrors: not installed (3), a session codex cannot find (ResumeFailedError, before
 // anything reached the model), login trouble, crash, non-zero exit or timeout (4), with
 // codex's own last words. The whole group is always ended before this returns.
@@ -20,18 +21,20 @@ export const CODEX_LOGIN_HINT =
 const STDERR_KEEP = 8 * 1024;
 // 401s, a missing provider key, an expired ChatGPT login.
 const LOGIN_RE = /\b401\b|unauthorized|missing environment variable|not logged in|codex login|invalid[_ ]api[_ ]key|incorrect api key|refresh token|please log ?in/i;
-const RESUME_GONE_RE = /no rollout found|thread\/resume failed|session not found|no (such )?(thread|session)/i;
+const RESUME_GONE_RE = /no rollout found|thread\/(resume|fork) failed|session not found|no (such )?(thread|session)/i;
 
 /** The argv after `codex` for one exec turn (the prompt itself always goes on stdin). */
-export function codexExecArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | 'resume'>): string[] {
+export function codexExecArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | 'resume' | 'fork'>): string[] {
   const argv = ['exec', '--json', '--skip-git-repo-check'];
   // Without --yes: codex exec's own default (approval "never" inside its workspace-write
   // sandbox): commands run sandboxed, anything needing more is refused, nobody is asked.
   if (turn.yes) argv.push('--dangerously-bypass-approvals-and-sandbox');
   if (turn.model) argv.push('-m', turn.model);
   argv.push(...(turn.args ?? []));
-  // Exec-level options stay before `resume`: codex applies them to the resumed thread too.
-  if (turn.resume) argv.push('resume', turn.resume);
+  // Exec-level options stay before `resume`/`fork`: codex applies them to that thread too.
+  // `fork` makes a new thread holding a copy of the old one's history; the old rollout is
+  // not written to.
+  if (turn.resume) argv.push(turn.fork ? 'fork' : 'resume', turn.resume);
   argv.push('-');
   return argv;
 }
@@ -121,7 +124,9 @@ export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> 
   if (!mapper.completed) turn.onEvent({ type: 'turn_end' });
   return {
     ...(mapper.threadId ? { agentSession: mapper.threadId } : {}),
-    resumed: turn.resume !== undefined && mapper.threadId === turn.resume,
+    // A fork is honoured when codex ran the turn in a new thread (it fails with "no rollout
+    // found" rather than starting an empty one).
+    resumed: turn.resume !== undefined && mapper.threadId !== undefined && (turn.fork ? mapper.threadId !== turn.resume : mapper.threadId === turn.resume),
     stopReason: 'end_turn',
   };
 }

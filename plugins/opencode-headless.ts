@@ -2,8 +2,9 @@
 // harness. Not `opencode run`: it wraps a multi-word message in literal double quotes
 // before the model sees it, and takes the message only in argv (a 200k brief does not
 // fit). ACP takes the prompt over stdin, streams chunks and tool calls as they happen,
-// loads an earlier session (session/load) and fails cleanly on an unknown one, which the
-// harness turns into ResumeFailedError before anything reaches the model.
+// loads an earlier session (session/load) or forks it (session/fork, which opencode 1.18
+// advertises), and fails cleanly on an unknown one, which the harness turns into
+// ResumeFailedError before anything reaches the model.
 // baton's settings go through opencode's own variables, merged over the user's: the model
 // through OPENCODE_CONFIG_CONTENT (`opencode acp` has no --model), and without --yes the
 // tools that change files, run commands or reach the network are set to "ask" through

@@ -1,7 +1,8 @@
 // The generic ACP harness against a real ACP agent (test/fixtures/acp-agent), loaded as a
 // drop-in from a temporary config dir: streamed chunks coalesced, tool calls and results,
 // baton's permission policy, client fs and terminals, session/load in a second process,
-// and every failure with its exit code — leaving no process behind.
+// session/fork where the agent offers it, and every failure with its exit code — leaving
+// no process behind.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -198,6 +199,48 @@ t('a session that cannot be loaded is a ResumeFailedError before any prompt is s
   // The agent never saw the prompt: no session file holds it.
   const stored = readdirSync(agentHome).filter((f) => f.endsWith('.json')).map((f) => readFileSync(join(agentHome, f), 'utf8'));
   assert.not.ok(stored.some((s) => s.includes('MARK-NEVER')));
+});
+
+const storedSession = (id: string) => JSON.parse(readFileSync(join(agentHome, `${id}.json`), 'utf8')) as { turns: { prompt: string }[] };
+
+t('session/fork, where the agent offers it: a new session with the history, the source untouched', async () => {
+  const d = await fixture({ fork: true });
+  assert.is(await d.canFork!({ env, cwd: work }), true);
+  const first = await run(d, 'remember FORK-MARK-1');
+  const src = first.result.agentSession!;
+  const forked = await run(d, 'forked turn', { resume: src, fork: true });
+  assert.is(forked.result.resumed, true, 'the fork counts as honoured');
+  assert.ok(forked.result.agentSession);
+  assert.is.not(forked.result.agentSession, src, 'the turn ran in a new session');
+  assert.equal(forked.events.filter((e) => e.type === 'session'), [{ type: 'session', agentSession: forked.result.agentSession }]);
+  const texts = forked.entries.filter((e) => e.kind === 'agent_text').map((e) => (e as { text: string }).text);
+  assert.equal(texts, ['echo: forked turn (previous: remember FORK-MARK-1)'], 'the new session holds the source history');
+  assert.equal(storedSession(src).turns.map((x) => x.prompt), ['remember FORK-MARK-1'], 'the source session is as it was');
+  // Continuing the source afterwards does not see the fork's turn.
+  const again = await run(d, 'source again', { resume: src });
+  assert.equal(again.entries.filter((e) => e.kind === 'agent_text').map((e) => (e as { text: string }).text), ['echo: source again (previous: remember FORK-MARK-1)']);
+});
+
+t('an agent that does not offer session/fork: canFork is false, and a fork is a ResumeFailedError before any prompt', async () => {
+  const d = await fixture();
+  assert.is(d.capabilities.fork, true, 'the harness may fork; the agent decides');
+  assert.is(await d.canFork!({ env, cwd: work }), false);
+  const first = await run(d, 'remember NOFORK-1');
+  const src = first.result.agentSession!;
+  const e = await failure(run(d, 'hi MARK-NOFORK', { resume: src, fork: true }));
+  assert.instance(e, ResumeFailedError);
+  assert.match(e.message, 'does not offer session/fork');
+  const stored = readdirSync(agentHome).filter((f) => f.endsWith('.json')).map((f) => readFileSync(join(agentHome, f), 'utf8'));
+  assert.not.ok(stored.some((x) => x.includes('MARK-NOFORK')), 'no session, the source included, got the prompt');
+});
+
+t('forking a session the agent does not have is a ResumeFailedError; canFork of a missing agent is false', async () => {
+  const d = await fixture({ fork: true });
+  const e = await failure(run(d, 'hi', { resume: 'no-such-session', fork: true }));
+  assert.instance(e, ResumeFailedError);
+  assert.match(e.message, 'could not resume session no-such-session');
+  const gone = await fixture({ fork: true, command: join(root, 'no-such-agent') });
+  assert.is(await gone.canFork!({ env, cwd: work }), false);
 });
 
 t('timeout: exit 4, and the agent’s whole process group is gone', async () => {

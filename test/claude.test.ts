@@ -95,6 +95,33 @@ s('headless argv: stream-json, prompt not in argv; --yes is bypassPermissions, o
   assert.equal(headlessArgs({ env: {}, yes: true }, false).slice(-2), ['--permission-mode', 'bypassPermissions']);
   assert.equal(headlessArgs({ env: { IS_SANDBOX: '1' }, yes: true }, true).slice(-2), ['--permission-mode', 'bypassPermissions']);
   assert.equal(headlessArgs({ env: {}, yes: true }, true).slice(-2), ['--allowedTools', ROOT_ALLOWED_TOOLS.join(',')]);
+  assert.equal(headlessArgs({ ...base, resume: 's1', fork: true }, false).slice(-3), ['--resume', 's1', '--fork-session']);
+  assert.not.ok(headlessArgs({ ...base, fork: true }, false).includes('--fork-session'), 'fork without resume is no fork');
+});
+
+s('carrySession: the log is copied (0600) to the other directory\'s project dir, the original untouched; undo removes the copy', async () => {
+  const e = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'claude') };
+  const mine = projectDir(e.CLAUDE_CONFIG_DIR, cwd);
+  mkdirSync(mine, { recursive: true });
+  const text = '{"type":"user","sessionId":"s-1"}\n';
+  writeFileSync(join(mine, 's-1.jsonl'), text);
+  const elsewhere = join(dir, 'worktree');
+  const carried = await driver.carrySession!({ env: e, session: 's-1', cwd, toCwd: elsewhere });
+  const copy = join(projectDir(e.CLAUDE_CONFIG_DIR, elsewhere), 's-1.jsonl');
+  assert.is(readFileSync(copy, 'utf8'), text);
+  assert.is(statSync(copy).mode & 0o777, 0o600);
+  assert.is(readFileSync(join(mine, 's-1.jsonl'), 'utf8'), text);
+  assert.equal(readdirSync(projectDir(e.CLAUDE_CONFIG_DIR, elsewhere)), ['s-1.jsonl'], 'no temp file left');
+  await carried.undo();
+  assert.equal(readdirSync(projectDir(e.CLAUDE_CONFIG_DIR, elsewhere)), []);
+  assert.is(readFileSync(join(mine, 's-1.jsonl'), 'utf8'), text, 'undo leaves the original');
+  try {
+    await driver.carrySession!({ env: e, session: 'no-such', cwd, toCwd: elsewhere });
+    assert.unreachable('an unknown session');
+  } catch (err) {
+    assert.instance(err, BatonError);
+    assert.is((err as BatonError).exitCode, 2);
+  }
 });
 
 s('where logs are: CLAUDE_CONFIG_DIR, the account, ~/.claude; slug rule with the long-path hash', () => {

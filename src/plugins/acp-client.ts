@@ -1,5 +1,5 @@
 // baton's side of one ACP connection (the "client" in ACP terms), over an agent's stdio:
-// initialize, sessions, prompt, cancel, and the requests an agent makes of its client —
+// initialize, sessions (new, load, resume, fork), prompt, cancel, and the requests an agent makes of its client —
 // permission, file system, terminals. This and the other src/plugins/acp*.ts files are the
 // only door through which @agentclientprotocol/sdk enters baton. It decides nothing about
 // policy (the harness does) and never spawns the agent itself.
@@ -10,6 +10,7 @@ import {
   ndJsonStream,
   PROTOCOL_VERSION,
   type ClientConnection,
+  type ForkSessionResponse,
   type InitializeResponse,
   type LoadSessionResponse,
   type NewSessionResponse,
@@ -113,6 +114,11 @@ export class AcpClient {
 
   resumeSession(sessionId: string, cwd: string): Promise<ResumeSessionResponse> {
     return this.conn.agent.request('session/resume', { sessionId, cwd, mcpServers: [] });
+  }
+
+  /** A new session holding a copy of `sessionId`'s history (only when the agent advertises sessionCapabilities.fork). */
+  forkSession(sessionId: string, cwd: string): Promise<ForkSessionResponse> {
+    return this.conn.agent.request('session/fork', { sessionId, cwd, mcpServers: [] });
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {

@@ -1,18 +1,19 @@
 // The generic ACP harness: any agent that speaks the Agent Client Protocol on stdio,
 // declared by command + args (config/harness-registry.json, a drop-in, or a built-in
 // driver that picks ACP as its headless path), becomes a HarnessDriver. One headless turn
-// = spawn the agent as its own process group, initialize, session new/load/resume,
-// prompt, and end the whole group. Permission requests follow baton's policy: denied
+// = spawn the agent as its own process group, initialize, session new/load/resume (or
+// fork, when the agent advertises session/fork), prompt, and end the whole group. Permission requests follow baton's policy: denied
 // unless the user said --yes. It never leaves the agent or its helpers running, and never
 // turns a replayed history (session/load) into new events.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
 import { ResumeFailedError, type DetectResult, type DriverEnv, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type LaunchOptions, type LaunchSpec } from './api.js';
 // acp-client.js (and with it the SDK, ~0.5 s to import) loads only when a turn runs, so
 // loading the registry for `baton agents` or `baton brief` does not pay for it.
 import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse } from './acp-client.js';
 import { AcpEventMapper } from './acp-events.js';
+import { acpOffersFork, BATON_VERSION } from './acp-probe.js';
 import { findExecutable, probeVersion } from './find-executable.js';
 import { spawnGroup, type ExitInfo, type ProcessGroup } from './process-group.js';
 import type { AcpAgentDecl } from './validate.js';
@@ -23,18 +24,6 @@ export type { AcpAgentDecl } from './validate.js';
 /** How long a cancelled turn may take to wind down before its group is ended. */
 const CANCEL_GRACE_MS = 2000;
 const STDERR_KEEP = 8 * 1024;
-
-const BATON_VERSION = (() => {
-  for (const rel of ['../../package.json', '../../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'baton' && pkg.version) return pkg.version;
-    } catch {
-      // try the next layout (source tree or dist/)
-    }
-  }
-  return '0.0.0';
-})();
 
 function agentEnv(decl: AcpAgentDecl, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, ...(decl.env ?? {}) };
@@ -173,7 +162,18 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
     init = await step(client.initialize(BATON_VERSION));
     if (decl.authMethod) await step(client.authenticate(decl.authMethod));
     const caps = init.agentCapabilities ?? {};
-    if (turn.resume) {
+    if (turn.resume && turn.fork) {
+      // Never a load or a fresh session in its place: the caller falls back to a replay.
+      if (!caps.sessionCapabilities?.fork) throw new ResumeFailedError(turn.resume, `${title} does not offer session/fork`);
+      try {
+        sessionId = (await step(client.forkSession(turn.resume, turn.cwd))).sessionId;
+        resumed = true;
+      } catch (err) {
+        if (err instanceof Stop || isAuthError(err)) throw err;
+        const rpc = rpcError(err);
+        throw new ResumeFailedError(turn.resume, rpc ? `${rpc.message} (${rpc.code})` : ((err as Error)?.message ?? String(err)));
+      }
+    } else if (turn.resume) {
       const how = caps.loadSession ? 'load' : caps.sessionCapabilities?.resume ? 'resume' : undefined;
       if (!how) {
         turn.onEvent({ type: 'notice', text: `${title} cannot resume a session over ACP; started a new one` });
@@ -261,8 +261,10 @@ export function acpDriver(decl: AcpAgentDecl): HarnessDriver {
     name: decl.name,
     title,
     families: decl.families ?? [],
-    capabilities: { resume: true, fork: false, planMode: false, submit: 'paste' },
+    // fork: the agent decides (session/fork is advertised or not); canFork asks it.
+    capabilities: { resume: true, fork: true, planMode: false, submit: 'paste' },
     detect: (opts) => detectAcpAgent(decl, opts),
+    canFork: (opts) => acpOffersFork(decl, opts),
     launch(opts: LaunchOptions): LaunchSpec {
       if (!decl.tui) {
         throw new BatonError(`${title} has no terminal UI of its own to open in a tab`, EXIT.badInput, `use \`baton chat --agent ${decl.name}\` to talk to it`);

@@ -209,8 +209,9 @@ export interface HarnessDriver {
    * For CLIs that file sessions by directory (claude: projects/<slug of cwd>/<id>.jsonl):
    * makes session `session`, run in `cwd`, findable from `toCwd` as well (a copy; the
    * original is not touched), so a fork into a git worktree can fork it natively there.
-   * Unknown session: BatonError exit 2. Drivers without it cannot carry a session to another
-   * directory, and a fork into a worktree replays the conversation instead.
+   * Unknown session: BatonError exit 2. Returns `undo`, which removes the copy it made (a
+   * fork that fails later leaves nothing behind). Drivers without it cannot carry a session
+   * to another directory, and a fork into a worktree replays the conversation instead.
    */
-  carrySession?(opts: ReadSessionOptions & { toCwd: string }): Promise<void>;
+  carrySession?(opts: ReadSessionOptions & { toCwd: string }): Promise<{ undo(): Promise<void> }>;
 }

@@ -15,6 +15,8 @@ export interface FixtureDecl {
   families?: string[];
   testedVersions?: string;
   env?: Record<string, string>;
+  /** Advertise and implement session/fork (ACP_FIXTURE_FORK=1 in its env). */
+  fork?: boolean;
 }
 
 /** The declaration the drop-in passes to kit.acpDriver: node running the fixture agent. */
@@ -30,7 +32,7 @@ export function fixtureDecl(d: FixtureDecl = {}): Record<string, unknown> {
     ...(d.terminal === undefined ? {} : { terminal: d.terminal }),
     ...(d.families ? { families: d.families } : {}),
     ...(d.testedVersions ? { testedVersions: d.testedVersions } : {}),
-    ...(d.env ? { env: d.env } : {}),
+    ...(d.env || d.fork ? { env: { ...d.env, ...(d.fork ? { ACP_FIXTURE_FORK: '1' } : {}) } } : {}),
   };
 }
 

@@ -1,0 +1,72 @@
+// Asks an ACP agent what it offers, without a turn: spawn it as its own process group,
+// `initialize`, read the capabilities, end the group. Used where a decision depends on the
+// agent and not on baton (does it offer session/fork?). Any failure (not installed, no
+// answer in time, a crash) reads as "not offered"; it never leaves the agent running.
+
+import { readFileSync } from 'node:fs';
+import type { DriverEnv } from './api.js';
+import type { InitializeResponse } from './acp-client.js';
+import { findExecutable } from './find-executable.js';
+import { spawnGroup } from './process-group.js';
+import type { AcpAgentDecl } from './validate.js';
+
+const PROBE_TIMEOUT_MS = 20_000;
+
+/** The agent's `initialize` answer, or undefined when it could not be asked. */
+export async function probeAcpAgent(decl: AcpAgentDecl, opts: DriverEnv & { cwd: string }, timeoutMs = PROBE_TIMEOUT_MS): Promise<InitializeResponse | undefined> {
+  const env = { ...opts.env, ...(decl.env ?? {}) };
+  const path = findExecutable(decl.command, env, opts.cwd);
+  if (!path) return undefined;
+  const { AcpClient } = await import('./acp-client.js');
+  let group;
+  try {
+    group = await spawnGroup(path, [...(decl.args ?? [])], { cwd: opts.cwd, env, graceMs: 1000 });
+  } catch {
+    return undefined;
+  }
+  // Its stderr is not read; drained so a chatty agent never blocks on a full pipe.
+  group.child.stderr?.resume();
+  const client = new AcpClient(group.child.stdout!, group.child.stdin!, {
+    cwd: opts.cwd,
+    env,
+    fs: decl.fs !== false,
+    terminal: decl.terminal !== false,
+    onUpdate() {},
+    onPermission: () => ({ outcome: { outcome: 'cancelled' } }),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      client.initialize(BATON_VERSION),
+      group.exited.then(() => undefined),
+      new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), timeoutMs))),
+    ]);
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    await client.close().catch(() => {});
+    group.child.stdin!.end();
+    await Promise.race([group.exited, new Promise((r) => setTimeout(r, 300))]);
+    await group.stop();
+  }
+}
+
+/** Whether the agent advertises session/fork (sessionCapabilities.fork). */
+export async function acpOffersFork(decl: AcpAgentDecl, opts: DriverEnv & { cwd: string }): Promise<boolean> {
+  const init = await probeAcpAgent(decl, opts);
+  return !!init?.agentCapabilities?.sessionCapabilities?.fork;
+}
+
+/** baton's version, as a client tells an agent in `initialize`. */
+export const BATON_VERSION = (() => {
+  for (const rel of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'baton' && pkg.version) return pkg.version;
+    } catch {
+      // try the next layout (source tree or dist/)
+    }
+  }
+  return '0.0.0';
+})();
