@@ -196,9 +196,14 @@ export class Transcript {
     return entry;
   }
 
-  /** Records that `harness`'s own session has now seen everything up to `deliveredSeq`. */
-  confirmCursor(harness: string, agentSession: string, deliveredSeq: number): Entry {
-    const out = [...this.flushPending(), this.commit({ kind: 'cursor', harness, agentSession, deliveredSeq }, SYSTEM)];
+  /**
+   * Records that `harness`'s own session has now seen everything up to `deliveredSeq`.
+   * `fork`: the session is another conversation's, to be forked rather than continued.
+   */
+  confirmCursor(harness: string, agentSession: string, deliveredSeq: number, opts: { fork?: boolean } = {}): Entry {
+    const body: EntryBody = { kind: 'cursor', harness, agentSession, deliveredSeq };
+    if (opts.fork) body.fork = true;
+    const out = [...this.flushPending(), this.commit(body, SYSTEM)];
     this.emit(out, true);
     return out[out.length - 1]!;
   }
@@ -311,7 +316,7 @@ export class Transcript {
       }
       case 'cursor':
         if (e.agentSession === null) this.cursorMap.delete(e.harness);
-        else this.cursorMap.set(e.harness, { harness: e.harness, agentSession: e.agentSession, deliveredSeq: e.deliveredSeq });
+        else this.cursorMap.set(e.harness, { harness: e.harness, agentSession: e.agentSession, deliveredSeq: e.deliveredSeq, ...(e.fork === true ? { fork: true as const } : {}) });
         break;
     }
   }

@@ -60,8 +60,10 @@ export type EntryBody =
   /**
    * A native cursor move: `harness`'s own session `agentSession` has seen everything up
    * to `deliveredSeq`. agentSession null invalidates the harness's session (failed resume).
+   * `fork`: the session belongs to another conversation (this one is a native fork of it),
+   * so it must be forked natively, never continued; the next cursor for the harness ends that.
    */
-  | { kind: 'cursor'; harness: string; agentSession: string | null; deliveredSeq: number }
+  | { kind: 'cursor'; harness: string; agentSession: string | null; deliveredSeq: number; fork?: true }
   /** Hides entries after `toSeq` (up to this entry). `undoes` names an earlier reset's seq. */
   | { kind: 'reset'; toSeq: number; restored?: boolean; undoes?: number }
   /** An entry of a kind this version does not know, kept verbatim and shown as unknown. */
@@ -94,6 +96,8 @@ export interface NativeCursor {
   harness: string;
   agentSession: string;
   deliveredSeq: number;
+  /** The session is another conversation's: fork it natively instead of continuing it. */
+  fork?: true;
 }
 
 /**
