@@ -124,19 +124,21 @@ cli('brief prints the brief with the last instruction; --upto cuts it', async ()
   assert.is(again.out, r.out, 'deterministic');
 });
 
-cli('bad input: unknown id, bad seq, unreadable file, bad budget -> one line + hint, exit 2, nothing written', async () => {
+cli('bad input: unknown id, bad seq, unreadable file, bad budget -> one line + hint, exit 2 (9 for no such entry), nothing written', async () => {
   const id = await seed();
   const before = readdirSync(join(home, 'conversations')).sort();
-  const cases: string[][] = [
-    ['transcript', 'show', 'zzzzzzzz'],
-    ['brief', id, '--upto', '999'],
-    ['brief', id, '--upto', 'abc'],
-    ['brief', id, '--max-chars', 'lots'],
-    ['transcript', 'import', '--from', 'jsonl', join(cwd, 'missing.jsonl')],
+  const cases: [string[], number][] = [
+    [['transcript', 'show', 'zzzzzzzz'], 2],
+    [['brief', id, '--upto', '999'], 9],
+    [['brief', id, '--upto', '0'], 9],
+    [['brief', id, '--upto', 'abc'], 2],
+    [['brief', id, '--upto', '2.5'], 2],
+    [['brief', id, '--max-chars', 'lots'], 2],
+    [['transcript', 'import', '--from', 'jsonl', join(cwd, 'missing.jsonl')], 2],
   ];
-  for (const args of cases) {
+  for (const [args, code] of cases) {
     const r = await run(args);
-    assert.is(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.is(r.code, code, `${args.join(' ')}: ${r.err}`);
     assert.match(r.err, /^baton: /, args.join(' '));
     assert.is(r.out, '', args.join(' '));
   }

@@ -112,18 +112,37 @@ r('reset --restore puts the worktree back; changes no checkpoint holds are refus
   assert.not.ok(existsSync(join(repo, 'scratch.txt')), 'a file the checkpoint lacks is removed');
 });
 
-r('bad input: seq out of range, neither --to nor --undo, nothing to undo', async () => {
-  const { id } = await threeTurns();
-  for (const [args, code] of [
-    [['reset', id, '--to', '999'], 2],
-    [['reset', id], 2],
-    [['reset', id, '--undo'], 2],
-    [['reset', 'nosuchid', '--to', '1'], 2],
+r('bad input: seq out of range or hidden (exit 9), not a number, neither --to nor --undo, nothing to undo (exit 2); nothing recorded', async () => {
+  const { id, users } = await threeTurns();
+  const resets = async () => {
+    const conv = await readConversation(home, id);
+    const n = conv.transcript.entries.filter((e) => e.kind === 'reset').length;
+    await conv.close();
+    return n;
+  };
+  for (const [args, code, message] of [
+    [['reset', id, '--to', '999'], 9, /--to 999 is not an entry of conversation/],
+    [['reset', id, '--to', '0'], 9, /--to 0 is not an entry/],
+    [['reset', id, '--to', 'abc'], 2, /--to must be a whole number/],
+    [['reset', id], 2, /say either --to SEQ or --undo/],
+    [['reset', id, '--undo'], 2, /has no reset to undo/],
+    [['reset', 'nosuchid', '--to', '1'], 2, /no conversation nosuchid/],
   ] as const) {
     const x = await run([...args]);
     assert.is(x.code, code, `${args.join(' ')}: ${x.err}`);
     assert.match(x.err, /^baton: /);
+    assert.match(x.err, message);
   }
+  assert.is(await resets(), 0, 'no reset recorded');
+  const ok = await run(['reset', id, '--to', String(users[1]!.seq - 1)]);
+  assert.is(ok.code, 0, ok.err);
+  // A reset to an entry the first reset hid would leave it hidden, and take the checkpoint from the wrong turn.
+  const hidden = await run(['reset', id, '--to', String(users[2]!.seq), '--restore']);
+  assert.is(hidden.code, 9, hidden.err);
+  assert.match(hidden.err, new RegExp(`#${users[2]!.seq} of conversation ${id} is hidden by a reset`));
+  assert.match(hidden.err, new RegExp(`hint: .*baton reset ${id} --undo`));
+  assert.is(await resets(), 1, 'only the first reset');
+  assert.is(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'v3', 'no files restored');
 });
 
 r.run();

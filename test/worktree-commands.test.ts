@@ -136,12 +136,12 @@ w('remove by path of a clean fork; checkpoints holding its branch tip make that 
   assert.not.ok(existsSync(b.path));
 });
 
-w('remove refuses: a locked worktree (even with --force), an open conversation, another branch checked out, a worktree baton did not make', async () => {
+w('remove refuses: a locked worktree (exit 11, even with --force), an open conversation, another branch or a detached HEAD (7) checked out, a worktree baton did not make', async () => {
   const a = await fork('locked');
   git('worktree', 'lock', '--reason', 'on a usb disk', a.path);
   for (const args of [['worktree', 'remove', a.id], ['worktree', 'remove', a.id, '--force'], ['worktree', 'remove', a.path, '--force']]) {
     const r = await run(args);
-    assert.is(r.code, 5, `${args.join(' ')}: ${r.err}`);
+    assert.is(r.code, 11, `${args.join(' ')}: ${r.err}`);
     assert.match(r.err, /is locked \(on a usb disk\)/);
     assert.match(r.err, /hint: Unlock it first/);
   }
@@ -157,6 +157,13 @@ w('remove refuses: a locked worktree (even with --force), an open conversation, 
   } finally {
     await open.close();
   }
+
+  sh(a.path, 'checkout', '-q', '--detach');
+  const detached = await run(['worktree', 'remove', a.id, '--force']);
+  assert.is(detached.code, 7, detached.err);
+  assert.match(detached.err, /has a detached HEAD \(at commit [0-9a-f]{12}\), not the fork's branch baton\/locked/);
+  assert.match(detached.err, /hint: check out the fork's branch there again \(git -C .* switch baton\/locked\)/);
+  assert.ok(existsSync(a.path));
 
   sh(a.path, 'checkout', '-q', '-b', 'mine');
   const other = await run(['worktree', 'remove', a.id, '--force']);
@@ -194,11 +201,11 @@ w('a conversation started in a subdirectory: its fork runs in the same subdirect
   assert.not.ok(branches().includes('baton/sub'));
 });
 
-w('bad input: not a repository, a conversation that is no worktree fork, a path that is no worktree, the main worktree', async () => {
+w('bad input: not a repository (exit 6), a conversation that is no worktree fork, a path that is no worktree, the main worktree', async () => {
   const plain = tmp('baton-wtc-plain-');
   try {
     const r = await run(['worktree', 'list'], plain);
-    assert.is(r.code, 2, r.err);
+    assert.is(r.code, 6, r.err);
     assert.match(r.err, /is not a git repository/);
   } finally {
     rmSync(plain, { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // exactly as it would be sent, built by the same code path the switch uses.
 
 import type { Argv } from 'yargs';
-import { badInput } from '../errors.js';
+import { badInput, noSuchEntry } from '../errors.js';
 import { lastSegmentOf, prepareBrief } from '../conversation/prepare-brief.js';
 import { briefMaxCharsFromEnv, parseBriefMaxChars } from '../transcript/settings.js';
 import { readConversation, resolveHome } from '../transcript/store.js';
@@ -11,11 +11,15 @@ import { createGitFactsProvider } from '../worktree/git-facts.js';
 import type { Io } from './io.js';
 import { agentCatalog } from './agent-catalog.js';
 
+/** A seq given on the command line: not a whole number is exit 2, no such entry exit 9. */
 export function parseSeq(raw: unknown, t: Transcript, flag: string): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > t.lastSeq) {
-    throw badInput(
+  if (String(raw).trim() === '' || !Number.isSafeInteger(n)) {
+    throw badInput(`${flag} must be a whole number (an entry's seq), got "${String(raw).slice(0, 40)}"`, `see the seqs with baton transcript show ${t.id}`);
+  }
+  if (n < 1 || n > t.lastSeq) {
+    throw noSuchEntry(
       `${flag} ${String(raw)} is not an entry of conversation ${t.id}`,
       t.lastSeq ? `give a seq from 1 to ${t.lastSeq} (see baton transcript show ${t.id})` : 'the conversation has no entries yet',
     );

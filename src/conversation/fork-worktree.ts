@@ -2,16 +2,19 @@
 // before any conversation, branch or directory exists (planWorktreeFork), then makes the
 // worktree at the checkpoint holding the files as they were after the fork point
 // (makeWorktreeFork), and takes it all back when a later step fails (undoWorktreeFork).
+// worktreeForkBlocker asks the same questions for a UI, making nothing.
 // It must never leave a branch, a worktree directory or a checkpoint ref of a fork that
-// failed, and never branch from a commit that shares no history with the repository.
+// failed, never branch from a commit that shares no history with the repository, and never
+// fork from a detached HEAD (there is no branch to measure the fork against or merge it into).
 
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
-import { badInput } from '../errors.js';
+import { BatonError, EXIT, alreadyExists, badInput, detachedHead, noCommits, notARepository } from '../errors.js';
 import type { OpenConversation } from '../transcript/store.js';
 import { createCheckpoint, deleteCheckpoints } from '../worktree/checkpoint.js';
 import { branchExists, currentBranch, headCommit, isRepo, isValidBranchName, repoRoot, resolveCommit } from '../worktree/git.js';
-import { addWorktree, listWorktrees, removeWorktree, type AddWorktreeResult } from '../worktree/worktree.js';
+import { addWorktree, listWorktrees, registeredAt, removeWorktree, type AddWorktreeResult } from '../worktree/worktree.js';
+import { checkSeq } from './reset.js';
 import { worktreeSetupFromConfig } from './worktree-settings.js';
 
 export const WORKTREES_DIR_ENV = 'BATON_WORKTREES_DIR';
@@ -28,8 +31,8 @@ export interface WorktreePlan {
   repoName: string;
   /** The checkpoint of the first user message after the fork point; none when it is the last turn. */
   checkpoint?: { sha: string; seq: number };
-  /** What the fork is measured against: the source's branch, or its commit when HEAD is detached. */
-  base: { branch: string | null; commit: string };
+  /** What the fork is measured against: the source's branch (never detached) and its commit. */
+  base: { branch: string; commit: string };
   setup?: string[];
 }
 
@@ -78,18 +81,20 @@ async function sharesHistory(root: string, sha: string): Promise<boolean> {
 }
 
 /**
- * Everything checked before anything is made. Bad input (exit 2): the source's directory
- * gone, not a git repository, no commits yet, no checkpoint for the state after atSeq,
- * `baton/<name>` or its directory already there, a bad BATON_WORKTREES_DIR or setup setting.
+ * Everything checked before anything is made, each with its exit code (errors.ts): the
+ * source's directory gone or not a git repository (6, the hint gives the tab fork), a
+ * detached HEAD (7), no commits yet (8), `baton/<name>` or its directory already there (10),
+ * a locked worktree git still has registered at that directory (11); exit 2 for no
+ * checkpoint of the state after atSeq, a bad BATON_WORKTREES_DIR or setup setting.
  */
 export async function planWorktreeFork(src: OpenConversation, atSeq: number, env: NodeJS.ProcessEnv, name?: string): Promise<WorktreePlan> {
   const cwd = src.meta.data.cwd;
   if (!cwd || !existsSync(cwd)) {
-    throw badInput(`conversation ${src.id}'s directory ${cwd || '(none recorded)'} no longer exists, so there is no repository to fork a worktree from`, tabForkHint(src.id, atSeq));
+    throw notARepository(`conversation ${src.id}'s directory ${cwd || '(none recorded)'} no longer exists, so there is no repository to fork a worktree from`, tabForkHint(src.id, atSeq));
   }
   if (!(await isRepo(cwd))) {
-    throw badInput(
-      `${cwd} is not a git repository. A worktree fork needs git: it adds a git worktree on a new branch at the checkpoint of that turn`,
+    throw notARepository(
+      `${cwd} is not a git repository. A worktree fork needs git: it adds a git worktree on a new branch holding the files as they were at that turn (a checkpoint commit), and measures the fork against the branch it came from`,
       tabForkHint(src.id, atSeq),
     );
   }
@@ -97,9 +102,18 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
   // Independent questions, asked side by side: each is a git start on the fork's critical path.
   const [head, branch, worktrees] = await Promise.all([headCommit(root), currentBranch(root), listWorktrees(root, { dirty: false })]);
   if (!head) {
-    throw badInput(
+    throw noCommits(
       `${root} has no commits yet, so a worktree fork has no history to branch from (its branch would share none with ${branch ?? 'the repository'} and could not be merged back)`,
       `commit once (git add -A && git commit -m start), then fork again; or ${tabForkHint(src.id, atSeq)}`,
+    );
+  }
+  if (!branch) {
+    // The fork's branch is measured against (git diff in briefs) and merged back into the
+    // branch it came from; a detached HEAD is no branch, and the commit alone would leave
+    // the fork's work with nowhere to go.
+    throw detachedHead(
+      `${root} has a detached HEAD (at commit ${head.slice(0, 12)}), so a worktree fork has no branch to start from and be merged back into`,
+      `switch to a branch first — a new one at this commit: git switch -c NAME, or an existing one: git switch BRANCH — then fork again; or ${tabForkHint(src.id, atSeq)}`,
     );
   }
 
@@ -140,10 +154,12 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
     const [valid, exists] = await Promise.all([isValidBranchName(root, b), branchExists(root, b)]);
     if (!valid) throw badInput(`"${b}" is not a valid branch name`, 'pick another --name');
     if (exists) {
-      throw badInput(`branch ${b} already exists`, `pick another --name, or see it with: baton worktree list (delete it with git branch -D ${b})`);
+      throw alreadyExists(`branch ${b} already exists`, `pick another --name, or see it with: baton worktree list (delete it with git branch -D ${b})`);
     }
     const path = forkPath(plan, name);
-    if (taken(path)) throw badInput(`${path} already exists`, `pick another --name${custom ? '' : `, or set ${WORKTREES_DIR_ENV} to put forks elsewhere`}`);
+    if (taken(path)) throw alreadyExists(`${path} already exists`, `pick another --name${custom ? '' : `, or set ${WORKTREES_DIR_ENV} to put forks elsewhere`}`);
+    const registered = registeredAt(worktrees, path);
+    if (registered) throw registered;
   }
   const setup = worktreeSetupFromConfig(env);
   if (setup) plan.setup = setup;
@@ -184,4 +200,24 @@ export async function makeWorktreeFork(plan: WorktreePlan, forkId: string, atSeq
 export async function undoWorktreeFork(plan: WorktreePlan, forkId: string, fork: WorktreeFork | undefined): Promise<void> {
   if (fork) await removeWorktree(plan.root, fork.path, { force: true }).catch(() => undefined);
   await deleteCheckpoints(plan.root, forkId).catch(() => undefined);
+}
+
+/**
+ * Why conversation `conv` cannot be forked into a worktree at entry `atSeq` — the error
+ * `baton fork --worktree` would give (its exitCode tells which: EXIT.notARepository,
+ * detachedHead, noCommits, noSuchEntry, alreadyExists, worktreeLocked, badInput) — or
+ * undefined when it can. For a UI deciding what to offer: it makes nothing, takes no
+ * checkpoint and writes nothing. A git failure that is not bad input (a bug, a broken
+ * repository) is thrown, not returned.
+ */
+export async function worktreeForkBlocker(conv: OpenConversation, atSeq: number, env: NodeJS.ProcessEnv = process.env, name?: string): Promise<BatonError | undefined> {
+  try {
+    checkSeq(conv, atSeq, '--at');
+    if (name !== undefined) checkForkName(name);
+    await planWorktreeFork(conv, atSeq, env, name);
+    return undefined;
+  } catch (err) {
+    if (err instanceof BatonError && err.exitCode !== EXIT.internal) return err;
+    throw err;
+  }
 }

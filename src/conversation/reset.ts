@@ -4,7 +4,7 @@
 // checkpoint has, unless forced. The next message to any agent is then a replay, since a
 // native session still remembers what was hidden (prepare-brief.ts checks for resets).
 
-import { badInput } from '../errors.js';
+import { badInput, noSuchEntry } from '../errors.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { Entry } from '../transcript/types.js';
 import { restoreCheckpoint, type RestoreResult } from '../worktree/checkpoint.js';
@@ -16,10 +16,26 @@ export interface ResetResult {
   entry: Entry;
 }
 
-export function checkSeq(conv: OpenConversation, seq: number, flag = '--to'): void {
+/**
+ * `seq` (given as `flag`) must be an entry a reader sees. Not a whole number: exit 2; no
+ * such entry, or one hidden by a reset: exit 9 (noSuchEntry). Resetting to a hidden entry
+ * would leave it hidden and take the checkpoint after it from the wrong turn.
+ */
+export function checkSeq(conv: Pick<OpenConversation, 'id' | 'transcript'>, seq: number, flag = '--to'): void {
   const t = conv.transcript;
-  if (!Number.isInteger(seq) || seq < 1 || seq > t.lastSeq || !t.entry(seq)) {
-    throw badInput(`${flag} ${seq} is not an entry of conversation ${conv.id}`, t.lastSeq ? `give a seq from 1 to ${t.lastSeq} (see baton transcript show ${conv.id})` : 'the conversation has no entries yet');
+  if (!Number.isSafeInteger(seq)) throw badInput(`${flag} must be a whole number (an entry's seq), got ${String(seq)}`, `see the seqs with baton transcript show ${conv.id}`);
+  const visible = t.visible();
+  if (seq < 1 || seq > t.lastSeq || !t.entry(seq)) {
+    throw noSuchEntry(
+      `${flag} ${seq} is not an entry of conversation ${conv.id}`,
+      visible.length ? `give a seq from ${visible[0]!.seq} to ${visible.at(-1)!.seq} (see baton transcript show ${conv.id})` : 'the conversation has no entries yet',
+    );
+  }
+  if (!visible.some((e) => e.seq === seq)) {
+    throw noSuchEntry(
+      `#${seq} of conversation ${conv.id} is hidden by a reset`,
+      `give an entry that is shown (baton transcript show ${conv.id}), or undo the reset first: baton reset ${conv.id} --undo`,
+    );
   }
 }
 

@@ -7,7 +7,7 @@
 
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { badInput, refused } from '../errors.js';
+import { badInput, detachedHead, notARepository, refused } from '../errors.js';
 import { findConversation, listConversations, openConversation, type OpenConversation } from '../transcript/store.js';
 import { openMeta } from '../transcript/store-meta.js';
 import { isRepo } from '../worktree/git.js';
@@ -68,7 +68,7 @@ async function conversationsIn(home: string, paths: readonly string[]): Promise<
 /** The linked worktrees of the repository holding repoDir (not its main one), with their conversations. */
 export async function listForkWorktrees(home: string, repoDir: string): Promise<ForkWorktreeRow[]> {
   if (!(await isRepo(repoDir))) {
-    throw badInput(`${repoDir} is not a git repository`, 'run baton worktree list inside the repository whose forks you want to see');
+    throw notARepository(`${repoDir} is not a git repository, so it has no worktrees to list`, 'run baton worktree list inside the repository whose forks you want to see');
   }
   const linked = (await listWorktrees(repoDir)).filter((w) => !w.main && !w.bare);
   const byPath = await conversationsIn(home, linked.map((w) => w.path));
@@ -98,9 +98,11 @@ function looksLikePath(target: string, cwd: string): boolean {
 /**
  * Removes a fork's worktree and its branch, named by conversation id (or prefix) or by
  * path. Refused (exit 5): its conversation is open in a running baton, the worktree now
- * has another branch checked out than the fork's, a worktree baton did not make, a locked
- * one, and without force a dirty one (removeWorktree). Bad input (exit 2): a conversation
- * that was not forked into a worktree, a path that is no worktree of the repository.
+ * has another branch checked out than the fork's, a worktree baton did not make, and
+ * without force a dirty one (removeWorktree). A detached HEAD there instead of the fork's
+ * branch: exit 7; a locked worktree: exit 11 (removeWorktree); no repository: exit 6. Bad
+ * input (exit 2): a conversation that was not forked into a worktree, a path that is no
+ * worktree of the repository.
  * The conversation stays (and records the removal); its checkpoints stay until it is pruned.
  */
 export async function removeForkWorktree(home: string, target: string, opts: RemoveForkOptions): Promise<RemoveForkResult> {
@@ -125,7 +127,7 @@ export async function removeForkWorktree(home: string, target: string, opts: Rem
     const expected = conv?.meta.data.worktreeBranch;
     const repoDir = existsSync(path) ? path : opts.cwd;
     if (!(await isRepo(repoDir))) {
-      throw badInput(`${path} is gone and ${opts.cwd} is not a git repository`, 'run baton worktree remove inside the repository the fork was made from');
+      throw notARepository(`${path} is gone and ${opts.cwd} is not a git repository`, 'run baton worktree remove inside the repository the fork was made from');
     }
     const all = await listWorktrees(repoDir, { dirty: false });
     // A fork may run in a subdirectory of its worktree (where the source ran).
@@ -135,9 +137,15 @@ export async function removeForkWorktree(home: string, target: string, opts: Rem
     }
     const w: WorktreeInfo | undefined = all.find((x) => canonical(x.path) === path);
     if (w && !w.main) {
+      if (expected && !w.branch) {
+        throw detachedHead(
+          `the worktree ${w.path} has a detached HEAD${w.head ? ` (at commit ${w.head.slice(0, 12)})` : ''}, not the fork's branch ${expected}; commits made there on no branch would be lost with it`,
+          `check out the fork's branch there again (git -C ${w.path} switch ${expected}) and remove it then, or remove it by hand: git worktree remove ${w.path}`,
+        );
+      }
       if (expected && w.branch !== expected) {
         throw refused(
-          `the worktree ${w.path} has ${w.branch ? `branch ${w.branch}` : 'a detached HEAD'} checked out, not the fork's branch ${expected}; removing it would delete ${w.branch ?? 'nothing of the fork'}`,
+          `the worktree ${w.path} has branch ${w.branch} checked out, not the fork's branch ${expected}; removing it would delete ${w.branch}`,
           `check out ${expected} there again, or remove it by hand: git worktree remove ${w.path}`,
         );
       }
