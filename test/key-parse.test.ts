@@ -12,9 +12,24 @@ s('control keys, Alt combinations, arrows, function keys and text are named', ()
   assert.equal(names('\x1b\x02'), ['M-C-b']);
 });
 
+s('Alt sent as an ESC prefix to a cursor or function key is one key (ESC ESC [ A is M-Up)', () => {
+  assert.equal(parseKeys('\x1b\x1b[Ax\x1b\x1bOP\x1b\x1b[5~'), {
+    keys: [
+      { name: 'M-Up', seq: '\x1b\x1b[A' },
+      { name: 'x', seq: 'x' },
+      { name: 'M-F1', seq: '\x1b\x1bOP' },
+      { name: 'M-PageUp', seq: '\x1b\x1b[5~' },
+    ],
+    rest: '',
+  });
+  assert.equal(names('\x1b\x1b'), ['M-Escape']);
+  assert.equal(parseKeys('\x1b\x1b[', false), { keys: [], rest: '\x1b\x1b[' });
+  assert.is(canonicalKey('M-Up'), 'M-Up');
+});
+
 s('each key keeps its exact bytes; joined they are the input again', () => {
   fc.assert(
-    fc.property(fc.array(fc.constantFrom('\x02', 'a', '\x1bx', '\x1b[A', '\x1b[1;5C', '\x1bOP', '\x1b[15~', '日', '😀', '\r', '\x1b[200~'), { maxLength: 20 }), (parts) => {
+    fc.property(fc.array(fc.constantFrom('\x02', 'a', '\x1bx', '\x1b[A', '\x1b\x1b[B', '\x1b', '\x1b[1;5C', '\x1bOP', '\x1b[15~', '日', '😀', '\r', '\x1b[200~'), { maxLength: 20 }), (parts) => {
       const data = parts.join('');
       return parseKeys(data).keys.map((k) => k.seq).join('') === data;
     }),

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../src/errors.js';
-import { InputRouter, describeBindings, loadKeyConfig, type KeyConfig, type RouterAction } from '../src/tui/keys.js';
+import { InputRouter, describeBindings, loadKeyConfig, pasteAsKeys, type KeyConfig, type RouterAction } from '../src/tui/keys.js';
 
 const s = suite('keys: configuration');
 
@@ -132,6 +132,33 @@ r('pasted text is one paste, even when it holds the prefix byte or spans reads',
     { kind: 'paste', text: 'a\x02cd\r' },
     { kind: 'pane', data: 'y' },
   ]);
+});
+
+r('a paste whose end marker is split across reads ends there, not at some later marker', () => {
+  const router = new InputRouter(cfg());
+  assert.equal(route(router, '\x1b[200~big\rpaste\x1b[2', '01~after'), [
+    { kind: 'paste', text: 'big\rpaste' },
+    { kind: 'pane', data: 'after' },
+  ]);
+  assert.equal(route(router, '\x1b[200~a\x1b', '[201', '~b'), [
+    { kind: 'paste', text: 'a' },
+    { kind: 'pane', data: 'b' },
+  ]);
+});
+
+r('a paste while a view has the keyboard is one ui-paste, never keys: its newline presses no Enter', () => {
+  const router = new InputRouter(cfg());
+  router.mode = 'ui';
+  assert.equal(route(router, 'x\x1b[200~one\rtwo\x02c\x1b[201~\r'), [
+    { kind: 'ui', data: 'x' },
+    { kind: 'ui-paste', text: 'one\rtwo\x02c' },
+    { kind: 'ui', data: '\r' },
+  ]);
+});
+
+r('pasteAsKeys: one line for views that take keys, nothing in it acts as a key', () => {
+  assert.is(pasteAsKeys('a\r\nb\rc\nd\te'), 'a b c d e');
+  assert.is(pasteAsKeys('\x1b[31mred\x1b[0m\x02q\x1b'), 'redq');
 });
 
 r('focus reports from the outer terminal are told apart from keys', () => {

@@ -8,7 +8,7 @@ import blessed from 'blessed';
 import { PassThrough } from 'node:stream';
 import { FrameScheduler } from './frames.js';
 import { openHelp } from './help.js';
-import { InputRouter, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
+import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
 import { osc52 } from './osc52.js';
 import { OuterTerminal } from './outer-terminal.js';
 import type { OverlayHost } from './overlay.js';
@@ -223,6 +223,13 @@ export class App implements OverlayHost {
         // done so before the router looks at the next one.
         this.uiInput.emit('data', a.data);
         return;
+      case 'ui-paste': {
+        // A view that takes text (the compose bar listens for 'paste') gets it whole; any other, as one line of keys.
+        const top = this.overlays[this.overlays.length - 1];
+        if (top && top.listeners('paste').length > 0) top.emit('paste', a.text);
+        else this.uiInput.emit('data', pasteAsKeys(a.text));
+        return;
+      }
       case 'unbound':
         this.showMessage(`${this.opts.keys.prefix} ${a.key} is not bound · ${this.opts.keys.prefix} ? lists the keys`);
         return;

@@ -1,14 +1,18 @@
 // The compose bar: where messages to a tab's agent are written. A small multi-line editor
 // (Enter sends, Alt-Enter or Ctrl-J adds a line, Esc leaves with the draft kept) drawn in
 // the app's compose rows, with the armed switch ("Continue with <Agent>"), the queue and
-// the author above the draft. It edits text only; sending is the conversation's business.
+// the author above the draft. Pasted text goes into the draft whole — its line breaks stay
+// line breaks, its control sequences are dropped (it is untrusted) — so only an Enter the
+// user types sends. Any queued message can be selected, taken back to edit, or deleted.
+// It edits text only; sending and the queue itself are the conversation's business.
 
 import blessed from 'blessed';
+import { stripControls } from '../transcript/sanitize.js';
 import type { App } from './app.js';
 import type { BlessedKey as ScrollKey } from './scroll-mode.js';
-
-type BlessedKey = ScrollKey & { meta?: boolean };
 import { escapeTags } from './tab-bar.js';
+
+type BlessedKey = ScrollKey & { meta?: boolean; sequence?: string };
 
 export interface ComposeState {
   author: string;
@@ -20,22 +24,99 @@ export interface ComposeState {
 
 export interface ComposeHandlers {
   send(text: string): Promise<void>;
-  /** Takes the last queued message back into the draft (to edit it); undefined when none. */
-  unqueueLast(): string | undefined;
-  /** Deletes the last queued message. */
-  deleteLastQueued(): void;
+  /** Takes queued message `index` out of the queue (to edit it) if it still is `text`; undefined otherwise. */
+  unqueue(index: number, text: string): string | undefined;
+  /** Deletes queued message `index` if it still is `text`. */
+  deleteQueued(index: number, text: string): void;
 }
 
+/** The compose bar's own keys, for the help overlay and the README (what key() below does). */
+export const COMPOSE_KEYS: readonly { keys: string; help: string }[] = [
+  { keys: 'Enter', help: 'send (queued while the agent works)' },
+  { keys: 'M-Enter, C-j', help: 'new line; a paste goes into the draft whole, only Enter sends' },
+  { keys: 'M-Up, M-Down', help: 'select a queued message' },
+  { keys: 'M-e', help: 'take the selected (else the last) queued message back to edit; Enter on an empty draft too' },
+  { keys: 'M-x', help: 'delete the selected (else the last) queued message' },
+  { keys: 'Esc', help: 'clear the selection, else leave the compose bar (the draft stays)' },
+];
+
 const ARMED_NOTE = 'Recent conversation continues as text; images and files are not carried. Nothing is sent until you send.';
+/** Most draft rows shown; a longer draft scrolls with the cursor. */
+const DRAFT_ROWS_MAX = 10;
+
 const flat = (s: string, max: number) => {
   const f = s.replace(/\s+/g, ' ').trim();
-  return f.length > max ? `${f.slice(0, max - 1)}…` : f;
+  return f.length > max ? `${f.slice(0, Math.max(0, max - 1))}…` : f;
 };
+
+/** Pasted text as it goes into the draft: CR and CRLF as newlines, every control sequence and character but \n and \t gone. */
+export function pastedText(text: string): string {
+  return stripControls(text.replace(/\r\n?/g, '\n'));
+}
+
+/**
+ * The queue line: numbered messages, the selected one highlighted; when they do not all
+ * fit in `width`, the ones around the selected (else the last) with … for the rest.
+ */
+export function queueLine(queue: readonly string[], selected: number | undefined, width: number): string {
+  const head = `queued (${queue.length}): `;
+  const hint = selected === undefined ? '  · M-Up selects · M-e edits the last · M-x deletes it' : '  · M-Up/M-Down move · M-e edit · M-x delete · Esc';
+  const budget = Math.max(12, width - head.length - hint.length);
+  const label = (i: number) => `${i + 1}. ${flat(queue[i]!, 30)}`;
+  const focus = selected ?? queue.length - 1;
+  let lo = focus;
+  let hi = focus;
+  const size = (a: number, b: number) => {
+    let n = (a > 0 ? 2 : 0) + (b < queue.length - 1 ? 2 : 0);
+    for (let i = a; i <= b; i++) n += label(i).length + (i > a ? 2 : 0);
+    return n;
+  };
+  for (let grew = true; grew; ) {
+    grew = false;
+    if (hi < queue.length - 1 && size(lo, hi + 1) <= budget) {
+      hi++;
+      grew = true;
+    }
+    if (lo > 0 && size(lo - 1, hi) <= budget) {
+      lo--;
+      grew = true;
+    }
+  }
+  // Alone and still too wide: the one message is cut to what is left.
+  const over = Math.max(0, size(lo, hi) - budget);
+  const items: string[] = [];
+  for (let i = lo; i <= hi; i++) {
+    const text = escapeTags(over ? flat(label(i), label(i).length - over) : label(i));
+    items.push(i === selected ? `{/gray-fg}{inverse}${text}{/inverse}{gray-fg}` : text);
+  }
+  return `{gray-fg}${escapeTags(head)}${lo > 0 ? '… ' : ''}${items.join('  ')}${hi < queue.length - 1 ? ' …' : ''}${escapeTags(hint)}{/gray-fg}`;
+}
+
+/**
+ * One draft line in `avail` cells (tabs shown as a space): scrolled sideways to keep the
+ * cursor (a UTF-16 index into the line, when it is on this line) in view, … where cut.
+ */
+export function clipLine(line: string, at: number | undefined, avail: number): string {
+  const chars = Array.from(line.replace(/\t/g, ' '));
+  const cur = at === undefined ? undefined : Array.from(line.slice(0, at)).length;
+  avail = Math.max(2, avail);
+  const start = cur !== undefined && cur >= avail ? cur - avail + 1 : 0;
+  const vis = chars.slice(start, start + avail);
+  if (start > 0 && cur !== start) vis[0] = '…';
+  if (start + avail < chars.length && cur !== start + avail - 1) vis[vis.length - 1] = '…';
+  if (cur === undefined) return escapeTags(vis.join(''));
+  const rel = cur - start;
+  return `${escapeTags(vis.slice(0, rel).join(''))}{inverse}${escapeTags(vis[rel] ?? ' ')}{/inverse}${escapeTags(vis.slice(rel + 1).join(''))}`;
+}
+
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 
 export class ComposeBar {
   draft = '';
   private cursor = 0;
   private focused = false;
+  private selected: { index: number; text: string } | undefined;
   private readonly input: blessed.Widgets.BoxElement;
   private state: ComposeState = { author: '', agentTitle: undefined, armedTitle: undefined, queue: [], status: '' };
 
@@ -45,13 +126,19 @@ export class ComposeBar {
     private readonly prefix: string,
   ) {
     app.composeBarOwned = true;
-    // An invisible element that takes the keyboard while the compose bar is focused.
+    // An invisible element that takes the keyboard (and pastes) while the compose bar is focused.
     this.input = blessed.box({ parent: app.screen, top: 0, left: 0, width: 1, height: 1, hidden: true });
     this.input.on('keypress', (ch: string | undefined, key: BlessedKey) => void this.key(ch, key));
+    this.input.on('paste', (text: string) => this.paste(text));
   }
 
   get isFocused(): boolean {
     return this.focused;
+  }
+
+  /** Index of the selected queued message, if one is. */
+  get selectedQueued(): number | undefined {
+    return this.selected?.index;
   }
 
   focus(): void {
@@ -65,20 +152,37 @@ export class ComposeBar {
   blur(): void {
     if (!this.focused) return;
     this.focused = false;
+    this.selected = undefined;
     this.input.hide();
     this.app.closeOverlay(this.input);
     this.render();
   }
 
-  /** Puts text back into the draft (a refused or failed send), keeping what is there. */
+  /** Puts text back into the draft (a refused or failed send, a queued message to edit), keeping what is there. */
   restore(text: string): void {
     this.draft = this.draft ? `${text}\n${this.draft}` : text;
     this.cursor = this.draft.length;
     this.render();
   }
 
+  /** Pasted text (untrusted) into the draft at the cursor, whole: nothing in it sends or commands. */
+  paste(text: string): void {
+    const clean = pastedText(text);
+    if (clean) this.insert(clean);
+  }
+
   update(state: ComposeState): void {
     this.state = state;
+    // The selection follows its message as the queue changes (one sent from the front); a
+    // message that left the queue is not silently replaced by another under the selection.
+    const sel = this.selected;
+    if (sel && state.queue[sel.index] !== sel.text) {
+      let best = -1;
+      state.queue.forEach((q, i) => {
+        if (q === sel.text && (best < 0 || Math.abs(i - sel.index) < Math.abs(best - sel.index))) best = i;
+      });
+      this.selected = best < 0 ? undefined : { index: best, text: sel.text };
+    }
     this.render();
   }
 
@@ -89,34 +193,58 @@ export class ComposeBar {
     if (s.armedTitle) {
       lines.push(`{yellow-fg}{bold}Continue with ${escapeTags(s.armedTitle)}{/bold}{/yellow-fg} {gray-fg}${escapeTags(flat(ARMED_NOTE, width - s.armedTitle.length - 16))}{/gray-fg}`);
     }
-    if (s.queue.length) {
-      const items = s.queue.map((q, i) => `${i + 1}. ${flat(q, 30)}`).join('  ');
-      lines.push(`{gray-fg}queued (${s.queue.length}): ${escapeTags(flat(items, width - 50))}  · M-Up edits the last · M-x deletes it{/gray-fg}`);
-    }
+    if (s.queue.length) lines.push(queueLine(s.queue, this.selected?.index, width));
     const prompt = `${s.author} › `;
-    const draftLines = this.draft.split('\n');
-    let offset = 0;
-    draftLines.forEach((line, i) => {
-      const lead = i === 0 ? prompt : ' '.repeat(prompt.length);
-      let text = escapeTags(line);
-      if (this.focused && this.cursor >= offset && this.cursor <= offset + line.length) {
-        const at = this.cursor - offset;
-        text = `${escapeTags(line.slice(0, at))}{inverse}${escapeTags(line[at] ?? ' ')}{/inverse}${escapeTags(line.slice(at + 1))}`;
-      }
-      offset += line.length + 1;
-      lines.push(`${escapeTags(lead)}${text}`);
-    });
     if (!this.focused && !this.draft) {
-      lines[lines.length - 1] = `{gray-fg}${escapeTags(prompt)}${s.agentTitle ? `message ${escapeTags(s.agentTitle)}` : 'no agent in this tab'} · ${escapeTags(this.prefix)} m to write · ${escapeTags(s.status)}{/gray-fg}`;
+      lines.push(`{gray-fg}${escapeTags(prompt)}${s.agentTitle ? `message ${escapeTags(s.agentTitle)}` : 'no agent in this tab'} · ${escapeTags(this.prefix)} m to write · ${escapeTags(s.status)}{/gray-fg}`);
+    } else {
+      lines.push(...this.draftRows(prompt, width));
     }
     this.app.setComposeHeight(lines.length);
     this.app.composeBar.setContent(lines.join('\n'));
     this.app.requestChrome();
   }
 
+  /** The draft's rows: at most a few, scrolled to the cursor's line, each clipped to the width. */
+  private draftRows(prompt: string, width: number): string[] {
+    const draftLines = this.draft.split('\n');
+    const starts: number[] = [];
+    let offset = 0;
+    let cursorLine = 0;
+    draftLines.forEach((line, i) => {
+      starts.push(offset);
+      if (this.cursor >= offset && this.cursor <= offset + line.length) cursorLine = i;
+      offset += line.length + 1;
+    });
+    const cap = Math.max(2, Math.min(DRAFT_ROWS_MAX, Math.floor(((this.app.screen.height as number) - 5) / 2)));
+    let first = 0;
+    let count = draftLines.length;
+    const out: string[] = [];
+    if (draftLines.length > cap) {
+      count = cap - 1;
+      first = Math.min(Math.max(0, cursorLine - count + 1), draftLines.length - count);
+      out.push(`{gray-fg}draft: ${draftLines.length} lines, showing ${first + 1}-${first + count}{/gray-fg}`);
+    }
+    const avail = width - prompt.length;
+    for (let i = first; i < first + count; i++) {
+      const lead = i === 0 ? prompt : ' '.repeat(prompt.length);
+      const at = this.focused && i === cursorLine ? this.cursor - starts[i]! : undefined;
+      out.push(`${escapeTags(lead)}${clipLine(draftLines[i]!, at, avail)}`);
+    }
+    return out;
+  }
+
   private async key(ch: string | undefined, key: BlessedKey): Promise<void> {
-    const name = key.full ?? key.name;
-    if (name === 'escape') return this.blur();
+    // blessed reports a typed \r twice, as "enter" and as "return": one Enter, one action.
+    if (key.name === 'enter' && key.sequence === '\r') return;
+    let name = key.full ?? key.name;
+    // Alt as an ESC prefix (ESC ESC [ A) is Alt-Up too; blessed names only ESC [ 1 ; 3 A so.
+    if (name && !name.startsWith('M-') && /^\x1b\x1b[[O]/.test(key.sequence ?? '')) name = `M-${name}`;
+    if (name === 'escape') {
+      if (!this.selected) return this.blur();
+      this.selected = undefined;
+      return this.render();
+    }
     if (name === this.prefix) {
       // The prefix still commands baton from the compose bar: leave it, and take the next key as a command.
       this.blur();
@@ -125,7 +253,7 @@ export class ComposeBar {
     }
     if ((name === 'enter' || name === 'return') && !key.meta) {
       const text = this.draft;
-      if (!text.trim()) return;
+      if (!text.trim()) return this.selected ? this.editQueued() : undefined;
       this.draft = '';
       this.cursor = 0;
       this.render();
@@ -133,31 +261,30 @@ export class ComposeBar {
       return;
     }
     if (name === 'M-enter' || name === 'M-return' || name === 'C-j' || name === 'linefeed') return this.insert('\n');
-    if (name === 'M-up') {
-      const back = this.handlers()?.unqueueLast();
-      if (back !== undefined) this.restore(back);
-      return;
-    }
-    if (name === 'M-x') {
-      this.handlers()?.deleteLastQueued();
-      return;
-    }
+    if (name === 'M-up') return this.selectQueued(-1);
+    if (name === 'M-down') return this.selectQueued(1);
+    if (name === 'M-e') return this.editQueued();
+    if (name === 'M-x') return this.deleteQueued();
     switch (key.name) {
       case 'backspace':
         if (this.cursor > 0) {
-          this.draft = this.draft.slice(0, this.cursor - 1) + this.draft.slice(this.cursor);
-          this.cursor--;
+          const from = this.before(this.cursor);
+          this.draft = this.draft.slice(0, from) + this.draft.slice(this.cursor);
+          this.cursor = from;
         }
         return this.render();
       case 'delete':
-        this.draft = this.draft.slice(0, this.cursor) + this.draft.slice(this.cursor + 1);
+        this.draft = this.draft.slice(0, this.cursor) + this.draft.slice(this.after(this.cursor));
         return this.render();
       case 'left':
-        this.cursor = Math.max(0, this.cursor - 1);
+        this.cursor = this.before(this.cursor);
         return this.render();
       case 'right':
-        this.cursor = Math.min(this.draft.length, this.cursor + 1);
+        this.cursor = this.after(this.cursor);
         return this.render();
+      case 'up':
+      case 'down':
+        return this.lineMove(key.name === 'up' ? -1 : 1);
       case 'home':
         this.cursor = this.draft.lastIndexOf('\n', this.cursor - 1) + 1;
         return this.render();
@@ -173,6 +300,75 @@ export class ComposeBar {
       return this.render();
     }
     if (ch && !key.ctrl && !key.meta && ch >= ' ') this.insert(ch);
+  }
+
+  /** M-Up / M-Down: the first M-Up selects the last queued message; M-Down past the last clears. */
+  private selectQueued(step: -1 | 1): void {
+    const q = this.state.queue;
+    if (!q.length) return;
+    let i: number | undefined;
+    if (!this.selected) i = step < 0 ? q.length - 1 : undefined;
+    else i = this.selected.index + step;
+    if (i !== undefined && i < 0) i = 0;
+    this.selected = i === undefined || i >= q.length ? undefined : { index: i, text: q[i]! };
+    this.render();
+  }
+
+  /** The selected (else the last) queued message. */
+  private target(): { index: number; text: string } | undefined {
+    if (this.selected) return this.selected;
+    const q = this.state.queue;
+    return q.length ? { index: q.length - 1, text: q[q.length - 1]! } : undefined;
+  }
+
+  private editQueued(): void {
+    const t = this.target();
+    if (!t) return;
+    const back = this.handlers()?.unqueue(t.index, t.text);
+    this.selected = undefined;
+    if (back !== undefined) this.restore(back);
+    else this.render();
+  }
+
+  private deleteQueued(): void {
+    const t = this.target();
+    if (!t) return;
+    const had = this.selected !== undefined;
+    const before = this.state.queue;
+    this.handlers()?.deleteQueued(t.index, t.text);
+    // The handler may have updated the state already (a new queue) or not yet.
+    const q = this.state.queue === before ? before.filter((_, i) => i !== t.index) : this.state.queue;
+    // With a selection, it moves to the neighbour, so M-x again deletes the next one.
+    const i = Math.min(t.index, q.length - 1);
+    this.selected = had && i >= 0 ? { index: i, text: q[i]! } : undefined;
+    this.render();
+  }
+
+  /** Up/Down within a multi-line draft: same column on the line above or below. */
+  private lineMove(step: -1 | 1): void {
+    const lineStart = this.draft.lastIndexOf('\n', this.cursor - 1) + 1;
+    const col = this.cursor - lineStart;
+    if (step < 0) {
+      if (lineStart === 0) return;
+      const prevStart = this.draft.lastIndexOf('\n', lineStart - 2) + 1;
+      this.cursor = Math.min(prevStart + col, lineStart - 1);
+    } else {
+      const nl = this.draft.indexOf('\n', this.cursor);
+      if (nl < 0) return;
+      const nextEnd = this.draft.indexOf('\n', nl + 1);
+      this.cursor = Math.min(nl + 1 + col, nextEnd < 0 ? this.draft.length : nextEnd);
+    }
+    if (this.cursor > 0 && this.cursor < this.draft.length && isLow(this.draft.charCodeAt(this.cursor)) && isHigh(this.draft.charCodeAt(this.cursor - 1))) this.cursor--;
+    this.render();
+  }
+
+  /** Index one character (code point) before / after i. */
+  private before(i: number): number {
+    return i >= 2 && isLow(this.draft.charCodeAt(i - 1)) && isHigh(this.draft.charCodeAt(i - 2)) ? i - 2 : Math.max(0, i - 1);
+  }
+
+  private after(i: number): number {
+    return isHigh(this.draft.charCodeAt(i)) && isLow(this.draft.charCodeAt(i + 1)) ? i + 2 : Math.min(this.draft.length, i + 1);
   }
 
   private insert(text: string): void {

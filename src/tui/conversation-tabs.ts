@@ -183,8 +183,8 @@ export class ConversationTabs {
         this.refreshCompose();
         await this.remember();
       },
-      unqueueLast: () => (s.queue.length ? s.deleteQueued(s.queue.length - 1) : undefined),
-      deleteLastQueued: () => void (s.queue.length && s.deleteQueued(s.queue.length - 1)),
+      unqueue: (i: number, text: string) => (s.queue[i] === text ? s.deleteQueued(i) : undefined),
+      deleteQueued: (i: number, text: string) => void (s.queue[i] === text && s.deleteQueued(i)),
     };
   }
 

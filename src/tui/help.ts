@@ -2,6 +2,7 @@
 // lists is what the keys do — never a hand-written copy of the defaults.
 
 import blessed from 'blessed';
+import { COMPOSE_KEYS } from './compose-bar.js';
 import { describeBindings, type KeyConfig } from './keys.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import { escapeTags } from './tab-bar.js';
@@ -9,8 +10,12 @@ import { escapeTags } from './tab-bar.js';
 export function helpText(cfg: KeyConfig): string[] {
   const rows = describeBindings(cfg);
   const w = Math.max(...rows.map((r) => r.keys.length));
+  const cw = Math.max(...COMPOSE_KEYS.map((r) => r.keys.length));
   return [
     ...rows.map((r) => `${r.keys.padEnd(w)}  ${r.help}`),
+    '',
+    'In the compose bar:',
+    ...COMPOSE_KEYS.map((r) => `  ${r.keys.padEnd(cw)}  ${r.help}`),
     '',
     'Every other key goes to the program in the tab unchanged.',
     `Keys read from: ${cfg.sources.join(', ')}`,

@@ -48,6 +48,12 @@ function escapeLength(data: string, i: number): number {
     return 0;
   }
   if (next === 'O') return data.length > i + 2 ? 3 : 0;
+  // ESC before a whole escape sequence: Alt with a cursor or function key (ESC ESC [ A),
+  // as terminals that send Meta as an ESC prefix do. One key, not M-Escape then "[A".
+  if (next === '\x1b' && (data[i + 2] === '[' || data[i + 2] === 'O')) {
+    const inner = escapeLength(data, i + 1);
+    return inner === 0 ? 0 : inner + 1;
+  }
   return 2;
 }
 
@@ -96,6 +102,10 @@ function escapeName(seq: string): string {
   }
   if (seq[1] === 'O') return SS3[seq[2]!] ?? seq;
   const inner = seq.slice(1);
+  if (inner.length > 2 && inner[0] === '\x1b') {
+    const name = escapeName(inner);
+    return name === inner ? seq : 'M-' + name;
+  }
   const c = inner.charCodeAt(0);
   if (c < 0x20 || c === 0x7f) return 'M-' + controlName(c);
   return 'M-' + (inner === ' ' ? 'Space' : inner);

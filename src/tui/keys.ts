@@ -2,11 +2,15 @@
 // input router: the prefix state machine that decides, byte by byte, whether input goes to
 // the focused CLI unchanged, names a baton command, or belongs to an open baton view.
 // It must never re-encode what it forwards: pane input leaves as the bytes that came in.
+// A bracketed paste is one action, never keys: for the pane it goes to the program (see
+// Pane.paste), for an open view it is handed over whole (the compose bar puts it in the
+// draft), so a newline in pasted text can never press Enter in baton's own views.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { badInput } from '../errors.js';
+import { stripControls } from '../transcript/sanitize.js';
 import { canonicalKey, keyBytes, parseKeys } from './key-parse.js';
 
 export const COMMANDS = [
@@ -147,6 +151,8 @@ export type RouterMode = 'pane' | 'prefix' | 'ui';
 export type RouterAction =
   | { kind: 'pane'; data: string }
   | { kind: 'paste'; text: string }
+  /** Text pasted while a baton view has the keyboard; the view decides what it means. */
+  | { kind: 'ui-paste'; text: string }
   | { kind: 'focus'; focused: boolean }
   | { kind: 'command'; command: Command; key: string }
   | { kind: 'unbound'; key: string }
@@ -172,15 +178,17 @@ export class InputRouter {
     let rest = data;
     while (rest.length > 0) {
       if (this.paste !== undefined) {
-        const end = rest.indexOf(PASTE_END);
+        // The end marker may be split across reads (a large paste arrives in pieces).
+        const buf = this.paste + rest;
+        const end = buf.indexOf(PASTE_END, Math.max(0, this.paste.length - PASTE_END.length + 1));
         if (end < 0) {
-          this.paste += rest;
+          this.paste = buf;
           return;
         }
-        const text = this.paste + rest.slice(0, end);
+        const text = buf.slice(0, end);
         this.paste = undefined;
-        rest = rest.slice(end + PASTE_END.length);
-        if (this.mode === 'ui') dispatch({ kind: 'ui', data: text });
+        rest = buf.slice(end + PASTE_END.length);
+        if (this.mode === 'ui') dispatch({ kind: 'ui-paste', text });
         else {
           this.mode = 'pane';
           dispatch({ kind: 'paste', text });
@@ -245,4 +253,13 @@ export class InputRouter {
       }
     }
   }
+}
+
+/**
+ * Pasted text for a view that takes keys, not text (a picker's filter, a search prompt):
+ * one line, control sequences and characters gone, so nothing in it can act as a key —
+ * line breaks become spaces instead of pressing Enter.
+ */
+export function pasteAsKeys(text: string): string {
+  return stripControls(text.replace(/\r\n|[\r\n\t]/g, ' '));
 }
