@@ -147,7 +147,11 @@ export class App implements OverlayHost {
     this.attach(tab);
     tab.pane.focus(true);
     this.requestChrome();
+    if (prev !== tab) this.onActiveChange?.();
   }
+
+  /** Called when another tab (or none) comes to the front: the compose bar follows it. */
+  onActiveChange: (() => void) | undefined;
 
   private attach(tab: Tab): void {
     const old = this.view.getPane();
@@ -174,6 +178,8 @@ export class App implements OverlayHost {
     if (this.view.getPane() === tab.pane) this.view.setPane(undefined);
     if (this.tabs.length === 0) this.active = -1;
     else this.select(Math.min(i, this.tabs.length - 1));
+    // (select may see the same Tab at the index and stay quiet: the front changed all the same.)
+    this.onActiveChange?.();
     this.requestChrome();
     await tab.dispose();
   }

@@ -1,7 +1,7 @@
 // Conversations in the TUI: the agent picker (installed drivers and the plain shell), one
 // TabSession per agent tab, the compose bar and the transcript view bound to the active
-// tab, the in-place switch (prefix a), and the tabs remembered per directory so reopening
-// baton there offers them back. The glue between App (blessed) and src/conversation;
+// tab (with its fork and reset: fork-actions.ts), the in-place switch (prefix a), and the
+// tabs remembered per directory so reopening baton there offers them back. The glue between App (blessed) and src/conversation;
 // decisions stay in the conversation layer.
 
 import { createHash } from 'node:crypto';
@@ -18,6 +18,7 @@ import { currentBranch, isRepo } from '../worktree/git.js';
 import type { App } from './app.js';
 import { ComposeBar } from './compose-bar.js';
 import { shellChoice } from './entry.js';
+import { forkFromView, offerWorktreeRemoval, resetFromView, type ClosedFork, type ForkActionsContext } from './fork-actions.js';
 import { confirm, openPicker, type PickerChoice } from './picker.js';
 import type { Tab } from './tab.js';
 import { TabTerminal } from './tab-terminal.js';
@@ -50,6 +51,7 @@ export class ConversationTabs {
   attach(app: App): void {
     this.app = app;
     this.compose = new ComposeBar(app, () => this.composeHandlers(), this.opts.prefix);
+    app.onActiveChange = () => this.refreshCompose();
     this.refreshCompose();
   }
 
@@ -115,7 +117,8 @@ export class ConversationTabs {
     await this.startSession(conv, choice.name);
   }
 
-  private async startSession(conv: OpenConversation, agent: string, model?: string): Promise<void> {
+  /** Runs `agent` on the conversation in a new tab (which becomes the active one); undefined when it could not start. */
+  private async startSession(conv: OpenConversation, agent: string, model?: string): Promise<TabSession | undefined> {
     const cwd = conv.meta.data.cwd;
     const repo = await isRepo(cwd);
     let session: TabSession | undefined;
@@ -142,9 +145,10 @@ export class ConversationTabs {
       this.app.showMessage(outcome.message, 8000);
       terminal.dispose();
       await s.dispose();
-      return;
+      return undefined;
     }
     await this.remember();
+    return s;
   }
 
   private onSessionChange(session: TabSession, snap: TabSnapshot): void {
@@ -228,7 +232,28 @@ export class ConversationTabs {
       return;
     }
     s.conversation.transcript.flush();
-    await openTranscriptView(this.app, s.conversation.transcript, this.titles(), s.conversation.meta.data.title || s.conversation.id);
+    const ctx = this.forkContext();
+    const guard = (what: string, run: () => Promise<void>) => run().catch((e: unknown) => this.app.showMessage(`${what} failed: ${(e as Error).message}`, 10_000));
+    await openTranscriptView(this.app, s.conversation.transcript, this.titles(), s.conversation.meta.data.title || s.conversation.id, {
+      fork: (seq, view) => guard('fork', () => forkFromView(ctx, s, seq, view)),
+      reset: (seq, view) => guard('reset', () => resetFromView(ctx, s, seq, view)),
+    });
+  }
+
+  private forkContext(): ForkActionsContext {
+    return {
+      app: this.app,
+      home: this.opts.home,
+      cwd: this.opts.cwd,
+      env: this.opts.env,
+      registry: this.opts.registry,
+      titles: () => this.titles(),
+      agentChoices: async () => (await this.choices()).flatMap((c) => (c.value.kind === 'agent' ? [{ label: c.label, detail: c.detail, value: c.value.name }] : [])),
+      openConversationTab: async (id, agent, model) => {
+        const conv = await openConversation(this.opts.home, id, { write: true, user: userAuthor(this.opts.env) });
+        return this.startSession(conv, agent, model);
+      },
+    };
   }
 
   async closeTab(): Promise<void> {
@@ -236,6 +261,8 @@ export class ConversationTabs {
     if (!tab) return;
     const entry = this.sessions.get(tab);
     if (tab.busy() && !(await confirm(this.app, 'Close tab', `${tab.label} is still working.\nClose it and end what runs in it?`))) return;
+    const meta = entry?.session.conversation.meta.data;
+    const fork: ClosedFork | undefined = meta?.worktreeBranch ? { conversationId: entry!.session.conversation.id, cwd: meta.cwd, worktreeBranch: meta.worktreeBranch } : undefined;
     if (entry) {
       this.sessions.delete(tab);
       await entry.session.dispose();
@@ -243,6 +270,17 @@ export class ConversationTabs {
     }
     await this.app.closeTab(tab);
     await this.remember();
+    // Asked once the tab is gone: its agent no longer runs in the worktree, its conversation is closed.
+    if (fork) await offerWorktreeRemoval(this.forkContext(), fork, this.tabIn(fork.cwd));
+  }
+
+  /** The label of an open tab whose conversation runs in dir (or below it), if any. */
+  private tabIn(dir: string): string | undefined {
+    for (const [tab, { session }] of this.sessions) {
+      const cwd = session.conversation.meta.data.cwd;
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) return tab.label;
+    }
+    return undefined;
   }
 
   /** Closes every conversation (the app ends the programs). */

@@ -1,18 +1,24 @@
 // The help overlay (prefix ?): every binding of the loaded key configuration, so what it
-// lists is what the keys do — never a hand-written copy of the defaults.
+// lists is what the keys do — never a hand-written copy of the defaults — and the transcript
+// view's own keys, from the list the view itself uses.
 
 import blessed from 'blessed';
 import { COMPOSE_KEYS } from './compose-bar.js';
 import { describeBindings, type KeyConfig } from './keys.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import { escapeTags } from './tab-bar.js';
+import { TRANSCRIPT_VIEW_KEYS } from './transcript-view.js';
 
 export function helpText(cfg: KeyConfig): string[] {
   const rows = describeBindings(cfg);
   const w = Math.max(...rows.map((r) => r.keys.length));
   const cw = Math.max(...COMPOSE_KEYS.map((r) => r.keys.length));
+  const tw = Math.max(...TRANSCRIPT_VIEW_KEYS.map((r) => r.keys.length));
   return [
     ...rows.map((r) => `${r.keys.padEnd(w)}  ${r.help}`),
+    '',
+    'In the transcript view:',
+    ...TRANSCRIPT_VIEW_KEYS.map((r) => `  ${r.keys.padEnd(tw)}  ${r.help}`),
     '',
     'In the compose bar:',
     ...COMPOSE_KEYS.map((r) => `  ${r.keys.padEnd(cw)}  ${r.help}`),

@@ -77,3 +77,61 @@ export function confirm(host: OverlayHost, title: string, text: string): Promise
     host.openOverlay(box);
   });
 }
+
+export interface KeyOption<T> {
+  /** The key that takes it: one character, or "enter". */
+  key: string;
+  label: string;
+  value: T;
+}
+
+export interface ChooseOptions<T> {
+  /** What Enter takes — the safe answer; without it Enter does nothing, so an Enter meant for something else never acts. */
+  enterTakes?: T;
+  /** What Esc means, as listed (default "cancel"). */
+  escape?: string;
+}
+
+/**
+ * A question with a few answers, each taken by its key (listed under the text). Esc and q
+ * resolve with undefined.
+ */
+export function choose<T>(host: OverlayHost, title: string, text: string, options: KeyOption<T>[], how: ChooseOptions<T> = {}): Promise<T | undefined> {
+  const keyWidth = Math.max(...options.map((o) => o.key.length), 3);
+  const lines = [...text.split('\n'), '', ...options.map((o) => `${o.key.padStart(keyWidth)}  ${o.label}`), `${'Esc'.padStart(keyWidth)}  ${how.escape ?? 'cancel'}`];
+  // Two columns of padding on each side inside the border.
+  const width = Math.min(Math.max(...lines.map((l) => l.length), title.length + 4) + 6, (host.screen.width as number) - 2);
+  const box = blessed.box({
+    parent: host.screen,
+    label: ` ${title} `,
+    top: 'center',
+    left: 'center',
+    width,
+    height: Math.min(lines.reduce((n, l) => n + Math.max(1, Math.ceil(l.length / (width - 4))), 0) + 2, (host.screen.height as number) - 2),
+    padding: { left: 1, right: 1 },
+    // Long lines (a path, a git message) wrap inside the box rather than run off it.
+    content: lines.map(escapeTags).join('\n'),
+    tags: true,
+    ...OVERLAY_STYLE,
+  });
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (v: T | undefined) => {
+      if (done) return;
+      done = true;
+      host.closeOverlay(box);
+      box.destroy();
+      resolve(v);
+    };
+    box.on('keypress', (ch: string | undefined, key: { name?: string }) => {
+      if (key.name === 'escape' || ch === 'q') return finish(undefined);
+      if (key.name === 'enter' || key.name === 'return') {
+        if (how.enterTakes !== undefined) finish(how.enterTakes);
+        return;
+      }
+      const hit = options.find((o) => o.key === ch);
+      if (hit) finish(hit.value);
+    });
+    host.openOverlay(box);
+  });
+}

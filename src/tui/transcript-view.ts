@@ -2,8 +2,9 @@
 // folded and the "Switched this conversation from A to B" dividers. Enter on a divider
 // opens the handed-over-context card, regenerated from the transcript (handoff-card.ts),
 // with its label, whether its hash matches the one recorded at the switch, and `j` to jump
-// to the last message it included. `/` searches, `n` finds the next match, q or Esc leaves.
-// Everything shown went through the sanitizer (render-text.ts).
+// to the last message it included. `/` searches, `n` finds the next match, `f` forks and `r`
+// resets at the selected entry (the caller asks and acts: conversation-tabs.ts), q or Esc
+// leaves. Everything shown went through the sanitizer (render-text.ts).
 
 import blessed from 'blessed';
 import { CARD_LABEL, regenerateCard } from '../conversation/handoff-card.js';
@@ -12,6 +13,30 @@ import type { Transcript } from '../transcript/transcript.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import type { BlessedKey } from './scroll-mode.js';
 import { escapeTags } from './tab-bar.js';
+
+/** The view's own keys, for its label and the help overlay. */
+export const TRANSCRIPT_VIEW_KEYS: readonly { keys: string; help: string }[] = [
+  { keys: 'Up Down PgUp PgDn', help: 'select an entry' },
+  { keys: 'Enter', help: 'on a divider: the handed-over context' },
+  { keys: '/ n', help: 'search, next match' },
+  { keys: 'f', help: 'fork at the selected entry: a new tab or a new git worktree' },
+  { keys: 'r', help: 'reset to the selected entry (later ones hidden, not deleted)' },
+  { keys: 'q Esc', help: 'close' },
+];
+
+/** What the view can do to itself while an action runs. */
+export interface ViewControl {
+  /** Closes the view (before a fork opens its tab). */
+  close(): void;
+  /** Reads the transcript again (after a reset) and selects its last line. */
+  refresh(): void;
+}
+
+/** f and r on the selected entry; without them the keys do nothing. */
+export interface TranscriptActions {
+  fork?(seq: number, view: ViewControl): Promise<void>;
+  reset?(seq: number, view: ViewControl): Promise<void>;
+}
 
 interface Line {
   text: string;
@@ -28,13 +53,13 @@ function lay(t: Transcript, titles: Record<string, string>): Line[] {
   return out;
 }
 
-export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Record<string, string>, title: string): Promise<void> {
-  const lines = lay(t, titles);
+export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Record<string, string>, title: string, actions: TranscriptActions = {}): Promise<void> {
+  let lines = lay(t, titles);
   let sel = Math.max(0, lines.length - 1);
   let query = '';
   const box = blessed.box({
     parent: host.screen,
-    label: ` Transcript: ${title} — Enter on a divider: handed-over context · / search · n next · q close `,
+    label: ` Transcript: ${title} — f fork · r reset · Enter on a divider: handed-over context · / search · n next · q close `,
     top: 1,
     left: 0,
     width: '100%',
@@ -78,6 +103,8 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
   };
   return new Promise((resolve) => {
     let done = false;
+    /** An action (fork, reset) is under way: keys wait for it. */
+    let acting = false;
     const close = () => {
       if (done) return;
       done = true;
@@ -86,8 +113,27 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
       box.destroy();
       resolve();
     };
+    const control: ViewControl = {
+      close,
+      refresh: () => {
+        lines = lay(t, titles);
+        sel = Math.max(0, lines.length - 1);
+        draw();
+      },
+    };
+    const act = (action: TranscriptActions['fork']) => {
+      const l = lines[sel];
+      if (!action || !l) return;
+      acting = true;
+      void action(l.seq, control).finally(() => {
+        acting = false;
+        draw();
+      });
+    };
     box.on('keypress', (ch: string | undefined, key: BlessedKey) => {
-      if (done) return;
+      if (done || acting) return;
+      if (ch === 'f') return act(actions.fork);
+      if (ch === 'r') return act(actions.reset);
       switch (key.name) {
         case 'up':
           sel = Math.max(0, sel - 1);

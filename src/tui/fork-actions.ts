@@ -1,0 +1,178 @@
+// What `f` and `r` in the transcript view do, and the worktree question when a fork's tab
+// closes: the dialogs of fork-dialog.ts, then the conversation layer's forkConversation,
+// resetConversation (+ TabSession.reset) and removeForkWorktree. Every refusal is shown with
+// its reason and a way on (a tab fork instead of a worktree one, a reset without restoring
+// the files, keeping a dirty worktree); nothing is forked, reset or removed unasked.
+// It must never decide between a native fork and a replay (the launch path does) and never
+// remove a worktree another open tab still runs in.
+
+import { basename } from 'node:path';
+import { BatonError, EXIT } from '../errors.js';
+import { forkConversation, type ForkResult } from '../conversation/fork.js';
+import { checkpointAfter, resetConversation } from '../conversation/reset.js';
+import type { TabSession } from '../conversation/tab-session.js';
+import { removeForkWorktree } from '../conversation/worktree-forks.js';
+import type { Registry } from '../plugins/registry.js';
+import { renderEntry } from '../transcript/render-text.js';
+import type { Transcript } from '../transcript/transcript.js';
+import type { App } from './app.js';
+import { askFork, askForceRemove, askRemoveWorktree, askReset, askRestoreRefused, askTabInstead, type ForkAnswer, type Refusal } from './fork-dialog.js';
+import { openPicker, type PickerChoice } from './picker.js';
+import type { ViewControl } from './transcript-view.js';
+
+export interface ForkActionsContext {
+  app: App;
+  home: string;
+  /** The directory baton runs in (where a worktree is removed from when the fork's is gone). */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  registry: Registry;
+  titles(): Record<string, string>;
+  /** Installed agents that can run in a tab, by driver name. */
+  agentChoices(): Promise<PickerChoice<string>[]>;
+  /** Opens the fork's conversation in a new tab the way a restored tab is opened; undefined when its agent could not start. */
+  openConversationTab(id: string, agent: string, model: string | undefined): Promise<TabSession | undefined>;
+}
+
+const refusal = (err: BatonError): Refusal => (err.hint ? { message: err.message, hint: err.hint } : { message: err.message });
+const said = (err: BatonError) => `${err.message}${err.hint ? ` (${err.hint})` : ''}`;
+
+/** One line about an entry, as the transcript view shows it. */
+export function entryLine(t: Transcript, seq: number, titles: Record<string, string>): string {
+  const e = t.entry(seq);
+  // Without the "[seq] " the view starts each entry with: the dialog says "At #seq:" itself.
+  const text = e ? renderEntry(e, { titles }).map((l) => l.trim()).join(' ').replace(/^\[\d+\] /, '') : `#${seq}`;
+  return text.length > 72 ? `${text.slice(0, 71)}…` : text;
+}
+
+/** The agent that ran entry seq (the fork continues with it unless told otherwise). */
+function agentAt(t: Transcript, seq: number): string | undefined {
+  const e = t.entry(seq);
+  return (e && t.segmentOf(e)?.harness) ?? t.currentSegment?.harness;
+}
+
+export async function forkFromView(ctx: ForkActionsContext, s: TabSession, seq: number, view: ViewControl): Promise<void> {
+  const { app } = ctx;
+  const src = s.conversation;
+  src.transcript.flush();
+  src.sync();
+  const titles = ctx.titles();
+  const others = (await ctx.agentChoices()).length > 1;
+  const ran = agentAt(src.transcript, seq) ?? s.driver?.name;
+  let agent: string | undefined;
+  let where: ForkAnswer | undefined;
+  for (;;) {
+    const title = titles[agent ?? ran ?? ''] ?? agent ?? ran ?? 'the agent';
+    where = await askFork(app, { seq, entry: entryLine(src.transcript, seq, titles), agentTitle: title, otherAgents: others });
+    if (where !== 'agent') break;
+    const picked = await openPicker(app, 'The fork continues with', await ctx.agentChoices());
+    if (picked) agent = picked;
+  }
+  if (!where) return;
+  view.close();
+  app.showMessage(`Forking at #${seq}${where === 'worktree' ? ' into a new git worktree' : ''}…`, 0);
+  const fork = (worktree: boolean) => forkConversation(ctx.home, src.id, seq, { worktree, env: ctx.env, registry: ctx.registry, ...(agent && agent !== ran ? { agent } : {}) });
+  let result: ForkResult;
+  try {
+    result = await fork(where === 'worktree');
+  } catch (err) {
+    if (!(err instanceof BatonError)) throw err;
+    app.showMessage(undefined);
+    if (where !== 'worktree') return app.showMessage(`Nothing was forked: ${said(err)}`, 10_000);
+    if (!(await askTabInstead(app, seq, refusal(err)))) return app.showMessage('Nothing was forked.');
+    app.showMessage(`Forking at #${seq}…`, 0);
+    try {
+      result = await fork(false);
+    } catch (again) {
+      if (!(again instanceof BatonError)) throw again;
+      return app.showMessage(`Nothing was forked: ${said(again)}`, 10_000);
+    }
+  }
+  app.showMessage(undefined);
+  const next = result.agent?.harness ?? s.driver?.name;
+  if (!next) return app.showMessage(`Forked as conversation ${result.id}, but no agent ran it yet: open it with an agent.`, 10_000);
+  const opened = await ctx.openConversationTab(result.id, next, result.agent?.model === 'default' ? undefined : result.agent?.model);
+  if (!opened) return;
+  // One status line: the worktree by its directory name (the full path is in the fork's first notice).
+  const in_ = result.worktree ? ` in the worktree ${basename(result.worktree.path)} (branch ${result.worktree.branch})` : '';
+  opened.say(`Forked at #${seq}${in_}. ${opened.notice ?? ''}`.trim());
+}
+
+export async function resetFromView(ctx: ForkActionsContext, s: TabSession, seq: number, view: ViewControl): Promise<void> {
+  const { app } = ctx;
+  const conv = s.conversation;
+  const t = conv.transcript;
+  const agentTitle = s.driver?.title;
+  if (s.status.current === 'working' || s.status.current === 'approval') {
+    return app.showMessage(`${agentTitle ?? 'The agent'} is still working. Nothing was reset — wait for it to finish (or interrupt it) and retry.`, 8000);
+  }
+  // Counted as the view shows them: bookkeeping entries (cursors, sessions) draw nothing.
+  const hidden = t.visible().filter((e) => e.seq > seq && renderEntry(e).length > 0).length;
+  if (!hidden) return app.showMessage(`#${seq} is the last entry: a reset to it would hide nothing.`);
+  const answer = await askReset(app, {
+    seq,
+    entry: entryLine(t, seq, ctx.titles()),
+    conversationId: conv.id,
+    hidden,
+    ...(agentTitle ? { agentTitle } : {}),
+    canRestore: checkpointAfter(conv, seq) !== undefined,
+  });
+  if (!answer) return;
+  let restore = answer === 'restore';
+  let force = false;
+  let restored = false;
+  for (;;) {
+    try {
+      restored = !!(await resetConversation(conv, seq, { restore, force })).restored;
+      break;
+    } catch (err) {
+      if (!(err instanceof BatonError)) throw err;
+      if (!restore || force || err.exitCode !== EXIT.refused) return app.showMessage(`Nothing was reset: ${said(err)}`, 10_000);
+      const again = await askRestoreRefused(app, refusal(err));
+      if (!again) return app.showMessage('Nothing was reset.');
+      if (again === 'force') force = true;
+      else restore = false;
+    }
+  }
+  conv.sync();
+  await s.reset();
+  view.refresh();
+  const files = restored ? `, files as after #${seq}` : '';
+  const next = agentTitle ? ` Next message: ${agentTitle} afresh, with the conversation up to #${seq}.` : '';
+  s.say(`Reset to #${seq}: ${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden${files} (undo: baton reset ${conv.id} --undo).${next}`);
+}
+
+export interface ClosedFork {
+  conversationId: string;
+  /** Where it ran (its worktree, or a directory in it). */
+  cwd: string;
+  worktreeBranch: string;
+}
+
+/**
+ * After a worktree fork's tab closed: offer to remove its worktree and branch ("keep" is
+ * what Enter takes); a dirty one is said so and asked again before forcing. `busyElsewhere`
+ * names another open tab still running in that worktree: then it is only kept.
+ */
+export async function offerWorktreeRemoval(ctx: ForkActionsContext, fork: ClosedFork, busyElsewhere?: string): Promise<void> {
+  const { app } = ctx;
+  if (busyElsewhere) return app.showMessage(`The worktree ${fork.cwd} stays: ${busyElsewhere} still runs there.`, 8000);
+  if (!(await askRemoveWorktree(app, { path: fork.cwd, branch: fork.worktreeBranch, conversationId: fork.conversationId }))) {
+    return app.showMessage(`Kept the worktree ${fork.cwd}; baton worktree remove ${fork.conversationId} removes it later.`, 8000);
+  }
+  let force = false;
+  for (;;) {
+    try {
+      const r = await removeForkWorktree(ctx.home, fork.conversationId, { cwd: ctx.cwd, env: ctx.env, force });
+      const branch = r.branch ? (r.branchDeleted ? ` and its branch ${r.branch}` : `; its branch ${r.branch} is kept`) : '';
+      return app.showMessage(`Removed the worktree ${r.path}${branch}. The conversation stays: baton transcript show ${fork.conversationId}`, 10_000);
+    } catch (err) {
+      if (!(err instanceof BatonError)) throw err;
+      // Only what force overrides is asked again (changes, unmerged commits), never a lock.
+      const forceable = !force && err.exitCode === EXIT.refused && /with force/.test(err.hint ?? '');
+      if (!forceable) return app.showMessage(`The worktree stays: ${said(err)}`, 10_000);
+      if (!(await askForceRemove(app, refusal(err)))) return app.showMessage(`Kept the worktree ${fork.cwd}.`, 8000);
+      force = true;
+    }
+  }
+}

@@ -1,0 +1,166 @@
+// The questions asked before a fork or a reset from the transcript view, and the one a
+// closing fork tab asks about its worktree: what will happen, in words, and the keys that
+// choose. The texts are pure functions (test/fork-dialog.test.ts); the ask* wrappers only
+// show them. Nothing here forks, resets or removes anything: the caller acts on the answer.
+
+import type { OverlayHost } from './overlay.js';
+import { choose, type KeyOption } from './picker.js';
+
+/** Why something cannot be done: a BatonError's message and hint, as the dialogs show them. */
+export interface Refusal {
+  message: string;
+  hint?: string;
+}
+
+export interface Question<T> {
+  title: string;
+  text: string;
+  options: KeyOption<T>[];
+  /** What Enter takes (the safe answer), if anything. */
+  enterTakes?: T;
+  /** What Esc means, when not "cancel". */
+  escape?: string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function refusalLines(r: Refusal): string[] {
+  return [r.message.charAt(0).toUpperCase() + r.message.slice(1) + (/[.!?]$/.test(r.message) ? '' : '.'), ...(r.hint ? [r.hint] : [])];
+}
+
+function ask<T>(host: OverlayHost, q: Question<T>): Promise<T | undefined> {
+  return choose(host, q.title, q.text, q.options, { ...(q.enterTakes !== undefined ? { enterTakes: q.enterTakes } : {}), ...(q.escape ? { escape: q.escape } : {}) });
+}
+
+// ---- fork ----
+
+export type ForkAnswer = 'tab' | 'worktree' | 'agent';
+
+export interface ForkFacts {
+  seq: number;
+  /** One line about the entry forked at, as the transcript view shows it. */
+  entry: string;
+  /** The agent the fork continues with. */
+  agentTitle: string;
+  /** Why a worktree fork cannot be made here, when that is known before trying. */
+  worktreeBlocked?: Refusal;
+  /** Other agents could continue the fork (offers `a`). */
+  otherAgents: boolean;
+}
+
+export function forkQuestion(f: ForkFacts): Question<ForkAnswer> {
+  const text = [
+    `At #${f.seq}: ${f.entry}`,
+    `A new conversation holding everything up to #${f.seq}, continued by ${f.agentTitle}`,
+    'in a new tab; this conversation stays as it is.',
+  ];
+  const options: KeyOption<ForkAnswer>[] = [{ key: 't', label: 'new tab (same directory)', value: 'tab' }];
+  if (f.worktreeBlocked) text.push('', 'No worktree fork here:', ...refusalLines(f.worktreeBlocked));
+  else options.push({ key: 'w', label: `new worktree (own git branch baton/..., files as they were after #${f.seq})`, value: 'worktree' });
+  if (f.otherAgents) options.push({ key: 'a', label: `another agent instead of ${f.agentTitle}`, value: 'agent' });
+  return { title: `Fork at #${f.seq}`, text: text.join('\n'), options };
+}
+
+export const askFork = (host: OverlayHost, f: ForkFacts) => ask(host, forkQuestion(f));
+
+/** A worktree fork was refused (not a git repository, detached HEAD, no commits, ...): offer a tab fork instead. */
+export function tabInsteadQuestion(seq: number, why: Refusal): Question<'tab'> {
+  const text = ['The worktree fork was refused; nothing was made.', ...refusalLines(why), '', `A tab fork at #${seq} needs no git: same directory, same files.`];
+  return { title: 'No worktree fork', text: text.join('\n'), options: [{ key: 't', label: `fork at #${seq} into a new tab instead`, value: 'tab' }] };
+}
+
+export const askTabInstead = async (host: OverlayHost, seq: number, why: Refusal) => (await ask(host, tabInsteadQuestion(seq, why))) === 'tab';
+
+// ---- reset ----
+
+export type ResetAnswer = 'reset' | 'restore';
+
+export interface ResetFacts {
+  seq: number;
+  entry: string;
+  conversationId: string;
+  /** Visible entries after seq (the ones the reset hides). */
+  hidden: number;
+  /** The agent in the tab (stopped by the reset), if any. */
+  agentTitle?: string;
+  /** A checkpoint holds the files as they were after seq. */
+  canRestore: boolean;
+}
+
+export function resetQuestion(f: ResetFacts): Question<ResetAnswer> {
+  const text = [
+    `At #${f.seq}: ${f.entry}`,
+    `The ${plural(f.hidden, 'entry', 'entries')} after it ${f.hidden === 1 ? 'is' : 'are'} hidden, not deleted:`,
+    `baton reset ${f.conversationId} --undo brings ${f.hidden === 1 ? 'it' : 'them'} back.`,
+  ];
+  if (f.agentTitle) {
+    text.push(`${f.agentTitle} is stopped (its own session still remembers what is hidden);`, `your next message starts it afresh with the conversation up to #${f.seq}.`);
+  }
+  if (!f.canRestore) text.push('', `No checkpoint holds the files as they were after #${f.seq}: they stay as they are.`);
+  const options: KeyOption<ResetAnswer>[] = [{ key: 'r', label: 'reset; the files stay as they are', value: 'reset' }];
+  if (f.canRestore) options.push({ key: 'c', label: `reset and put the files back as they were after #${f.seq} (its checkpoint)`, value: 'restore' });
+  return { title: `Reset to #${f.seq}`, text: text.join('\n'), options };
+}
+
+export const askReset = (host: OverlayHost, f: ResetFacts) => ask(host, resetQuestion(f));
+
+export type RestoreRefusedAnswer = 'reset' | 'force';
+
+/** The restore was refused (changes no checkpoint holds): reset without it, or force. */
+export function restoreRefusedQuestion(why: Refusal): Question<RestoreRefusedAnswer> {
+  const text = ['The files were not restored and nothing was reset.', ...refusalLines(why)];
+  return {
+    title: 'Files not restored',
+    text: text.join('\n'),
+    options: [
+      { key: 'r', label: 'reset anyway; the files stay as they are', value: 'reset' },
+      { key: 'f', label: 'reset and restore with force: the changes no checkpoint holds are lost', value: 'force' },
+    ],
+  };
+}
+
+export const askRestoreRefused = (host: OverlayHost, why: Refusal) => ask(host, restoreRefusedQuestion(why));
+
+// ---- closing a fork's tab ----
+
+export interface WorktreeFacts {
+  path: string;
+  branch: string;
+  conversationId: string;
+}
+
+export function removeWorktreeQuestion(w: WorktreeFacts): Question<'keep' | 'remove'> {
+  const text = [
+    `This conversation ran in the git worktree ${w.path}`,
+    `(branch ${w.branch}), made when it was forked.`,
+    `Remove the worktree and its branch? The conversation stays: baton transcript show ${w.conversationId}`,
+  ];
+  return {
+    title: 'Fork closed',
+    text: text.join('\n'),
+    options: [
+      { key: 'k', label: 'keep the worktree and the branch (also Enter)', value: 'keep' },
+      { key: 'r', label: 'remove the worktree and its branch', value: 'remove' },
+    ],
+    enterTakes: 'keep',
+    escape: 'keep',
+  };
+}
+
+export const askRemoveWorktree = async (host: OverlayHost, w: WorktreeFacts) => (await ask(host, removeWorktreeQuestion(w))) === 'remove';
+
+/** The removal was refused for what force overrides (uncommitted changes, unmerged commits). */
+export function forceRemoveQuestion(why: Refusal): Question<'keep' | 'force'> {
+  return {
+    title: 'Worktree not removed',
+    text: ['Nothing was removed.', ...refusalLines(why)].join('\n'),
+    options: [
+      { key: 'k', label: 'keep it (also Enter)', value: 'keep' },
+      { key: 'f', label: 'remove it anyway: what only it holds is lost', value: 'force' },
+    ],
+    enterTakes: 'keep',
+    escape: 'keep',
+  };
+}
+
+export const askForceRemove = async (host: OverlayHost, why: Refusal) => (await ask(host, forceRemoveQuestion(why))) === 'force';
