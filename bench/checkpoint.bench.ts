@@ -1,12 +1,14 @@
 // How long one checkpoint takes on a repo of 10k files with 1 MB changed across files
-// (target <= 200 ms), against `git status` on the same repo in the same run.
+// (target <= 200 ms), against `git status` on the same repo in the same run and the same
+// git commands typed by hand (as a user would, and with the malloc setting baton gives git).
 // Also exports the repo builder the worktree-fork bench uses.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createCheckpoint } from '../src/worktree/checkpoint.js';
+import { objectWriterEnv } from '../src/worktree/snapshot.js';
 
 export interface BenchRepo {
   dir: string;
@@ -84,18 +86,21 @@ async function timed(into: number[], fn: () => Promise<unknown> | unknown): Prom
   into.push(performance.now() - t0);
 }
 
-/** The same git commands a checkpoint runs, typed by hand: the floor baton's own code sits on. */
-function checkpointByHand(dir: string, ref: string): void {
+/**
+ * The same git commands a checkpoint runs, typed by hand: the floor baton's own code sits on.
+ * `extra` is environment for the object-writing commands (baton's malloc setting, or none).
+ */
+function checkpointByHand(dir: string, ref: string, extra: Record<string, string> = {}): void {
   const work = mkdtempSync(join(tmpdir(), 'baton-bench-index-'));
   try {
     const index = join(work, 'index');
     const root = sh(dir, 'rev-parse', '--show-toplevel').trim();
     copyFileSync(join(root, '.git', 'index'), index);
-    const env = { ...process.env, GIT_INDEX_FILE: index };
+    const env = { ...process.env, ...extra, GIT_INDEX_FILE: index };
     execFileSync('git', ['add', '-A'], { cwd: root, env });
     const tree = execFileSync('git', ['write-tree'], { cwd: root, env, encoding: 'utf8' }).trim();
     const head = sh(root, 'rev-parse', 'HEAD').trim();
-    const commit = execFileSync('git', ['commit-tree', '-p', head, tree], { cwd: root, input: 'by hand\n', encoding: 'utf8' }).trim();
+    const commit = execFileSync('git', ['commit-tree', '-p', head, tree], { cwd: root, env: { ...process.env, ...extra }, input: 'by hand\n', encoding: 'utf8' }).trim();
     sh(root, 'update-ref', ref, commit);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -103,17 +108,20 @@ function checkpointByHand(dir: string, ref: string): void {
 }
 
 async function main(): Promise<void> {
+  const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+  const loadBefore = load();
   const repo = buildBenchRepo();
   try {
     console.log(
       `repo: ${repo.files} files (${(repo.bytes / 1e6).toFixed(1)} MB), ` +
         `${(repo.changedBytes / 1024 / 1024).toFixed(2)} MB changed across ${repo.changedFiles} files`,
     );
-    const runs = 9;
+    const runs = 11;
     const fresh: number[] = [];
     const same: number[] = [];
     const status: number[] = [];
     const byHand: number[] = [];
+    const byHandTuned: number[] = [];
     const start: number[] = [];
     for (let i = 1; i <= runs; i++) {
       // New content every turn, as in real use: its blobs and trees are new objects to write.
@@ -125,6 +133,8 @@ async function main(): Promise<void> {
       await timed(status, () => sh(repo.dir, 'status', '--porcelain'));
       changeBenchRepo(repo, 1000 + i);
       await timed(byHand, () => checkpointByHand(repo.dir, `refs/bench/by-hand/${i}`));
+      changeBenchRepo(repo, 2000 + i);
+      await timed(byHandTuned, () => checkpointByHand(repo.dir, `refs/bench/by-hand-tuned/${i}`, objectWriterEnv()));
       // What starting any git process costs on this machine.
       await timed(start, () => sh(repo.dir, 'version'));
     }
@@ -133,11 +143,14 @@ async function main(): Promise<void> {
     console.log(`checkpoint, nothing changed since the last: ${stats(same)}`);
     console.log(`git status of the same state: ${stats(status)}`);
     console.log(`the same git commands by hand (new content): ${stats(byHand)}`);
+    console.log(`the same git commands by hand with baton's malloc setting (${objectWriterEnv().GLIBC_TUNABLES}): ${stats(byHandTuned)}`);
     console.log(`git version (process start alone): median ${ms(median(start))}`);
     console.log(`ratio checkpoint / git status: ${(c / median(status)).toFixed(2)}x`);
     console.log(`ratio checkpoint / git commands by hand: ${(c / median(byHand)).toFixed(2)}x`);
+    console.log(`ratio checkpoint / git commands by hand with the same malloc setting: ${(c / median(byHandTuned)).toFixed(2)}x`);
   } finally {
     rmSync(repo.dir, { recursive: true, force: true });
+    console.log(`load average (1, 5, 15 min): ${loadBefore} before, ${load()} after`);
   }
 }
 

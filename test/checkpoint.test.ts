@@ -14,6 +14,7 @@ import {
   checkpointRef, createCheckpoint, currentSnapshotTree, deleteCheckpoints, findCheckpoint, listCheckpoints,
   restoreCheckpoint,
 } from '../src/worktree/checkpoint.js';
+import { objectWriterEnv } from '../src/worktree/snapshot.js';
 
 const temps: string[] = [];
 function tmp(): string {
@@ -256,8 +257,8 @@ t('bad input: a conversation id that cannot be a ref, a bad seq, not a repo', as
   await rejects(createCheckpoint(d, 'ok', -1), 2, /is not a transcript seq/);
   await rejects(createCheckpoint(d, 'ok', 1.5), 2, /is not a transcript seq/);
   const plain = tmp();
-  const err = await rejects(createCheckpoint(plain, 'ok', 1), 2, /is not a git repository/);
-  assert.match(err.hint ?? '', /tab/);
+  const err = await rejects(createCheckpoint(plain, 'ok', 1), 6, /is not a git repository/);
+  assert.match(err.hint ?? '', /git init/);
   assert.equal(sh(d, 'for-each-ref', 'refs/baton'), '');
 });
 
@@ -368,6 +369,52 @@ t('restore of an unknown sha is bad input; restore in a fresh repo works', async
   await restoreCheckpoint(fresh, ckpt, { conversation: 'f' });
   assert.ok(existsSync(join(fresh, 'one.txt')));
   assert.not.ok(existsSync(join(fresh, 'two.txt')));
+});
+
+t('the repository a directory is in is remembered only while that holds: a git init inside, a .git removed', async () => {
+  const d = repo();
+  const sub = join(d, 'sub');
+  mkdirSync(sub);
+  writeFileSync(join(sub, 'inner.txt'), 'inner\n');
+  const outer1 = await createCheckpoint(sub, 'moves', 1);
+  assert.is(sh(d, 'rev-parse', 'refs/baton/checkpoints/moves/1'), outer1);
+  assert.ok(files(d, outer1).includes('sub/inner.txt'));
+
+  // sub becomes a repository of its own: the next checkpoint is taken there.
+  sh(sub, 'init', '-q', '-b', 'main');
+  const inner = await createCheckpoint(sub, 'moves', 2);
+  assert.equal(files(sub, inner), ['inner.txt']);
+  assert.is(sh(sub, 'rev-parse', 'refs/baton/checkpoints/moves/2'), inner);
+  assert.is(spawnSync('git', ['rev-parse', '-q', '--verify', 'refs/baton/checkpoints/moves/2'], { cwd: d }).status, 1);
+
+  // ...and back to the outer one once it is gone again.
+  rmSync(join(sub, '.git'), { recursive: true, force: true });
+  const outer3 = await createCheckpoint(sub, 'moves', 3);
+  assert.is(sh(d, 'rev-parse', 'refs/baton/checkpoints/moves/3'), outer3);
+
+  // No repository at all any more: the not-a-repository error, as for a directory never seen.
+  rmSync(join(d, '.git'), { recursive: true, force: true });
+  await rejects(createCheckpoint(sub, 'moves', 4), 6, /is not a git repository/);
+  await rejects(createCheckpoint(d, 'moves', 4), 6, /is not a git repository/);
+});
+
+t('git writes objects with a malloc trim threshold; a GLIBC_TUNABLES of the user comes after it and wins', async () => {
+  assert.is(objectWriterEnv(undefined).GLIBC_TUNABLES, 'glibc.malloc.trim_threshold=268435456');
+  assert.is(
+    objectWriterEnv('glibc.malloc.trim_threshold=131072:glibc.malloc.arena_max=2').GLIBC_TUNABLES,
+    'glibc.malloc.trim_threshold=268435456:glibc.malloc.trim_threshold=131072:glibc.malloc.arena_max=2',
+  );
+  const saved = process.env.GLIBC_TUNABLES;
+  process.env.GLIBC_TUNABLES = 'glibc.malloc.arena_max=2';
+  try {
+    const d = repo();
+    writeFileSync(join(d, 'x.txt'), 'x\n');
+    const sha = await createCheckpoint(d, 'tuned', 1);
+    assert.is(blob(d, sha, 'x.txt').toString(), 'x\n');
+  } finally {
+    if (saved === undefined) delete process.env.GLIBC_TUNABLES;
+    else process.env.GLIBC_TUNABLES = saved;
+  }
 });
 
 t.run();

@@ -9,7 +9,7 @@ import { lstat, rmdir, unlink } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { EXIT, badInput, refused } from '../errors.js';
 import { GitError, gitBuffer, gitLine, gitTry, git, headCommit, resolveTree, isRepo, notARepository } from './git.js';
-import { repoPaths, snapshotTree, withTempIndex } from './snapshot.js';
+import { cachedRepoPaths, snapshotTree, withTempIndex } from './snapshot.js';
 
 export const CHECKPOINT_NAMESPACE = 'refs/baton/checkpoints';
 
@@ -97,7 +97,7 @@ async function commitTree(root: string, tree: string, parent: string | null, mes
  */
 export async function createCheckpoint(dir: string, conversation: string, seq: number): Promise<string> {
   const ref = checkpointRef(conversation, seq);
-  const paths = await repoPaths(dir, 'A checkpoint');
+  const paths = await cachedRepoPaths(dir, 'A checkpoint');
   const [tree, parent] = await Promise.all([snapshotTree(dir, paths), headCommit(paths.root)]);
   const message = `baton checkpoint ${conversation} #${seq}\n\nconversation: ${conversation}\nseq: ${seq}\n`;
   const sha = await commitTree(paths.root, tree, parent, message);
@@ -216,7 +216,7 @@ async function heldTrees(root: string, conversation: string | undefined): Promis
  */
 export async function restoreCheckpoint(dir: string, sha: string, opts: RestoreOptions = {}): Promise<RestoreResult> {
   if (opts.conversation !== undefined) checkConversation(opts.conversation);
-  const paths = await repoPaths(dir, 'A checkpoint');
+  const paths = await cachedRepoPaths(dir, 'A checkpoint');
   const { root } = paths;
   const target = await resolveTree(root, sha);
   if (!target) throw badInput(`checkpoint ${sha} is not in ${root}`, 'List the checkpoints of the conversation and pick one of those.');
@@ -253,5 +253,5 @@ export async function restoreCheckpoint(dir: string, sha: string, opts: RestoreO
 
 /** The current working tree's snapshot tree sha (what a checkpoint taken now would hold). */
 export async function currentSnapshotTree(dir: string): Promise<string> {
-  return snapshotTree(dir, await repoPaths(dir, 'A checkpoint'));
+  return snapshotTree(dir, await cachedRepoPaths(dir, 'A checkpoint'));
 }
