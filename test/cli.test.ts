@@ -124,6 +124,17 @@ cli('brief prints the brief with the last instruction; --upto cuts it', async ()
   assert.is(again.out, r.out, 'deterministic');
 });
 
+cli('the brief of a fork made with --agent names the agent that ran before the fork as the previous one', async () => {
+  const id = await seed('fork then brief');
+  const f = await run(['fork', id, '--at', '10', '--agent', 'gemini', '--json']);
+  assert.is(f.code, 0, f.err);
+  const fork = JSON.parse(f.out) as { id: string; agent: { harness: string } };
+  assert.is(fork.agent.harness, 'gemini');
+  const b = await run(['brief', fork.id, '--to', 'gemini']);
+  assert.is(b.code, 0, b.err);
+  assert.match(b.out, /now continued by you, Gemini CLI \([^)]*\); the previous agent was Codex CLI \(gpt-5\)\./);
+});
+
 cli('bad input: unknown id, bad seq, unreadable file, bad budget -> one line + hint, exit 2 (9 for no such entry), nothing written', async () => {
   const id = await seed();
   const before = readdirSync(join(home, 'conversations')).sort();

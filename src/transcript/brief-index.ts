@@ -53,10 +53,11 @@ export function isRenderable(e: Entry): boolean {
 export class EntryIndex {
   private n = 0;
   private last: Entry | undefined;
-  /** Prefix counts: [i] = how many of entries[0..i) are renderable / user messages / tool calls. */
+  /** Prefix counts: [i] = how many of entries[0..i) are renderable / user messages / tool calls / by an agent. */
   private shown = new Int32Array(1024);
   private users = new Int32Array(1024);
   private calls = new Int32Array(1024);
+  private byAgent = new Int32Array(1024);
   /** Ascending positions of some kinds. */
   readonly userAt: number[] = [];
   readonly callAt: number[] = [];
@@ -83,10 +84,12 @@ export class EntryIndex {
       this.shown = grow(this.shown);
       this.users = grow(this.users);
       this.calls = grow(this.calls);
+      this.byAgent = grow(this.byAgent);
     }
     let shown = this.shown[this.n]!;
     let users = this.users[this.n]!;
     let calls = this.calls[this.n]!;
+    let byAgent = this.byAgent[this.n]!;
     for (let i = this.n; i < len; i++) {
       const e = entries[i]!;
       switch (e.kind) {
@@ -110,9 +113,11 @@ export class EntryIndex {
           break;
       }
       if (isRenderable(e)) shown++;
+      if (e.author.type === 'agent') byAgent++;
       this.shown[i + 1] = shown;
       this.users[i + 1] = users;
       this.calls[i + 1] = calls;
+      this.byAgent[i + 1] = byAgent;
     }
     this.n = len;
     this.last = len ? entries[len - 1] : undefined;
@@ -131,6 +136,11 @@ export class EntryIndex {
   /** Positions from `list` within lo..hi, newest first. */
   *newestFirst(list: readonly number[], lo: number, hi: number): Generator<number> {
     for (let k = countAtOrBelow(list, hi) - 1; k >= 0 && list[k]! >= lo; k--) yield list[k]!;
+  }
+
+  /** Whether any entry in positions a..b (inclusive) was written by an agent. */
+  anyByAgent(a: number, b: number): boolean {
+    return b >= a && this.byAgent[b + 1]! > this.byAgent[a]!;
   }
 
   /** Position of the last handoff at or before hi, or -1. */

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { Activity } from './brief-activity.js';
 import { openItems, planItems, type PlanItem } from './brief-plan.js';
-import { Hidden, indexOf, isRenderable, lastIndexAtOrBelow } from './brief-index.js';
+import { Hidden, indexOf, isRenderable, lastIndexAtOrBelow, type EntryIndex } from './brief-index.js';
 import { agentLabeler, authorLabel, itemFor, type Item } from './brief-render.js';
 import { activitySection, footerSection, headerSection, planSection, titleSection } from './brief-sections.js';
 import { buildTail, type ItemSource, type TailPlan } from './brief-tail.js';
@@ -96,13 +96,35 @@ interface Scan {
 }
 
 /**
+ * Position of the handoff that started the agent that ran last, at or before hi: the last
+ * handoff, unless nothing in its segment (up to hi) was written by an agent — a fork made
+ * with --agent, or a switch whose agent has not answered yet. Then that agent has not run
+ * and the one before it (the handoff's `from`) is the previous agent: walk back to the
+ * handoff that started it, and on while those segments are empty too, stopping at the
+ * first handoff of the conversation (no `from`). -1 when the agent that ran last wrote
+ * before any handoff (entries without segments), for the caller to find by author.
+ */
+function lastRunHandoff(entries: readonly Entry[], index: EntryIndex, hi: number): number {
+  const last = index.lastHandoff(hi);
+  let h = last;
+  let end = hi;
+  while (h >= 0) {
+    const e = entries[h]!;
+    if (index.anyByAgent(h + 1, end) || e.kind !== 'handoff' || !e.from) return h;
+    end = h - 1;
+    h = index.lastHandoff(end);
+  }
+  return end < hi && !index.anyByAgent(0, end) ? last : -1;
+}
+
+/**
  * What the brief needs to know about the range lo..hi, from the index rather than a walk:
  * counts, the last user message, the previous segment's agent and latest plan (that segment
  * may start before lo), and tools and files from the newest tool calls.
  */
 function scan(entries: readonly Entry[], lo: number, hi: number): Scan {
   const index = indexOf(entries);
-  const handoff = index.lastHandoff(hi);
+  const handoff = lastRunHandoff(entries, index, hi);
   const hidden = new Hidden(entries, index, Math.max(0, Math.min(lo, handoff)), hi);
   const counts = hidden.visibleCounts(index, lo, hi);
   let first = lo;
@@ -126,7 +148,8 @@ function scan(entries: readonly Entry[], lo: number, hi: number): Scan {
       break;
     }
   }
-  // The agent that ran last is the one its handoff started, whether or not a reset hid it.
+  // The agent that ran last is the one its handoff started, whether or not a reset hid it
+  // (lastRunHandoff: a handoff to an agent that has not run yet does not count).
   let previous: AgentRef | null = null;
   const h = handoff >= 0 ? entries[handoff]! : undefined;
   if (h?.kind === 'handoff') previous = h.to;
