@@ -1,12 +1,18 @@
 // Keys in the real TUI: everything but the prefix reaches the program in the tab as the
 // same bytes (arrows, function keys, Alt, Esc, Ctrl-C, pasted text, the prefix pressed
 // twice); a prefix from $XDG_CONFIG_HOME/baton/keys.json replaces C-b; a broken keys file
-// stops baton with an error naming the file.
+// stops baton with an error naming the file. In the compose bar of a real `baton open`
+// (an agent tab): a paste goes into the draft whole and only the typed Enter sends it;
+// any queued message can be selected, deleted or taken back to edit.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { fixtureDecl } from '../helpers/acp-fixture.js';
+import { ROOT, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { TestTerminal } from '../helpers/term.js';
 
 const s = suite<{ b: BatonTui }>('tui keys');
 
@@ -122,3 +128,106 @@ custom('a broken keys file stops baton before it takes the screen, naming the fi
 });
 
 custom.run();
+
+// An agent whose "TUI" is cat -v: what baton delivers shows in its pane, control bytes
+// visible as ^[. It never reports a turn end, so after the first message it is working
+// for good and every later message is queued.
+const compose = suite<{ t: TestTerminal; home: string }>('tui keys: compose bar paste and queue');
+
+compose.before(async (ctx) => {
+  ctx.home = mkdtempSync(join(tmpdir(), 'baton-compose-'));
+  const work = join(ctx.home, 'work');
+  mkdirSync(work);
+  const plugins = join(ctx.home, 'config', 'baton', 'plugins');
+  mkdirSync(plugins, { recursive: true });
+  const decl = { ...fixtureDecl({ name: 'paste-agent', title: 'Paste agent' }), tui: { command: '/bin/sh', args: ['-c', "stty -echo; echo AGENT-READY; exec cat -v"] } };
+  writeFileSync(join(plugins, 'paste-agent.mjs'), `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n`);
+  ctx.t = new TestTerminal([process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts'), 'open', work], {
+    cols: 110,
+    rows: 32,
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: ctx.home,
+      USER: 'tester',
+      XDG_CONFIG_HOME: join(ctx.home, 'config'),
+      XDG_STATE_HOME: join(ctx.home, 'state'),
+      XDG_DATA_HOME: join(ctx.home, 'data'),
+      ACP_FIXTURE_HOME: join(ctx.home, 'acp'),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      SHELL: '/bin/sh',
+    },
+  });
+});
+
+compose.after(async (ctx) => {
+  await ctx.t?.kill();
+  rmSync(ctx.home, { recursive: true, force: true });
+});
+
+/** The text of the inverse (highlighted) cells of the row holding `marker`. */
+function highlighted(t: TestTerminal, marker: RegExp): string {
+  const b = t.term.buffer.active;
+  for (let y = 0; y < t.term.rows; y++) {
+    const line = b.getLine(b.viewportY + y);
+    if (!line || !marker.test(line.translateToString(true))) continue;
+    let out = '';
+    for (let x = 0; x < t.term.cols; x++) {
+      const cell = line.getCell(x);
+      if (cell?.isInverse()) out += cell.getChars() || ' ';
+    }
+    return out.trim();
+  }
+  return '';
+}
+
+compose('a paste into the compose bar stays in the draft, newlines and all; the typed Enter sends it whole', async ({ t }) => {
+  await t.waitFor(/│Paste agent/, 60_000, 'the picker listing the agent');
+  const rows = t.rows();
+  const top = rows.findIndex((r) => /┌─ New tab/.test(r));
+  const at = rows.slice(top + 1).findIndex((r) => /│Paste agent/.test(r));
+  for (let i = 0; i < at; i++) t.press('Down');
+  t.press('Enter');
+  await t.waitFor(/^AGENT-READY$/m, 60_000, 'the agent running in its tab');
+  t.press('C-b', 'm');
+  await t.waitFor(/›$/m, 10_000, 'the compose bar focused');
+  t.type('before ');
+  t.paste('line one\r\nline two \x1b[31mred\x1b[0m\x02c');
+  await t.waitFor(/› before line one\n +line two redc$/m, 10_000, 'the pasted lines in the draft');
+  assert.not.match(t.screenText(), /^before line one$/m, 'nothing reached the agent');
+  t.press('Enter');
+  // Had the pasted newline sent the first line, the agent would be working and this be queued.
+  await t.waitFor(/^before line one\nline two redc$/m, 10_000, 'the whole message in the agent');
+  assert.not.match(t.screenText(), /queued/);
+  assert.not.match(t.screenText(), /\^\[/, 'no escape byte reached the agent');
+  assert.match(t.row(0), /^ ?1:Paste agent/, 'the pasted C-b c opened no tab');
+});
+
+compose('any queued message can be selected (highlighted), deleted, and taken back to edit', async ({ t }) => {
+  for (const m of ['q one', 'q two', 'q three']) {
+    t.type(m);
+    t.press('Enter');
+    await t.waitFor(new RegExp(`queued \\(\\d\\): .*${m}`), 10_000, `${m} queued`);
+  }
+  await t.waitFor(/queued \(3\): 1\. q one {2}2\. q two {2}3\. q three/);
+  t.press('M-Up');
+  await t.waitFor(() => highlighted(t, /queued \(3\)/) === '3. q three', 10_000, 'the last one selected');
+  // Alt-Up as xterm sends it (CSI 1;3 A) walks the same way.
+  t.type('\x1b[1;3A');
+  await t.waitFor(() => highlighted(t, /queued \(3\)/) === '2. q two', 10_000, 'the middle one selected');
+  t.press('M-x');
+  await t.waitFor(/queued \(2\): 1\. q one {2}2\. q three/, 10_000, 'q two deleted');
+  await t.waitFor(() => highlighted(t, /queued \(2\)/) === '2. q three', 10_000, 'the selection on the neighbour');
+  t.press('M-Up', 'M-e');
+  await t.waitFor(/queued \(1\): 1\. q three/, 10_000, 'q one out of the queue');
+  await t.waitFor(/› q one$/m, 10_000, 'q one in the draft');
+  t.type(' edited');
+  t.press('Enter');
+  await t.waitFor(/queued \(2\): 1\. q three {2}2\. q one edited/, 10_000, 'queued again, last');
+  assert.not.match(t.screenText(), /^q (one|two|three)/m, 'nothing queued reached the agent');
+  t.press('C-b', '?');
+  await t.waitFor(/In the compose bar:[^]*M-Up, M-Down +select a queued message/, 10_000, 'the compose keys in the help');
+});
+
+compose.run();
