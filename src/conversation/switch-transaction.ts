@@ -5,11 +5,14 @@
 //   unknown               launched, but delivery was never confirmed (reconcile before the next send)
 //   switched / started    done
 // The handoff entry carries the switch id; retrying the same armed switch reuses it, so one
-// message is delivered, never two. Also the shared launch path for a tab's first agent.
+// message is delivered, never two. Also the shared launch path for a tab's first agent,
+// which honours a native fork's cursor: the CLI is launched with resume + fork, and once its
+// log names the new session, that session becomes the conversation's own.
 
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '../errors.js';
 import type { HarnessDriver, LaunchSpec } from '../plugins/api.js';
+import type { NativeCursor } from '../transcript/types.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import { hasContext, prepareBrief } from './prepare-brief.js';
 import type { ArmedSwitch, TabSession } from './tab-session.js';
@@ -44,6 +47,8 @@ function settled(session: TabSession, quietMs: number, maxMs: number): Promise<v
 interface Launched {
   spec: LaunchSpec;
   resumed: boolean;
+  /** The launch forks this session (a native fork's cursor) instead of continuing it. */
+  forked?: NativeCursor;
   prompt: string | undefined;
 }
 
@@ -54,6 +59,7 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
   const current = t.currentSegment;
   let briefText: string | null = null;
   let resume: string | undefined;
+  let forked: NativeCursor | undefined;
   let hash: string | null = null;
   let prepared: Awaited<ReturnType<typeof prepareBrief>> | undefined;
   if (hasContext(t.entries)) {
@@ -63,13 +69,14 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
       title: conv.meta.data.title,
       cwd: conv.meta.data.cwd,
       baseBranch: conv.meta.data.baseBranch,
-      target: { harness: driver.name, model, title: driver.title, canResume: driver.capabilities.resume },
+      target: { harness: driver.name, model, title: driver.title, canResume: driver.capabilities.resume, canFork: driver.capabilities.fork },
       maxChars: budget.maxChars,
       git: session.deps.git,
       agentTitles: titles,
     });
     const { brief, resume: cursor } = prepared;
     resume = cursor?.agentSession;
+    if (cursor?.fork) forked = cursor;
     // A returning agent with nothing new to hear needs no brief at all.
     briefText = resume && t.since(cursor!.deliveredSeq).every((e) => e.kind !== 'user_message' && e.kind !== 'agent_text') ? null : brief.text;
     hash = briefText ? brief.hash : null;
@@ -87,12 +94,13 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
       briefTitle: conv.meta.data.title,
       git: prepared?.git,
     });
-    if (resume) t.apply({ type: 'session', agentSession: resume });
+    // A session to fork is not this segment's: the new one is, once the log shows it.
+    if (resume && !forked) t.apply({ type: 'session', agentSession: resume });
     conv.sync();
   }
   const prompt = [briefText, message].filter((p): p is string => !!p).join('\n\n') || undefined;
-  const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: model === 'default' ? undefined : model, resume, initialPrompt: prompt, switchId, env });
-  return { spec, resumed: !!resume, prompt };
+  const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: model === 'default' ? undefined : model, resume, ...(forked ? { fork: true } : {}), initialPrompt: prompt, switchId, env });
+  return { spec, resumed: !!resume, ...(forked ? { forked } : {}), prompt };
 }
 
 /**
@@ -123,12 +131,22 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   session.changed();
   const current = conv.transcript.currentSegment;
   if (driver.ingest) {
+    let forked = launched.forked;
     const ingestor = await driver.ingest({
       cwd: conv.meta.data.cwd,
-      agentSession: launched.resumed ? current?.agentSession : undefined,
+      // A fork runs in a new session: the first one that appears, not the one it was forked from.
+      agentSession: launched.resumed && !forked ? current?.agentSession : undefined,
       since,
       env,
-      onEvent: (e) => session.onAgentEvent(e),
+      onEvent: (e) => {
+        session.onAgentEvent(e);
+        if (forked && e.type === 'session' && e.agentSession !== forked.agentSession) {
+          // The fork's own session, holding what the forked one held: from now on it is this
+          // conversation's, and the cursor no longer says fork.
+          conv.transcript.confirmCursor(driver.name, e.agentSession, forked.deliveredSeq);
+          forked = undefined;
+        }
+      },
     });
     await session.follow(ingestor);
   } else {
@@ -138,7 +156,10 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   // A brief sent alone (a restore, a start with context) shows up in the log as a user
   // message; it is baton's text, so it is recognised and not recorded as the user's.
   if (!message && launched.prompt && session.following) void session.pendingDelivery.expect(launched.prompt, { record: false });
-  if (!message) return { kind: 'started', message: `${driver.title} started${launched.resumed ? ' in its own session' : launched.prompt ? ' with the conversation so far' : ''}.` };
+  if (!message) {
+    const how = launched.forked ? ' in a fork of its own session' : launched.resumed ? ' in its own session' : launched.prompt ? ' with the conversation so far' : '';
+    return { kind: 'started', message: `${driver.title} started${how}.` };
+  }
 
   const delivery = session.pendingDelivery;
   const checkpoint = session.deps.checkpoint ? await session.deps.checkpoint(conv.transcript.lastSeq + 1) : undefined;
