@@ -70,6 +70,9 @@ export class TabSession extends EventEmitter {
   startedAt: Date | undefined;
   private ingestor: Ingestor | undefined;
   private readonly delivery: Delivery;
+  /** Ingested events waiting behind the checkpoint of a message typed into the CLI. */
+  private held: TranscriptEvent[] | undefined;
+  private holding: Promise<void> | undefined;
   private readonly disposers: (() => void)[] = [];
   private draining = false;
   private readonly screenTimer: NodeJS.Timeout;
@@ -211,8 +214,56 @@ export class TabSession extends EventEmitter {
 
   /** Events from the driver's ingest of the running CLI's log. */
   onAgentEvent(e: TranscriptEvent): void {
-    if (this.disposed) return;
+    if (!this.disposed) this.take(e);
+  }
+
+  // Behind a checkpoint being taken, events wait their turn: the log's order is kept.
+  private take(e: TranscriptEvent): void {
+    if (this.held) this.held.push(e);
+    else this.ingest(e);
+  }
+
+  /** Resolves once no ingested event waits behind a checkpoint. */
+  async ingested(): Promise<void> {
+    while (this.holding) await this.holding;
+  }
+
+  /**
+   * A message typed straight into the CLI (no delivery of ours claims it) gets its
+   * checkpoint now, as it is ingested — best effort: the agent may already have changed
+   * files. The screen never waits for it; later events wait, so the entry keeps its place.
+   */
+  private checkpointTyped(e: TranscriptEvent & { type: 'user_text' }, takeCheckpoint: (seq: number) => Promise<string | undefined>): void {
+    const t = this.conversation.transcript;
+    // Streamed text still open is committed first (as applying the message would), so the
+    // seq the checkpoint is named after is the one the message gets.
+    t.flush();
+    this.held = [];
+    this.holding = (async () => {
+      let checkpoint: string | undefined;
+      try {
+        checkpoint = await takeCheckpoint(t.lastSeq + 1);
+      } catch {
+        // No checkpoint (git failed): the message is recorded all the same.
+      }
+      this.record({ ...e, checkpoint }, undefined);
+      const rest = this.held ?? [];
+      this.held = undefined;
+      this.holding = undefined;
+      for (const next of rest) this.take(next);
+    })();
+  }
+
+  private ingest(e: TranscriptEvent): void {
     const claimed = e.type === 'user_text' ? this.delivery.claim(e.text) : undefined;
+    if (!claimed && e.type === 'user_text' && !e.checkpoint && this.deps.checkpoint) {
+      this.checkpointTyped(e, this.deps.checkpoint);
+      return;
+    }
+    this.record(e, claimed);
+  }
+
+  private record(e: TranscriptEvent, claimed: ReturnType<Delivery['claim']>): void {
     if (claimed) {
       // Our own message, now seen in the CLI's log: recorded as the user wrote it, in log order.
       if (claimed.meta.record !== false) {
@@ -287,6 +338,7 @@ export class TabSession extends EventEmitter {
     for (const d of this.disposers) d();
     this.delivery.cancel();
     await this.follow(undefined);
+    await this.ingested();
     await this.stopAgent(2000);
     await this.conversation.close();
   }

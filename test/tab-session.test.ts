@@ -1,0 +1,193 @@
+// src/conversation/tab-session.ts, the ingest side: a message typed straight into the agent's
+// own TUI (not sent from the compose bar) gets its checkpoint when the driver's ingest shows
+// it, in a real git repository, with the CLI in a real PTY tab. The driver is a drop-in
+// written here (our own contract): its "CLI" logs each line typed at it as a user_text,
+// answers at once, and the driver's ingest follows that log with the plugin kit's tailJsonl.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TabSession } from '../src/conversation/tab-session.js';
+import { loadRegistry, type Registry } from '../src/plugins/registry.js';
+import { createConversation, readConversation, type OpenConversation } from '../src/transcript/store.js';
+import type { Entry } from '../src/transcript/types.js';
+import { TabTerminal } from '../src/tui/tab-terminal.js';
+import { Tab } from '../src/tui/tab.js';
+import { createCheckpoint } from '../src/worktree/checkpoint.js';
+import { until } from './helpers/term.js';
+
+// The CLI: each line typed at it is logged as the user's message, then answered at once
+// (the answer reaches the log while baton is still taking the message's checkpoint).
+const CLI = `import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+const log = process.env.TYPED_CLI_LOG;
+const rec = (r) => appendFileSync(log, JSON.stringify(r) + '\\n');
+process.stdout.write('typed-cli ready\\n> ');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  rec({ type: 'user_text', text: line });
+  rec({ type: 'agent_text', text: 'ok: ' + line });
+  rec({ type: 'turn_end' });
+  process.stdout.write('ok: ' + line + '\\n> ');
+});
+`;
+
+const dropIn = (cli: string) => `export default (kit) => ({
+  name: 'typed',
+  title: 'Typed CLI',
+  families: [],
+  capabilities: { resume: false, fork: false, planMode: false, submit: 'type' },
+  async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
+  launch(opts) {
+    return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG }, cwd: opts.cwd, prompt: 'none' };
+  },
+  async ingest(opts) {
+    const tail = await kit.tailJsonl(opts.env.TYPED_CLI_LOG, { onRecord: (r) => opts.onEvent(r) });
+    return { agentSession: undefined, skipped: 0, dispose: () => tail.dispose() };
+  },
+});
+`;
+
+interface World {
+  home: string;
+  repo: string;
+  env: NodeJS.ProcessEnv;
+  registry: Registry;
+  conv: OpenConversation;
+  terminal: TabTerminal;
+  tabs: Tab[];
+  session: TabSession;
+  /** The seqs checkpoints were asked for, in order. */
+  asked: number[];
+}
+
+let w: World | undefined;
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+async function world(opts: { checkpoints?: boolean } = {}): Promise<World> {
+  const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-'));
+  const repo = join(home, 'repo');
+  mkdirSync(repo);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'config', 'user.name', 'Test');
+  git(repo, 'config', 'user.email', 'test@example.com');
+  git(repo, 'config', 'commit.gpgsign', 'false');
+  writeFileSync(join(repo, 'notes.txt'), 'committed\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'first');
+  const cli = join(home, 'typed-cli.mjs');
+  writeFileSync(cli, CLI);
+  const plugins = join(home, 'plugins');
+  mkdirSync(plugins);
+  writeFileSync(join(plugins, 'typed.mjs'), dropIn(cli));
+  const log = join(home, 'cli-log.jsonl');
+  writeFileSync(log, '');
+  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), TYPED_CLI_LOG: log };
+  const registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
+  const conv = await createConversation(join(home, 'baton'), { cwd: repo, title: 'typed', user: { type: 'user', name: 'tester', device: 'test' } });
+  const tabs: Tab[] = [];
+  const terminal = new TabTerminal((launch) => {
+    const tab = new Tab(launch, { cols: 80, rows: 10, baseEnv: { PATH: process.env.PATH } });
+    tabs.push(tab);
+    return tab;
+  });
+  const asked: number[] = [];
+  const session = new TabSession({
+    conversation: conv,
+    registry,
+    terminal,
+    env,
+    checkpoint: opts.checkpoints === false ? undefined : (seq) => {
+      asked.push(seq);
+      return createCheckpoint(repo, conv.id, seq);
+    },
+  });
+  w = { home, repo, env, registry, conv, terminal, tabs, session, asked };
+  const outcome = await session.start('typed');
+  assert.is(outcome.kind, 'started', outcome.message);
+  await until(() => terminal.screenLines().some((l) => l.includes('typed-cli ready')), 'the CLI is up');
+  return w;
+}
+
+const s = suite('tab-session');
+s.after.each(async () => {
+  if (!w) return;
+  await w.session.dispose();
+  w.terminal.dispose();
+  for (const t of w.tabs) await t.dispose();
+  await w.registry.dispose();
+  rmSync(w.home, { recursive: true, force: true });
+  w = undefined;
+});
+
+const users = (c: OpenConversation) => c.transcript.entries.filter((e): e is Entry & { kind: 'user_message' } => e.kind === 'user_message');
+const fileAt = (repo: string, commit: string, path: string) => git(repo, 'show', `${commit}:${path}`);
+
+s('a message typed into the CLI gets a checkpoint of the files as they were when it was ingested, recorded on its entry in log order', async () => {
+  const { repo, conv, terminal, session, asked } = await world();
+  writeFileSync(join(repo, 'notes.txt'), 'edited before typing\n');
+  writeFileSync(join(repo, 'untracked.txt'), 'new\n');
+  terminal.write('fix the bug\r');
+  await until(() => conv.transcript.entries.some((e) => e.kind === 'turn_end'), 'the typed turn is ingested');
+  await session.ingested();
+
+  const [typed] = users(conv);
+  assert.ok(typed, 'the typed message is recorded');
+  assert.is(typed!.text, 'fix the bug');
+  assert.ok(typed!.checkpoint, 'with a checkpoint');
+  assert.equal(asked, [typed!.seq]);
+  assert.is(git(repo, 'rev-parse', `refs/baton/checkpoints/${conv.id}/${typed!.seq}`), typed!.checkpoint);
+  assert.is(fileAt(repo, typed!.checkpoint!, 'notes.txt'), 'edited before typing');
+  assert.is(fileAt(repo, typed!.checkpoint!, 'untracked.txt'), 'new');
+  // The answer came while the checkpoint was being taken: it still follows the message.
+  const kinds = conv.transcript.entries.filter((e) => e.seq >= typed!.seq).map((e) => e.kind);
+  assert.equal(kinds, ['user_message', 'agent_text', 'turn_end']);
+  // Stored as it is in memory.
+  conv.sync();
+  const stored = await readConversation(join(w!.home, 'baton'), conv.id);
+  assert.is(stored.transcript.entry(typed!.seq)?.checkpoint, typed!.checkpoint);
+});
+
+s('a compose-bar message keeps its one checkpoint (taken before sending); each typed message gets its own', async () => {
+  const { repo, conv, terminal, session, asked } = await world();
+  terminal.write('first, typed\r');
+  await until(() => users(conv).length === 1 && !!users(conv)[0]!.checkpoint, 'the typed message');
+  await until(() => session.status.current === 'idle', 'idle after the typed turn');
+
+  writeFileSync(join(repo, 'notes.txt'), 'before the compose message\n');
+  const sent = await session.send('second, from the compose bar');
+  assert.is(sent.kind, 'delivered');
+  await until(() => users(conv).length === 2, 'the compose message is ingested');
+  await until(() => session.status.current === 'idle', 'idle after the compose turn');
+
+  writeFileSync(join(repo, 'notes.txt'), 'before the third\n');
+  terminal.write('third, typed\r');
+  await until(() => users(conv).length === 3 && !!users(conv)[2]!.checkpoint, 'the second typed message');
+  await session.ingested();
+
+  const [first, second, third] = users(conv);
+  assert.equal(users(conv).map((e) => e.text), ['first, typed', 'second, from the compose bar', 'third, typed']);
+  // One checkpoint per message: the compose bar's was not taken again when its echo came in.
+  assert.equal(asked, [first!.seq, second!.seq, third!.seq]);
+  const refs = git(repo, 'for-each-ref', '--format=%(refname)', `refs/baton/checkpoints/${conv.id}/`).split('\n');
+  assert.is(refs.length, 3);
+  assert.is(fileAt(repo, second!.checkpoint!, 'notes.txt'), 'before the compose message');
+  assert.is(fileAt(repo, third!.checkpoint!, 'notes.txt'), 'before the third');
+  assert.is(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'before the third\n');
+});
+
+s('without checkpoints (not a git repository) a typed message is recorded as before, at once', async () => {
+  const { conv, terminal, asked } = await world({ checkpoints: false });
+  terminal.write('no git here\r');
+  await until(() => conv.transcript.entries.some((e) => e.kind === 'turn_end'), 'the typed turn is ingested');
+  const [typed] = users(conv);
+  assert.is(typed?.text, 'no git here');
+  assert.is(typed?.checkpoint, undefined);
+  assert.equal(asked, []);
+});
+
+s.run();
