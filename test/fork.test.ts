@@ -1,7 +1,10 @@
 // `baton fork`: a tab fork and a worktree fork of conversations made by `baton chat` with the
 // fixture ACP agent in real git repositories; the fork's first turn replays the history up
-// to the fork point and nothing after it; --agent; detached HEAD; every bad input, each
-// leaving no conversation, branch, worktree or checkpoint ref behind.
+// to the fork point and nothing after it; native forks (the fixture offering session/fork):
+// when they are chosen and when a replay is, the first turn forking the agent's own session
+// and sending the message alone, the fallback to the replay, a worktree fork carrying the
+// session; --agent; detached HEAD; every bad input, each leaving no conversation, branch,
+// worktree, checkpoint ref or carried session behind.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import { main } from '../src/cli.js';
 import { bufferIo } from '../src/commands/io.js';
 import { readConversation } from '../src/transcript/store.js';
-import { writeFixtureDropIn } from './helpers/acp-fixture.js';
+import { fixtureDecl, writeFixtureDropIn } from './helpers/acp-fixture.js';
 
 let home = '';
 let repo = '';
@@ -57,8 +60,8 @@ function initRepo(dir: string, commit = true) {
 }
 
 /** Three turns, the agent writing notes.txt = v1, v2, v3 (and MARK-1..3 in the messages). */
-async function threeTurns() {
-  const first = await chat(['--yes', '--new', '--agent', 'alpha', `MARK-1 [[write ${join(repo, 'notes.txt')} v1]]`]);
+async function threeTurns(agent = 'alpha') {
+  const first = await chat(['--yes', '--new', '--agent', agent, `MARK-1 [[write ${join(repo, 'notes.txt')} v1]]`]);
   const id = first.conversation;
   for (const n of [2, 3]) await chat(['--yes', '--conversation', id, `MARK-${n} [[write ${join(repo, 'notes.txt')} v${n}]]`]);
   assert.is(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'v3');
@@ -77,6 +80,53 @@ const checkpointOwners = (dir = repo) =>
   [...new Set(sh(dir, 'for-each-ref', '--format=%(refname)', 'refs/baton/checkpoints/').split('\n').filter(Boolean).map((r) => r.split('/')[3]!))].sort();
 const worktrees = (dir = repo) => sh(dir, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice(9));
 
+/**
+ * A drop-in on the fixture agent (offering session/fork) with a carrySession of its own:
+ * it writes `<carryDir>/<session>` naming the directories, and its undo removes that file.
+ */
+function writeCarryingDropIn(dir: string, name: string, carryDir: string) {
+  const decl = fixtureDecl({ name, title: name.toUpperCase(), fork: true, env: { ACP_FIXTURE_HOME: join(home, name) } });
+  writeFileSync(
+    join(dir, `${name}.mjs`),
+    `import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+export default (kit) => {
+  const d = kit.acpDriver(${JSON.stringify(decl)});
+  return { ...d, async carrySession(o) {
+    mkdirSync(${JSON.stringify(carryDir)}, { recursive: true });
+    const f = ${JSON.stringify(carryDir)} + '/' + o.session;
+    writeFileSync(f, JSON.stringify({ cwd: o.cwd, toCwd: o.toCwd }));
+    return { undo: async () => rmSync(f, { force: true }) };
+  } };
+};
+`,
+  );
+}
+
+interface ForkJson {
+  id: string;
+  mode: 'native' | 'replay';
+  nativeSession?: { harness: string; agentSession: string };
+  replayReason?: string;
+  worktree?: { path: string; cwd: string };
+}
+
+async function forkJson(args: string[], env?: Record<string, string>): Promise<ForkJson> {
+  const r = await run(['fork', ...args, '--json'], { env });
+  assert.is(r.code, 0, r.err);
+  return JSON.parse(r.out) as ForkJson;
+}
+
+/** The fixture agent's own record of a session: the prompts it holds. */
+const agentTurns = (agent: string, session: string) =>
+  (JSON.parse(readFileSync(join(home, agent, `${session}.json`), 'utf8')) as { turns: { prompt: string }[] }).turns.map((t) => t.prompt);
+
+async function cursorOf(id: string, harness: string) {
+  const c = await readConversation(home, id);
+  const cur = c.transcript.cursor(harness);
+  await c.close();
+  return cur;
+}
+
 const f = suite('fork');
 f.before.each(() => {
   home = tmp('baton-fork-');
@@ -85,6 +135,9 @@ f.before.each(() => {
   plugins = join(home, 'plugins');
   writeFixtureDropIn(plugins, { name: 'alpha', title: 'Alpha', env: { ACP_FIXTURE_HOME: join(home, 'alpha') } });
   writeFixtureDropIn(plugins, { name: 'beta', title: 'Beta', env: { ACP_FIXTURE_HOME: join(home, 'beta') } });
+  // gamma offers session/fork; delta does too, and carries a session to another directory.
+  writeFixtureDropIn(plugins, { name: 'gamma', title: 'Gamma', fork: true, env: { ACP_FIXTURE_HOME: join(home, 'gamma') } });
+  writeCarryingDropIn(plugins, 'delta', join(home, 'carried'));
   initRepo(repo);
 });
 f.after.each(() => {
@@ -168,6 +221,136 @@ f('fork --agent: the fork continues with that agent, and a plain chat on it runs
   assert.not.ok(JSON.parse(same.out).switched);
 });
 
+f('native: a fork at the last turn of an agent that can fork; its first turn forks that session and sends the message alone', async () => {
+  const { id, lastSeq, users } = await threeTurns('gamma');
+  const srcCursor = (await cursorOf(id, 'gamma'))!;
+  const S = srcCursor.agentSession;
+  const r = await run(['fork', id, '--at', String(lastSeq)]);
+  assert.is(r.code, 0, r.err);
+  const forkId = r.out.split('\n')[0]!;
+  assert.match(r.err, new RegExp(`native fork: continues with gamma .*forks gamma's own session ${S}`));
+
+  const src = await readConversation(home, id);
+  const fork = await readConversation(home, forkId);
+  const expected = src.transcript.entries.filter((e) => e.seq <= lastSeq && e.kind !== 'cursor' && e.kind !== 'agent_session');
+  assert.equal(fork.transcript.entries.slice(0, expected.length), expected);
+  const added = fork.transcript.entries.slice(expected.length);
+  assert.equal(added.map((e) => e.kind), ['notice', 'cursor']);
+  assert.match((added[0] as { text: string }).text, new RegExp(`forks gamma's own session ${S}`));
+  // Read back from disk: the cursor says the session is to be forked, not continued.
+  assert.equal(fork.transcript.cursor('gamma'), { harness: 'gamma', agentSession: S, deliveredSeq: lastSeq, fork: true });
+  assert.is(fork.transcript.currentSegment?.agentSession, undefined, 'the source\'s session is not the fork\'s');
+  const srcEntries = src.transcript.entries.length;
+  await src.close();
+  await fork.close();
+  const srcTurns = agentTurns('gamma', S);
+  assert.is(srcTurns.length, 3);
+
+  const first = await chat(['--conversation', forkId, 'go on MARK-FORK']);
+  assert.is(first.agent, 'gamma');
+  // The agent got the message alone, in a session holding the source's turns (the fixture names the previous one).
+  assert.is(replyOf(first), `echo: go on MARK-FORK (previous: ${users[2]!.text})`);
+  const own = (await cursorOf(forkId, 'gamma'))!;
+  assert.is.not(own.agentSession, S, 'a new native session');
+  assert.is(own.fork, undefined, 'the fork flag is cleared');
+  assert.equal(agentTurns('gamma', own.agentSession), [...srcTurns, 'go on MARK-FORK']);
+  assert.equal(agentTurns('gamma', S), srcTurns, 'the source\'s session is as it was');
+
+  const next = await chat(['--conversation', forkId, 'and MARK-NEXT']);
+  assert.is(replyOf(next), 'echo: and MARK-NEXT (previous: go on MARK-FORK)', 'the fork continues its own session');
+  const back = await chat(['--conversation', id, 'source again']);
+  assert.is(replyOf(back), `echo: source again (previous: ${users[2]!.text})`, 'resuming the source does not see the fork');
+  const again = await readConversation(home, id);
+  assert.is(again.transcript.entries.filter((e) => e.seq <= srcEntries).length, srcEntries);
+  await again.close();
+});
+
+f('replay, not native: not the last turn, another agent, an agent that cannot fork, a reset since the session began', async () => {
+  const { id, lastSeq, endOfTurn } = await threeTurns('gamma');
+  const S = (await cursorOf(id, 'gamma'))!.agentSession;
+  const early = await forkJson([id, '--at', String(endOfTurn(1))]);
+  assert.is(early.mode, 'replay');
+  assert.match(early.replayReason!, /is not where the conversation ends/);
+  assert.is(await cursorOf(early.id, 'gamma'), undefined);
+  // The user message of the last turn: the agent's reply came after it.
+  const mid = await forkJson([id, '--at', String(endOfTurn(2) + 1)]);
+  assert.is(mid.mode, 'replay');
+  const other = await forkJson([id, '--at', String(lastSeq), '--agent', 'beta']);
+  assert.is(other.mode, 'replay');
+  assert.match(other.replayReason!, /another agent \(beta\)/);
+
+  const a = await chat(['--new', '--agent', 'alpha', 'alpha cannot fork']);
+  const ac = await readConversation(home, a.conversation);
+  const alphaAt = ac.transcript.lastSeq;
+  await ac.close();
+  const cannot = await forkJson([a.conversation, '--at', String(alphaAt)]);
+  assert.is(cannot.mode, 'replay');
+  assert.match(cannot.replayReason!, /Alpha does not offer to fork a session/);
+
+  // A reset hides turn 3, which gamma's session still holds: forking it would bring turn 3 back.
+  assert.is((await run(['reset', id, '--to', String(endOfTurn(2))])).code, 0);
+  const afterReset = await forkJson([id, '--at', String(endOfTurn(2))]);
+  assert.is(afterReset.mode, 'replay');
+  assert.match(afterReset.replayReason!, /a reset happened since gamma's session/);
+  // The next turn after the reset is a replay into a new session; that one can be forked.
+  await chat(['--conversation', id, 'after the reset MARK-R']);
+  const conv = await readConversation(home, id);
+  const R = conv.transcript.cursor('gamma')!.agentSession;
+  const end = conv.transcript.lastSeq;
+  await conv.close();
+  assert.is.not(R, S);
+  const fresh = await forkJson([id, '--at', String(end)]);
+  assert.is(fresh.mode, 'native');
+  assert.equal(fresh.nativeSession, { harness: 'gamma', agentSession: R });
+});
+
+f('a native fork whose session cannot be forked any more falls back to the replay with the brief', async () => {
+  const { id, lastSeq } = await threeTurns('gamma');
+  const r = await forkJson([id, '--at', String(lastSeq)]);
+  assert.is(r.mode, 'native');
+  // gamma's own session store is gone: session/fork fails before the prompt is sent.
+  rmSync(join(home, 'gamma'), { recursive: true, force: true });
+  const first = await run(['chat', '--json', '--conversation', r.id, 'fork anyway MARK-F']);
+  assert.is(first.code, 0, first.err);
+  assert.match(first.err, /forking gamma session .* failed; starting fresh with the full brief/);
+  const res = JSON.parse(first.out) as ChatJson;
+  const saw = replyOf(res);
+  assert.match(saw, /Fresh start/);
+  assert.match(saw, /MARK-1/);
+  assert.match(saw, /MARK-3/);
+  assert.match(saw, /fork anyway MARK-F/);
+  assert.ok(res.entries.some((e) => e.kind === 'notice' && /Forking Gamma's own session .* failed/.test(e.text ?? '')));
+  const own = (await cursorOf(r.id, 'gamma'))!;
+  assert.is(own.fork, undefined);
+  const next = await chat(['--conversation', r.id, 'then MARK-G']);
+  assert.is(replyOf(next).slice(0, 'echo: then MARK-G (previous: '.length), 'echo: then MARK-G (previous: ', 'the replayed session is the fork\'s own now');
+});
+
+f('a worktree fork at the last turn carries the session and is native; a fork undone later removes the carried copy', async () => {
+  const { id, lastSeq, users } = await threeTurns('delta');
+  const S = (await cursorOf(id, 'delta'))!.agentSession;
+  const carried = join(home, 'carried', S);
+  mkdirSync(join(home, 'config', 'baton'), { recursive: true });
+  const settings = join(home, 'config', 'baton', 'settings.json');
+  writeFileSync(settings, JSON.stringify({ worktreeSetup: [process.execPath, '-e', 'process.exit(7)'] }));
+  await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'undone'], 2, /exited with 7; the fork was undone/);
+  assert.not.ok(existsSync(carried), 'the carried session went with the fork');
+  rmSync(settings);
+
+  const r = await forkJson([id, '--at', String(lastSeq), '--worktree', '--name', 'carry']);
+  assert.is(r.mode, 'native');
+  assert.equal(r.nativeSession, { harness: 'delta', agentSession: S });
+  assert.equal(JSON.parse(readFileSync(carried, 'utf8')), { cwd: repo, toCwd: r.worktree!.cwd });
+  const first = await chat(['--conversation', r.id, 'in the worktree MARK-WT']);
+  assert.is(replyOf(first), `echo: in the worktree MARK-WT (previous: ${users[2]!.text})`);
+
+  // An agent that cannot carry its session there: the worktree fork is a replay.
+  const g = await threeTurns('gamma');
+  const gr = await forkJson([g.id, '--at', String(g.lastSeq), '--worktree', '--name', 'nocarry']);
+  assert.is(gr.mode, 'replay');
+  assert.match(gr.replayReason!, /Gamma cannot carry its own session into the worktree/);
+});
+
 f('a worktree fork at an earlier turn: branch baton/<name> beside the repository, files as they were then, .batoninclude copied, setup run', async () => {
   writeFileSync(join(repo, '.env'), 'SECRET=local\n');
   writeFileSync(join(repo, '.batoninclude'), '# local files\n.env\n');
@@ -228,17 +411,14 @@ f('a worktree fork at the last turn takes a checkpoint of the working tree now; 
   assert.is(readFileSync(join(res.worktree.path, 'untracked.txt'), 'utf8'), 'new');
 });
 
-f('detached HEAD: the worktree fork works and records the commit as its base', async () => {
+f('detached HEAD: a worktree fork is refused (exit 7, nothing made), the tab fork offered works', async () => {
   const { id, lastSeq } = await threeTurns();
   const head = git('rev-parse', 'HEAD').trim();
   git('checkout', '-q', '--detach');
-  const r = await run(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'det']);
-  assert.is(r.code, 0, r.err);
-  assert.match(r.err, new RegExp(`HEAD is detached, so the fork records commit ${head.slice(0, 12)} as its base`));
-  const fork = await readConversation(home, r.out.split('\n')[0]!);
-  assert.is(fork.meta.data.baseBranch, head);
-  assert.is(fork.meta.data.worktreeBranch, 'baton/det');
-  await fork.close();
+  const r = await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'det'], 7, new RegExp(`has a detached HEAD \\(at commit ${head.slice(0, 12)}\\)`));
+  assert.match(r.err, new RegExp(`baton fork ${id} --at ${lastSeq}\\n`));
+  const tab = await run(['fork', id, '--at', String(lastSeq)]);
+  assert.is(tab.code, 0, tab.err);
 });
 
 /** Runs a fork that must fail with `code`, and checks nothing of it was made. */
@@ -260,11 +440,11 @@ async function failsCleanly(args: string[], code: number, message: RegExp, opts:
   return r;
 }
 
-f('bad input: not a git repository (offers the tab fork), no commits yet, seq out of range or hidden', async () => {
+f('bad input: not a git repository (6, offers the tab fork), no commits yet (8), seq out of range or hidden (9)', async () => {
   const plain = tmp('baton-fork-plain-');
   extra.push(plain);
   const p = await chat(['--new', '--agent', 'alpha', 'no git here'], plain);
-  const notRepo = await failsCleanly(['fork', p.conversation, '--at', '1', '--worktree'], 2, /is not a git repository\. A worktree fork needs git/, { cwd: plain, dir: plain });
+  const notRepo = await failsCleanly(['fork', p.conversation, '--at', '1', '--worktree'], 6, /is not a git repository\. A worktree fork needs git/, { cwd: plain, dir: plain });
   assert.match(notRepo.err, new RegExp(`hint: fork into a tab instead .*: baton fork ${p.conversation} --at 1\\n`));
   // ...and the tab fork it offers works there.
   const tab = await run(['fork', p.conversation, '--at', '1'], { cwd: plain });
@@ -276,24 +456,24 @@ f('bad input: not a git repository (offers the tab fork), no commits yet, seq ou
   writeFileSync(join(fresh, 'a.txt'), 'a');
   const u = await chat(['--new', '--agent', 'alpha', 'before any commit'], fresh);
   assert.ok(u.entries.find((e) => e.kind === 'user_message')!.checkpoint, 'checkpoints work before the first commit');
-  await failsCleanly(['fork', u.conversation, '--at', '1', '--worktree'], 2, /has no commits yet/, { cwd: fresh, dir: fresh });
+  await failsCleanly(['fork', u.conversation, '--at', '1', '--worktree'], 8, /has no commits yet/, { cwd: fresh, dir: fresh });
 
   const { id, lastSeq, endOfTurn } = await threeTurns();
-  await failsCleanly(['fork', id, '--at', String(lastSeq + 50)], 2, /--at \d+ is not an entry of conversation/);
-  await failsCleanly(['fork', id, '--at', '0', '--worktree'], 2, /--at 0 is not an entry/);
+  await failsCleanly(['fork', id, '--at', String(lastSeq + 50)], 9, /--at \d+ is not an entry of conversation/);
+  await failsCleanly(['fork', id, '--at', '0', '--worktree'], 9, /--at 0 is not an entry/);
   await failsCleanly(['fork', id, '--at', 'x'], 2, /--at must be a whole number/);
   await failsCleanly(['fork', 'nosuchid', '--at', '1'], 2, /no conversation nosuchid/);
   const reset = await run(['reset', id, '--to', String(endOfTurn(1))]);
   assert.is(reset.code, 0, reset.err);
-  await failsCleanly(['fork', id, '--at', String(endOfTurn(2)), '--worktree'], 2, /is hidden by a reset/);
+  await failsCleanly(['fork', id, '--at', String(endOfTurn(2)), '--worktree'], 9, /is hidden by a reset/);
 });
 
-f('bad input: branch or path already there, bad names, unknown agent, a failing setup command', async () => {
+f('bad input: branch or path already there (10), bad names, unknown agent, a failing setup command (2)', async () => {
   const { id, lastSeq, endOfTurn } = await threeTurns();
   git('branch', 'baton/taken');
-  await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'taken'], 2, /branch baton\/taken already exists/);
+  await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'taken'], 10, /branch baton\/taken already exists/);
   mkdirSync(join(forks, `${basename(repo)}-busy`));
-  await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'busy'], 2, /-busy already exists/);
+  await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'busy'], 10, /-busy already exists/);
   await failsCleanly(['fork', id, '--at', String(lastSeq), '--name', 'x'], 2, /needs --worktree/);
   await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'a/b'], 2, /cannot name a fork/);
   await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--agent', 'nobody'], 2, /unknown agent "nobody"/);

@@ -1,6 +1,8 @@
 // `baton fork ID --at SEQ [--worktree] [--agent NAME] [--name NAME] [--json]`: a new
 // conversation from ID's history up to SEQ, in a new tab (same directory) or a new git
-// worktree on branch baton/<name>. Prints the new id first (and the worktree and branch).
+// worktree on branch baton/<name>. Prints the new id first (and the worktree and branch),
+// then on stderr whether the fork is native (its first turn forks the agent's own session)
+// or a replay (a brief), and why.
 
 import type { Argv } from 'yargs';
 import { forkConversation, type ForkResult } from '../conversation/fork.js';
@@ -28,7 +30,12 @@ function describe(io: Io, r: ForkResult): void {
     if (w.setupOutput !== undefined) io.err('setup command ran\n');
   }
   const agent = r.agent ? `${r.agent.harness} (${r.agent.model})` : 'the agent of your choice (--agent NAME)';
-  io.err(`continues with ${agent}; the first message replays the conversation up to #${r.forkedFrom.seq} with a brief (no agent's own session is carried over)\n`);
+  if (r.mode === 'native' && r.nativeSession) {
+    const n = r.nativeSession;
+    io.err(`native fork: continues with ${agent}; the first message forks ${n.harness}'s own session ${n.agentSession} (it holds the conversation up to #${r.forkedFrom.seq}; that session is left as it was)\n`);
+  } else {
+    io.err(`replay fork: continues with ${agent}; the first message replays the conversation up to #${r.forkedFrom.seq} with a brief, because ${r.replayReason ?? 'no agent session can be forked'}\n`);
+  }
   io.err(`next: baton chat --conversation ${r.id} "..."\n`);
 }
 
@@ -46,19 +53,20 @@ export function registerFork(y: Argv, io: Io): Argv {
         .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }),
     async (a) => {
       if (!Number.isSafeInteger(a.at)) throw badInput(`--at must be a whole number (an entry's seq), got ${String(a.at)}`, `see the seqs with baton transcript show ${a.id}`);
-      const catalog = a.agent !== undefined ? await agentCatalog(io) : undefined;
+      // The drivers are asked whether the agent can fork its own session (a native fork).
+      const catalog = await agentCatalog(io);
       try {
         const r = await forkConversation(resolveHome(io.env), a.id, a.at, {
           worktree: a.worktree,
           ...(a.agent !== undefined ? { agent: a.agent } : {}),
           ...(a.name !== undefined ? { name: a.name } : {}),
-          ...(catalog ? { registry: catalog.registry } : {}),
+          registry: catalog.registry,
           env: io.env,
         });
         if (a.json) io.out(JSON.stringify(r) + '\n');
         else describe(io, r);
       } finally {
-        await catalog?.registry.dispose();
+        await catalog.registry.dispose();
       }
     },
   );

@@ -1,7 +1,10 @@
 // One headless turn of a conversation (`baton chat`): picks the agent, and when it differs
 // from the conversation's current one performs the handoff — a new segment and handoff
 // entry, then the brief (a fresh replay, or a returning agent's own session plus only the
-// delta) followed by the user's message. Everything is checked before anything is written,
+// delta) followed by the user's message. A native fork's first turn (its cursor is marked
+// `fork`) forks that agent's own session instead of continuing it, and sends the message
+// alone; should the fork fail before the prompt reached the model, the turn falls back to
+// the replay with the full brief. Everything is checked before anything is written,
 // so bad input changes nothing; once the message is recorded, a failure leaves it and an
 // error entry in the transcript, never loses it.
 
@@ -56,6 +59,8 @@ interface Plan {
   prepared?: PreparedBrief;
   /** The native session to continue. */
   resume?: string;
+  /** Fork `resume` into a new session instead of continuing it (a native fork's first turn). */
+  fork?: boolean;
 }
 
 async function readyDriver(registry: Registry, name: string): Promise<HarnessDriver> {
@@ -93,7 +98,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
       title: conv.meta.data.title,
       cwd: conv.meta.data.cwd,
       baseBranch: conv.meta.data.baseBranch,
-      target: { harness: name, model, title: driver.title, canResume },
+      target: { harness: name, model, title: driver.title, canResume, canFork: driver.capabilities.fork },
       maxChars: budget.maxChars,
       uptoSeq,
       git: deps.git,
@@ -101,13 +106,15 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     });
 
   if (hasContext(t.entries)) {
-    const cursor = resumableCursor(t, { harness: name, model, canResume: driver.capabilities.resume });
+    const cursor = resumableCursor(t, { harness: name, model, canResume: driver.capabilities.resume, canFork: driver.capabilities.fork });
     if (!plan.switching && cursor && !hasContext(t.since(cursor.deliveredSeq))) {
       // Same agent, next turn, nothing it has not seen: its own session and the message alone.
       plan.resume = cursor.agentSession;
+      plan.fork = cursor.fork;
     } else {
       plan.prepared = await briefFor(driver.capabilities.resume);
       plan.resume = plan.prepared.resume?.agentSession;
+      plan.fork = plan.prepared.resume?.fork;
     }
   }
 
@@ -132,7 +139,8 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
       git: plan.prepared?.git,
     });
     handoff = { from: h.kind === 'handoff' && h.from ? h.from.harness : null, mode, briefChars: briefText?.length ?? 0 };
-    if (plan.resume) t.apply({ type: 'session', agentSession: plan.resume });
+    // A session to fork is not this segment's: the new one is, once the driver reports it.
+    if (plan.resume && !plan.fork) t.apply({ type: 'session', agentSession: plan.resume });
   }
   const messageSeqBefore = t.lastSeq;
   const checkpoint = deps.checkpoint ? await deps.checkpoint(t.lastSeq + 1) : undefined;
@@ -145,6 +153,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
       prompt,
       model: model === 'default' ? undefined : model,
       resume,
+      ...(resume && plan.fork ? { fork: true } : {}),
       yes: turn.yes,
       args: [...(registry.settings(name).args ?? []), ...(turn.args ?? [])],
       timeoutMs: turn.timeoutMs,
@@ -165,9 +174,13 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     // with the full brief, in the same switch.
     t.flush();
     t.invalidateCursor(name);
-    t.apply({ type: 'notice', text: `Resuming ${driver.title}'s own session ${plan.resume} failed (${err.message}); starting it fresh with the full brief.` });
-    deps.warn?.(`resuming ${name} session ${plan.resume} failed; starting fresh with the full brief`);
+    const how = plan.fork ? 'Forking' : 'Resuming';
+    t.apply({ type: 'notice', text: `${how} ${driver.title}'s own session ${plan.resume} failed (${err.message}); starting it fresh with the full brief.` });
+    deps.warn?.(`${how.toLowerCase()} ${name} session ${plan.resume} failed; starting fresh with the full brief`);
     const fresh = await briefFor(false, messageSeqBefore);
+    // The fresh session gets the whole history in its brief: it is this conversation's own.
+    plan.resume = undefined;
+    plan.fork = undefined;
     try {
       result = await run(compose(fresh.brief.text), undefined);
     } catch (err2) {
@@ -179,8 +192,8 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     // lacks the history, so the next turn must not treat it as carrying the conversation.
     t.flush();
     t.invalidateCursor(name);
-    t.apply({ type: 'notice', text: `${driver.title} did not resume session ${plan.resume} and answered in a new session; the next turn starts it with a full brief.` });
-    deps.warn?.(`${name} did not resume its session; the next turn replays the conversation`);
+    t.apply({ type: 'notice', text: `${driver.title} did not ${plan.fork ? 'fork' : 'resume'} session ${plan.resume} and answered in a new session; the next turn starts it with a full brief.` });
+    deps.warn?.(`${name} did not ${plan.fork ? 'fork' : 'resume'} its session; the next turn replays the conversation`);
     t.flush();
     if (!t.entries.slice(before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
     if (result.agentSession) t.apply({ type: 'session', agentSession: result.agentSession });
@@ -190,7 +203,8 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   t.flush();
   if (result.agentSession) t.apply({ type: 'session', agentSession: result.agentSession });
   if (!t.entries.slice(before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
-  const session = result.agentSession ?? t.currentSegment?.agentSession;
+  // After a fork, only the new session (the driver reports it) is this conversation's own.
+  const session = result.agentSession ?? (plan.fork ? undefined : t.currentSegment?.agentSession);
   if (session) t.confirmCursor(name, session, t.lastSeq);
   await conv.meta.update({ lastAgent: { harness: name, model }, ...(conv.meta.data.title ? {} : { title: titleFrom(turn.prompt) }) });
   return done();

@@ -3,12 +3,14 @@
 // after that entry. The fork holds the source's visible entries up to the fork point, seqs
 // kept, and records where it came from.
 //
-// In this CLI a fork is always a replay: no agent's own (native) session is carried over,
-// because resuming the source's session would mix both histories (the source may have gone
-// on past the fork point). So the fork drops the source's `cursor` and `agent_session`
-// entries, and its first turn sends the brief of the history up to the fork point. Native
-// forks (claude --resume --fork-session, opencode --fork, codex's fork, ACP session/fork)
-// need a driver-level fork and are for the TUI and drivers.
+// The fork drops the source's `cursor` and `agent_session` entries: continuing the source's
+// own session would mix both histories. Its first turn then gets the history one of two ways:
+//   native  the agent's own session holds exactly the history up to the fork point (see
+//           fork-native.ts for when): the fork records a cursor marked `fork` for that
+//           session, and its first turn forks it (claude --fork-session, codex exec fork, ACP
+//           session/fork) and sends only the new message; a fork into a worktree carries the
+//           session there first (claude);
+//   replay  otherwise: the first turn sends the brief of the history up to the fork point.
 //
 // It must never write to the source conversation, and never leave half a fork behind: a
 // failure removes the new conversation, its branch, its worktree and its checkpoint refs.
@@ -23,6 +25,7 @@ import type { AgentRef, Entry, Segment } from '../transcript/types.js';
 import { deleteCheckpoints } from '../worktree/checkpoint.js';
 import { copyCheckpoints } from '../worktree/checkpoint-copy.js';
 import { isRepo } from '../worktree/git.js';
+import { planNativeFork, type NativeSource } from './fork-native.js';
 import { lastSegmentOf } from './prepare-brief.js';
 import { checkForkName, makeWorktreeFork, planWorktreeFork, undoWorktreeFork, type WorktreeFork, type WorktreePlan } from './fork-worktree.js';
 import { userAuthor } from './user.js';
@@ -34,7 +37,7 @@ export interface ForkOptions {
   agent?: string;
   /** With worktree: the branch is baton/<name>, the directory <repo>-<name>. Default: the new id. */
   name?: string;
-  /** Needed with agent: the known drivers. */
+  /** The known drivers: needed with agent, and for a native fork (without it the fork is a replay). */
   registry?: Registry;
   env: NodeJS.ProcessEnv;
   now?: () => Date;
@@ -55,6 +58,13 @@ export interface ForkResult {
   /** Checkpoint refs of the copied entries now also held under the fork's id. */
   checkpointsCopied: number;
   worktree?: WorktreeFork;
+  /**
+   * How the fork's first turn gets the history: `native` forks the agent's own session
+   * (`nativeSession`), `replay` sends a brief of the history up to the fork point (`replayReason` says why).
+   */
+  mode: 'native' | 'replay';
+  nativeSession?: NativeSource;
+  replayReason?: string;
 }
 
 /** The fork point must be an entry a reader sees; exit 9 (noSuchEntry) otherwise. */
@@ -99,6 +109,19 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
     const current = segments.at(-1);
     const target = chooseAgent(opts, segments, current);
     const plan: WorktreePlan | undefined = opts.worktree ? await planWorktreeFork(src, atSeq, opts.env, opts.name) : undefined;
+    const nativePlan = await planNativeFork({
+      source: src.transcript,
+      atSeq,
+      current,
+      switchTo: target,
+      registry: opts.registry,
+      worktree: !!plan,
+      env: opts.env,
+      cwd: src.meta.data.cwd,
+    });
+    let native = nativePlan.native;
+    let replayReason = nativePlan.native ? undefined : nativePlan.reason;
+    const nativeDriver = nativePlan.native ? nativePlan.driver : undefined;
 
     const baseBranch = plan ? (plan.base.branch ?? plan.base.commit) : src.meta.data.baseBranch;
     const title = `${src.meta.data.title || 'untitled'} (fork at #${atSeq})`;
@@ -113,19 +136,33 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
       ...(opts.now ? { now: opts.now } : {}),
     });
     let made: WorktreeFork | undefined;
+    let carried: { undo(): Promise<void> } | undefined;
     try {
       if (plan) {
         made = await makeWorktreeFork(plan, conv.id, atSeq, opts.name);
         await conv.meta.update({ cwd: made.cwd, worktreeBranch: made.branch });
+        if (native && nativeDriver?.carrySession) {
+          // The CLI files sessions by directory: the worktree's must hold it for the fork to find.
+          const n = native;
+          try {
+            carried = await nativeDriver.carrySession({ env: opts.env, session: n.agentSession, cwd: src.meta.data.cwd, toCwd: made.cwd, ...(n.account ? { account: n.account } : {}) });
+          } catch (err) {
+            replayReason = `${nativeDriver.title}'s session ${n.agentSession} could not be carried into the worktree (${(err as Error).message})`;
+            native = undefined;
+          }
+        }
       }
       const checkpointsCopied = await holdCheckpoints(conv, entries, plan);
       const t = conv.transcript;
+      const where = made ? ` into the git worktree ${made.path} (branch ${made.branch})` : '';
       t.apply({
         type: 'notice',
-        text:
-          `Forked from conversation ${src.id} at #${atSeq}${made ? ` into the git worktree ${made.path} (branch ${made.branch})` : ''}. ` +
-          `No agent's own session is carried over: the first message replays the conversation up to #${atSeq} with a brief.`,
+        text: native
+          ? `Forked from conversation ${src.id} at #${atSeq}${where}. The first message forks ${native.harness}'s own session ${native.agentSession}, which holds the conversation up to #${atSeq}; that session itself is left as it was.`
+          : `Forked from conversation ${src.id} at #${atSeq}${where}. The first message replays the conversation up to #${atSeq} with a brief: ${replayReason}.`,
       });
+      // The fork's first turn forks this session (a cursor marked fork), never continues it.
+      if (native) t.confirmCursor(native.harness, native.agentSession, atSeq, { fork: true });
       if (target) {
         // The fork's current segment is the chosen agent, so a plain `baton chat --conversation`
         // runs it. Nothing was sent yet: a fresh handoff with no brief; the brief goes with the
@@ -135,11 +172,23 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
       const agent = target ?? (current ? { harness: current.harness, model: current.model } : undefined);
       if (agent) await conv.meta.update({ lastAgent: agent });
       await conv.close();
-      const result: ForkResult = { id: conv.id, title, cwd: made?.cwd ?? src.meta.data.cwd, forkedFrom, entries: entries.length, switched: !!target, checkpointsCopied };
+      const result: ForkResult = {
+        id: conv.id,
+        title,
+        cwd: made?.cwd ?? src.meta.data.cwd,
+        forkedFrom,
+        entries: entries.length,
+        switched: !!target,
+        checkpointsCopied,
+        mode: native ? 'native' : 'replay',
+      };
+      if (native) result.nativeSession = native;
+      else result.replayReason = replayReason;
       if (agent) result.agent = agent;
       if (made) result.worktree = made;
       return result;
     } catch (err) {
+      await carried?.undo().catch(() => undefined);
       if (plan) await undoWorktreeFork(plan, conv.id, made);
       else await dropCopiedCheckpoints(conv);
       await conv.close().catch(() => undefined);

@@ -25,6 +25,12 @@ export interface BriefTarget {
   title?: string;
   /** The driver can resume its own native session (capabilities.resume). */
   canResume: boolean;
+  /**
+   * The driver can fork its own native session (capabilities.fork). A cursor marked `fork`
+   * (a native fork's, see fork.ts) is only used when it can: its session is another
+   * conversation's, so continuing it instead would write into that conversation's history.
+   */
+  canFork?: boolean;
 }
 
 export interface PrepareBriefInput {
@@ -52,12 +58,14 @@ export interface PreparedBrief {
 /**
  * A returning agent is one whose native session saw this conversation before (a cursor)
  * and whose driver can resume it, with no reset since: a reset hides entries the native
- * session still holds, so after one only a replay is faithful.
+ * session still holds, so after one only a replay is faithful. A cursor marked `fork` also
+ * needs a driver that can fork; the caller must then fork that session, never continue it.
  */
 export function resumableCursor(transcript: Transcript, target: BriefTarget, uptoSeq?: number): NativeCursor | undefined {
   if (!target.canResume) return undefined;
   const cursor = transcript.cursor(target.harness);
   if (!cursor) return undefined;
+  if (cursor.fork && !target.canFork) return undefined;
   if (uptoSeq !== undefined && uptoSeq < cursor.deliveredSeq) return undefined;
   for (const e of transcript.since(cursor.deliveredSeq)) if (e.kind === 'reset') return undefined;
   return cursor;
