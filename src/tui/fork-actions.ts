@@ -9,6 +9,7 @@
 import { basename } from 'node:path';
 import { BatonError, EXIT } from '../errors.js';
 import { forkConversation, type ForkResult } from '../conversation/fork.js';
+import { worktreeForkBlocker } from '../conversation/fork-worktree.js';
 import { checkpointAfter, resetConversation } from '../conversation/reset.js';
 import type { TabSession } from '../conversation/tab-session.js';
 import { removeForkWorktree } from '../conversation/worktree-forks.js';
@@ -59,11 +60,15 @@ export async function forkFromView(ctx: ForkActionsContext, s: TabSession, seq: 
   const titles = ctx.titles();
   const others = (await ctx.agentChoices()).length > 1;
   const ran = agentAt(src.transcript, seq) ?? s.driver?.name;
+  // Known before asking, so the dialog says why there is no worktree fork (not a git
+  // repository, detached HEAD, no commits, ...) and offers only the tab; the refusal of
+  // an actual attempt is still caught below (the repository may change meanwhile).
+  const blocked = await worktreeForkBlocker(src, seq, ctx.env);
   let agent: string | undefined;
   let where: ForkAnswer | undefined;
   for (;;) {
     const title = titles[agent ?? ran ?? ''] ?? agent ?? ran ?? 'the agent';
-    where = await askFork(app, { seq, entry: entryLine(src.transcript, seq, titles), agentTitle: title, otherAgents: others });
+    where = await askFork(app, { seq, entry: entryLine(src.transcript, seq, titles), agentTitle: title, otherAgents: others, ...(blocked ? { worktreeBlocked: refusal(blocked) } : {}) });
     if (where !== 'agent') break;
     const picked = await openPicker(app, 'The fork continues with', await ctx.agentChoices());
     if (picked) agent = picked;
