@@ -58,16 +58,16 @@ c('an existing ref is never replaced: the whole copy fails and makes nothing', a
   assert.equal(refs('fork1'), [`refs/baton/checkpoints/fork1/5 ${two}`]);
 });
 
-c('a bad conversation id or a directory that is no repository is bad input', async () => {
+c('a bad conversation id is bad input (2), a directory that is no repository exit 6', async () => {
   const plain = mkdtempSync(join(tmpdir(), 'baton-cpcopy-plain-'));
   try {
-    for (const [dir, id] of [[repo, '../x'], [plain, 'fork1']] as const) {
+    for (const [dir, id, code] of [[repo, '../x', 2], [plain, 'fork1', 6]] as const) {
       try {
         await copyCheckpoints(dir, id, [{ seq: 1, sha: 'a'.repeat(40) }]);
         assert.unreachable('should fail');
       } catch (err) {
         assert.instance(err, BatonError);
-        assert.is((err as BatonError).exitCode, 2);
+        assert.is((err as BatonError).exitCode, code);
       }
     }
   } finally {

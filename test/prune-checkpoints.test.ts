@@ -91,7 +91,7 @@ p('transcript prune deletes the pruned conversation\'s checkpoint refs and keeps
 p('a fork holds its copied entries\' checkpoints under its own id: pruning the source leaves them, and a restore in the fork still works', async () => {
   const src = await conversation();
   const f = await run(['fork', src, '--at', '999999']);
-  assert.is(f.code, 2, 'seq out of range first');
+  assert.is(f.code, 9, 'seq out of range first (no such entry)');
   const convPath = join(home, 'conversations', src, 'transcript.jsonl');
   const seqs = readFileSync(convPath, 'utf8').split('\n').filter(Boolean).slice(1).map((l) => JSON.parse(l) as { seq: number; kind: string });
   const last = seqs.at(-1)!.seq;
