@@ -1,0 +1,189 @@
+// Forks of conversations run by the real claude, codex and opencode CLIs with `baton chat`,
+// against the project's fake LLM (all three sharing one HOME, as baton gives them):
+//   - native: a fork at the last of two turns; the fork's first model request holds both
+//     turns as the CLI's own earlier messages and no baton brief, it runs in a NEW native
+//     session, and the source's session is as it was (resuming it does not see the fork);
+//   - replay: a fork at the first turn; the first request is a fresh session whose one
+//     message is the brief with turn 1 and nothing of turn 2;
+//   - claude, into a git worktree at the last turn: native too (its session carried into
+//     the worktree's project dir), and claude runs in the worktree.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { main } from '../../src/cli.js';
+import { bufferIo } from '../../src/commands/io.js';
+import { readConversation } from '../../src/transcript/store.js';
+import { BRIEF_BEGIN } from '../../src/transcript/brief-sections.js';
+import { projectDir } from '../../plugins/claude-home.js';
+import { parseAnthropic } from '../fake-llm/anthropic.js';
+import { parseChat } from '../fake-llm/openai-chat.js';
+import { parseResponses } from '../fake-llm/openai-responses.js';
+import type { Conversation } from '../fake-llm/conversation.js';
+import { startFakeLlm, bodyContains, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
+import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+
+const AGENTS = ['claude', 'codex', 'opencode'] as const;
+const TIMEOUT_S = '240';
+
+let fake: FakeLlm;
+let menv: MultiCliEnv;
+
+function batonEnv() {
+  return { ...menv.env, BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), BATON_WORKTREES_DIR: join(menv.dir, 'worktrees') };
+}
+
+async function baton(args: string[]) {
+  const io = bufferIo(batonEnv(), menv.cwd);
+  const code = await main(args, io);
+  return { code, out: io.stdout(), err: io.stderr() };
+}
+
+async function chat(args: string[]) {
+  const r = await baton(['chat', '--json', '--timeout', TIMEOUT_S, ...args]);
+  assert.is(r.code, 0, `baton chat ${args.join(' ')}: ${r.err}`);
+  return JSON.parse(r.out) as { conversation: string; agent: string; entries: { kind: string; text?: string; seq: number }[] };
+}
+
+interface ForkJson {
+  id: string;
+  mode: 'native' | 'replay';
+  nativeSession?: { harness: string; agentSession: string };
+  replayReason?: string;
+  worktree?: { path: string; cwd: string };
+}
+
+async function fork(args: string[]): Promise<ForkJson> {
+  const r = await baton(['fork', ...args, '--json']);
+  assert.is(r.code, 0, `baton fork ${args.join(' ')}: ${r.err}`);
+  return JSON.parse(r.out) as ForkJson;
+}
+
+/** A model request as the fake LLM reads it: the user's texts (CLI context blocks stripped) and the tools. */
+function parsed(r: LoggedRequest): Conversation | undefined {
+  const body = r.body as Record<string, unknown>;
+  if (r.api === 'anthropic') return parseAnthropic(body);
+  if (r.api === 'openai-chat') return parseChat(body);
+  if (r.api === 'openai-responses') return parseResponses(body);
+  return undefined;
+}
+
+const userTexts = (c: Conversation) => c.items.flatMap((i) => (i.kind === 'user_text' ? [i.text] : []));
+
+/** The agent's first model request since `from` whose last user text carries `marker` (not a title or other side call: the agent's own request declares tools). */
+function agentRequest(from: number, marker: string): { req: LoggedRequest; conv: Conversation } {
+  for (const req of fake.requests().slice(from)) {
+    if (req.kind !== 'generate' || !bodyContains(req, marker)) continue;
+    const conv = parsed(req);
+    if (conv && conv.tools.length && userTexts(conv).at(-1)?.includes(marker)) return { req, conv };
+  }
+  throw new Error(`no agent request since #${from} ended with a user message carrying ${marker}`);
+}
+
+async function cursorOf(id: string, harness: string) {
+  const c = await readConversation(batonEnv().BATON_HOME, id);
+  const cur = c.transcript.cursor(harness);
+  const last = c.transcript.lastSeq;
+  const firstReply = c.transcript.entries.find((e) => e.kind === 'turn_end')?.seq;
+  await c.close();
+  return { cursor: cur, lastSeq: last, endOfFirstTurn: firstReply };
+}
+
+/** Two turns with `agent`: markers ONE and TWO. Returns the ids and seqs. */
+async function twoTurns(agent: string, tag: string) {
+  const one = `FORK-ONE-${tag}`;
+  const two = `FORK-TWO-${tag}`;
+  const first = await chat(['--new', '--agent', agent, `Turn one: remember ${one}.`]);
+  const id = first.conversation;
+  await chat(['--conversation', id, `Turn two: remember ${two}.`]);
+  const { cursor, lastSeq, endOfFirstTurn } = await cursorOf(id, agent);
+  assert.ok(cursor, `${agent} confirmed its own session`);
+  return { id, one, two, session: cursor!.agentSession, lastSeq, endOfFirstTurn: endOfFirstTurn! };
+}
+
+const s = suite('forks with real CLIs');
+s.before.each(async () => {
+  fake = await startFakeLlm();
+  menv = multiCliEnv({ fakeUrl: fake.url, names: [...AGENTS] });
+});
+s.after.each(async () => {
+  await menv.cleanup();
+  await fake.close();
+});
+
+for (const agent of AGENTS) {
+  s(`${agent}: native fork at the last turn, replay fork at the first`, async () => {
+    const tag = agent.toUpperCase();
+    const { id, one, two, session: S, lastSeq, endOfFirstTurn } = await twoTurns(agent, tag);
+
+    const nat = await fork([id, '--at', String(lastSeq)]);
+    assert.is(nat.mode, 'native', nat.replayReason);
+    assert.equal(nat.nativeSession, { harness: agent, agentSession: S });
+    let from = fake.requests().length;
+    const forkMsg = `Fork turn: FORK-NEW-${tag}.`;
+    await chat(['--conversation', nat.id, forkMsg]);
+    const { req, conv } = agentRequest(from, `FORK-NEW-${tag}`);
+    const said = userTexts(conv);
+    const own = said.slice(0, -1);
+    assert.ok(own.some((t) => t.includes(one)), `${agent}'s fork request holds turn one as its own earlier message`);
+    assert.ok(own.some((t) => t.includes(two)), `${agent}'s fork request holds turn two as its own earlier message`);
+    assert.not.ok(bodyContains(req, BRIEF_BEGIN), 'no baton brief');
+    assert.not.match(said.at(-1)!, new RegExp(`${one}|${two}`), 'the new message alone');
+    const after = await cursorOf(nat.id, agent);
+    assert.ok(after.cursor, 'the fork has a session of its own');
+    assert.is.not(after.cursor!.agentSession, S, 'a NEW native session');
+    assert.is(after.cursor!.fork, undefined);
+
+    // The source's own session is as it was: resuming it does not see the fork's message.
+    from = fake.requests().length;
+    await chat(['--conversation', id, `Source again: FORK-BACK-${tag}.`]);
+    const back = agentRequest(from, `FORK-BACK-${tag}`);
+    assert.not.ok(bodyContains(back.req, `FORK-NEW-${tag}`), 'the source\'s session does not hold the fork\'s turn');
+    assert.ok(userTexts(back.conv).slice(0, -1).some((t) => t.includes(two)), 'the source\'s session went on');
+    assert.is((await cursorOf(id, agent)).cursor!.agentSession, S, 'the source still runs its own session');
+
+    const rep = await fork([id, '--at', String(endOfFirstTurn)]);
+    assert.is(rep.mode, 'replay');
+    assert.match(rep.replayReason!, /is not where the conversation ends/);
+    from = fake.requests().length;
+    await chat(['--conversation', rep.id, `Replay turn: FORK-REPLAY-${tag}.`]);
+    const first = agentRequest(from, `FORK-REPLAY-${tag}`);
+    const texts = userTexts(first.conv);
+    assert.is(texts.length, 1, `a fresh ${agent} session: one message, the brief and the new message`);
+    assert.ok(texts[0]!.includes(BRIEF_BEGIN), 'the brief');
+    assert.ok(texts[0]!.includes(one), 'turn one');
+    assert.not.ok(bodyContains(first.req, two), 'nothing of turn two');
+  });
+}
+
+s('claude: a worktree fork at the last turn is native too, its session carried into the worktree', async () => {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: menv.cwd, env: menv.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 't@example.com');
+  git('config', 'user.name', 'T');
+  git('config', 'commit.gpgsign', 'false');
+  writeFileSync(join(menv.cwd, 'notes.txt'), 'v0\n');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  const { id, one, two, session: S, lastSeq } = await twoTurns('claude', 'WT');
+
+  const wt = await fork([id, '--at', String(lastSeq), '--worktree', '--name', 'native']);
+  assert.is(wt.mode, 'native', wt.replayReason);
+  assert.equal(wt.nativeSession, { harness: 'claude', agentSession: S });
+  const configDir = join(menv.home, '.claude');
+  assert.ok(existsSync(join(projectDir(configDir, wt.worktree!.cwd), `${S}.jsonl`)), 'the session log is carried into the worktree\'s project dir');
+  assert.ok(existsSync(join(projectDir(configDir, menv.cwd), `${S}.jsonl`)), 'and stays where it was');
+
+  const from = fake.requests().length;
+  await chat(['--conversation', wt.id, 'In the worktree: FORK-NEW-WT.']);
+  const { req, conv } = agentRequest(from, 'FORK-NEW-WT');
+  const own = userTexts(conv).slice(0, -1);
+  assert.ok(own.some((t) => t.includes(one)) && own.some((t) => t.includes(two)), 'both turns, as claude\'s own messages');
+  assert.not.ok(bodyContains(req, BRIEF_BEGIN), 'no baton brief');
+  assert.ok(bodyContains(req, wt.worktree!.cwd), 'claude runs in the worktree');
+  const after = await cursorOf(wt.id, 'claude');
+  assert.is.not(after.cursor!.agentSession, S, 'a NEW native session');
+});
+
+s.run();
