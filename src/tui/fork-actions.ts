@@ -100,7 +100,7 @@ export async function forkFromView(ctx: ForkActionsContext, s: TabSession, seq: 
   if (!opened) return;
   // One status line: the worktree by its directory name (the full path is in the fork's first notice).
   const in_ = result.worktree ? ` in the worktree ${basename(result.worktree.path)} (branch ${result.worktree.branch})` : '';
-  opened.say(`Forked at #${seq}${in_}. ${opened.notice ?? ''}`.trim());
+  opened.say(`Forked at #${seq} (${result.mode})${in_}. ${opened.notice ?? ''}`.trim());
 }
 
 export async function resetFromView(ctx: ForkActionsContext, s: TabSession, seq: number, view: ViewControl): Promise<void> {

@@ -52,7 +52,7 @@ export function forkQuestion(f: ForkFacts): Question<ForkAnswer> {
   const text = [
     `At #${f.seq}: ${f.entry}`,
     `A new conversation holding everything up to #${f.seq}, continued by ${f.agentTitle}`,
-    'in a new tab; this conversation stays as it is.',
+    'in a tab of its own; this conversation stays as it is.',
   ];
   const options: KeyOption<ForkAnswer>[] = [{ key: 't', label: 'new tab (same directory)', value: 'tab' }];
   if (f.worktreeBlocked) text.push('', 'No worktree fork here:', ...refusalLines(f.worktreeBlocked));

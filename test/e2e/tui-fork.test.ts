@@ -140,7 +140,8 @@ s('f on the second reply, t: a new tab holding the history up to there, its clau
   assert.match(at?.text ?? '', /You said: second message BETA/);
   t.type('t');
   await t.waitFor(/2:Claude Code/, 60_000, 'the fork\'s tab');
-  await t.waitFor(new RegExp(`Forked at #${forkSeq}\\.`), 60_000, 'the fork said in the status line');
+  // Not the last turn: claude's own session holds what came after, so the fork is a replay.
+  await t.waitFor(new RegExp(`Forked at #${forkSeq} \\(replay\\)\\.`), 60_000, 'the fork said in the status line');
   await t.waitForGone(/Transcript:/, 5_000);
 
   const fork = convDirs().find((id) => id !== source)!;
@@ -169,7 +170,7 @@ s('f, w: a new git worktree on branch baton/<id> holding the files after the for
   await t.waitFor(new RegExp(`Fork at #${forkSeq}`), 10_000, 'the fork dialog');
   t.type('w');
   await t.waitFor(/3:Claude Code/, 90_000, 'the worktree fork\'s tab');
-  await t.waitFor(/Forked at #\d+ in the worktree/, 60_000, 'the worktree fork said in the status line');
+  await t.waitFor(/Forked at #\d+ \(replay\) in the worktree/, 60_000, 'the worktree fork said in the status line');
   wtFork = convDirs().find((id) => id !== source && meta(id).worktreeBranch)!;
   assert.ok(wtFork, 'a conversation with a worktree');
   const m = meta(wtFork);
@@ -270,6 +271,8 @@ s('outside a git repository, a worktree fork explains why not and offers the tab
   assert.equal(convDirs().filter((id) => !before.has(id)), [src], 'nothing was made');
   t.type('t');
   await t.waitFor(/2:Claude Code/, 60_000, 'the tab fork');
+  // The last turn, and claude can fork its own session: a native fork.
+  await t.waitFor(/Forked at #\d+ \(native\)\./, 60_000, 'the native fork said in the status line');
   const fork = convDirs().find((id) => !before.has(id) && id !== src)!;
   assert.is(meta(fork).forkedFrom?.conversation, src);
   assert.is(meta(fork).cwd, plain);
