@@ -33,7 +33,7 @@ export async function agentCatalog(io: Io): Promise<AgentCatalog> {
     target(name, model) {
       const d = registry.get(name);
       const m = model ?? registry.settings(name).model ?? d.defaultModel ?? 'default';
-      return { harness: d.name, model: m, title: d.title, canResume: d.capabilities.resume };
+      return { harness: d.name, model: m, title: d.title, canResume: d.capabilities.resume, canFork: d.capabilities.fork };
     },
   };
 }
