@@ -58,7 +58,8 @@ export async function forkFromView(ctx: ForkActionsContext, s: TabSession, seq: 
   src.transcript.flush();
   src.sync();
   const titles = ctx.titles();
-  const others = (await ctx.agentChoices()).length > 1;
+  // Which agents are installed is asked only when `a` is pressed (it runs each CLI); here any other driver offers it.
+  const others = ctx.registry.drivers().length > 1;
   const ran = agentAt(src.transcript, seq) ?? s.driver?.name;
   // Known before asking, so the dialog says why there is no worktree fork (not a git
   // repository, detached HEAD, no commits, ...) and offers only the tab; the refusal of
@@ -142,9 +143,10 @@ export async function resetFromView(ctx: ForkActionsContext, s: TabSession, seq:
   conv.sync();
   await s.reset();
   view.refresh();
-  const files = restored ? `, files as after #${seq}` : '';
-  const next = agentTitle ? ` Next message: ${agentTitle} afresh, with the conversation up to #${seq}.` : '';
-  s.say(`Reset to #${seq}: ${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden${files} (undo: baton reset ${conv.id} --undo).${next}`);
+  // One status line, what matters first (the dialog said the rest).
+  const files = restored ? `, files restored` : '';
+  const next = agentTitle ? ` Next message: ${agentTitle} afresh.` : '';
+  s.say(`Reset to #${seq}: ${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden${files}.${next} Undo: baton reset ${conv.id} --undo`);
 }
 
 export interface ClosedFork {

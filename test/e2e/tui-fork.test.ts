@@ -95,7 +95,7 @@ s.before(async () => {
   mkdirSync(forks);
   fake = await startFakeLlm();
   // The fork worktrees are made later under root: claude trusts root and so everything in it.
-  menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude'], root, trust: [root] });
+  menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude', 'codex'], root, trust: [root] });
   repo = menv.cwd;
   plain = join(root, 'plain');
   mkdirSync(plain);
@@ -221,7 +221,7 @@ s('r on the second reply, restore refused over changes no checkpoint holds, forc
   assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'later\n', 'nothing restored yet');
   assert.not.ok(entries(source).some((e) => e.kind === 'reset'), 'nothing reset yet');
   t.type('f');
-  await t.waitFor(new RegExp(`Reset to #${forkSeq}: \\d+ entr(y|ies) hidden, files as after #${forkSeq}`), 30_000, 'the reset said');
+  await t.waitFor(new RegExp(`Reset to #${forkSeq}: \\d+ entr(y|ies) hidden, files restored\\. Next message: Claude Code afresh\\.`), 30_000, 'the reset said');
   const view = await t.waitFor(/reset to \[\d+\], worktree restored/, 10_000, 'the reset in the view');
   assert.not.match(view, /third message GAMMA/, 'the hidden turn left the view');
   assert.match(view, /second message BETA/);
@@ -278,6 +278,27 @@ s('outside a git repository, a worktree fork explains why not and offers the tab
   assert.is(meta(fork).cwd, plain);
   assert.ok(texts(fork, 'user_message').includes('only message OMEGA'));
   await t.waitFor(/2:Claude Code[^\n]*idle/, 90_000, 'the fork\'s claude answered');
+});
+
+s('a in the fork dialog: the fork continues with another agent, which starts on the history so far', async () => {
+  await escape();
+  t.press('C-b', '1');
+  await escape();
+  t.press('C-b', 't');
+  await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
+  t.type('f');
+  await t.waitFor(/another agent instead of Claude Code/, 10_000, 'the fork dialog');
+  t.type('a');
+  await t.waitFor(/The fork continues with[^]*│Codex CLI  \d/, 60_000, 'the agent picker');
+  const top = t.rows().findIndex((r) => r.includes('┌─ The fork continues with '));
+  const at = t.rows().slice(top + 1).findIndex((r) => r.includes('│Codex CLI  '));
+  for (let i = 0; i < at; i++) t.press('Down');
+  t.press('Enter');
+  await t.waitFor(/continued by Codex CLI/, 10_000, 'the dialog names the chosen agent');
+  t.type('t');
+  await t.waitFor(/3:Codex CLI/, 60_000, 'the fork\'s tab runs codex');
+  const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'only message OMEGA'), 90_000, 'codex\'s first request');
+  assert.ok(bodyContains(req, '[baton handoff brief]'), 'another agent gets a replay');
   await escape();
   t.press('C-b', 'q');
   await t.waitFor((scr) => /Quit baton/.test(scr) || t.exitCode !== undefined, 15_000);
