@@ -2,7 +2,8 @@
 // against the project's fake LLM (all three sharing one HOME, as baton gives them):
 //   - native: a fork at the last of two turns; the fork's first model request holds both
 //     turns as the CLI's own earlier messages and no baton brief, it runs in a NEW native
-//     session, and the source's session is as it was (resuming it does not see the fork);
+//     session that the fork's next turn continues, and the source's session is as it was
+//     (resuming it does not see the fork);
 //   - replay: a fork at the first turn; the first request is a fresh session whose one
 //     message is the brief with turn 1 and nothing of turn 2;
 //   - claude, into a git worktree at the last turn: native too (its session carried into
@@ -134,6 +135,14 @@ for (const agent of AGENTS) {
     assert.ok(after.cursor, 'the fork has a session of its own');
     assert.is.not(after.cursor!.agentSession, S, 'a NEW native session');
     assert.is(after.cursor!.fork, undefined);
+    // The fork's next turn continues that new session: the source's turns and the fork's own.
+    from = fake.requests().length;
+    await chat(['--conversation', nat.id, `Fork again: FORK-AGAIN-${tag}.`]);
+    const again = agentRequest(from, `FORK-AGAIN-${tag}`);
+    const againOwn = userTexts(again.conv).slice(0, -1);
+    assert.ok(againOwn.some((t) => t.includes(one)) && againOwn.some((t) => t.includes(`FORK-NEW-${tag}`)), `${agent}'s fork goes on in its own session`);
+    assert.not.ok(bodyContains(again.req, BRIEF_BEGIN), 'still no brief');
+    assert.is((await cursorOf(nat.id, agent)).cursor!.agentSession, after.cursor!.agentSession);
 
     // The source's own session is as it was: resuming it does not see the fork's message.
     from = fake.requests().length;
