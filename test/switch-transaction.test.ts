@@ -27,11 +27,11 @@ process.stdout.write('forky ready\\n');
 setInterval(() => {}, 1000);
 `;
 
-const dropIn = (cli: string) => `export default (kit) => ({
+const dropIn = (cli: string, tabSession = true) => `export default (kit) => ({
   name: 'forky',
   title: 'Forky',
   families: [],
-  capabilities: { resume: true, fork: true, planMode: false, submit: 'type' },
+  capabilities: { resume: true, fork: true, tabSession: ${tabSession}, planMode: false, submit: 'type' },
   async detect() { return { installed: true, installHint: 'written by test/switch-transaction.test.ts' }; },
   launch(opts) {
     const how = { resume: opts.resume ?? null, fork: !!opts.fork, prompt: opts.initialPrompt ?? null };
@@ -111,6 +111,44 @@ s('a tab on a native fork launches the CLI with the source session and fork, no 
   assert.is(cursor.deliveredSeq, at, 'the new session holds what the forked one held');
   const sessions = conv.transcript.entries.flatMap((e) => (e.kind === 'agent_session' ? [e.agentSession] : []));
   assert.equal(sessions, ['FORKED-NEW'], 'the source\'s session is never recorded as the fork\'s');
+});
+
+s('a tab program that cannot open a session by id starts fresh with the brief, never blank', async () => {
+  const cli = join(home, 'forky-cli.mjs');
+  writeFileSync(cli, CLI);
+  const plugins = join(home, 'plugins');
+  mkdirSync(plugins);
+  writeFileSync(join(plugins, 'forky.mjs'), dropIn(cli, false));
+  const log = join(home, 'cli-log.jsonl');
+  writeFileSync(log, '');
+  const work = join(home, 'work');
+  mkdirSync(work);
+  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), FORKY_LOG: log };
+  registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
+
+  // forky ran a turn in its session SRC-1 (headless, say); the tab cannot reopen it.
+  const conv = await createConversation(join(home, 'baton'), { cwd: work, title: 'returning', user: { type: 'user', name: 'tester', device: 'test' } });
+  const t = conv.transcript;
+  t.startSegment({ harness: 'forky', model: 'default', switchId: 'sw-1' });
+  t.apply({ type: 'user_text', text: 'hello MARK-EARLIER' });
+  t.apply({ type: 'session', agentSession: 'SRC-1' });
+  t.apply({ type: 'agent_text', text: 'hi back' });
+  t.apply({ type: 'turn_end' });
+  t.confirmCursor('forky', 'SRC-1', t.lastSeq);
+
+  terminal = new TabTerminal((launch) => {
+    const tab = new Tab(launch, { cols: 80, rows: 10, baseEnv: { PATH: process.env.PATH } });
+    tabs.push(tab);
+    return tab;
+  });
+  session = new TabSession({ conversation: conv, registry, terminal, env });
+  const outcome = await session.start('forky');
+  assert.is(outcome.kind, 'started', outcome.message);
+  await until(() => readFileSync(log, 'utf8').includes('launched'), 'the CLI was launched');
+  const launched = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]!) as { resume: string | null; fork: boolean; prompt: string | null };
+  assert.is(launched.resume, null, 'no session id handed to a program that cannot take one');
+  assert.is(launched.fork, false);
+  assert.match(launched.prompt ?? '', /MARK-EARLIER/, 'the brief carries the earlier turn');
 });
 
 s.run();

@@ -62,6 +62,8 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
   let forked: NativeCursor | undefined;
   let hash: string | null = null;
   let prepared: Awaited<ReturnType<typeof prepareBrief>> | undefined;
+  // A tab program that cannot open a session by id would start blank: it gets the brief instead.
+  const inTab = driver.capabilities.tabSession !== false;
   if (hasContext(t.entries)) {
     const titles = Object.fromEntries(registry.drivers().map((d) => [d.name, d.title]));
     prepared = await prepareBrief({
@@ -69,7 +71,7 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
       title: conv.meta.data.title,
       cwd: conv.meta.data.cwd,
       baseBranch: conv.meta.data.baseBranch,
-      target: { harness: driver.name, model, title: driver.title, canResume: driver.capabilities.resume, canFork: driver.capabilities.fork },
+      target: { harness: driver.name, model, title: driver.title, canResume: inTab && driver.capabilities.resume, canFork: inTab && driver.capabilities.fork },
       maxChars: budget.maxChars,
       git: session.deps.git,
       agentTitles: titles,

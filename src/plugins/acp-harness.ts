@@ -262,7 +262,8 @@ export function acpDriver(decl: AcpAgentDecl): HarnessDriver {
     title,
     families: decl.families ?? [],
     // fork: the agent decides (session/fork is advertised or not); canFork asks it.
-    capabilities: { resume: true, fork: true, planMode: false, submit: 'paste' },
+    // tabSession false: a declared TUI command takes no session id, so a tab starts it with the brief.
+    capabilities: { resume: true, fork: true, tabSession: false, planMode: false, submit: 'paste' },
     detect: (opts) => detectAcpAgent(decl, opts),
     canFork: (opts) => acpOffersFork(decl, opts),
     launch(opts: LaunchOptions): LaunchSpec {

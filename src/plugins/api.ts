@@ -165,6 +165,12 @@ export interface Capabilities {
    * session/fork or not), the driver also has `canFork`.
    */
   fork: boolean;
+  /**
+   * The CLI's own terminal UI can open a session by id, so a tab's `launch` honours
+   * `resume` and `fork`. Default: true. A driver whose tab program cannot (an ACP agent's
+   * declared TUI) sets false, and a tab then starts it fresh with the brief.
+   */
+  tabSession?: boolean;
   /** Has a plan mode. */
   planMode: boolean;
   /** How a message is submitted to the running TUI. */

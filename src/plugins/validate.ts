@@ -125,6 +125,7 @@ export function driverProblems(value: unknown): string[] {
   else {
     bool(p, caps, 'resume', 'capabilities.resume', true);
     bool(p, caps, 'fork', 'capabilities.fork', true);
+    bool(p, caps, 'tabSession', 'capabilities.tabSession', false);
     bool(p, caps, 'planMode', 'capabilities.planMode', true);
     if (caps.submit !== 'paste' && caps.submit !== 'type') {
       p.push(`capabilities.submit: expected "paste" or "type", got ${typeOf(caps.submit)}`);
