@@ -371,6 +371,28 @@ t('restore of an unknown sha is bad input; restore in a fresh repo works', async
   assert.not.ok(existsSync(join(fresh, 'two.txt')));
 });
 
+t('no identity git can use: the fallback identity, before and after the first commit', async () => {
+  const saved = { global: process.env.GIT_CONFIG_GLOBAL, nosystem: process.env.GIT_CONFIG_NOSYSTEM };
+  process.env.GIT_CONFIG_GLOBAL = '/dev/null';
+  process.env.GIT_CONFIG_NOSYSTEM = '1';
+  const restore = (name: string, v: string | undefined) => (v === undefined ? delete process.env[name] : (process.env[name] = v));
+  try {
+    const d = repo(false);
+    sh(d, 'config', '--unset', 'user.name');
+    sh(d, 'config', '--unset', 'user.email');
+    sh(d, 'config', 'user.useConfigOnly', 'true');
+    writeFileSync(join(d, 'one.txt'), '1\n');
+    const root = await createCheckpoint(d, 'anon', 1);
+    assert.is(sh(d, 'log', '-1', '--format=%an <%ae>|%P', root), 'baton <baton@localhost>|');
+    execFileSync('git', ['-c', 'user.name=U', '-c', 'user.email=u@example.com', 'commit', '-q', '--allow-empty', '-m', 'c'], { cwd: d, env: process.env });
+    const child = await createCheckpoint(d, 'anon', 2);
+    assert.is(sh(d, 'log', '-1', '--format=%an <%ae>|%P', child), `baton <baton@localhost>|${sh(d, 'rev-parse', 'HEAD')}`);
+  } finally {
+    restore('GIT_CONFIG_GLOBAL', saved.global);
+    restore('GIT_CONFIG_NOSYSTEM', saved.nosystem);
+  }
+});
+
 t('the repository a directory is in is remembered only while that holds: a git init inside, a .git removed', async () => {
   const d = repo();
   const sub = join(d, 'sub');

@@ -80,14 +80,25 @@ const FALLBACK_IDENTITY = {
   GIT_COMMITTER_EMAIL: 'baton@localhost',
 };
 
-async function commitTree(root: string, tree: string, parent: string | null, message: string): Promise<string> {
+/**
+ * The checkpoint commit of tree: its parent is HEAD, which commit-tree resolves itself (one
+ * git start less on every checkpoint than asking for it first). Only when that fails is
+ * HEAD looked at: before the first commit the checkpoint is a root commit; a git that
+ * cannot work out who is committing gets baton's fallback identity.
+ */
+async function commitTree(root: string, tree: string, message: string): Promise<string> {
   // --no-gpg-sign: commit.gpgSign would otherwise prompt for a passphrase on every message.
-  const args = ['commit-tree', '--no-gpg-sign', ...(parent ? ['-p', parent] : []), tree];
-  const first = await gitTry(args, { cwd: root, input: message });
-  if (first.code === 0) return first.stdout.toString('utf8').trim();
+  let args = ['commit-tree', '--no-gpg-sign', '-p', 'HEAD', tree];
+  let r = await gitTry(args, { cwd: root, input: message });
+  if (r.code === 0) return r.stdout.toString('utf8').trim();
+  if (!(await headCommit(root))) {
+    args = ['commit-tree', '--no-gpg-sign', tree];
+    r = await gitTry(args, { cwd: root, input: message });
+    if (r.code === 0) return r.stdout.toString('utf8').trim();
+  }
   const again = await gitTry(args, { cwd: root, input: message, env: FALLBACK_IDENTITY });
   if (again.code === 0) return again.stdout.toString('utf8').trim();
-  throw new GitError(args, first.code, first.stderr);
+  throw new GitError(args, r.code, r.stderr);
 }
 
 /**
@@ -98,9 +109,9 @@ async function commitTree(root: string, tree: string, parent: string | null, mes
 export async function createCheckpoint(dir: string, conversation: string, seq: number): Promise<string> {
   const ref = checkpointRef(conversation, seq);
   const paths = await cachedRepoPaths(dir, 'A checkpoint');
-  const [tree, parent] = await Promise.all([snapshotTree(dir, paths), headCommit(paths.root)]);
+  const tree = await snapshotTree(dir, paths);
   const message = `baton checkpoint ${conversation} #${seq}\n\nconversation: ${conversation}\nseq: ${seq}\n`;
-  const sha = await commitTree(paths.root, tree, parent, message);
+  const sha = await commitTree(paths.root, tree, message);
   await gitLine(['update-ref', '-m', `baton checkpoint ${conversation} #${seq}`, ref, sha], { cwd: paths.root });
   return sha;
 }
