@@ -64,7 +64,8 @@ export function checkForkName(name: string): void {
 export const forkBranch = (name: string) => `${FORK_BRANCH_PREFIX}${name}`;
 export const forkPath = (plan: WorktreePlan, name: string) => join(plan.parentDir, `${plan.repoName}-${name}`);
 
-const tabForkHint = (id: string, seq: number) => `fork into a tab instead (same directory, no git needed): baton fork ${id} --at ${seq}`;
+/** The way on when a worktree fork cannot be made, in the CLI's words (the TUI says it in its own: fork-actions.ts). */
+export const tabForkHint = (id: string, seq: number) => `fork into a tab instead (same directory, no git needed): baton fork ${id} --at ${seq}`;
 
 function taken(p: string): boolean {
   try {
