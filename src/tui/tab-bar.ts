@@ -7,6 +7,8 @@ export interface TabBarItem {
   agent: string;
   model?: string;
   status: string;
+  /** The tab's conversation is a fork: of which entry, and the worktree's branch if it has one. */
+  fork?: { at: number; branch?: string };
 }
 
 const STATUS_TEXT: Record<string, string> = {
@@ -15,7 +17,15 @@ const STATUS_TEXT: Record<string, string> = {
   working: 'working',
   approval: 'needs approval',
   exited: 'exited',
+  // Stopped by baton (a reset): the next message starts it again.
+  stopped: 'stopped',
 };
+
+/** Marks a fork (↳#8: forked at entry #8) and a worktree's branch (⎇name): one cell each. */
+export const FORK_MARK = '↳';
+export const BRANCH_MARK = '⎇';
+/** The prefix every fork branch has; the tab bar shows what follows it. */
+const FORK_BRANCH_PREFIX = 'baton/';
 
 /** Key to press (after the prefix) for the tab at `index`: 1..9, then 0 for the tenth. */
 export function tabKey(index: number): string {
@@ -32,27 +42,70 @@ function cut(s: string, max: number): string {
   return max <= 1 ? chars.slice(0, max).join('') : chars.slice(0, max - 1).join('') + '…';
 }
 
-function plainItem(t: TabBarItem, index: number, labelMax: number): string {
-  const agent = t.model ? `${t.agent}·${t.model}` : t.agent;
+/**
+ * A title cut to `max` cells: at a word boundary when whole words fit ("Claude Code" ->
+ * "Claude": an agent's title reads fine by its first word), else mid-word with "…".
+ */
+function cutTitle(s: string, max: number): string {
+  const chars = [...s];
+  if (chars.length <= max) return s;
+  const head = chars.slice(0, max + 1).join('');
+  const space = head.lastIndexOf(' ');
+  // (Not when only a sliver would be left: "a rather long title" is cut mid-word.)
+  if (space >= Math.ceil(max / 2)) return head.slice(0, space).trimEnd();
+  return cut(s, max);
+}
+
+/** "↳#8", "↳#8 ⎇try-codex", or (no room for the name) "↳#8⎇". */
+function forkText(fork: NonNullable<TabBarItem['fork']>, branchMax: number): string {
+  const at = `${FORK_MARK}#${fork.at}`;
+  if (!fork.branch) return at;
+  const name = fork.branch.startsWith(FORK_BRANCH_PREFIX) ? fork.branch.slice(FORK_BRANCH_PREFIX.length) : fork.branch;
+  return branchMax > 0 ? `${at} ${BRANCH_MARK}${cut(name, branchMax)}` : `${at}${BRANCH_MARK}`;
+}
+
+/** The agent is named by the title already ("Claude Code" says claude): not said twice. */
+function agentText(t: TabBarItem): string {
+  const model = t.model && t.model !== 'default' ? t.model : undefined;
+  const named = !t.agent || t.agent === t.label || t.label.toLowerCase().includes(t.agent.toLowerCase());
+  if (named) return model ? `·${model}` : '';
+  return model ? ` ${t.agent}·${model}` : ` ${t.agent}`;
+}
+
+interface Room {
+  labelMax: number;
+  branchMax: number;
+}
+
+function plainItem(t: TabBarItem, index: number, room: Room): string {
   const status = STATUS_TEXT[t.status] ?? t.status;
-  const parts = [`${tabKey(index)}:${cut(t.label, labelMax)}`];
-  if (agent && agent !== t.label) parts.push(agent);
-  if (status) parts.push(status);
-  return ` ${parts.join(' ')} `;
+  let text = `${tabKey(index)}:${cutTitle(t.label, room.labelMax)}${agentText(t)}`;
+  if (t.fork) text += ` ${forkText(t.fork, room.branchMax)}`;
+  if (status) text += ` ${status}`;
+  return ` ${text} `;
 }
 
 /**
- * One line: each tab as " N:title agent·model status ". Titles shrink first; if it still does
- * not fit, tabs far from the active one are dropped behind "<" / ">" markers.
+ * What gives way on a narrow screen: a long branch name, then the titles (an agent's title
+ * keeps its first word), and only then the branch name itself (the mark stays: a worktree
+ * fork works in other files than a tab fork).
+ */
+function* rooms(): Generator<Room> {
+  yield { labelMax: 24, branchMax: 16 };
+  for (const branchMax of [8, 0]) for (let labelMax = 24; labelMax >= 6; labelMax -= 2) yield { labelMax, branchMax };
+}
+
+/**
+ * One line: each tab as " N:title[·model] [↳#seq [⎇branch]] status ", cut as rooms() says;
+ * if it still does not fit, tabs far from the active one are dropped behind "<" / ">".
  */
 export function formatTabBar(tabs: TabBarItem[], active: number, width: number): string {
   if (tabs.length === 0) return escapeTags(cut(' baton · no tabs', width));
-  let labelMax = 24;
-  let items = tabs.map((t, i) => plainItem(t, i, labelMax));
+  let items: string[] = [];
   const total = () => items.reduce((n, s) => n + [...s].length, 0);
-  while (total() > width && labelMax > 6) {
-    labelMax -= 2;
-    items = tabs.map((t, i) => plainItem(t, i, labelMax));
+  for (const room of rooms()) {
+    items = tabs.map((t, i) => plainItem(t, i, room));
+    if (total() <= width) break;
   }
   let lo = 0;
   let hi = tabs.length;
@@ -64,8 +117,12 @@ export function formatTabBar(tabs: TabBarItem[], active: number, width: number):
   let out = lo > 0 ? '<' : '';
   for (let i = lo; i < hi; i++) {
     const text = escapeTags(cut(items[i]!, width));
-    const exited = tabs[i]!.status === 'exited';
-    out += i === active ? `{inverse}{bold}${text}{/bold}{/inverse}` : exited ? `{gray-fg}${text}{/gray-fg}` : text;
+    const status = tabs[i]!.status;
+    // A tab behind that asks for approval stands out: it waits for you.
+    if (i === active) out += `{inverse}{bold}${text}{/bold}{/inverse}`;
+    else if (status === 'exited') out += `{gray-fg}${text}{/gray-fg}`;
+    else if (status === 'approval') out += `{yellow-fg}{bold}${text}{/bold}{/yellow-fg}`;
+    else out += text;
   }
   if (hi < tabs.length) out += '>';
   return out;
