@@ -1,8 +1,30 @@
-// The fork, reset and worktree-removal questions: what they say will happen and which
-// answers they offer, in each case the TUI meets (e2e: test/e2e/tui-fork.test.ts).
+// The fork, reset, undo and worktree-removal questions: what they say will happen and which
+// answers they offer, in each case the TUI meets; the notice of a tab a reset stopped; the
+// note that worktrees outlive a quit; and a real worktree blocker's refusal (a directory
+// that is no git repository, a detached HEAD) said in the TUI's terms while the CLI keeps
+// its own (e2e: test/e2e/tui-fork.test.ts).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { forceRemoveQuestion, forkQuestion, removeWorktreeQuestion, resetQuestion, restoreRefusedQuestion, tabInsteadQuestion } from '../src/tui/fork-dialog.js';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { worktreeForkBlocker } from '../src/conversation/fork-worktree.js';
+import { BatonError, EXIT } from '../src/errors.js';
+import { createConversation } from '../src/transcript/store.js';
+import {
+  TAB_FORK_WAY,
+  forceRemoveQuestion,
+  forkQuestion,
+  removeWorktreeQuestion,
+  resetNotice,
+  resetQuestion,
+  restoreRefusedQuestion,
+  tabInsteadQuestion,
+  undoResetQuestion,
+  worktreeRefusal,
+  worktreesStayNote,
+} from '../src/tui/fork-dialog.js';
 
 const keys = (q: { options: { key: string }[] }) => q.options.map((o) => o.key);
 
@@ -82,6 +104,117 @@ remove('a dirty worktree: the reason, keep by default, force only on its own key
   assert.is(q.enterTakes, 'keep');
 });
 
+const blocked = suite('worktree refusals in the TUI');
+let tmp = '';
+blocked.before(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'baton-fork-dialog-'));
+});
+blocked.after(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function conversationIn(cwd: string) {
+  const conv = await createConversation(join(tmp, 'home'), { cwd, title: 't', user: { type: 'user', name: 'me', device: 'd' } });
+  conv.transcript.apply({ type: 'user_text', text: 'hello' });
+  conv.transcript.apply({ type: 'agent_text', text: 'hi' });
+  conv.transcript.flush();
+  return conv;
+}
+
+blocked('not a git repository: the CLI\'s hint gives the command, the dialog says press t', async () => {
+  const dir = join(tmp, 'plain');
+  mkdirSync(dir);
+  const conv = await conversationIn(dir);
+  try {
+    const seq = conv.transcript.lastSeq;
+    const err = await worktreeForkBlocker(conv, seq, {});
+    assert.ok(err, 'refused');
+    assert.match(err!.hint ?? '', new RegExp(`baton fork ${conv.id} --at ${seq}`), 'the CLI keeps its wording');
+    const r = worktreeRefusal(err!, conv.id, seq);
+    assert.is(r.message, err!.message, 'the message is the blocker\'s');
+    assert.is(r.hint, TAB_FORK_WAY);
+    const q = forkQuestion({ seq, entry: 'x', agentTitle: 'Claude Code', otherAgents: false, worktreeBlocked: r });
+    assert.match(q.text, /not a git repository/);
+    assert.match(q.text, /press t to fork into a tab instead \(same directory, no git needed\)/);
+    assert.not.match(q.text, /baton fork/);
+    assert.equal(keys(q), ['t']);
+  } finally {
+    await conv.close();
+  }
+});
+
+blocked('a detached HEAD: the rest of the hint stays, only the way on changes', async () => {
+  const repo = join(tmp, 'detached');
+  mkdirSync(repo);
+  const git = (...a: string[]) => execFileSync('git', ['-C', repo, ...a], { stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  writeFileSync(join(repo, 'a.txt'), 'a\n');
+  git('add', '.');
+  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'one');
+  git('checkout', '-q', '--detach');
+  const conv = await conversationIn(repo);
+  try {
+    const seq = conv.transcript.lastSeq;
+    const err = await worktreeForkBlocker(conv, seq, {});
+    assert.ok(err, 'refused');
+    const r = worktreeRefusal(err!, conv.id, seq);
+    assert.match(r.hint ?? '', /^switch to a branch first .* then fork again; or press t to fork into a tab instead/);
+    assert.not.match(r.hint ?? '', /baton fork/);
+    assert.match(tabInsteadQuestion(seq, r).text, /or press t to fork into a tab instead/);
+  } finally {
+    await conv.close();
+  }
+});
+
+blocked('a hint without the tab-fork way, or none, passes unchanged', () => {
+  assert.equal(worktreeRefusal(new BatonError('x', EXIT.alreadyExists, 'pick another --name'), 'id', 1), { message: 'x', hint: 'pick another --name' });
+  assert.equal(worktreeRefusal(new BatonError('y', EXIT.badInput), 'id', 1), { message: 'y' });
+});
+
+const notice = suite('resetNotice');
+
+notice('what the reset did, what the next message does, how to undo it from the TUI (and the CLI once the tab is closed)', () => {
+  const lines = resetNotice({ seq: 8, conversationId: 'abc', hidden: 4, restored: true, stoppedTitle: 'Claude Code', prefix: 'C-b' });
+  const text = lines.join('\n');
+  assert.is(lines[0], 'baton · conversation abc reset to #8');
+  assert.match(text, /4 entries after #8 are hidden, not deleted; the files are back as they were after #8\./);
+  assert.match(text, /Claude Code was stopped: its own session still remembered what is hidden\./);
+  assert.match(text, /Your next message starts Claude Code afresh, with the conversation up to #8 as a replay/);
+  assert.match(text, /C-b m {3}write the next message/);
+  assert.match(text, /C-b t {3}the transcript: u there undoes the reset/);
+  assert.match(text, /baton reset abc --undo does the same once this tab is closed/);
+});
+
+notice('another agent armed since: the next message starts that one; one entry, files kept', () => {
+  const text = resetNotice({ seq: 3, conversationId: 'abc', hidden: 1, restored: false, stoppedTitle: 'Claude Code', nextTitle: 'Codex CLI', prefix: 'C-a' }).join('\n');
+  assert.match(text, /1 entry after #3 is hidden, not deleted; the files stay as they are\./);
+  assert.match(text, /starts Codex CLI afresh/);
+  assert.match(text, /C-a m/);
+});
+
+notice('undone: the entries are back, the agent is still stopped, no undo offered', () => {
+  const text = resetNotice({ seq: 8, conversationId: 'abc', hidden: 0, restored: false, stoppedTitle: 'Claude Code', undone: true, prefix: 'C-b' }).join('\n');
+  assert.match(text, /the reset to #8 was undone: the entries after it are back/);
+  assert.match(text, /Claude Code is still stopped\. Your next message starts Claude Code again/);
+  assert.not.match(text, /undoes|--undo/);
+});
+
+notice('the undo question: how many come back, files untouched, a running agent is stopped', () => {
+  const q = undoResetQuestion({ toSeq: 8, back: 3, runningTitle: 'Claude Code' });
+  assert.is(q.title, 'Undo the reset to #8');
+  assert.match(q.text, /The 3 entries hidden by the reset to #8 come back\. The files stay as they are\./);
+  assert.match(q.text, /Claude Code is stopped/);
+  assert.equal(keys(q), ['u']);
+  assert.is(q.enterTakes, undefined);
+  assert.not.match(undoResetQuestion({ toSeq: 2, back: 1 }).text, /stopped/);
+});
+
+notice('quitting with worktree forks open: they stay, and the commands that manage them', () => {
+  assert.is(worktreesStayNote([]), undefined);
+  assert.is(worktreesStayNote([{ conversationId: 'f1', path: '/r-f1', branch: 'baton/f1' }]), 'The worktree of the fork f1 (baton/f1) stays: baton worktree list shows it, baton worktree remove f1 removes it.');
+  assert.match(worktreesStayNote([{ conversationId: 'f1', path: '/a', branch: 'baton/f1' }, { conversationId: 'f2', path: '/b', branch: 'baton/f2' }])!, /^The worktrees of 2 forks stay \(baton\/f1, baton\/f2\): baton worktree list/);
+});
+
 fork.run();
 reset.run();
 remove.run();
+blocked.run();
+notice.run();

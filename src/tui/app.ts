@@ -126,7 +126,7 @@ export class App implements OverlayHost {
   openTab(launch: TabLaunch): Tab {
     const tab = new Tab(launch, { ...this.paneSize(), scrollback: this.opts.scrollback, baseEnv: this.opts.env });
     tab.onChange(() => {
-      if (this.activeTab === tab && this.view.getPane() !== tab.pane) this.attach(tab);
+      if (this.activeTab === tab && (this.view.getPane() !== tab.pane || this.view.getNotice() !== tab.notice)) this.attach(tab);
       if (tab.status === 'exited' && this.activeTab === tab) {
         this.showMessage(`${tab.label}: exited${tab.exit ? ` (code ${tab.exit.exitCode})` : ''} · ${this.opts.keys.prefix} x closes the tab`);
       }
@@ -164,7 +164,7 @@ export class App implements OverlayHost {
     tab.pane.onBell = () => this.screen.program.write('\x07');
     tab.pane.onClipboard = (payload) => this.screen.program.write(`\x1b]52;${payload}\x07`);
     tab.pane.resize(this.paneSize().cols, this.paneSize().rows);
-    this.view.setPane(tab.pane);
+    this.view.setPane(tab.pane, tab.notice);
     tab.pane.setChangeListener(() => this.frames.request(performance.now() - this.lastKeyAt < ECHO_WINDOW_MS));
     this.chromeDirty = true;
     this.frames.request(true);
@@ -299,11 +299,12 @@ export class App implements OverlayHost {
     await this.closeTab(tab);
   }
 
-  async requestQuit(): Promise<void> {
+  /** Asks only when a tab is busy; `note` (what else a quit leaves, e.g. fork worktrees) is added to that question. */
+  async requestQuit(note?: string): Promise<void> {
     const busy = this.tabs.filter((t) => t.busy());
     if (busy.length) {
       const names = busy.map((t) => t.label).join(', ');
-      const ok = await confirm(this, 'Quit baton', `${busy.length} tab${busy.length > 1 ? 's are' : ' is'} still running something: ${names}.\nQuit and end them all?`);
+      const ok = await confirm(this, 'Quit baton', `${busy.length} tab${busy.length > 1 ? 's are' : ' is'} still running something: ${names}.\nQuit and end them all?${note ? `\n${note}` : ''}`);
       if (!ok) return;
     }
     await this.quit();
@@ -351,6 +352,11 @@ export class App implements OverlayHost {
   private enterScroll(): void {
     const tab = this.activeTab;
     if (!tab || this.scroll) return;
+    if (tab.notice) {
+      // The stopped program's screen is gone (its emulator with it): nothing to scroll.
+      this.showMessage('Nothing to scroll: the agent in this tab is stopped.');
+      return;
+    }
     this.router.mode = 'ui';
     this.scroll = new ScrollMode(tab.pane, {
       view: this.view,
@@ -413,7 +419,7 @@ export class App implements OverlayHost {
       const width = this.screen.width as number;
       this.tabBar.setContent(
         formatTabBar(
-          this.tabs.map((t) => ({ label: t.label, agent: t.agent, model: t.model, status: t.status })),
+          this.tabs.map((t) => ({ label: t.label, agent: t.agent, model: t.model, status: t.status, ...(t.fork ? { fork: t.fork } : {}) })),
           this.active,
           width,
         ),

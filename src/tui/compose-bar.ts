@@ -18,6 +18,8 @@ export interface ComposeState {
   author: string;
   agentTitle: string | undefined;
   armedTitle: string | undefined;
+  /** The armed line in other words than a switch's (a restart after a reset): its head and note. */
+  armedText?: { head: string; note: string };
   queue: readonly string[];
   status: string;
 }
@@ -191,7 +193,9 @@ export class ComposeBar {
     const lines: string[] = [];
     const s = this.state;
     if (s.armedTitle) {
-      lines.push(`{yellow-fg}{bold}Continue with ${escapeTags(s.armedTitle)}{/bold}{/yellow-fg} {gray-fg}${escapeTags(flat(ARMED_NOTE, width - s.armedTitle.length - 16))}{/gray-fg}`);
+      const head = s.armedText?.head ?? `Continue with ${s.armedTitle}`;
+      const note = s.armedText?.note ?? ARMED_NOTE;
+      lines.push(`{yellow-fg}{bold}${escapeTags(head)}{/bold}{/yellow-fg} {gray-fg}${escapeTags(flat(note, width - head.length - 2))}{/gray-fg}`);
     }
     if (s.queue.length) lines.push(queueLine(s.queue, this.selected?.index, width));
     const prompt = `${s.author} › `;

@@ -1,8 +1,10 @@
 // Conversations in the TUI: the agent picker (installed drivers and the plain shell), one
-// TabSession per agent tab, the compose bar and the transcript view bound to the active
-// tab (with its fork and reset: fork-actions.ts), the in-place switch (prefix a), and the
-// tabs remembered per directory so reopening baton there offers them back. The glue between App (blessed) and src/conversation;
-// decisions stay in the conversation layer.
+// TabSession per agent tab (a fork's tab marked as one), the compose bar and the transcript
+// view bound to the active tab (with its fork, reset and undo: fork-actions.ts; a tab whose
+// agent a reset stopped shows baton's notice instead of the agent's last screen), the
+// in-place switch (prefix a), and the tabs remembered per directory so reopening baton there
+// offers them back. The glue between App (blessed) and src/conversation; decisions stay in
+// the conversation layer.
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -18,7 +20,8 @@ import { currentBranch, isRepo } from '../worktree/git.js';
 import type { App } from './app.js';
 import { ComposeBar } from './compose-bar.js';
 import { shellChoice } from './entry.js';
-import { forkFromView, offerWorktreeRemoval, resetFromView, type ClosedFork, type ForkActionsContext } from './fork-actions.js';
+import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ClosedFork, type ForkActionsContext } from './fork-actions.js';
+import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
 import { confirm, openPicker, type PickerChoice } from './picker.js';
 import type { Tab } from './tab.js';
 import { TabTerminal } from './tab-terminal.js';
@@ -35,6 +38,15 @@ export interface ConversationTabsOptions {
 
 type Choice = { kind: 'shell' } | { kind: 'agent'; name: string };
 
+/** What a reset (or its undo) that stopped a tab's agent said; the notice is drawn from it. */
+type StoppedFacts = Omit<ResetNoticeFacts, 'prefix' | 'nextTitle'>;
+
+interface TabEntry {
+  session: TabSession;
+  terminal: TabTerminal;
+  stopped?: StoppedFacts;
+}
+
 interface Remembered {
   conversation: string;
   agent: string;
@@ -42,7 +54,7 @@ interface Remembered {
 }
 
 export class ConversationTabs {
-  private readonly sessions = new Map<Tab, { session: TabSession; terminal: TabTerminal }>();
+  private readonly sessions = new Map<Tab, TabEntry>();
   private compose!: ComposeBar;
   private app!: App;
 
@@ -126,6 +138,8 @@ export class ConversationTabs {
       (launch) => this.app.openTab(launch),
       (tab) => {
         this.sessions.set(tab, { session: session!, terminal });
+        const { forkedFrom, worktreeBranch } = conv.meta.data;
+        if (forkedFrom) tab.fork = { at: forkedFrom.seq, ...(worktreeBranch ? { branch: worktreeBranch } : {}) };
         tab.onChange(() => this.refreshCompose());
       },
     );
@@ -154,24 +168,61 @@ export class ConversationTabs {
   private onSessionChange(session: TabSession, snap: TabSnapshot): void {
     for (const [tab, s] of this.sessions) {
       if (s.session !== session) continue;
-      if (snap.status !== tab.status && tab.status !== 'exited') tab.setStatus(snap.status === 'exited' ? 'exited' : snap.status);
+      // A relaunch took the notice away: the agent runs again.
+      if (s.stopped && !tab.notice) s.stopped = undefined;
+      if (s.stopped) this.drawStopped(tab, s);
+      if (snap.status !== tab.status && tab.status !== 'exited' && tab.status !== 'stopped') tab.setStatus(snap.status === 'exited' ? 'exited' : snap.status);
       if (snap.agentTitle && tab.launch.agent !== snap.agent) tab.setTitle(snap.agentTitle);
     }
     if (snap.notice && session === this.active) this.app.showMessage(snap.notice, 8000);
     if (session === this.active) this.refreshCompose();
   }
 
+  /** The tab's notice, drawn again when what it says changed (another agent armed meanwhile). */
+  private drawStopped(tab: Tab, entry: TabEntry): void {
+    if (!entry.stopped) return;
+    const armed = entry.session.armed?.title;
+    const lines = resetNotice({ ...entry.stopped, prefix: this.opts.prefix, ...(armed ? { nextTitle: armed } : {}) });
+    if (tab.notice && tab.notice.join('\n') === lines.join('\n')) return;
+    tab.showNotice(lines);
+  }
+
+  private showStopped(s: TabSession, facts: StoppedFacts): void {
+    for (const [tab, entry] of this.sessions) {
+      if (entry.session !== s) continue;
+      entry.stopped = facts;
+      this.drawStopped(tab, entry);
+    }
+    this.refreshCompose();
+  }
+
+  private activeEntry(): TabEntry | undefined {
+    const tab = this.app.activeTab;
+    return tab ? this.sessions.get(tab) : undefined;
+  }
+
   refreshCompose(): void {
     if (!this.compose) return;
-    const s = this.active;
-    const snap = s?.snapshot();
+    const entry = this.activeEntry();
+    const snap = entry?.session.snapshot();
     const user = userAuthor(this.opts.env);
+    const stopped = entry?.stopped && this.app.activeTab?.notice ? entry.stopped : undefined;
+    const armedTitle = snap?.armed?.title;
+    // After a reset the armed agent is a restart, not a switch: said as such.
+    const armedText =
+      stopped && armedTitle
+        ? {
+            head: `Next message starts ${armedTitle} afresh`,
+            note: stopped.undone ? `with the conversation as it is now. Nothing is sent until you send.` : `with the conversation up to #${stopped.seq} as a replay. Nothing is sent until you send.`,
+          }
+        : undefined;
     this.compose.update({
       author: `${user.name}@${user.device}`,
       agentTitle: snap?.agentTitle,
-      armedTitle: snap?.armed?.title,
+      armedTitle,
+      ...(armedText ? { armedText } : {}),
       queue: snap?.queue ?? [],
-      status: snap ? snap.status : 'plain shell',
+      status: stopped ? 'stopped' : snap ? snap.status : 'plain shell',
     });
   }
 
@@ -237,6 +288,7 @@ export class ConversationTabs {
     await openTranscriptView(this.app, s.conversation.transcript, this.titles(), s.conversation.meta.data.title || s.conversation.id, {
       fork: (seq, view) => guard('fork', () => forkFromView(ctx, s, seq, view)),
       reset: (seq, view) => guard('reset', () => resetFromView(ctx, s, seq, view)),
+      undo: (_seq, view) => guard('undo', () => undoResetFromView(ctx, s, view)),
     });
   }
 
@@ -253,7 +305,23 @@ export class ConversationTabs {
         const conv = await openConversation(this.opts.home, id, { write: true, user: userAuthor(this.opts.env) });
         return this.startSession(conv, agent, model);
       },
+      showStopped: (s, facts) => this.showStopped(s, facts),
     };
+  }
+
+  /** Worktree forks open in tabs: they stay when baton quits. */
+  openWorktrees(): OpenWorktree[] {
+    const out: OpenWorktree[] = [];
+    for (const { session } of this.sessions.values()) {
+      const m = session.conversation.meta.data;
+      if (m.worktreeBranch) out.push({ conversationId: session.conversation.id, path: m.cwd, branch: m.worktreeBranch });
+    }
+    return out;
+  }
+
+  /** prefix q: the app's quit question (asked only when a tab is busy) also says the worktrees stay. */
+  quit(): Promise<void> {
+    return this.app.requestQuit(worktreesStayNote(this.openWorktrees()));
   }
 
   async closeTab(): Promise<void> {

@@ -1,8 +1,9 @@
-// What `f` and `r` in the transcript view do, and the worktree question when a fork's tab
-// closes: the dialogs of fork-dialog.ts, then the conversation layer's forkConversation,
-// resetConversation (+ TabSession.reset) and removeForkWorktree. Every refusal is shown with
-// its reason and a way on (a tab fork instead of a worktree one, a reset without restoring
-// the files, keeping a dirty worktree); nothing is forked, reset or removed unasked.
+// What `f`, `r` and `u` in the transcript view do, and the worktree question when a fork's
+// tab closes: the dialogs of fork-dialog.ts, then the conversation layer's forkConversation,
+// resetConversation / undoLastReset (+ TabSession.reset) and removeForkWorktree. Every
+// refusal is shown with its reason and a way on (a tab fork instead of a worktree one, a
+// reset without restoring the files, keeping a dirty worktree), in the TUI's terms where the
+// conversation layer words it for the command line; nothing is forked, reset or removed unasked.
 // It must never decide between a native fork and a replay (the launch path does) and never
 // remove a worktree another open tab still runs in.
 
@@ -10,14 +11,15 @@ import { basename } from 'node:path';
 import { BatonError, EXIT } from '../errors.js';
 import { forkConversation, type ForkResult } from '../conversation/fork.js';
 import { worktreeForkBlocker } from '../conversation/fork-worktree.js';
-import { checkpointAfter, resetConversation } from '../conversation/reset.js';
+import { checkpointAfter, resetConversation, undoLastReset } from '../conversation/reset.js';
 import type { TabSession } from '../conversation/tab-session.js';
 import { removeForkWorktree } from '../conversation/worktree-forks.js';
 import type { Registry } from '../plugins/registry.js';
 import { renderEntry } from '../transcript/render-text.js';
 import type { Transcript } from '../transcript/transcript.js';
+import type { Entry } from '../transcript/types.js';
 import type { App } from './app.js';
-import { askFork, askForceRemove, askRemoveWorktree, askReset, askRestoreRefused, askTabInstead, type ForkAnswer, type Refusal } from './fork-dialog.js';
+import { askFork, askForceRemove, askRemoveWorktree, askReset, askRestoreRefused, askTabInstead, askUndoReset, worktreeRefusal, type ForkAnswer, type Refusal, type ResetNoticeFacts } from './fork-dialog.js';
 import { openPicker, type PickerChoice } from './picker.js';
 import type { ViewControl } from './transcript-view.js';
 
@@ -33,9 +35,12 @@ export interface ForkActionsContext {
   agentChoices(): Promise<PickerChoice<string>[]>;
   /** Opens the fork's conversation in a new tab the way a restored tab is opened; undefined when its agent could not start. */
   openConversationTab(id: string, agent: string, model: string | undefined): Promise<TabSession | undefined>;
+  /** The session's agent was stopped by a reset (or its undo): its tab shows what happened instead of the agent's last screen. */
+  showStopped(s: TabSession, facts: Omit<ResetNoticeFacts, 'prefix' | 'nextTitle'>): void;
 }
 
 const refusal = (err: BatonError): Refusal => (err.hint ? { message: err.message, hint: err.hint } : { message: err.message });
+
 const said = (err: BatonError) => `${err.message}${err.hint ? ` (${err.hint})` : ''}`;
 
 /** One line about an entry, as the transcript view shows it. */
@@ -69,7 +74,7 @@ export async function forkFromView(ctx: ForkActionsContext, s: TabSession, seq: 
   let where: ForkAnswer | undefined;
   for (;;) {
     const title = titles[agent ?? ran ?? ''] ?? agent ?? ran ?? 'the agent';
-    where = await askFork(app, { seq, entry: entryLine(src.transcript, seq, titles), agentTitle: title, otherAgents: others, ...(blocked ? { worktreeBlocked: refusal(blocked) } : {}) });
+    where = await askFork(app, { seq, entry: entryLine(src.transcript, seq, titles), agentTitle: title, otherAgents: others, ...(blocked ? { worktreeBlocked: worktreeRefusal(blocked, src.id, seq) } : {}) });
     if (where !== 'agent') break;
     const picked = await openPicker(app, 'The fork continues with', await ctx.agentChoices());
     if (picked) agent = picked;
@@ -85,7 +90,7 @@ export async function forkFromView(ctx: ForkActionsContext, s: TabSession, seq: 
     if (!(err instanceof BatonError)) throw err;
     app.showMessage(undefined);
     if (where !== 'worktree') return app.showMessage(`Nothing was forked: ${said(err)}`, 10_000);
-    if (!(await askTabInstead(app, seq, refusal(err)))) return app.showMessage('Nothing was forked.');
+    if (!(await askTabInstead(app, seq, worktreeRefusal(err, src.id, seq)))) return app.showMessage('Nothing was forked.');
     app.showMessage(`Forking at #${seq}…`, 0);
     try {
       result = await fork(false);
@@ -143,10 +148,49 @@ export async function resetFromView(ctx: ForkActionsContext, s: TabSession, seq:
   conv.sync();
   await s.reset();
   view.refresh();
-  // One status line, what matters first (the dialog said the rest).
+  // The tab shows the rest (and the undo) in place of the agent's last screen.
+  ctx.showStopped(s, { seq, conversationId: conv.id, hidden, restored, ...(agentTitle ? { stoppedTitle: agentTitle } : {}) });
   const files = restored ? `, files restored` : '';
   const next = agentTitle ? ` Next message: ${agentTitle} afresh.` : '';
-  s.say(`Reset to #${seq}: ${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden${files}.${next} Undo: baton reset ${conv.id} --undo`);
+  s.say(`Reset to #${seq}: ${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden${files}.${next}`);
+}
+
+/** The newest reset still in force (what undoLastReset undoes), if any. */
+function resetInForce(t: Transcript): (Entry & { kind: 'reset' }) | undefined {
+  const undone = new Set<number>();
+  for (const e of t.entries) if (e.kind === 'reset' && e.undoes !== undefined) undone.add(e.undoes);
+  for (let i = t.entries.length - 1; i >= 0; i--) {
+    const e = t.entries[i]!;
+    if (e.kind === 'reset' && e.undoes === undefined && !undone.has(e.seq)) return e;
+  }
+  return undefined;
+}
+
+/**
+ * `u` in the transcript view: undoes the newest reset, as `baton reset ID --undo` would
+ * (which is refused while this tab holds the conversation). The files are not touched. The
+ * agent is stopped as by a reset, since its session never saw what comes back.
+ */
+export async function undoResetFromView(ctx: ForkActionsContext, s: TabSession, view: ViewControl): Promise<void> {
+  const { app } = ctx;
+  const conv = s.conversation;
+  const t = conv.transcript;
+  const reset = resetInForce(t);
+  if (!reset) return app.showMessage('No reset to undo in this conversation.');
+  if (s.status.current === 'working' || s.status.current === 'approval') {
+    return app.showMessage(`${s.driver?.title ?? 'The agent'} is still working. Nothing was undone — wait for it to finish (or interrupt it) and retry.`, 8000);
+  }
+  const shown = new Set(t.visible().map((e) => e.seq));
+  const back = t.entries.filter((e) => e.seq > reset.toSeq && e.seq < reset.seq && !shown.has(e.seq) && renderEntry(e).length > 0).length;
+  const running = s.deps.terminal.isRunning() ? s.driver?.title : undefined;
+  if (!(await askUndoReset(app, { toSeq: reset.toSeq, back, ...(running ? { runningTitle: running } : {}) }))) return;
+  undoLastReset(conv);
+  conv.sync();
+  const stoppedTitle = s.driver?.title;
+  await s.reset();
+  view.refresh();
+  ctx.showStopped(s, { seq: reset.toSeq, conversationId: conv.id, hidden: 0, restored: false, undone: true, ...(stoppedTitle ? { stoppedTitle } : {}) });
+  s.say(`The reset to #${reset.toSeq} is undone: ${back} ${back === 1 ? 'entry is' : 'entries are'} back; the files stay as they are.`);
 }
 
 export interface ClosedFork {

@@ -1,8 +1,12 @@
-// The questions asked before a fork or a reset from the transcript view, and the one a
-// closing fork tab asks about its worktree: what will happen, in words, and the keys that
-// choose. The texts are pure functions (test/fork-dialog.test.ts); the ask* wrappers only
-// show them. Nothing here forks, resets or removes anything: the caller acts on the answer.
+// The questions asked before a fork, a reset or its undo from the transcript view, and the
+// one a closing fork tab asks about its worktree: what will happen, in words, and the keys
+// that choose; the notice a tab shows once a reset stopped its agent, and the note that fork
+// worktrees outlive a quit. The texts are pure functions (test/fork-dialog.test.ts); the ask*
+// wrappers only show them. Nothing here forks, resets or removes anything: the caller acts
+// on the answer.
 
+import { tabForkHint } from '../conversation/fork-worktree.js';
+import type { BatonError } from '../errors.js';
 import type { OverlayHost } from './overlay.js';
 import { choose, type KeyOption } from './picker.js';
 
@@ -23,6 +27,19 @@ export interface Question<T> {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The tab-fork way on, as the fork dialog offers it (its t). */
+export const TAB_FORK_WAY = 'press t to fork into a tab instead (same directory, no git needed)';
+
+/**
+ * A refused worktree fork as the dialogs show it: the conversation layer's message, and its
+ * hint with the command-line way on (`baton fork ID --at N`) said the TUI's way; the
+ * blocker's checks and the rest of its words are its own.
+ */
+export function worktreeRefusal(err: BatonError, id: string, seq: number): Refusal {
+  if (!err.hint) return { message: err.message };
+  return { message: err.message, hint: err.hint.replace(tabForkHint(id, seq), TAB_FORK_WAY) };
+}
 
 function refusalLines(r: Refusal): string[] {
   return [r.message.charAt(0).toUpperCase() + r.message.slice(1) + (/[.!?]$/.test(r.message) ? '' : '.'), ...(r.hint ? [r.hint] : [])];
@@ -164,3 +181,87 @@ export function forceRemoveQuestion(why: Refusal): Question<'keep' | 'force'> {
 }
 
 export const askForceRemove = async (host: OverlayHost, why: Refusal) => (await ask(host, forceRemoveQuestion(why))) === 'force';
+
+// ---- after a reset: the stopped tab's notice, and its undo ----
+
+export interface ResetNoticeFacts {
+  seq: number;
+  conversationId: string;
+  /** Entries the reset hid (0 once it is undone). */
+  hidden: number;
+  /** The files were put back as they were after seq. */
+  restored: boolean;
+  /** The agent that was stopped. */
+  stoppedTitle?: string;
+  /** The agent the next message starts (the armed one). */
+  nextTitle?: string;
+  /** The reset was undone since (the entries are back; the agent is still stopped). */
+  undone?: boolean;
+  /** The key prefix, as the status line spells it (C-b). */
+  prefix: string;
+}
+
+/**
+ * What a tab whose agent a reset stopped shows instead of that agent's last screen (which
+ * still showed the hidden turns): what happened, what the next message does, and how to
+ * undo it from here — `baton reset --undo` is refused while the tab holds the conversation.
+ */
+export function resetNotice(f: ResetNoticeFacts): string[] {
+  const next = f.nextTitle ?? f.stoppedTitle ?? 'the agent';
+  const lines: string[] = [];
+  if (f.undone) {
+    lines.push(`baton · the reset to #${f.seq} was undone: the entries after it are back`);
+    lines.push('');
+    lines.push(`${f.stoppedTitle ?? 'The agent'} is still stopped. Your next message starts ${next} again, with the conversation as it is now.`);
+  } else {
+    const files = f.restored ? `the files are back as they were after #${f.seq}` : 'the files stay as they are';
+    lines.push(`baton · conversation ${f.conversationId} reset to #${f.seq}`);
+    lines.push('');
+    lines.push(`${plural(f.hidden, 'entry', 'entries')} after #${f.seq} ${f.hidden === 1 ? 'is' : 'are'} hidden, not deleted; ${files}.`);
+    if (f.stoppedTitle) lines.push(`${f.stoppedTitle} was stopped: its own session still remembered what is hidden.`);
+    lines.push(`Your next message starts ${next} afresh, with the conversation up to #${f.seq} as a replay (a brief).`);
+  }
+  lines.push('');
+  lines.push(`${f.prefix} m   write the next message`);
+  if (f.undone) lines.push(`${f.prefix} t   the transcript (r there resets again)`);
+  else lines.push(`${f.prefix} t   the transcript: u there undoes the reset`, '', `(baton reset ${f.conversationId} --undo does the same once this tab is closed.)`);
+  return lines;
+}
+
+export interface UndoResetFacts {
+  /** The reset being undone: the entry it reset to. */
+  toSeq: number;
+  /** Entries that come back. */
+  back: number;
+  /** The agent in the tab, if it runs (stopped by the undo: its session knows none of them). */
+  runningTitle?: string;
+}
+
+export function undoResetQuestion(f: UndoResetFacts): Question<'undo'> {
+  const text = [`The ${plural(f.back, 'entry', 'entries')} hidden by the reset to #${f.toSeq} come${f.back === 1 ? 's' : ''} back. The files stay as they are.`];
+  if (f.runningTitle) text.push(`${f.runningTitle} is stopped (its session never saw them); your next message starts it again with them.`);
+  return { title: `Undo the reset to #${f.toSeq}`, text: text.join('\n'), options: [{ key: 'u', label: 'undo the reset', value: 'undo' }] };
+}
+
+export const askUndoReset = async (host: OverlayHost, f: UndoResetFacts) => (await ask(host, undoResetQuestion(f))) === 'undo';
+
+// ---- quitting with worktree forks open ----
+
+export interface OpenWorktree {
+  conversationId: string;
+  path: string;
+  branch: string;
+}
+
+/**
+ * Quitting never asks about worktrees (a quit is not a cleanup): they stay, and this says
+ * so — in the quit question when there is one, and on the terminal after baton is gone.
+ */
+export function worktreesStayNote(w: readonly OpenWorktree[]): string | undefined {
+  if (!w.length) return undefined;
+  if (w.length === 1) {
+    const [one] = w;
+    return `The worktree of the fork ${one!.conversationId} (${one!.branch}) stays: baton worktree list shows it, baton worktree remove ${one!.conversationId} removes it.`;
+  }
+  return `The worktrees of ${w.length} forks stay (${w.map((x) => x.branch).join(', ')}): baton worktree list shows them, baton worktree remove ID removes one.`;
+}

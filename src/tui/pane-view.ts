@@ -1,10 +1,12 @@
 // The blessed element that shows one pane at a time: copies the emulator's rows into the
 // screen's cell grid, only the rows that changed, and for scroll mode a window onto the
-// scrollback with highlighted ranges. It decides nothing about when to draw (see
-// frames.ts) and must never write to the PTY.
+// scrollback with highlighted ranges; or, while the tab's program is stopped on purpose,
+// baton's notice in its place. It decides nothing about when to draw (see frames.ts) and
+// must never write to the PTY.
 
 import blessed from 'blessed';
-import { paintRow, type BlessedRow } from './cells.js';
+import { stripControls } from '../transcript/sanitize.js';
+import { DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
 import type { Pane } from './pane.js';
 
 export interface Highlight {
@@ -24,6 +26,8 @@ export class PaneView {
   private lastBase = -1;
   private lastBuffer: unknown;
   private forceFull = true;
+  /** Shown instead of the pane (see Tab.notice); the first line bold. */
+  private notice: string[] | undefined;
 
   constructor(private readonly screen: blessed.Widgets.Screen, pos: { top: number; bottom: number }) {
     this.box = blessed.box({ top: pos.top, left: 0, width: '100%', height: `100%-${pos.top + pos.bottom}` });
@@ -55,8 +59,9 @@ export class PaneView {
     return this.box.height as number;
   }
 
-  setPane(pane: Pane | undefined): void {
+  setPane(pane: Pane | undefined, notice?: string[]): void {
     this.pane = pane;
+    this.notice = notice;
     this.scrollTop = undefined;
     this.highlights = [];
     this.forceFull = true;
@@ -64,6 +69,10 @@ export class PaneView {
 
   getPane(): Pane | undefined {
     return this.pane;
+  }
+
+  getNotice(): string[] | undefined {
+    return this.notice;
   }
 
   invalidate(): void {
@@ -91,6 +100,7 @@ export class PaneView {
     const left = this.left;
     const width = this.width;
     const height = this.height;
+    if (this.notice) return this.paintNotice(this.notice, lines, top, left, width, height);
     if (!pane) {
       for (let y = 0; y < height; y++) {
         const row = lines[top + y];
@@ -146,4 +156,53 @@ export class PaneView {
     range = undefined;
     return first < 0 ? undefined : { start: top + first, end: top + last };
   }
+
+  private paintNotice(notice: string[], lines: BlessedRow[], top: number, left: number, width: number, height: number): { start: number; end: number } | undefined {
+    const rows = noticeRows(notice, width - 4);
+    let changed = false;
+    for (let y = 0; y < height; y++) {
+      const row = lines[top + y];
+      if (!row) continue;
+      const text = y >= 1 && y - 1 < rows.length ? rows[y - 1]! : '';
+      const attr = y === 1 ? DEFAULT_ATTR | (1 << 18) : DEFAULT_ATTR;
+      const chars = [...text];
+      for (let x = 0; x < width; x++) {
+        const c = row[left + x];
+        if (!c) break;
+        const ch = x >= 2 && x - 2 < chars.length ? chars[x - 2]! : ' ';
+        if (c[0] !== attr || c[1] !== ch) {
+          c[0] = attr;
+          c[1] = ch;
+          row.dirty = true;
+          changed = true;
+        }
+      }
+    }
+    const full = this.forceFull;
+    this.forceFull = false;
+    return changed || full ? { start: top, end: top + height - 1 } : undefined;
+  }
+}
+
+/** A notice's lines, word-wrapped to `width`, one cell per character (control characters dropped). */
+export function noticeRows(notice: string[], width: number): string[] {
+  const out: string[] = [];
+  const w = Math.max(10, width);
+  for (const raw of notice) {
+    const line = stripControls(raw).replace(/[\t\n]/g, ' ');
+    if (!line) {
+      out.push('');
+      continue;
+    }
+    let rest = line;
+    while ([...rest].length > w) {
+      const head = [...rest].slice(0, w + 1).join('');
+      const at = head.lastIndexOf(' ');
+      const cutAt = at > w / 3 ? at : [...rest].slice(0, w).join('').length;
+      out.push(rest.slice(0, cutAt).trimEnd());
+      rest = rest.slice(cutAt).trimStart();
+    }
+    out.push(rest);
+  }
+  return out;
 }

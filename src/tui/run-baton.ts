@@ -8,6 +8,7 @@ import { loadRegistry } from '../plugins/registry.js';
 import { pruneAtStartup, resolveHome } from '../transcript/store.js';
 import { createGitFactsProvider } from '../worktree/git-facts.js';
 import { ConversationTabs } from './conversation-tabs.js';
+import { worktreesStayNote } from './fork-dialog.js';
 import { runTui } from './entry.js';
 import { loadKeyConfig } from './keys.js';
 
@@ -34,7 +35,7 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
     if (c.added.length) tabs.notify(`agents added: ${c.added.join(', ')}`);
   });
   try {
-    return await runTui({
+    const code = await runTui({
       cwd,
       env: opts.env,
       commands: {
@@ -43,6 +44,7 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
         compose: () => tabs.focusCompose(),
         transcript: () => tabs.showTranscript(),
         'close-tab': () => tabs.closeTab(),
+        quit: () => tabs.quit(),
       },
       onReady: async (app) => {
         tabs.attach(app);
@@ -50,6 +52,11 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
       },
       onHangup: () => tabs.dispose(),
     });
+    // Said once the screen is given back, where the shell's scrollback keeps it: a quit
+    // never removes a fork's worktree, nor asks to.
+    const stay = worktreesStayNote(tabs.openWorktrees());
+    if (stay) opts.warn?.(stay.charAt(0).toLowerCase() + stay.slice(1));
+    return code;
   } finally {
     await tabs.dispose();
     await registry.dispose();

@@ -6,8 +6,18 @@
 import { basename } from 'node:path';
 import { Pane, type PaneExit, type PaneLaunch } from './pane.js';
 
-/** running: a program with no richer status source (a plain shell); the rest come from drivers. */
-export type TabStatus = 'running' | 'idle' | 'working' | 'approval' | 'exited';
+/**
+ * running: a program with no richer status source (a plain shell); idle, working and
+ * approval come from drivers; exited: the program ended; stopped: baton ended it on
+ * purpose (a reset) and the tab shows a notice of baton's instead of its last screen.
+ */
+export type TabStatus = 'running' | 'idle' | 'working' | 'approval' | 'exited' | 'stopped';
+
+/** The tab's conversation is a fork: of which entry, and the branch of its worktree if it has one. */
+export interface TabFork {
+  at: number;
+  branch?: string;
+}
 
 export interface TabLaunch extends PaneLaunch {
   /** What the tab is called until the program sets a title. */
@@ -34,6 +44,10 @@ export class Tab {
   /** Title the program set through OSC 0/2, shown when no title was given. */
   programTitle = '';
   status: TabStatus = 'running';
+  /** Set when the conversation is a fork (the tab bar marks it). */
+  fork: TabFork | undefined;
+  /** What the pane shows instead of the program's screen while stopped (plain lines, baton's own). */
+  notice: string[] | undefined;
   private listeners: (() => void)[] = [];
 
   constructor(launch: TabLaunch, private readonly size: TabSize) {
@@ -46,7 +60,8 @@ export class Tab {
     const pane = new Pane({ ...launch, cols: this.size.cols, rows: this.size.rows, scrollback: this.size.scrollback, baseEnv: this.size.baseEnv });
     pane.onExit((e: PaneExit) => {
       if (this.pane !== pane) return;
-      this.status = 'exited';
+      // (A notice shown already stays: its "stopped" is the truer word.)
+      if (this.status !== 'stopped') this.status = 'exited';
       this.exit = e;
       this.changed();
     });
@@ -90,6 +105,17 @@ export class Tab {
     this.changed();
   }
 
+  /**
+   * The program was stopped on purpose and will be started again: the pane shows `lines`
+   * (baton's words) instead of the program's last screen, and the status says stopped.
+   * A relaunch ends it.
+   */
+  showNotice(lines: string[]): void {
+    this.notice = lines;
+    this.status = 'stopped';
+    this.changed();
+  }
+
   setTitle(title: string): void {
     this.launch = { ...this.launch, title };
     this.changed();
@@ -97,7 +123,7 @@ export class Tab {
 
   /** Whether closing the tab would interrupt work: an agent working or asking, or a shell running a command. */
   busy(): boolean {
-    if (this.status === 'exited') return false;
+    if (this.status === 'exited' || this.status === 'stopped') return false;
     if (this.status === 'working' || this.status === 'approval') return true;
     return this.launch.agent === 'shell' && this.pane.hasForegroundJob();
   }
@@ -120,6 +146,7 @@ export class Tab {
     this.programTitle = '';
     this.exit = undefined;
     this.status = 'running';
+    this.notice = undefined;
     this.pane = this.start(launch);
     this.changed();
   }

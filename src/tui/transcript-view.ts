@@ -3,8 +3,9 @@
 // opens the handed-over-context card, regenerated from the transcript (handoff-card.ts),
 // with its label, whether its hash matches the one recorded at the switch, and `j` to jump
 // to the last message it included. `/` searches, `n` finds the next match, `f` forks and `r`
-// resets at the selected entry (the caller asks and acts: conversation-tabs.ts), q or Esc
-// leaves. Everything shown went through the sanitizer (render-text.ts).
+// resets at the selected entry, `u` undoes the last reset (the caller asks and acts:
+// conversation-tabs.ts), q or Esc leaves. Everything shown went through the sanitizer
+// (render-text.ts).
 
 import blessed from 'blessed';
 import { CARD_LABEL, regenerateCard } from '../conversation/handoff-card.js';
@@ -21,6 +22,7 @@ export const TRANSCRIPT_VIEW_KEYS: readonly { keys: string; help: string }[] = [
   { keys: '/ n', help: 'search, next match' },
   { keys: 'f', help: 'fork at the selected entry: a new tab or a new git worktree' },
   { keys: 'r', help: 'reset to the selected entry (later ones hidden, not deleted)' },
+  { keys: 'u', help: 'undo the last reset (the hidden entries come back)' },
   { keys: 'q Esc', help: 'close' },
 ];
 
@@ -32,10 +34,31 @@ export interface ViewControl {
   refresh(): void;
 }
 
-/** f and r on the selected entry; without them the keys do nothing. */
+/** f and r on the selected entry, u on the conversation; without them the keys do nothing. */
 export interface TranscriptActions {
   fork?(seq: number, view: ViewControl): Promise<void>;
   reset?(seq: number, view: ViewControl): Promise<void>;
+  undo?(seq: number, view: ViewControl): Promise<void>;
+}
+
+/** The view's border label, its key hints dropped (least needed first) until it fits `width`. */
+export function viewLabel(title: string, width: number): string {
+  const hints = ['f fork', 'r reset', 'u undo reset', 'Enter on a divider: handed-over context', '/ search', 'n next', 'q close'];
+  // Dropped in this order; "Enter on a divider" is said shorter before it goes.
+  const drops: ((h: string[]) => void)[] = [
+    (h) => h.splice(h.indexOf('n next'), 1),
+    (h) => h.splice(h.indexOf('Enter on a divider: handed-over context'), 1, 'Enter: context'),
+    (h) => h.splice(h.indexOf('u undo reset'), 1, 'u undo'),
+    (h) => h.splice(h.indexOf('Enter: context'), 1),
+    (h) => h.splice(h.indexOf('/ search'), 1),
+  ];
+  const make = () => ` Transcript: ${title} — ${hints.join(' · ')} `;
+  for (const drop of drops) {
+    if ([...make()].length <= width) break;
+    drop(hints);
+  }
+  const label = make();
+  return [...label].length <= width ? label : `${[...label].slice(0, Math.max(0, width - 2)).join('')}… `;
 }
 
 interface Line {
@@ -59,7 +82,7 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
   let query = '';
   const box = blessed.box({
     parent: host.screen,
-    label: ` Transcript: ${title} — f fork · r reset · Enter on a divider: handed-over context · / search · n next · q close `,
+    label: viewLabel(title, (host.screen.width as number) - 4),
     top: 1,
     left: 0,
     width: '100%',
@@ -134,6 +157,7 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
       if (done || acting) return;
       if (ch === 'f') return act(actions.fork);
       if (ch === 'r') return act(actions.reset);
+      if (ch === 'u') return act(actions.undo);
       switch (key.name) {
         case 'up':
           sel = Math.max(0, sel - 1);
