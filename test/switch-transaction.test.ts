@@ -3,7 +3,8 @@
 // source's session never becomes the fork's, and once the CLI's log names its new session,
 // that one is the fork's own cursor. The driver is a drop-in written here (our own
 // contract): its "CLI", in a real PTY tab, logs how it was launched and the session it runs
-// in (a new one when asked to fork), and the driver's ingest follows that log.
+// in (a new one when asked to fork), and the driver's ingest follows that log. Also: a tab
+// program that cannot open a session by id (capabilities.tabSession false) gets the brief.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +51,30 @@ let session: TabSession | undefined;
 let terminal: TabTerminal | undefined;
 const tabs: Tab[] = [];
 
+/** The forky drop-in registered, and a conversation holding one turn of it in its session SRC-1, cursor confirmed. */
+async function forkyWithOneTurn(tabSession: boolean, text: string): Promise<{ env: NodeJS.ProcessEnv; log: string; src: OpenConversation }> {
+  const cli = join(home, 'forky-cli.mjs');
+  writeFileSync(cli, CLI);
+  const plugins = join(home, 'plugins');
+  mkdirSync(plugins);
+  writeFileSync(join(plugins, 'forky.mjs'), dropIn(cli, tabSession));
+  const log = join(home, 'cli-log.jsonl');
+  writeFileSync(log, '');
+  const work = join(home, 'work');
+  mkdirSync(work);
+  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), FORKY_LOG: log };
+  registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
+  const src = await createConversation(join(home, 'baton'), { cwd: work, title: 'source', user: { type: 'user', name: 'tester', device: 'test' } });
+  const t = src.transcript;
+  t.startSegment({ harness: 'forky', model: 'default', switchId: 'sw-1' });
+  t.apply({ type: 'user_text', text });
+  t.apply({ type: 'session', agentSession: 'SRC-1' });
+  t.apply({ type: 'agent_text', text: 'hi back' });
+  t.apply({ type: 'turn_end' });
+  t.confirmCursor('forky', 'SRC-1', t.lastSeq);
+  return { env, log, src };
+}
+
 const s = suite('switch-transaction');
 s.before.each(() => {
   home = mkdtempSync(join(tmpdir(), 'baton-switch-'));
@@ -64,28 +89,8 @@ s.after.each(async () => {
 });
 
 s('a tab on a native fork launches the CLI with the source session and fork, no brief; the new session becomes the fork\'s', async () => {
-  const cli = join(home, 'forky-cli.mjs');
-  writeFileSync(cli, CLI);
-  const plugins = join(home, 'plugins');
-  mkdirSync(plugins);
-  writeFileSync(join(plugins, 'forky.mjs'), dropIn(cli));
-  const log = join(home, 'cli-log.jsonl');
-  writeFileSync(log, '');
-  const work = join(home, 'work');
-  mkdirSync(work);
-  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), FORKY_LOG: log };
-  registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
-
-  // The source: one turn of forky in its session SRC-1, the cursor confirmed.
-  const src = await createConversation(join(home, 'baton'), { cwd: work, title: 'source', user: { type: 'user', name: 'tester', device: 'test' } });
-  const t = src.transcript;
-  t.startSegment({ harness: 'forky', model: 'default', switchId: 'sw-1' });
-  t.apply({ type: 'user_text', text: 'hello MARK-SRC' });
-  t.apply({ type: 'session', agentSession: 'SRC-1' });
-  t.apply({ type: 'agent_text', text: 'hi back' });
-  t.apply({ type: 'turn_end' });
-  t.confirmCursor('forky', 'SRC-1', t.lastSeq);
-  const at = t.lastSeq;
+  const { env, log, src } = await forkyWithOneTurn(true, 'hello MARK-SRC');
+  const at = src.transcript.lastSeq;
   await src.close();
 
   const fork = await forkConversation(join(home, 'baton'), src.id, at, { registry, env });
@@ -114,27 +119,8 @@ s('a tab on a native fork launches the CLI with the source session and fork, no 
 });
 
 s('a tab program that cannot open a session by id starts fresh with the brief, never blank', async () => {
-  const cli = join(home, 'forky-cli.mjs');
-  writeFileSync(cli, CLI);
-  const plugins = join(home, 'plugins');
-  mkdirSync(plugins);
-  writeFileSync(join(plugins, 'forky.mjs'), dropIn(cli, false));
-  const log = join(home, 'cli-log.jsonl');
-  writeFileSync(log, '');
-  const work = join(home, 'work');
-  mkdirSync(work);
-  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), FORKY_LOG: log };
-  registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
-
   // forky ran a turn in its session SRC-1 (headless, say); the tab cannot reopen it.
-  const conv = await createConversation(join(home, 'baton'), { cwd: work, title: 'returning', user: { type: 'user', name: 'tester', device: 'test' } });
-  const t = conv.transcript;
-  t.startSegment({ harness: 'forky', model: 'default', switchId: 'sw-1' });
-  t.apply({ type: 'user_text', text: 'hello MARK-EARLIER' });
-  t.apply({ type: 'session', agentSession: 'SRC-1' });
-  t.apply({ type: 'agent_text', text: 'hi back' });
-  t.apply({ type: 'turn_end' });
-  t.confirmCursor('forky', 'SRC-1', t.lastSeq);
+  const { env, log, src: conv } = await forkyWithOneTurn(false, 'hello MARK-EARLIER');
 
   terminal = new TabTerminal((launch) => {
     const tab = new Tab(launch, { cols: 80, rows: 10, baseEnv: { PATH: process.env.PATH } });
