@@ -107,7 +107,15 @@ export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> 
   if (group.timedOut) {
     throw new BatonError(`codex did not finish within ${Math.round(turn.timeoutMs / 1000)} s and was stopped`, EXIT.agentFailed, said || mapper.lastError);
   }
-  if (aborted) throw new BatonError('codex turn cancelled', EXIT.agentFailed, said || undefined);
+  if (aborted) {
+    // Like every driver: a turn the user cancelled ends, it does not fail; what came is kept.
+    turn.onEvent({ type: 'notice', text: 'turn cancelled' });
+    return {
+      ...(mapper.threadId ? { agentSession: mapper.threadId } : {}),
+      resumed: turn.resume !== undefined && mapper.threadId !== undefined && (turn.fork ? mapper.threadId !== turn.resume : mapper.threadId === turn.resume),
+      stopReason: 'cancelled',
+    };
+  }
   const failed = info.code !== 0 || mapper.failure !== undefined;
   if (failed) {
     const lines = said.split('\n').filter(Boolean);

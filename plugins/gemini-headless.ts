@@ -115,7 +115,15 @@ export async function runGeminiTurn(turn: HeadlessTurn): Promise<HeadlessResult>
   if (group.timedOut) {
     throw new BatonError(`gemini did not finish within ${Math.round(turn.timeoutMs / 1000)} s and was stopped`, EXIT.agentFailed, said || undefined);
   }
-  if (aborted) throw new BatonError('gemini turn cancelled', EXIT.agentFailed, said || undefined);
+  if (aborted) {
+    // Like every driver: a turn the user cancelled ends, it does not fail; what came is kept.
+    turn.onEvent({ type: 'notice', text: 'turn cancelled' });
+    return {
+      ...(mapper.sessionId ? { agentSession: mapper.sessionId } : {}),
+      resumed: turn.resume !== undefined && mapper.sessionId === turn.resume,
+      stopReason: 'cancelled',
+    };
+  }
   if (info.code !== 0 || (mapper.status !== undefined && mapper.status !== 'success')) {
     const lines = said.split('\n').filter(Boolean);
     const reason = mapper.failure ?? lines.find((l) => /error/i.test(l)) ?? lines[0] ?? '';

@@ -23,6 +23,8 @@ export const EXIT = {
   alreadyExists: 10,
   /** The worktree is locked (git worktree lock). */
   worktreeLocked: 11,
+  /** The user cancelled a turn (Ctrl-C, SIGTERM, a hangup): 128 + SIGINT, as shells report it. */
+  cancelled: 130,
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

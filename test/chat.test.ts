@@ -2,7 +2,7 @@
 // test/fixtures/acp-agent, declared as two drop-ins with separate session stores).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync, readdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -10,6 +10,7 @@ import { main } from '../src/cli.js';
 import { bufferIo } from '../src/commands/io.js';
 import { readConversation } from '../src/transcript/store.js';
 import { writeFixtureDropIn } from './helpers/acp-fixture.js';
+import { until } from './helpers/term.js';
 
 let home = '';
 let cwd = '';
@@ -157,6 +158,49 @@ c('a conversation open in another writer is refused with exit 5', async () => {
     assert.match(r.err, new RegExp(`pid ${holder.pid}`));
   } finally {
     process.kill(-holder.pid!, 'SIGKILL');
+  }
+});
+
+/** Alive and not a zombie, read from /proc (the pid is ours: the fixture wrote it). */
+function pidAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
+  } catch {
+    return false;
+  }
+}
+
+c('Ctrl-C cancels the turn: exit 130, the agent\'s whole group ended (a helper that ignores SIGTERM too), the message kept', async () => {
+  // The built CLI in a process of its own, so a real SIGINT reaches it.
+  const cli = join(process.cwd(), 'dist', 'src', 'cli.js');
+  const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  const child = spawn(process.execPath, [cli, '--plugins', plugins, 'chat', '--new', '--agent', 'alpha', 'please [[hang]] MARK-CANCEL'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const hang = join(home, 'alpha-sessions', 'hang.json');
+  try {
+    await until(() => existsSync(hang), 'the agent reached [[hang]]', 30_000);
+    const pids = JSON.parse(readFileSync(hang, 'utf8')) as { agent: number; helper: number; pgid: number };
+    process.kill(child.pid!, 'SIGINT');
+    const code = await exited;
+    assert.is(code, 130, err);
+    assert.match(err, /SIGINT: cancelling the turn/);
+    assert.match(err, /the turn was cancelled \(SIGINT\)/);
+    assert.match(err, /baton transcript show/);
+    assert.not.ok(pidAlive(pids.helper), 'the helper that ignores SIGTERM is gone');
+    assert.not.ok(pidAlive(pids.agent), 'the agent is gone');
+    const id = readdirSync(join(home, 'conversations'))[0]!;
+    const conv = await readConversation(home, id);
+    assert.ok(conv.transcript.entries.some((e) => e.kind === 'user_message' && e.text.includes('MARK-CANCEL')), 'the message is kept');
+    await conv.close();
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
   }
 });
 

@@ -5,7 +5,7 @@ import type { Argv } from 'yargs';
 import { runChat, titleFrom } from '../conversation/chat.js';
 import { userAuthor } from '../conversation/user.js';
 import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';
-import { badInput } from '../errors.js';
+import { BatonError, EXIT, badInput } from '../errors.js';
 import { createConversation, openConversation, pruneAtStartup, resolveHome, type OpenConversation } from '../transcript/store.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
 import { currentBranch, isRepo } from '../worktree/git.js';
@@ -51,11 +51,23 @@ export function registerChat(y: Argv, io: Io): Argv {
             baseBranch: repo ? ((await currentBranch(io.cwd)) ?? undefined) : undefined,
           });
         }
+        // Ctrl-C, SIGTERM or a hangup cancel the turn: the driver ends the CLI's process group
+        // (nothing is left running) and what the agent said so far stays in the transcript.
+        const cancel = new AbortController();
+        const onSignal = (sig: NodeJS.Signals) => {
+          if (cancel.signal.aborted) return;
+          io.err(`baton: ${sig}: cancelling the turn\n`);
+          cancel.abort(sig);
+        };
+        const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+        for (const sig of signals) process.on(sig, onSignal);
+        const cancelled = () =>
+          new BatonError(`the turn was cancelled (${String(cancel.signal.reason)})`, EXIT.cancelled, `your message and what the agent said before it stopped are in the transcript: baton transcript show ${conv.id}`);
         try {
           const cwd = conv.meta.data.cwd;
           const repo = await isRepo(cwd);
           const result = await runChat(
-            { agent: a.agent, model: a.model, prompt: a.prompt, yes: a.yes, timeoutMs: a.timeout * 1000, env: io.env },
+            { agent: a.agent, model: a.model, prompt: a.prompt, yes: a.yes, timeoutMs: a.timeout * 1000, env: io.env, signal: cancel.signal },
             {
               conversation: conv,
               registry: catalog.registry,
@@ -70,7 +82,13 @@ export function registerChat(y: Argv, io: Io): Argv {
             io.out(stripControls(result.reply) + '\n');
             io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${result.handoff?.from ? ` · handed over from ${result.handoff.from} (${result.handoff.mode})` : ''}\n`);
           }
+          if (cancel.signal.aborted) throw cancelled();
+        } catch (err) {
+          // A driver that was cancelled before its CLI started fails instead: still a cancel.
+          if (cancel.signal.aborted && !(err instanceof BatonError && err.exitCode === EXIT.cancelled)) throw cancelled();
+          throw err;
         } finally {
+          for (const sig of signals) process.off(sig, onSignal);
           await conv.close();
         }
       } finally {

@@ -28,6 +28,8 @@ export interface ChatTurn {
   env: NodeJS.ProcessEnv;
   /** Extra CLI arguments. */
   args?: string[];
+  /** Cancels the turn: the driver ends the CLI's process group and the turn ends `cancelled`. */
+  signal?: AbortSignal;
 }
 
 export interface ChatDeps {
@@ -49,6 +51,8 @@ export interface ChatResult {
   /** The agent's text, as one string. */
   reply: string;
   handoff?: { from: string | null; mode: 'fresh' | 'resume'; briefChars: number };
+  /** Why the turn ended, when the driver says (`cancelled`: the signal ended it). */
+  stopReason?: string;
 }
 
 interface Plan {
@@ -158,6 +162,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
       args: [...(registry.settings(name).args ?? []), ...(turn.args ?? [])],
       timeoutMs: turn.timeoutMs,
       env: turn.env,
+      ...(turn.signal ? { signal: turn.signal } : {}),
       onEvent: (e) => {
         // The message itself was recorded above; a driver echoing it back adds nothing.
         if (e.type !== 'user_text') t.apply(e);
@@ -198,7 +203,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     if (!t.entries.slice(before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
     if (result.agentSession) t.apply({ type: 'session', agentSession: result.agentSession });
     await conv.meta.update({ lastAgent: { harness: name, model } });
-    return done();
+    return done(result.stopReason);
   }
   t.flush();
   if (result.agentSession) t.apply({ type: 'session', agentSession: result.agentSession });
@@ -207,13 +212,14 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   const session = result.agentSession ?? (plan.fork ? undefined : t.currentSegment?.agentSession);
   if (session) t.confirmCursor(name, session, t.lastSeq);
   await conv.meta.update({ lastAgent: { harness: name, model }, ...(conv.meta.data.title ? {} : { title: titleFrom(turn.prompt) }) });
-  return done();
+  return done(result.stopReason);
 
-  function done(): ChatResult {
+  function done(stopReason: string | undefined): ChatResult {
     const entries = t.entries.slice(before);
     const reply = entries.flatMap((e) => (e.kind === 'agent_text' ? [e.text] : [])).join('\n\n');
     const r: ChatResult = { conversationId: conv.id, agent: name!, model, entries, reply };
     if (handoff) r.handoff = handoff;
+    if (stopReason) r.stopReason = stopReason;
     return r;
   }
 
