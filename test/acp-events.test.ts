@@ -36,16 +36,18 @@ t('a pending tool call is held until it runs, so input sent later is not lost', 
   u({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', rawInput: { path: '/a' }, title: 'Read /a', status: 'in_progress' });
   u({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'data' } }] });
   assert.equal(out, [
-    { type: 'tool_call', toolCallId: 'c1', toolName: 'Read /a', input: { path: '/a' } },
-    { type: 'tool_result', toolCallId: 'c1', toolName: 'Read /a', output: 'data', isError: false },
+    { type: 'tool_call', toolCallId: 'c1', toolName: 'Read file', input: { path: '/a' } },
+    { type: 'tool_result', toolCallId: 'c1', toolName: 'Read file', output: 'data', isError: false },
   ]);
 });
 
-t('the tool name prefers the name field, then the title, then the kind', () => {
+t('the tool name prefers the name field, then the first title (a later one describes the input), then the kind', () => {
   const { u, out } = mapper();
   u({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'Run ls', name: 'shell', kind: 'execute', status: 'in_progress' });
   u({ sessionUpdate: 'tool_call', toolCallId: 'b', title: '', kind: 'search', status: 'in_progress' });
-  assert.equal(out.map((e) => (e as { toolName: string }).toolName), ['shell', 'search']);
+  u({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'bash', kind: 'execute', status: 'pending' });
+  u({ sessionUpdate: 'tool_call_update', toolCallId: 'c', title: 'echo hi > x.txt', rawInput: { command: 'echo hi > x.txt' }, status: 'completed' });
+  assert.equal(out.filter((e) => e.type === 'tool_call').map((e) => (e as { toolName: string }).toolName), ['shell', 'search', 'bash']);
 });
 
 t('something else said, or a permission asked, releases a held call first', () => {
@@ -55,7 +57,7 @@ t('something else said, or a permission asked, releases a held call first', () =
   u({ sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'Search', kind: 'search', status: 'pending' });
   u({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'then' } });
   assert.equal(out, [
-    { type: 'tool_call', toolCallId: 'c1', toolName: 'Edit x', input: { p: 2 } },
+    { type: 'tool_call', toolCallId: 'c1', toolName: 'Edit', input: { p: 2 } },
     { type: 'tool_call', toolCallId: 'c2', toolName: 'Search', input: { title: 'Search' } },
     { type: 'agent_text', text: 'then' },
   ]);

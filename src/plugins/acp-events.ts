@@ -12,6 +12,11 @@ interface ToolState {
   id: string;
   name?: string;
   title?: string;
+  /**
+   * The first title the agent gave. Agents retitle a call with its input once it is known
+   * (opencode: `bash` becomes the command line), so the first one is the tool's name.
+   */
+  firstTitle?: string;
   kind?: string;
   input?: unknown;
   locations?: unknown;
@@ -155,7 +160,10 @@ export class AcpEventMapper {
 
   private merge(t: ToolState, u: Record<string, unknown>): void {
     if (typeof u.name === 'string' && u.name) t.name = u.name;
-    if (typeof u.title === 'string' && u.title) t.title = u.title;
+    if (typeof u.title === 'string' && u.title) {
+      t.title = u.title;
+      t.firstTitle ??= u.title;
+    }
     if (typeof u.kind === 'string') t.kind = u.kind;
     if (u.rawInput !== undefined && u.rawInput !== null) t.input = u.rawInput;
     if (Array.isArray(u.locations) && u.locations.length) t.locations = u.locations;
@@ -172,7 +180,7 @@ export class AcpEventMapper {
   }
 
   private toolName(t: ToolState): string {
-    return t.name ?? t.title ?? t.kind ?? 'tool';
+    return t.name ?? t.firstTitle ?? t.kind ?? 'tool';
   }
 
   private call(t: ToolState): void {

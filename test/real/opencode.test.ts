@@ -154,6 +154,7 @@ s('a shell call with yes runs: tool_call and tool_result with one id and a name;
   assert.ok(call && result, JSON.stringify(events));
   assert.is(result.toolCallId, call.toolCallId);
   assert.ok(call.toolName && result.toolName === call.toolName, JSON.stringify([call, result]));
+  assert.is(call.toolName, 'bash', 'the tool, as ingest names it, not the command line opencode retitles it with');
   assert.match(JSON.stringify(call.input), tok);
   assert.is(result.isError, false);
   assert.is(readFileSync(join(env.cwd, 'from-shell.txt'), 'utf8').trim(), tok);
