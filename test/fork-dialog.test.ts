@@ -90,8 +90,8 @@ const remove = suite('removeWorktreeQuestion');
 
 remove('names the worktree and branch; Enter and Esc keep; the conversation stays', () => {
   const q = removeWorktreeQuestion({ path: '/r-fork', branch: 'baton/fork', conversationId: 'f1' });
-  assert.match(q.text, /\/r-fork\n\(branch baton\/fork\)/);
-  assert.match(q.text, /The conversation stays: baton transcript show f1/);
+  assert.match(q.text, /\n {2}\/r-fork\n {2}branch baton\/fork\n/);
+  assert.match(q.text, /The conversation stays:\nbaton transcript show f1/);
   assert.equal(q.options.map((o) => o.value), ['keep', 'remove']);
   assert.is(q.enterTakes, 'keep');
   assert.is(q.escape, 'keep');

@@ -331,12 +331,14 @@ export class ConversationTabs {
     if (tab.busy() && !(await confirm(this.app, 'Close tab', `${tab.label} is still working.\nClose it and end what runs in it?`))) return;
     const meta = entry?.session.conversation.meta.data;
     const fork: ClosedFork | undefined = meta?.worktreeBranch ? { conversationId: entry!.session.conversation.id, cwd: meta.cwd, worktreeBranch: meta.worktreeBranch } : undefined;
+    // The tab leaves the bar (and its program ends) first, so its agent's exit is not
+    // reported as if the tab were still there ("exited · C-b x closes the tab").
+    if (entry) this.sessions.delete(tab);
+    await this.app.closeTab(tab);
     if (entry) {
-      this.sessions.delete(tab);
       await entry.session.dispose();
       entry.terminal.dispose();
     }
-    await this.app.closeTab(tab);
     await this.remember();
     // Asked once the tab is gone: its agent no longer runs in the worktree, its conversation is closed.
     if (fork) await offerWorktreeRemoval(this.forkContext(), fork, this.tabIn(fork.cwd));

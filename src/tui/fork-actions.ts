@@ -209,20 +209,21 @@ export async function offerWorktreeRemoval(ctx: ForkActionsContext, fork: Closed
   const { app } = ctx;
   if (busyElsewhere) return app.showMessage(`The worktree ${fork.cwd} stays: ${busyElsewhere} still runs there.`, 8000);
   if (!(await askRemoveWorktree(app, { path: fork.cwd, branch: fork.worktreeBranch, conversationId: fork.conversationId }))) {
-    return app.showMessage(`Kept the worktree ${fork.cwd}; baton worktree remove ${fork.conversationId} removes it later.`, 8000);
+    return app.showMessage(`Worktree kept. Later: baton worktree remove ${fork.conversationId}`, 8000);
   }
   let force = false;
   for (;;) {
     try {
       const r = await removeForkWorktree(ctx.home, fork.conversationId, { cwd: ctx.cwd, env: ctx.env, force });
       const branch = r.branch ? (r.branchDeleted ? ` and its branch ${r.branch}` : `; its branch ${r.branch} is kept`) : '';
-      return app.showMessage(`Removed the worktree ${r.path}${branch}. The conversation stays: baton transcript show ${fork.conversationId}`, 10_000);
+      // Short enough for a status line at 80 columns (the dialog said the conversation stays).
+      return app.showMessage(`Removed the worktree ${basename(r.path)}${branch}.`, 10_000);
     } catch (err) {
       if (!(err instanceof BatonError)) throw err;
       // Only what force overrides is asked again (changes, unmerged commits), never a lock.
       const forceable = !force && err.exitCode === EXIT.refused && /with force/.test(err.hint ?? '');
       if (!forceable) return app.showMessage(`The worktree stays: ${said(err)}`, 10_000);
-      if (!(await askForceRemove(app, refusal(err)))) return app.showMessage(`Kept the worktree ${fork.cwd}.`, 8000);
+      if (!(await askForceRemove(app, refusal(err)))) return app.showMessage(`Worktree kept. Later: baton worktree remove ${fork.conversationId}`, 8000);
       force = true;
     }
   }

@@ -147,10 +147,13 @@ export interface WorktreeFacts {
 }
 
 export function removeWorktreeQuestion(w: WorktreeFacts): Question<'keep' | 'remove'> {
+  // The path on a line of its own: a dialog wraps a long one anywhere.
   const text = [
-    `This conversation ran in the git worktree ${w.path}`,
-    `(branch ${w.branch}), made when it was forked.`,
-    `Remove the worktree and its branch? The conversation stays: baton transcript show ${w.conversationId}`,
+    'This conversation ran in the git worktree made when it was forked:',
+    `  ${w.path}`,
+    `  branch ${w.branch}`,
+    'Remove the worktree and its branch? The conversation stays:',
+    `baton transcript show ${w.conversationId}`,
   ];
   return {
     title: 'Fork closed',

@@ -4,10 +4,13 @@
 // holds the history up to there, the new tab's claude starts with it) or into a new git
 // worktree (its directory on branch baton/..., claude running there); closing that tab
 // offers to remove the worktree, asks again when it is dirty, and removes worktree and
-// branch. r resets to the entry: later entries leave the view, a restore refused over
-// changes no checkpoint holds is forced on request and puts the file back, and the next
-// message goes to a fresh claude as a replay. In a directory that is no git repository the
-// worktree fork explains why and the tab fork it offers works.
+// branch. A fork's tab is marked in the tab bar (↳#seq, ⎇branch). r resets to the entry:
+// later entries leave the view, a restore refused over changes no checkpoint holds is forced
+// on request and puts the file back, the tab says stopped and shows baton's notice instead
+// of claude's last screen, and the next message goes to a fresh claude as a replay; u undoes
+// the reset. Quitting with a worktree fork open says the worktree stays. In a directory that
+// is no git repository the worktree fork explains why, in the TUI's terms, and the tab fork
+// it offers works.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
@@ -64,6 +67,9 @@ async function openClaude(): Promise<void> {
   await t.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
 }
 
+/** Tab n (running claude) idle, read in the tab bar: its own status, not a later tab's. */
+const idle = (n: number) => new RegExp(`${n}:Claude Code(?: ↳#\\d+(?: ⎇\\S+)?)? idle(?= |$)`, 'm');
+
 /** A message from the compose bar, and claude's reply to it (to the message alone, or after a brief). */
 async function send(text: string, tab = 1): Promise<void> {
   await escape();
@@ -74,7 +80,7 @@ async function send(text: string, tab = 1): Promise<void> {
   t.press('Enter');
   await until(() => fake.requestsContaining(text).length > asked, `claude asking the model about ${text}`, 90_000);
   await t.waitFor(/FAKE-LLM reply/, 90_000, `claude's reply to ${text}`);
-  await t.waitFor(new RegExp(`${tab}:Claude Code[^\\n]*idle`), 60_000, 'claude idle again');
+  await t.waitFor(idle(tab), 60_000, 'claude idle again');
 }
 
 /** Opens the transcript view with the selection on the first line matching `query` (the view's search). */
@@ -139,7 +145,8 @@ s('f on the second reply, t: a new tab holding the history up to there, its clau
   assert.is(at?.kind, 'agent_text', 'the selected entry is the reply');
   assert.match(at?.text ?? '', /You said: second message BETA/);
   t.type('t');
-  await t.waitFor(/2:Claude Code/, 60_000, 'the fork\'s tab');
+  // Marked as a fork of that entry, in the tab bar.
+  await t.waitFor(new RegExp(`2:Claude Code ↳#${forkSeq} `), 60_000, 'the fork\'s tab');
   // Not the last turn: claude's own session holds what came after, so the fork is a replay.
   await t.waitFor(new RegExp(`Forked at #${forkSeq} \\(replay\\)\\.`), 60_000, 'the fork said in the status line');
   await t.waitForGone(/Transcript:/, 5_000);
@@ -157,7 +164,7 @@ s('f on the second reply, t: a new tab holding the history up to there, its clau
   const req = await fake.waitForRequest((r) => bodyContains(r, `baton transcript show ${fork}`), 90_000, 'the fork\'s first request');
   assert.ok(bodyContains(req, 'second message BETA'));
   assert.not.ok(bodyContains(req, 'third message GAMMA'));
-  await t.waitFor(/2:Claude Code[^\n]*idle/, 60_000, 'the fork\'s claude answered');
+  await t.waitFor(idle(2), 60_000, 'the fork\'s claude answered');
 });
 
 let wtFork: string;
@@ -173,6 +180,7 @@ s('f, w: a new git worktree on branch baton/<id> holding the files after the for
   await t.waitFor(/Forked at #\d+ \(replay\) in the worktree/, 60_000, 'the worktree fork said in the status line');
   wtFork = convDirs().find((id) => id !== source && meta(id).worktreeBranch)!;
   assert.ok(wtFork, 'a conversation with a worktree');
+  assert.match(t.row(0), new RegExp(`3:Claude Code ↳#${forkSeq} ⎇${wtFork} `), 'the tab bar names the fork point and the branch');
   const m = meta(wtFork);
   assert.is(m.worktreeBranch, `baton/${wtFork}`);
   assert.ok(existsSync(m.cwd), 'the worktree directory exists');
@@ -182,7 +190,7 @@ s('f, w: a new git worktree on branch baton/<id> holding the files after the for
   assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'later\n', 'the source\'s files untouched');
   // claude shows the directory it runs in under its banner.
   await t.waitFor((scr) => scr.includes(m.cwd), 60_000, 'claude running in the worktree');
-  await t.waitFor(/3:Claude Code[^\n]*idle/, 90_000, 'the worktree fork\'s claude answered');
+  await t.waitFor(idle(3), 90_000, 'the worktree fork\'s claude answered');
 });
 
 s('closing the worktree fork\'s tab offers removal; a dirty worktree is said so and asked again; then worktree and branch are gone, the conversation stays', async () => {
@@ -192,6 +200,7 @@ s('closing the worktree fork\'s tab offers removal; a dirty worktree is said so 
   t.press('C-b', 'x');
   const offer = await t.waitFor(/Fork closed/, 30_000, 'the removal offer');
   assert.match(offer, /keep the worktree and the branch/);
+  assert.not.match(offer, /exited \(code/, 'the closed tab\'s agent ending is not reported as if the tab were still there');
   assert.ok(offer.includes(`baton/${wtFork}`));
   t.type('r');
   const again = await t.waitFor(/Worktree not removed/, 30_000, 'the dirty refusal');
@@ -226,18 +235,67 @@ s('r on the second reply, restore refused over changes no checkpoint holds, forc
   assert.not.match(view, /third message GAMMA/, 'the hidden turn left the view');
   assert.match(view, /second message BETA/);
   assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'after-beta\n', 'the file as it was after the turn');
-  await t.waitFor(/1:Claude Code[^\n]*exited/, 30_000, 'claude stopped');
+  await t.waitFor(/1:Claude Code stopped /, 30_000, 'claude stopped, and the tab says so');
   t.type('q');
   await t.waitForGone(/Transcript:/, 10_000);
+  // The pane: baton's notice, not claude's last screen with the hidden turn on it.
+  const pane = await t.waitFor(new RegExp(`baton · conversation ${source} reset to #${forkSeq}`), 10_000, 'the notice in the pane');
+  assert.match(pane, /entries after #\d+ are hidden, not deleted; the files are back as they were after #\d+\./);
+  assert.match(pane, /Your next message starts Claude Code afresh, with the conversation up to #\d+ as a replay/);
+  assert.match(pane, /C-b t {3}the transcript: u there undoes the reset/);
+  assert.not.match(pane, /third message GAMMA/, 'the hidden turn is not on screen');
+  assert.match(pane, /Next message starts Claude Code afresh/);
+  assert.match(pane, /· stopped/);
+  assert.not.match(t.row(0), /exited/);
 });
 
 s('the next message after the reset starts claude afresh with a replay that leaves the hidden turn out', async () => {
-  await t.waitFor(/Continue with Claude Code/, 10_000, 'the compose bar says the next message restarts claude');
+  await t.waitFor(/Next message starts Claude Code afresh/, 10_000, 'the compose bar says the next message restarts claude');
   await send('after reset DELTA');
+  assert.not.match(t.screenText(), /baton · conversation/, 'the notice gave way to claude');
   const req = fake.requestsContaining('after reset DELTA')[0]!;
   assert.ok(bodyContains(req, '[baton handoff brief]'), 'a replay');
   assert.ok(bodyContains(req, 'second message BETA'));
   assert.not.ok(bodyContains(req, 'third message GAMMA'), 'the hidden turn stays out');
+});
+
+s('u in the transcript view undoes the reset: the hidden turn is back, claude (which never saw it) is stopped, the tab says so', async () => {
+  await escape();
+  t.press('C-b', 't');
+  await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
+  t.type('u');
+  const q = await t.waitFor(new RegExp(`Undo the reset to #${forkSeq}`), 10_000, 'the undo question');
+  assert.match(q, /hidden by the reset to #\d+ come back\. The files stay as they are\./);
+  assert.match(q, /Claude Code is stopped/);
+  t.type('u');
+  await t.waitFor(new RegExp(`The reset to #${forkSeq} is undone`), 30_000, 'the undo said');
+  await t.waitFor(/1:Claude Code stopped /, 30_000, 'claude stopped');
+  t.type('/');
+  await t.waitFor(/Search the transcript/, 10_000);
+  t.type('third message GAMMA\r');
+  await t.waitForGone(/Search the transcript/, 10_000);
+  await t.waitFor(/│\s*third message GAMMA/, 10_000, 'the hidden turn back in the view');
+  t.type('q');
+  await t.waitForGone(/Transcript:/, 10_000);
+  await t.waitFor(new RegExp(`the reset to #${forkSeq} was undone`), 10_000, 'the notice says so');
+  assert.ok(entries(source).some((e) => e.kind === 'reset' && (e as { undoes?: number }).undoes !== undefined), 'the undo is an entry');
+});
+
+let stayed: { cwd: string; worktreeBranch?: string } | undefined;
+
+s('quitting with a worktree fork open removes nothing and says the worktree stays', async () => {
+  // A worktree fork at the last entry (the view opens there).
+  await escape();
+  t.press('C-b', 't');
+  await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
+  t.type('f');
+  await t.waitFor(/Fork at #\d+/, 10_000, 'the fork dialog');
+  t.type('w');
+  await t.waitFor(/3:Claude Code ↳#\d+ ⎇/, 90_000, 'the worktree fork\'s tab');
+  const kept = convDirs().find((id) => id !== source && id !== wtFork && meta(id).worktreeBranch)!;
+  assert.ok(kept, 'a second worktree fork');
+  await t.waitFor(idle(3), 90_000, 'its claude answered');
+  stayed = meta(kept);
 });
 
 s('quit ends every process', async () => {
@@ -250,6 +308,10 @@ s('quit ends every process', async () => {
   await until(() => processesWithHome(menv.home).length === 0, 'every agent process gone', 10_000);
   // (Written for sure once baton closed the conversation.)
   assert.ok(texts(source, 'user_message').includes('after reset DELTA'), 'the message after the reset is recorded');
+  // The worktree fork open at the quit: still there, and said so on the terminal baton gave back.
+  assert.ok(stayed && existsSync(stayed.cwd), 'the worktree stays');
+  assert.match(git(repo, 'branch', '--list'), new RegExp(stayed!.worktreeBranch!.replace('/', '\\/')));
+  await t.waitFor(new RegExp(`the worktree of the fork \\w+ \\(${stayed!.worktreeBranch!.replace('/', '\\/')}\\) stays`), 10_000, 'the note after quitting');
 });
 
 s('outside a git repository, a worktree fork explains why not and offers the tab fork, which works', async () => {
@@ -266,6 +328,8 @@ s('outside a git repository, a worktree fork explains why not and offers the tab
   t.type('f');
   const why = await t.waitFor(/Fork at #\d+[^]*No worktree fork here:/, 10_000, 'the fork dialog, saying why there is no worktree fork');
   assert.match(why, /not a git repository/);
+  assert.match(why, /press t to fork into a tab instead/, 'the way on in the TUI\'s terms');
+  assert.not.match(why, /baton fork/);
   assert.match(why, /new tab \(same directory\)/);
   assert.not.match(why, /new worktree/, 'not offered');
   assert.equal(convDirs().filter((id) => !before.has(id)), [src], 'nothing was made');
@@ -277,7 +341,7 @@ s('outside a git repository, a worktree fork explains why not and offers the tab
   assert.is(meta(fork).forkedFrom?.conversation, src);
   assert.is(meta(fork).cwd, plain);
   assert.ok(texts(fork, 'user_message').includes('only message OMEGA'));
-  await t.waitFor(/2:Claude Code[^\n]*idle/, 90_000, 'the fork\'s claude answered');
+  await t.waitFor(idle(2), 90_000, 'the fork\'s claude answered');
 });
 
 s('a in the fork dialog: the fork continues with another agent, which starts on the history so far', async () => {
