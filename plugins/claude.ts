@@ -7,13 +7,11 @@
 // worktree's project dir first (claude-carry.ts). Otherwise it only describes and reads; it
 // never edits Claude Code's own config or logs.
 
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { DetectResult, HarnessDriver, ImportedSession, LaunchOptions, LaunchSpec, ReadSessionOptions } from '../src/plugins/api.js';
+import type { HarnessDriver, ImportedSession, LaunchOptions, LaunchSpec, ReadSessionOptions } from '../src/plugins/api.js';
 import { ARGV_PROMPT_LIMIT } from '../src/plugins/api.js';
 import { BatonError, EXIT } from '../src/errors.js';
-import { findExecutable, probeVersion } from '../src/plugins/find-executable.js';
-import { versionInRange } from '../src/plugins/version-range.js';
+import { detectCli, type CliFacts } from '../src/plugins/detect-cli.js';
+import { importSessionLog } from '../src/plugins/session-log-import.js';
 import { claudeAccountEnv, claudeConfigDir, findSessionLog, projectDir } from './claude-home.js';
 import { CLAUDE_INSTALL_HINT, CLAUDE_LOGIN_HINT, runClaudeTurn } from './claude-headless.js';
 import { carryClaudeSession } from './claude-carry.js';
@@ -51,33 +49,15 @@ function launch(opts: LaunchOptions): LaunchSpec {
   return spec;
 }
 
-/**
- * The version of the @anthropic-ai/claude-code package the resolved `claude` belongs to
- * (bin/claude.exe in it), without starting the CLI; undefined for other installs (the
- * native installer's versioned binaries), which are asked with --version.
- */
-function packageVersion(bin: string): string | undefined {
-  try {
-    const dir = dirname(dirname(realpathSync(bin)));
-    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-    return pkg.name === '@anthropic-ai/claude-code' && typeof pkg.version === 'string' ? pkg.version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function detect({ env }: { env: NodeJS.ProcessEnv }): Promise<DetectResult> {
-  const path = findExecutable('claude', env);
-  const result: DetectResult = { installed: !!path, installHint: CLAUDE_INSTALL_HINT, loginHint: CLAUDE_LOGIN_HINT };
-  if (!path) return result;
-  result.path = path;
-  const version = packageVersion(path) ?? (await probeVersion(path, ['--version'], env, 15_000));
-  if (version) {
-    result.version = version;
-    if (versionInRange(version, TESTED) === false) result.untestedVersion = TESTED;
-  }
-  return result;
-}
+const CLI: CliFacts = {
+  command: 'claude',
+  installHint: CLAUDE_INSTALL_HINT,
+  loginHint: CLAUDE_LOGIN_HINT,
+  tested: TESTED,
+  // The npm package's bin/claude.exe; the native installer's versioned binaries are asked with --version.
+  npmPackage: '@anthropic-ai/claude-code',
+  probeTimeoutMs: 15_000,
+};
 
 function sessionLog(opts: ReadSessionOptions): string | undefined {
   return findSessionLog(claudeConfigDir(opts.env, opts.account), opts.cwd, opts.session);
@@ -89,23 +69,7 @@ async function readSession(opts: ReadSessionOptions): Promise<ImportedSession> {
     const where = projectDir(claudeConfigDir(opts.env, opts.account), opts.cwd);
     throw new BatonError(`Claude Code has no session ${opts.session}`, EXIT.badInput, `looked for ${opts.session}.jsonl in ${where} and the other project dirs next to it; run the import in the directory the session ran in, or check the id`);
   }
-  const parser = new ClaudeLogParser();
-  const events: ImportedSession['events'] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      parser.skipped++;
-      continue;
-    }
-    events.push(...parser.parse(record));
-  }
-  const out: ImportedSession = { agentSession: opts.session, events, skipped: parser.skipped, logPath: path };
-  if (parser.model) out.model = parser.model;
-  if (parser.cwd) out.cwd = parser.cwd;
-  return out;
+  return importSessionLog(path, opts.session, new ClaudeLogParser());
 }
 
 const driver: HarnessDriver = {
@@ -115,7 +79,7 @@ const driver: HarnessDriver = {
   testedVersions: TESTED,
   // No defaultModel: without --model, Claude Code uses the model its own account and settings choose.
   capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
-  detect,
+  detect: ({ env }) => detectCli(CLI, env),
   launch,
   ingest: ingestClaude,
   statusFromScreen: claudeStatusFromScreen,

@@ -5,9 +5,8 @@
 // run leave codex's app-server daemon behind anyway, `endDaemons` ends it by pid
 // (codex-daemon.ts). This module wires those together; it holds no state.
 
-import type { AgentStatus, DetectResult, DriverEnv, HarnessDriver } from '../src/plugins/api.js';
-import { findExecutable, probeVersion } from '../src/plugins/find-executable.js';
-import { versionInRange } from '../src/plugins/version-range.js';
+import type { AgentStatus, DriverEnv, HarnessDriver } from '../src/plugins/api.js';
+import { detectCli, type CliFacts } from '../src/plugins/detect-cli.js';
 import { endCodexDaemons } from './codex-daemon.js';
 import { CODEX_INSTALL_HINT, CODEX_LOGIN_HINT, runCodexTurn } from './codex-headless.js';
 import { codexHome } from './codex-home.js';
@@ -29,18 +28,7 @@ export function codexStatusFromScreen(lines: readonly string[]): AgentStatus | u
   return undefined;
 }
 
-async function detect({ env }: DriverEnv): Promise<DetectResult> {
-  const path = findExecutable('codex', env);
-  const result: DetectResult = { installed: Boolean(path), installHint: CODEX_INSTALL_HINT, loginHint: CODEX_LOGIN_HINT };
-  if (!path) return result;
-  result.path = path;
-  const version = await probeVersion(path, ['--version'], env);
-  if (version) {
-    result.version = version;
-    if (versionInRange(version, CODEX_TESTED_VERSIONS) === false) result.untestedVersion = CODEX_TESTED_VERSIONS;
-  }
-  return result;
-}
+const CLI: CliFacts = { command: 'codex', installHint: CODEX_INSTALL_HINT, loginHint: CODEX_LOGIN_HINT, tested: CODEX_TESTED_VERSIONS };
 
 export interface CodexDriver extends HarnessDriver {
   /**
@@ -57,7 +45,7 @@ export const driver: CodexDriver = {
   families: ['gpt'],
   testedVersions: CODEX_TESTED_VERSIONS,
   capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
-  detect,
+  detect: ({ env }) => detectCli(CLI, env),
   launch: codexLaunch,
   ingest: ingestCodex,
   statusFromScreen: codexStatusFromScreen,

@@ -5,11 +5,8 @@
 // (gemini-log.ts, gemini-ingest.ts). Accounts are separate GEMINI_CLI_HOMEs. This module
 // wires those together; it holds no state.
 
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { AgentStatus, DetectResult, DriverEnv, HarnessDriver } from '../src/plugins/api.js';
-import { findExecutable, probeVersion } from '../src/plugins/find-executable.js';
-import { versionInRange } from '../src/plugins/version-range.js';
+import type { AgentStatus, HarnessDriver } from '../src/plugins/api.js';
+import { detectCli, type CliFacts } from '../src/plugins/detect-cli.js';
 import { GEMINI_INSTALL_HINT, GEMINI_LOGIN_HINT, runGeminiTurn } from './gemini-headless.js';
 import { geminiSessionLogPath, ingestGemini, readGeminiSession } from './gemini-ingest.js';
 import { geminiLaunch } from './gemini-launch.js';
@@ -29,41 +26,16 @@ export function geminiStatusFromScreen(lines: readonly string[]): AgentStatus | 
   return undefined;
 }
 
-/**
- * The version of the npm package the `gemini` on PATH belongs to. `gemini --version` loads the
- * whole CLI (and relaunches itself): seconds, over ten on a busy machine. Undefined when the
- * executable is not inside an @google/gemini-cli package.
- */
-function packageVersion(path: string): string | undefined {
-  let dir: string;
-  try {
-    dir = dirname(realpathSync(path));
-  } catch {
-    return undefined;
-  }
-  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === '@google/gemini-cli') return pkg.version;
-    } catch {
-      // not here: one level up
-    }
-  }
-  return undefined;
-}
-
-async function detect({ env }: DriverEnv): Promise<DetectResult> {
-  const path = findExecutable('gemini', env);
-  const result: DetectResult = { installed: Boolean(path), installHint: GEMINI_INSTALL_HINT, loginHint: GEMINI_LOGIN_HINT };
-  if (!path) return result;
-  result.path = path;
-  const version = packageVersion(path) ?? (await probeVersion(path, ['--version'], env, 15_000));
-  if (version) {
-    result.version = version;
-    if (versionInRange(version, GEMINI_TESTED_VERSIONS) === false) result.untestedVersion = GEMINI_TESTED_VERSIONS;
-  }
-  return result;
-}
+const CLI: CliFacts = {
+  command: 'gemini',
+  installHint: GEMINI_INSTALL_HINT,
+  loginHint: GEMINI_LOGIN_HINT,
+  tested: GEMINI_TESTED_VERSIONS,
+  // `gemini --version` loads the whole CLI (and relaunches itself): seconds, over ten on a
+  // busy machine. The package's own version says the same at once.
+  npmPackage: '@google/gemini-cli',
+  probeTimeoutMs: 15_000,
+};
 
 export const driver: HarnessDriver = {
   name: 'gemini',
@@ -71,7 +43,7 @@ export const driver: HarnessDriver = {
   families: ['gemini'],
   testedVersions: GEMINI_TESTED_VERSIONS,
   capabilities: { resume: true, fork: false, planMode: true, submit: 'paste' },
-  detect,
+  detect: ({ env }) => detectCli(CLI, env),
   launch: geminiLaunch,
   ingest: ingestGemini,
   statusFromScreen: geminiStatusFromScreen,

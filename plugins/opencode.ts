@@ -6,9 +6,8 @@
 // opencode-ingest.ts). Accounts are separate XDG data + config dirs (opencode-home.ts).
 // This module wires those together; it holds no state.
 
-import type { AgentStatus, DetectResult, DriverEnv, HarnessDriver } from '../src/plugins/api.js';
-import { findExecutable, probeVersion } from '../src/plugins/find-executable.js';
-import { versionInRange } from '../src/plugins/version-range.js';
+import type { AgentStatus, HarnessDriver } from '../src/plugins/api.js';
+import { detectCli, type CliFacts } from '../src/plugins/detect-cli.js';
 import { runOpencodeTurn } from './opencode-headless.js';
 import { OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT } from './opencode-home.js';
 import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './opencode-ingest.js';
@@ -30,18 +29,7 @@ export function opencodeStatusFromScreen(lines: readonly string[]): AgentStatus 
   return undefined;
 }
 
-async function detect({ env }: DriverEnv): Promise<DetectResult> {
-  const path = findExecutable('opencode', env);
-  const result: DetectResult = { installed: Boolean(path), installHint: OPENCODE_INSTALL_HINT, loginHint: OPENCODE_LOGIN_HINT };
-  if (!path) return result;
-  result.path = path;
-  const version = await probeVersion(path, ['--version'], env, 20_000);
-  if (version) {
-    result.version = version;
-    if (versionInRange(version, OPENCODE_TESTED_VERSIONS) === false) result.untestedVersion = OPENCODE_TESTED_VERSIONS;
-  }
-  return result;
-}
+const CLI: CliFacts = { command: 'opencode', installHint: OPENCODE_INSTALL_HINT, loginHint: OPENCODE_LOGIN_HINT, tested: OPENCODE_TESTED_VERSIONS, probeTimeoutMs: 20_000 };
 
 export const driver: HarnessDriver = {
   name: 'opencode',
@@ -49,7 +37,7 @@ export const driver: HarnessDriver = {
   families: ['claude', 'gpt', 'gemini', 'qwen'],
   testedVersions: OPENCODE_TESTED_VERSIONS,
   capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
-  detect,
+  detect: ({ env }) => detectCli(CLI, env),
   launch: opencodeLaunch,
   ingest: ingestOpencode,
   statusFromScreen: opencodeStatusFromScreen,

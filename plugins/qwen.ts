@@ -6,13 +6,11 @@
 // stream-json` with the prompt on stdin (qwen-headless.ts). Qwen Code has no native fork.
 // It only describes and reads; it never edits Qwen Code's own settings or logs.
 
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import type { DetectResult, HarnessDriver, ImportedSession, LaunchOptions, LaunchSpec, ReadSessionOptions } from '../src/plugins/api.js';
+import type { HarnessDriver, ImportedSession, LaunchOptions, LaunchSpec, ReadSessionOptions } from '../src/plugins/api.js';
 import { ARGV_PROMPT_LIMIT } from '../src/plugins/api.js';
 import { BatonError, EXIT } from '../src/errors.js';
-import { findExecutable, probeVersion } from '../src/plugins/find-executable.js';
-import { versionInRange } from '../src/plugins/version-range.js';
+import { detectCli, type CliFacts } from '../src/plugins/detect-cli.js';
+import { importSessionLog } from '../src/plugins/session-log-import.js';
 import { QWEN_INSTALL_HINT, QWEN_LOGIN_HINT, runQwenTurn } from './qwen-headless.js';
 import { chatsDir, findChatLog, qwenRunEnv, qwenRuntimeDir } from './qwen-home.js';
 import { ingestQwen } from './qwen-ingest.js';
@@ -50,30 +48,16 @@ function launch(opts: LaunchOptions): LaunchSpec {
   return spec;
 }
 
-/** The version in the @qwen-code/qwen-code package.json next to the resolved `qwen`. */
-function packageVersion(bin: string): string | undefined {
-  try {
-    const pkg = JSON.parse(readFileSync(join(dirname(realpathSync(bin)), 'package.json'), 'utf8')) as { name?: string; version?: string };
-    return pkg.name === '@qwen-code/qwen-code' && typeof pkg.version === 'string' ? pkg.version : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function detect({ env }: { env: NodeJS.ProcessEnv }): Promise<DetectResult> {
-  const path = findExecutable('qwen', env);
-  const result: DetectResult = { installed: !!path, installHint: QWEN_INSTALL_HINT, loginHint: QWEN_LOGIN_HINT };
-  if (!path) return result;
-  result.path = path;
+const CLI: CliFacts = {
+  command: 'qwen',
+  installHint: QWEN_INSTALL_HINT,
+  loginHint: QWEN_LOGIN_HINT,
+  tested: TESTED,
   // `qwen --version` loads its whole 26 MB bundle (7 s on a busy machine): read the version
   // of the package the command belongs to, and ask the CLI only for an install not from npm.
-  const version = packageVersion(path) ?? (await probeVersion(path, ['--version'], env, 20_000));
-  if (version) {
-    result.version = version;
-    if (versionInRange(version, TESTED) === false) result.untestedVersion = TESTED;
-  }
-  return result;
-}
+  npmPackage: '@qwen-code/qwen-code',
+  probeTimeoutMs: 20_000,
+};
 
 function chatLog(opts: ReadSessionOptions): string | undefined {
   return findChatLog(qwenRuntimeDir(opts.env, opts.account), opts.cwd, opts.session);
@@ -85,23 +69,7 @@ async function readSession(opts: ReadSessionOptions): Promise<ImportedSession> {
     const where = chatsDir(qwenRuntimeDir(opts.env, opts.account), opts.cwd);
     throw new BatonError(`Qwen Code has no session ${opts.session}`, EXIT.badInput, `looked for ${opts.session}.jsonl in ${where} and the other projects' chats; run the import in the directory the session ran in, or check the id`);
   }
-  const parser = new QwenLogParser();
-  const events: ImportedSession['events'] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      parser.skipped++;
-      continue;
-    }
-    events.push(...parser.parse(record));
-  }
-  const out: ImportedSession = { agentSession: opts.session, events, skipped: parser.skipped, logPath: path };
-  if (parser.model) out.model = parser.model;
-  if (parser.cwd) out.cwd = parser.cwd;
-  return out;
+  return importSessionLog(path, opts.session, new QwenLogParser());
 }
 
 const driver: HarnessDriver = {
@@ -111,7 +79,7 @@ const driver: HarnessDriver = {
   testedVersions: TESTED,
   // No defaultModel: without --model, Qwen Code uses the model its own settings or OPENAI_MODEL name.
   capabilities: { resume: true, fork: false, planMode: true, submit: 'paste' },
-  detect,
+  detect: ({ env }) => detectCli(CLI, env),
   launch,
   ingest: ingestQwen,
   statusFromScreen: qwenStatusFromScreen,
