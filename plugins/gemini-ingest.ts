@@ -1,24 +1,22 @@
 // Following and reading gemini's own chat logs. ingest(): find the log (by session id, or
-// the first session of the cwd started after `since`), then tail it incrementally through
-// tailJsonl (chokidar, from the last offset). Gemini's log marks no turn boundary, so a
-// turn ends when the next prompt arrives or when the log stays quiet for QUIET_MS after an
-// answer without tool calls (or when the ingest is disposed). readSession(): a whole session
-// as gemini would load it. It never writes under ~/.gemini.
+// the first session of the cwd started after `since`), then tail it incrementally
+// (found-log-tail.ts: looked for until it appears, then read from the last offset).
+// Gemini's log marks no turn boundary, so a turn ends when the next prompt arrives or when
+// the log stays quiet for QUIET_MS after an answer without tool calls (or when the ingest is
+// disposed). readSession(): a whole session as gemini would load it. It never writes under ~/.gemini.
 
-import { readFile } from 'node:fs/promises';
 import { badInput } from '../src/errors.js';
 import type { ImportedSession, IngestOptions, Ingestor, ReadSessionOptions, TranscriptEvent } from '../src/plugins/api.js';
-import { tailJsonl, type LogTail } from '../src/plugins/log-tail.js';
+import { tailLogOnceFound, type FoundLogTail } from '../src/plugins/found-log-tail.js';
+import { readJsonlFile } from '../src/plugins/json-lines.js';
 import { findChat, findNewChat, geminiDir, projectDirOf } from './gemini-home.js';
 import { GeminiLogFollower, replayGeminiLog } from './gemini-log.js';
 
-const DISCOVER_MS = 200;
 /** Quiet time after an answer without tool calls before its turn counts as ended. */
 export const QUIET_MS = 1500;
 
 class GeminiIngestor implements Ingestor {
-  private tail: LogTail | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private log: FoundLogTail | undefined;
   private quiet: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly follower: GeminiLogFollower;
@@ -39,32 +37,20 @@ class GeminiIngestor implements Ingestor {
   }
 
   get logPath(): string | undefined {
-    return this.tail?.path;
+    return this.log?.path;
   }
 
   async start(): Promise<void> {
-    await this.discover();
-  }
-
-  private async discover(): Promise<void> {
-    if (this.disposed || this.tail) return;
     const { agentSession, cwd, since } = this.opts;
-    const path = agentSession ? findChat(this.root, agentSession) : findNewChat(this.root, cwd, since, this.rejected)?.path;
-    if (!path) {
-      this.timer = setTimeout(() => void this.discover().catch(() => {}), DISCOVER_MS);
-      this.timer.unref();
-      return;
-    }
     // From the top even for a known session: gemini re-stamps history when it resumes, so
     // message ids (seen once, from the original records) are what tell old from new.
-    const tail = await tailJsonl(path, {
+    this.log = await tailLogOnceFound({
+      find: () => (agentSession ? findChat(this.root, agentSession) : findNewChat(this.root, cwd, since, this.rejected)?.path),
       onRecord: (record) => this.emit(this.follower.feed(record)),
       onInvalid: () => {
         this.follower.skipped++;
       },
     });
-    if (this.disposed) await tail.dispose();
-    else this.tail = tail;
   }
 
   private emit(events: TranscriptEvent[]): void {
@@ -82,9 +68,8 @@ class GeminiIngestor implements Ingestor {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
     if (this.quiet) clearTimeout(this.quiet);
-    await this.tail?.dispose();
+    await this.log?.dispose();
     // The CLI is done with this log: an answer still waiting for its quiet time has ended.
     for (const e of this.follower.flushTurnEnd()) this.opts.onEvent(e);
   }
@@ -111,14 +96,7 @@ export async function readGeminiSession(opts: ReadSessionOptions): Promise<Impor
   if (!path) throw unknownSession(opts.session, root);
   let invalid = 0;
   const records: unknown[] = [];
-  for (const line of (await readFile(path, 'utf8')).split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      records.push(JSON.parse(line));
-    } catch {
-      invalid++;
-    }
-  }
+  await readJsonlFile(path, (record) => records.push(record), () => invalid++);
   const replay = replayGeminiLog(records);
   const cwd = replay.projectHash ? projectDirOf(root, replay.projectHash) : undefined;
   return {
