@@ -303,8 +303,9 @@ export class App implements OverlayHost {
   async requestQuit(note?: string): Promise<void> {
     const busy = this.tabs.filter((t) => t.busy());
     if (busy.length) {
-      const names = busy.map((t) => t.label).join(', ');
-      const ok = await confirm(this, 'Quit baton', `${busy.length} tab${busy.length > 1 ? 's are' : ' is'} still running something: ${names}.\nQuit and end them all?${note ? `\n${note}` : ''}`);
+      // By key and title: several tabs may run the same agent.
+      const names = busy.map((t) => `${this.tabs.indexOf(t) + 1}:${t.label}`).join(', ');
+      const ok = await confirm(this, 'Quit baton', `${busy.length} tab${busy.length > 1 ? 's are' : ' is'} still running something: ${names}.\nQuit and end them all?${note ? `\n\n${note}` : ''}`);
       if (!ok) return;
     }
     await this.quit();

@@ -213,7 +213,8 @@ export class ConversationTabs {
       stopped && armedTitle
         ? {
             head: `Next message starts ${armedTitle} afresh`,
-            note: stopped.undone ? `with the conversation as it is now. Nothing is sent until you send.` : `with the conversation up to #${stopped.seq} as a replay. Nothing is sent until you send.`,
+            // Short: the line is one row at 80 columns (the pane says the rest).
+            note: stopped.undone ? 'with the conversation as it is now' : `with a replay up to #${stopped.seq}`,
           }
         : undefined;
     this.compose.update({

@@ -32,13 +32,15 @@ export function helpText(cfg: KeyConfig): string[] {
 export function openHelp(host: OverlayHost, cfg: KeyConfig): Promise<void> {
   const lines = helpText(cfg);
   const width = Math.min(Math.max(...lines.map((l) => l.length)) + 4, (host.screen.width as number) - 2);
+  const height = Math.min(lines.length + 2, (host.screen.height as number) - 2);
   const box = blessed.box({
     parent: host.screen,
-    label: ' baton keys ',
+    // On a short screen the rest is below: said where the eye starts.
+    label: lines.length + 2 > height ? ' baton keys · Down/Up scrolls for more · q closes ' : ' baton keys ',
     top: 'center',
     left: 'center',
     width,
-    height: Math.min(lines.length + 2, (host.screen.height as number) - 2),
+    height,
     content: lines.map(escapeTags).join('\n'),
     tags: true,
     scrollable: true,

@@ -5,9 +5,9 @@
 // must never write to the PTY.
 
 import blessed from 'blessed';
-import { stripControls } from '../transcript/sanitize.js';
 import { DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
 import type { Pane } from './pane.js';
+import { wrapLines } from './wrap.js';
 
 export interface Highlight {
   /** Absolute line number (see Pane.firstLine). */
@@ -158,7 +158,7 @@ export class PaneView {
   }
 
   private paintNotice(notice: string[], lines: BlessedRow[], top: number, left: number, width: number, height: number): { start: number; end: number } | undefined {
-    const rows = noticeRows(notice, width - 4);
+    const rows = wrapLines(notice, width - 4);
     let changed = false;
     for (let y = 0; y < height; y++) {
       const row = lines[top + y];
@@ -182,27 +182,4 @@ export class PaneView {
     this.forceFull = false;
     return changed || full ? { start: top, end: top + height - 1 } : undefined;
   }
-}
-
-/** A notice's lines, word-wrapped to `width`, one cell per character (control characters dropped). */
-export function noticeRows(notice: string[], width: number): string[] {
-  const out: string[] = [];
-  const w = Math.max(10, width);
-  for (const raw of notice) {
-    const line = stripControls(raw).replace(/[\t\n]/g, ' ');
-    if (!line) {
-      out.push('');
-      continue;
-    }
-    let rest = line;
-    while ([...rest].length > w) {
-      const head = [...rest].slice(0, w + 1).join('');
-      const at = head.lastIndexOf(' ');
-      const cutAt = at > w / 3 ? at : [...rest].slice(0, w).join('').length;
-      out.push(rest.slice(0, cutAt).trimEnd());
-      rest = rest.slice(cutAt).trimStart();
-    }
-    out.push(rest);
-  }
-  return out;
 }

@@ -5,6 +5,7 @@
 import blessed from 'blessed';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import { escapeTags } from './tab-bar.js';
+import { wrapLines } from './wrap.js';
 
 export interface PickerChoice<T> {
   label: string;
@@ -51,14 +52,17 @@ export function openPicker<T>(host: OverlayHost, title: string, choices: PickerC
 
 /** "y" confirms; "n", Esc and q decline. Enter declines too: a quit must be meant. */
 export function confirm(host: OverlayHost, title: string, text: string): Promise<boolean> {
-  const lines = [...text.split('\n'), '', 'y: yes    n / Esc: no'];
+  const given = [...text.split('\n'), '', 'y: yes    n / Esc: no'];
+  const width = Math.min(Math.max(...given.map((l) => l.length), title.length + 4) + 4, (host.screen.width as number) - 2);
+  // Wrapped here, so the box is as tall as the text and the keys' line is never cut off.
+  const lines = wrapLines(given, width - 2);
   const box = blessed.box({
     parent: host.screen,
     label: ` ${title} `,
     top: 'center',
     left: 'center',
-    width: Math.min(Math.max(...lines.map((l) => l.length), title.length + 4) + 4, (host.screen.width as number) - 2),
-    height: lines.length + 2,
+    width,
+    height: Math.min(lines.length + 2, (host.screen.height as number) - 2),
     content: lines.map(escapeTags).join('\n'),
     tags: true,
     ...OVERLAY_STYLE,
@@ -98,18 +102,20 @@ export interface ChooseOptions<T> {
  */
 export function choose<T>(host: OverlayHost, title: string, text: string, options: KeyOption<T>[], how: ChooseOptions<T> = {}): Promise<T | undefined> {
   const keyWidth = Math.max(...options.map((o) => o.key.length), 3);
-  const lines = [...text.split('\n'), '', ...options.map((o) => `${o.key.padStart(keyWidth)}  ${o.label}`), `${'Esc'.padStart(keyWidth)}  ${how.escape ?? 'cancel'}`];
+  const given = [...text.split('\n'), '', ...options.map((o) => `${o.key.padStart(keyWidth)}  ${o.label}`), `${'Esc'.padStart(keyWidth)}  ${how.escape ?? 'cancel'}`];
   // Two columns of padding on each side inside the border.
-  const width = Math.min(Math.max(...lines.map((l) => l.length), title.length + 4) + 6, (host.screen.width as number) - 2);
+  const width = Math.min(Math.max(...given.map((l) => l.length), title.length + 4) + 6, (host.screen.width as number) - 2);
+  // Long lines (a path, a git message) wrap inside the box rather than run off it; wrapped
+  // here, so the box is as tall as the wrapped text and no answer is cut off below.
+  const lines = wrapLines(given, width - 4);
   const box = blessed.box({
     parent: host.screen,
     label: ` ${title} `,
     top: 'center',
     left: 'center',
     width,
-    height: Math.min(lines.reduce((n, l) => n + Math.max(1, Math.ceil(l.length / (width - 4))), 0) + 2, (host.screen.height as number) - 2),
+    height: Math.min(lines.length + 2, (host.screen.height as number) - 2),
     padding: { left: 1, right: 1 },
-    // Long lines (a path, a git message) wrap inside the box rather than run off it.
     content: lines.map(escapeTags).join('\n'),
     tags: true,
     ...OVERLAY_STYLE,

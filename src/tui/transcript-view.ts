@@ -20,7 +20,7 @@ export const TRANSCRIPT_VIEW_KEYS: readonly { keys: string; help: string }[] = [
   { keys: 'Up Down PgUp PgDn', help: 'select an entry' },
   { keys: 'Enter', help: 'on a divider: the handed-over context' },
   { keys: '/ n', help: 'search, next match' },
-  { keys: 'f', help: 'fork at the selected entry: a new tab or a new git worktree' },
+  { keys: 'f', help: 'fork at the selected entry (new tab or git worktree)' },
   { keys: 'r', help: 'reset to the selected entry (later ones hidden, not deleted)' },
   { keys: 'u', help: 'undo the last reset (the hidden entries come back)' },
   { keys: 'q Esc', help: 'close' },
