@@ -6,11 +6,10 @@
 // (3), login needed, crash, non-zero exit, timeout (4), each with the CLI's own last words.
 // It never leaves a process behind: the whole group is ended on every path.
 
-import { createInterface } from 'node:readline';
 import { ResumeFailedError, type HeadlessResult, type HeadlessTurn, type TranscriptEvent } from '../src/plugins/api.js';
 import { BatonError, EXIT } from '../src/errors.js';
 import { findExecutable } from '../src/plugins/find-executable.js';
-import { spawnGroup, type ProcessGroup } from '../src/plugins/process-group.js';
+import { lastLines, resumeHonoured, runHeadlessProcess } from '../src/plugins/headless-process.js';
 import { claudeAccountEnv } from './claude-home.js';
 import { anthropicUsage, ClaudeContent, resultText } from './claude-log.js';
 
@@ -18,7 +17,6 @@ export const CLAUDE_INSTALL_HINT = 'npm install -g @anthropic-ai/claude-code@2.1
 export const CLAUDE_LOGIN_HINT =
   'set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN), or run `claude` and log in with /login (with an account: CLAUDE_CONFIG_DIR=<its dir> claude)';
 
-const STDERR_KEEP = 8 * 1024;
 const LOGIN_RE = /not logged in|please run \/login|invalid api key|oauth token (has )?expired|authentication_failed|credit balance is too low/i;
 // A missing session (a uuid), or an id that is no uuid and no session title either.
 const NO_SESSION_RE = /no conversation found with session id|does not match any session title/i;
@@ -59,28 +57,6 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
     turn.onEvent({ type: 'notice', text: `Claude Code refuses bypassPermissions as root without IS_SANDBOX=1; allowed these tools by name instead: ${ROOT_ALLOWED_TOOLS.join(', ')}` });
   }
 
-  let group: ProcessGroup;
-  try {
-    group = await spawnGroup(path, args, { cwd: turn.cwd, env, timeoutMs: turn.timeoutMs, graceMs: 1500 });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new BatonError(`Claude Code is not installed (${path} is missing)`, EXIT.agentNotInstalled, CLAUDE_INSTALL_HINT);
-    throw new BatonError(`Claude Code could not be started: ${code ?? String(err)}`, EXIT.agentFailed);
-  }
-
-  let stderr = '';
-  group.child.stderr!.setEncoding('utf8');
-  group.child.stderr!.on('data', (d: string) => {
-    stderr = (stderr + d).slice(-STDERR_KEEP);
-  });
-  // EPIPE when the CLI dies before reading its prompt: the exit says what happened.
-  group.child.stdin!.on('error', () => {});
-  group.child.stdin!.end(turn.prompt);
-
-  const onAbort = () => void group.stop();
-  if (turn.signal?.aborted) onAbort();
-  turn.signal?.addEventListener('abort', onAbort, { once: true });
-
   const content = new ClaudeContent();
   let session: string | undefined;
   let result: Rec | undefined;
@@ -107,96 +83,66 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
       result = r;
     }
   };
-  let handlerError: unknown;
-  const lines = createInterface({ input: group.child.stdout!, crlfDelay: Infinity });
-  lines.on('line', (line) => {
-    if (handlerError !== undefined || !line.trim().startsWith('{')) return;
-    let r: Rec;
-    try {
-      r = JSON.parse(line) as Rec;
-    } catch {
-      return; // a banner or warning line, not a record
-    }
-    try {
-      onRecord(r);
-    } catch (err) {
-      handlerError = err;
-    }
+  const exit = await runHeadlessProcess(path, args, {
+    cwd: turn.cwd,
+    env,
+    timeoutMs: turn.timeoutMs,
+    graceMs: 1500,
+    stdin: turn.prompt,
+    signal: turn.signal,
+    onRecord,
+    cannotStart: (err) =>
+      err.code === 'ENOENT'
+        ? new BatonError(`Claude Code is not installed (${path} is missing)`, EXIT.agentNotInstalled, CLAUDE_INSTALL_HINT)
+        : new BatonError(`Claude Code could not be started: ${err.code ?? String(err)}`, EXIT.agentFailed),
   });
-  const closed = new Promise((r) => lines.once('close', r));
+  const tail = () => lastLines(exit.stderr);
 
-  try {
-    const exit = await group.exited;
-    turn.signal?.removeEventListener('abort', onAbort);
-    // Whatever the CLI left in its group goes now, so nothing holds its stdout open.
-    await group.stop();
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
-    if (handlerError !== undefined) throw handlerError;
-    const tail = () => lastLines(stderr);
-
-    if (group.timedOut) {
-      throw new BatonError(
-        `Claude Code did not finish the turn within ${seconds(turn.timeoutMs)} s; its processes were ended`,
-        EXIT.agentFailed,
-        tail() ? `Claude Code said:\n${tail()}` : 'try again, or allow more time',
-      );
-    }
-    if (turn.signal?.aborted) {
-      emit({ type: 'notice', text: 'turn cancelled' });
-      return { agentSession: session, resumed: honoured(turn, session), stopReason: 'cancelled' };
-    }
-    const errors: string[] = Array.isArray(result?.errors) ? result!.errors.map(String) : [];
-    const said = [typeof result?.result === 'string' ? result.result : '', ...errors, stderr].join('\n');
-    if (loginNeeded || (result?.is_error && LOGIN_RE.test(said))) {
-      throw new BatonError('Claude Code needs a login', EXIT.agentFailed, CLAUDE_LOGIN_HINT);
-    }
-    if (turn.resume && NO_SESSION_RE.test(said)) {
-      // Claude Code checks the session before it sends anything to the model.
-      throw new ResumeFailedError(turn.resume, `Claude Code has no conversation with that id (claude -p --resume${turn.fork ? ' --fork-session' : ''})`);
-    }
-    if (!result || result.is_error || exit.code !== 0) {
-      const how = exit.signal ? `was killed by ${exit.signal}` : exit.code !== 0 ? `exited with code ${exit.code}` : 'reported an error';
-      const why = apiError ?? (errors.join('; ') || (typeof result?.result === 'string' && result.is_error ? result.result : ''));
-      throw new BatonError(`Claude Code ${how} during the turn${why ? `: ${why}` : ''}`, EXIT.agentFailed, tail() ? `Claude Code said:\n${tail()}` : undefined);
-    }
-    if (typeof result.session_id === 'string' && !session) {
-      session = result.session_id;
-      emit({ type: 'session', agentSession: session });
-    }
-    if (result.subtype && result.subtype !== 'success') emit({ type: 'notice', text: `Claude Code stopped early: ${result.subtype}` });
-    // Without --yes, claude -p denies tools that need approval; the result lists each denial.
-    for (const d of Array.isArray(result.permission_denials) ? (result.permission_denials as Rec[]) : []) {
-      const name = String(d?.tool_name ?? 'a tool');
-      const toolCallId = typeof d?.tool_use_id === 'string' ? d.tool_use_id : undefined;
-      emit({ type: 'approval', ...(toolCallId ? { toolCallId } : {}), decision: 'denied', detail: `${name}: denied. A headless turn does not ask; run again with --yes to allow tool use.` });
-    }
-    const usage = anthropicUsage(result.usage);
-    const end: TranscriptEvent = { type: 'turn_end' };
-    if (usage) end.usage = usage;
-    if (typeof result.total_cost_usd === 'number') end.costUsd = result.total_cost_usd;
-    emit(end);
-    const stopReason = typeof result.stop_reason === 'string' ? result.stop_reason : undefined;
-    return { agentSession: session, resumed: honoured(turn, session), ...(stopReason ? { stopReason } : {}) };
-  } finally {
-    turn.signal?.removeEventListener('abort', onAbort);
-    lines.close();
-    await group.stop();
+  if (exit.timedOut) {
+    throw new BatonError(
+      `Claude Code did not finish the turn within ${seconds(turn.timeoutMs)} s; its processes were ended`,
+      EXIT.agentFailed,
+      tail() ? `Claude Code said:\n${tail()}` : 'try again, or allow more time',
+    );
   }
-}
-
-/**
- * A resume is honoured when the turn ran in that session; a fork, when it ran in a new one
- * (--fork-session fails with "no conversation found" rather than starting empty).
- */
-function honoured(turn: HeadlessTurn, session: string | undefined): boolean {
-  if (!turn.resume || !session) return false;
-  return turn.fork ? session !== turn.resume : session === turn.resume;
+  if (exit.aborted) {
+    emit({ type: 'notice', text: 'turn cancelled' });
+    return { agentSession: session, resumed: resumeHonoured(turn, session), stopReason: 'cancelled' };
+  }
+  const errors: string[] = Array.isArray(result?.errors) ? result!.errors.map(String) : [];
+  const said = [typeof result?.result === 'string' ? result.result : '', ...errors, exit.stderr].join('\n');
+  if (loginNeeded || (result?.is_error && LOGIN_RE.test(said))) {
+    throw new BatonError('Claude Code needs a login', EXIT.agentFailed, CLAUDE_LOGIN_HINT);
+  }
+  if (turn.resume && NO_SESSION_RE.test(said)) {
+    // Claude Code checks the session before it sends anything to the model.
+    throw new ResumeFailedError(turn.resume, `Claude Code has no conversation with that id (claude -p --resume${turn.fork ? ' --fork-session' : ''})`);
+  }
+  if (!result || result.is_error || exit.code !== 0) {
+    const how = exit.signal ? `was killed by ${exit.signal}` : exit.code !== 0 ? `exited with code ${exit.code}` : 'reported an error';
+    const why = apiError ?? (errors.join('; ') || (typeof result?.result === 'string' && result.is_error ? result.result : ''));
+    throw new BatonError(`Claude Code ${how} during the turn${why ? `: ${why}` : ''}`, EXIT.agentFailed, tail() ? `Claude Code said:\n${tail()}` : undefined);
+  }
+  if (typeof result.session_id === 'string' && !session) {
+    session = result.session_id;
+    emit({ type: 'session', agentSession: session });
+  }
+  if (result.subtype && result.subtype !== 'success') emit({ type: 'notice', text: `Claude Code stopped early: ${result.subtype}` });
+  // Without --yes, claude -p denies tools that need approval; the result lists each denial.
+  for (const d of Array.isArray(result.permission_denials) ? (result.permission_denials as Rec[]) : []) {
+    const name = String(d?.tool_name ?? 'a tool');
+    const toolCallId = typeof d?.tool_use_id === 'string' ? d.tool_use_id : undefined;
+    emit({ type: 'approval', ...(toolCallId ? { toolCallId } : {}), decision: 'denied', detail: `${name}: denied. A headless turn does not ask; run again with --yes to allow tool use.` });
+  }
+  const usage = anthropicUsage(result.usage);
+  const end: TranscriptEvent = { type: 'turn_end' };
+  if (usage) end.usage = usage;
+  if (typeof result.total_cost_usd === 'number') end.costUsd = result.total_cost_usd;
+  emit(end);
+  const stopReason = typeof result.stop_reason === 'string' ? result.stop_reason : undefined;
+  return { agentSession: session, resumed: resumeHonoured(turn, session), ...(stopReason ? { stopReason } : {}) };
 }
 
 function seconds(ms: number): number {
   return Math.round(ms / 100) / 10;
-}
-
-function lastLines(text: string, n = 5): string {
-  return text.trim().split('\n').slice(-n).join('\n');
 }

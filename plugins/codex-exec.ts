@@ -7,6 +7,7 @@
 // unknown shapes are counted in `skipped`.
 
 import type { TranscriptEvent } from '../src/plugins/api.js';
+import { jsonObjectLine } from '../src/plugins/json-lines.js';
 import { codexUsage } from './codex-log.js';
 
 type Obj = Record<string, unknown>;
@@ -64,15 +65,8 @@ export class CodexExecMapper {
 
   /** One line of stdout (non-JSON lines, such as warnings, are ignored). */
   line(text: string): void {
-    const t = text.trim();
-    if (!t.startsWith('{')) return;
-    let ev: unknown;
-    try {
-      ev = JSON.parse(t);
-    } catch {
-      return;
-    }
-    this.feed(ev);
+    const ev = jsonObjectLine(text);
+    if (ev) this.feed(ev);
   }
 
   feed(ev: unknown): void {

@@ -10,7 +10,7 @@
 import { BatonError, EXIT } from '../src/errors.js';
 import { ResumeFailedError, type HeadlessResult, type HeadlessTurn } from '../src/plugins/api.js';
 import { findExecutable } from '../src/plugins/find-executable.js';
-import { spawnGroup, type ProcessGroup } from '../src/plugins/process-group.js';
+import { resumeHonoured, runHeadlessProcess } from '../src/plugins/headless-process.js';
 import { CodexExecMapper } from './codex-exec.js';
 import { codexAccountEnv } from './codex-home.js';
 
@@ -18,7 +18,6 @@ export const CODEX_INSTALL_HINT = 'npm install -g @openai/codex@0.171.0';
 export const CODEX_LOGIN_HINT =
   'run `codex login` (ChatGPT or an API key), or set the API key your model provider in $CODEX_HOME/config.toml reads (env_key; OPENAI_API_KEY by default)';
 
-const STDERR_KEEP = 8 * 1024;
 // 401s, a missing provider key, an expired ChatGPT login.
 const LOGIN_RE = /\b401\b|unauthorized|missing environment variable|not logged in|codex login|invalid[_ ]api[_ ]key|incorrect api key|refresh token|please log ?in/i;
 const RESUME_GONE_RE = /no rollout found|thread\/(resume|fork) failed|session not found|no (such )?(thread|session)/i;
@@ -56,63 +55,34 @@ export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> 
   if (!path) throw new BatonError('codex is not installed (no `codex` on PATH)', EXIT.agentNotInstalled, CODEX_INSTALL_HINT);
   if (turn.signal?.aborted) throw new BatonError('codex turn cancelled before it started', EXIT.agentFailed);
 
-  let group: ProcessGroup;
-  try {
-    group = await spawnGroup(path, codexExecArgs(turn), { cwd: turn.cwd, env, timeoutMs: turn.timeoutMs, graceMs: 2000 });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !findExecutable('codex', env, turn.cwd)) throw new BatonError('codex is not installed', EXIT.agentNotInstalled, CODEX_INSTALL_HINT);
-    throw new BatonError(`codex could not be started: ${(err as Error).message}`, EXIT.agentFailed, code === 'ENOENT' ? `is ${turn.cwd} a directory?` : undefined);
-  }
-
   const mapper = new CodexExecMapper(turn.onEvent);
-  let stderr = '';
-  let pending = '';
-  const child = group.child;
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    pending += d;
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) !== -1) {
-      mapper.line(pending.slice(0, nl));
-      pending = pending.slice(nl + 1);
-    }
+  const info = await runHeadlessProcess(path, codexExecArgs(turn), {
+    cwd: turn.cwd,
+    env,
+    timeoutMs: turn.timeoutMs,
+    graceMs: 2000,
+    // Tools codex started in its group end with it.
+    sweepGraceMs: 1000,
+    stdin: turn.prompt,
+    signal: turn.signal,
+    onRecord: (record) => mapper.feed(record),
+    cannotStart: (err) =>
+      err.code === 'ENOENT' && !findExecutable('codex', env, turn.cwd)
+        ? new BatonError('codex is not installed', EXIT.agentNotInstalled, CODEX_INSTALL_HINT)
+        : new BatonError(`codex could not be started: ${err.message}`, EXIT.agentFailed, err.code === 'ENOENT' ? `is ${turn.cwd} a directory?` : undefined),
   });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-STDERR_KEEP);
-  });
-  // codex may exit (a bad resume id) before reading all of a large prompt.
-  child.stdin!.on('error', () => {});
-  child.stdin!.end(turn.prompt);
 
-  let aborted = false;
-  const onAbort = () => {
-    aborted = true;
-    void group.stop();
-  };
-  turn.signal?.addEventListener('abort', onAbort, { once: true });
-  const closed = new Promise<void>((r) => child.once('close', () => r()));
-  let info;
-  try {
-    info = await group.exited;
-    // Tools codex started in its group end with it; output can trail the exit a little.
-    await group.stop(1000);
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
-  } finally {
-    turn.signal?.removeEventListener('abort', onAbort);
-    await group.stop(500);
-  }
-  if (pending) mapper.line(pending);
-
+  const stderr = info.stderr;
   const said = lastWords(stderr);
-  if (group.timedOut) {
+  if (info.timedOut) {
     throw new BatonError(`codex did not finish within ${Math.round(turn.timeoutMs / 1000)} s and was stopped`, EXIT.agentFailed, said || mapper.lastError);
   }
-  if (aborted) {
+  if (info.aborted) {
     // Like every driver: a turn the user cancelled ends, it does not fail; what came is kept.
     turn.onEvent({ type: 'notice', text: 'turn cancelled' });
     return {
       ...(mapper.threadId ? { agentSession: mapper.threadId } : {}),
-      resumed: turn.resume !== undefined && mapper.threadId !== undefined && (turn.fork ? mapper.threadId !== turn.resume : mapper.threadId === turn.resume),
+      resumed: resumeHonoured(turn, mapper.threadId),
       stopReason: 'cancelled',
     };
   }
@@ -134,7 +104,7 @@ export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> 
     ...(mapper.threadId ? { agentSession: mapper.threadId } : {}),
     // A fork is honoured when codex ran the turn in a new thread (it fails with "no rollout
     // found" rather than starting an empty one).
-    resumed: turn.resume !== undefined && mapper.threadId !== undefined && (turn.fork ? mapper.threadId !== turn.resume : mapper.threadId === turn.resume),
+    resumed: resumeHonoured(turn, mapper.threadId),
     stopReason: 'end_turn',
   };
 }

@@ -10,7 +10,7 @@
 import { BatonError, EXIT } from '../src/errors.js';
 import { ARGV_PROMPT_LIMIT, ResumeFailedError, type HeadlessResult, type HeadlessTurn } from '../src/plugins/api.js';
 import { findExecutable } from '../src/plugins/find-executable.js';
-import { spawnGroup, type ProcessGroup } from '../src/plugins/process-group.js';
+import { runHeadlessProcess } from '../src/plugins/headless-process.js';
 import { geminiAccountEnv } from './gemini-home.js';
 import { GeminiStreamMapper } from './gemini-stream.js';
 
@@ -18,7 +18,6 @@ export const GEMINI_INSTALL_HINT = 'npm install -g @google/gemini-cli@0.61.0';
 export const GEMINI_LOGIN_HINT =
   'set GEMINI_API_KEY (or GOOGLE_API_KEY with Vertex AI), or run `gemini` once and pick a login method; headless runs need security.auth.selectedType in ~/.gemini/settings.json';
 
-const STDERR_KEEP = 8 * 1024;
 /** gemini's exit code for a failed authentication (FatalAuthenticationError). */
 const EXIT_AUTH = 41;
 const LOGIN_RE = /GEMINI_API_KEY|GOOGLE_API_KEY|must specify the|auth(entication)? method|please (re-?)?authenticate|login required|\b40[13]\b|UNAUTHENTICATED|PERMISSION_DENIED|API key not valid/i;
@@ -56,66 +55,30 @@ export async function runGeminiTurn(turn: HeadlessTurn): Promise<HeadlessResult>
   if (turn.signal?.aborted) throw new BatonError('gemini turn cancelled before it started', EXIT.agentFailed);
 
   const { argv, stdin } = geminiArgs(turn);
-  let group: ProcessGroup;
-  try {
-    group = await spawnGroup(path, argv, {
-      cwd: turn.cwd,
-      env,
-      // Not a pipe without a prompt on it: gemini would wait half a second for input.
-      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      timeoutMs: turn.timeoutMs,
-      graceMs: 2000,
-    });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && !findExecutable('gemini', env, turn.cwd)) throw new BatonError('gemini is not installed', EXIT.agentNotInstalled, GEMINI_INSTALL_HINT);
-    throw new BatonError(`gemini could not be started: ${(err as Error).message}`, EXIT.agentFailed, code === 'ENOENT' ? `is ${turn.cwd} a directory?` : undefined);
-  }
-
   const mapper = new GeminiStreamMapper(turn.onEvent);
-  const child = group.child;
-  let stderr = '';
-  let pending = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-    pending += d;
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) !== -1) {
-      mapper.line(pending.slice(0, nl));
-      pending = pending.slice(nl + 1);
-    }
-  });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr = (stderr + d).slice(-STDERR_KEEP);
-  });
-  if (stdin !== undefined) {
-    child.stdin!.on('error', () => {});
-    child.stdin!.end(stdin);
-  }
-
-  let aborted = false;
-  const onAbort = () => {
-    aborted = true;
-    void group.stop();
-  };
-  turn.signal?.addEventListener('abort', onAbort, { once: true });
-  const closed = new Promise<void>((r) => child.once('close', () => r()));
-  let info;
-  try {
-    info = await group.exited;
+  const info = await runHeadlessProcess(path, argv, {
+    cwd: turn.cwd,
+    env,
+    timeoutMs: turn.timeoutMs,
+    graceMs: 2000,
     // gemini relaunches itself as a child node process: the group holds both.
-    await group.stop(1000);
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
-  } finally {
-    turn.signal?.removeEventListener('abort', onAbort);
-    await group.stop(500);
-  }
-  if (pending) mapper.line(pending);
+    sweepGraceMs: 1000,
+    // No stdin at all without a prompt on it: gemini would wait half a second for input.
+    stdin,
+    signal: turn.signal,
+    onRecord: (record) => mapper.feed(record),
+    cannotStart: (err) =>
+      err.code === 'ENOENT' && !findExecutable('gemini', env, turn.cwd)
+        ? new BatonError('gemini is not installed', EXIT.agentNotInstalled, GEMINI_INSTALL_HINT)
+        : new BatonError(`gemini could not be started: ${err.message}`, EXIT.agentFailed, err.code === 'ENOENT' ? `is ${turn.cwd} a directory?` : undefined),
+  });
 
+  const stderr = info.stderr;
   const said = lastWords(stderr);
-  if (group.timedOut) {
+  if (info.timedOut) {
     throw new BatonError(`gemini did not finish within ${Math.round(turn.timeoutMs / 1000)} s and was stopped`, EXIT.agentFailed, said || undefined);
   }
-  if (aborted) {
+  if (info.aborted) {
     // Like every driver: a turn the user cancelled ends, it does not fail; what came is kept.
     turn.onEvent({ type: 'notice', text: 'turn cancelled' });
     return {

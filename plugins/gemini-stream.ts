@@ -6,6 +6,7 @@
 // unknown shapes are counted in `skipped`.
 
 import type { TranscriptEvent, Usage } from '../src/plugins/api.js';
+import { jsonObjectLine } from '../src/plugins/json-lines.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,15 +38,8 @@ export class GeminiStreamMapper {
 
   /** One line of stdout (banners and warnings that are not JSON are ignored). */
   line(text: string): void {
-    const t = text.trim();
-    if (!t.startsWith('{')) return;
-    let ev: unknown;
-    try {
-      ev = JSON.parse(t);
-    } catch {
-      return;
-    }
-    this.feed(ev);
+    const ev = jsonObjectLine(text);
+    if (ev) this.feed(ev);
   }
 
   feed(ev: unknown): void {

@@ -6,18 +6,16 @@
 // non-zero exit, timeout (4), each with the CLI's own last words.
 // It never leaves a process behind: the whole group is ended on every path.
 
-import { createInterface } from 'node:readline';
 import { ResumeFailedError, type HeadlessResult, type HeadlessTurn, type TranscriptEvent, type Usage } from '../src/plugins/api.js';
 import { BatonError, EXIT } from '../src/errors.js';
 import { findExecutable } from '../src/plugins/find-executable.js';
-import { spawnGroup, type ProcessGroup } from '../src/plugins/process-group.js';
+import { lastLines, runHeadlessProcess } from '../src/plugins/headless-process.js';
 import { qwenRunEnv } from './qwen-home.js';
 
 export const QWEN_INSTALL_HINT = 'npm install -g @qwen-code/qwen-code@0.15.10';
 export const QWEN_LOGIN_HINT =
   'for an OpenAI-compatible endpoint set OPENAI_API_KEY (with OPENAI_BASE_URL and OPENAI_MODEL) and security.auth.selectedType "openai" in ~/.qwen/settings.json (or pass --auth-type openai as an extra argument); or run `qwen auth` / `qwen` to log in with Qwen OAuth';
 
-const STDERR_KEEP = 8 * 1024;
 const LOGIN_RE = /missing api key|no auth type|auth(entication)? (is )?required|not authenticated|invalid api key|incorrect api key|unauthori[sz]ed|\b401\b|please (log ?in|authenticate)/i;
 const NO_SESSION_RE = /no saved session found/i;
 const API_ERROR_RE = /^\s*\[API Error: ([\s\S]*)\]\s*$/;
@@ -56,27 +54,6 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
   if (!path) throw new BatonError('Qwen Code is not installed (no qwen on PATH)', EXIT.agentNotInstalled, QWEN_INSTALL_HINT);
   const env = { ...turn.env, ...qwenRunEnv(turn.env, turn.account) };
 
-  let group: ProcessGroup;
-  try {
-    group = await spawnGroup(path, qwenHeadlessArgs(turn), { cwd: turn.cwd, env, timeoutMs: turn.timeoutMs, graceMs: 1500 });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new BatonError(`Qwen Code is not installed (${path} is missing)`, EXIT.agentNotInstalled, QWEN_INSTALL_HINT);
-    throw new BatonError(`Qwen Code could not be started: ${code ?? String(err)}`, EXIT.agentFailed);
-  }
-
-  let stderr = '';
-  group.child.stderr!.setEncoding('utf8');
-  group.child.stderr!.on('data', (d: string) => {
-    stderr = (stderr + d).slice(-STDERR_KEEP);
-  });
-  group.child.stdin!.on('error', () => {});
-  group.child.stdin!.end(turn.prompt);
-
-  const onAbort = () => void group.stop();
-  if (turn.signal?.aborted) onAbort();
-  turn.signal?.addEventListener('abort', onAbort, { once: true });
-
   const emit = (e: TranscriptEvent) => turn.onEvent(e);
   const toolNames = new Map<string, string>();
   let session: string | undefined;
@@ -110,70 +87,50 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
       result = r;
     }
   };
-  let handlerError: unknown;
-  const lines = createInterface({ input: group.child.stdout!, crlfDelay: Infinity });
-  lines.on('line', (line) => {
-    if (handlerError !== undefined || !line.trim().startsWith('{')) return;
-    let r: Rec;
-    try {
-      r = JSON.parse(line) as Rec;
-    } catch {
-      return; // a warning line, not a record
-    }
-    try {
-      onRecord(r);
-    } catch (err) {
-      handlerError = err;
-    }
+  const exit = await runHeadlessProcess(path, qwenHeadlessArgs(turn), {
+    cwd: turn.cwd,
+    env,
+    timeoutMs: turn.timeoutMs,
+    graceMs: 1500,
+    stdin: turn.prompt,
+    signal: turn.signal,
+    onRecord,
+    cannotStart: (err) =>
+      err.code === 'ENOENT'
+        ? new BatonError(`Qwen Code is not installed (${path} is missing)`, EXIT.agentNotInstalled, QWEN_INSTALL_HINT)
+        : new BatonError(`Qwen Code could not be started: ${err.code ?? String(err)}`, EXIT.agentFailed),
   });
-  const closed = new Promise((r) => lines.once('close', r));
+  const tail = lastLines(exit.stderr);
+  const said = (hint?: string) => (tail ? `Qwen Code said:\n${tail}` : hint);
 
-  try {
-    const exit = await group.exited;
-    turn.signal?.removeEventListener('abort', onAbort);
-    await group.stop();
-    await Promise.race([closed, new Promise((r) => setTimeout(r, 1000))]);
-    if (handlerError !== undefined) throw handlerError;
-    const tail = lastLines(stderr);
-    const said = (hint?: string) => (tail ? `Qwen Code said:\n${tail}` : hint);
-
-    if (group.timedOut) {
-      throw new BatonError(`Qwen Code did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`, EXIT.agentFailed, said('try again, or allow more time'));
-    }
-    if (turn.signal?.aborted) {
-      emit({ type: 'notice', text: 'turn cancelled' });
-      return { agentSession: session, resumed: !!turn.resume && session === turn.resume, stopReason: 'cancelled' };
-    }
-    const errorText = isObj(result?.error) && typeof result!.error.message === 'string' ? result!.error.message : apiError ? `API error ${apiError}` : '';
-    if (turn.resume && NO_SESSION_RE.test(`${errorText}\n${stderr}`)) {
-      // Qwen Code looks the session up before it sends anything to the model.
-      throw new ResumeFailedError(turn.resume, 'Qwen Code has no saved session with that id (qwen --resume)');
-    }
-    if (!result || result.is_error || exit.code !== 0 || apiError !== undefined) {
-      if (LOGIN_RE.test(`${errorText}\n${stderr}`)) throw new BatonError(`Qwen Code needs a login${errorText ? `: ${errorText}` : ''}`, EXIT.agentFailed, QWEN_LOGIN_HINT);
-      const how = exit.signal ? `was killed by ${exit.signal}` : exit.code !== 0 ? `exited with code ${exit.code}` : 'reported an error';
-      throw new BatonError(`Qwen Code ${how} during the turn${errorText ? `: ${errorText}` : ''}`, EXIT.agentFailed, said());
-    }
-    if (typeof result.session_id === 'string' && !session) {
-      session = result.session_id;
-      emit({ type: 'session', agentSession: session });
-    }
-    for (const d of Array.isArray(result.permission_denials) ? result.permission_denials : []) {
-      if (!isObj(d)) continue;
-      const name = String(d.tool_name ?? 'a tool');
-      emit({ type: 'approval', ...(typeof d.tool_use_id === 'string' ? { toolCallId: d.tool_use_id } : {}), decision: 'denied', detail: `${name}: denied. A headless turn does not ask; run again with --yes to allow tool use.` });
-    }
-    if (result.subtype && result.subtype !== 'success') emit({ type: 'notice', text: `Qwen Code stopped early: ${result.subtype}` });
-    const usage = resultUsage(result.usage);
-    emit(usage ? { type: 'turn_end', usage } : { type: 'turn_end' });
-    return { agentSession: session, resumed: !!turn.resume && session === turn.resume };
-  } finally {
-    turn.signal?.removeEventListener('abort', onAbort);
-    lines.close();
-    await group.stop();
+  if (exit.timedOut) {
+    throw new BatonError(`Qwen Code did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`, EXIT.agentFailed, said('try again, or allow more time'));
   }
-}
-
-function lastLines(text: string, n = 5): string {
-  return text.trim().split('\n').slice(-n).join('\n');
+  if (exit.aborted) {
+    emit({ type: 'notice', text: 'turn cancelled' });
+    return { agentSession: session, resumed: !!turn.resume && session === turn.resume, stopReason: 'cancelled' };
+  }
+  const errorText = isObj(result?.error) && typeof result!.error.message === 'string' ? result!.error.message : apiError ? `API error ${apiError}` : '';
+  if (turn.resume && NO_SESSION_RE.test(`${errorText}\n${exit.stderr}`)) {
+    // Qwen Code looks the session up before it sends anything to the model.
+    throw new ResumeFailedError(turn.resume, 'Qwen Code has no saved session with that id (qwen --resume)');
+  }
+  if (!result || result.is_error || exit.code !== 0 || apiError !== undefined) {
+    if (LOGIN_RE.test(`${errorText}\n${exit.stderr}`)) throw new BatonError(`Qwen Code needs a login${errorText ? `: ${errorText}` : ''}`, EXIT.agentFailed, QWEN_LOGIN_HINT);
+    const how = exit.signal ? `was killed by ${exit.signal}` : exit.code !== 0 ? `exited with code ${exit.code}` : 'reported an error';
+    throw new BatonError(`Qwen Code ${how} during the turn${errorText ? `: ${errorText}` : ''}`, EXIT.agentFailed, said());
+  }
+  if (typeof result.session_id === 'string' && !session) {
+    session = result.session_id;
+    emit({ type: 'session', agentSession: session });
+  }
+  for (const d of Array.isArray(result.permission_denials) ? result.permission_denials : []) {
+    if (!isObj(d)) continue;
+    const name = String(d.tool_name ?? 'a tool');
+    emit({ type: 'approval', ...(typeof d.tool_use_id === 'string' ? { toolCallId: d.tool_use_id } : {}), decision: 'denied', detail: `${name}: denied. A headless turn does not ask; run again with --yes to allow tool use.` });
+  }
+  if (result.subtype && result.subtype !== 'success') emit({ type: 'notice', text: `Qwen Code stopped early: ${result.subtype}` });
+  const usage = resultUsage(result.usage);
+  emit(usage ? { type: 'turn_end', usage } : { type: 'turn_end' });
+  return { agentSession: session, resumed: !!turn.resume && session === turn.resume };
 }
