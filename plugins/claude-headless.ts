@@ -83,13 +83,10 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
       result = r;
     }
   };
-  const exit = await runHeadlessProcess(path, args, {
-    cwd: turn.cwd,
+  const exit = await runHeadlessProcess(path, args, turn, {
     env,
-    timeoutMs: turn.timeoutMs,
     graceMs: 1500,
     stdin: turn.prompt,
-    signal: turn.signal,
     onRecord,
     cannotStart: (err) =>
       err.code === 'ENOENT'

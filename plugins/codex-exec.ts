@@ -7,7 +7,6 @@
 // unknown shapes are counted in `skipped`.
 
 import type { TranscriptEvent } from '../src/plugins/api.js';
-import { jsonObjectLine } from '../src/plugins/json-lines.js';
 import { codexUsage } from './codex-log.js';
 
 type Obj = Record<string, unknown>;
@@ -63,12 +62,7 @@ export class CodexExecMapper {
 
   constructor(private readonly emit: (e: TranscriptEvent) => void) {}
 
-  /** One line of stdout (non-JSON lines, such as warnings, are ignored). */
-  line(text: string): void {
-    const ev = jsonObjectLine(text);
-    if (ev) this.feed(ev);
-  }
-
+  /** One JSON object codex printed (headless-process.ts hands over the stdout lines that are one). */
   feed(ev: unknown): void {
     if (!isObj(ev)) return void this.skipped++;
     switch (ev.type) {

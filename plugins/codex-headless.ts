@@ -56,15 +56,12 @@ export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> 
   if (turn.signal?.aborted) throw new BatonError('codex turn cancelled before it started', EXIT.agentFailed);
 
   const mapper = new CodexExecMapper(turn.onEvent);
-  const info = await runHeadlessProcess(path, codexExecArgs(turn), {
-    cwd: turn.cwd,
+  const info = await runHeadlessProcess(path, codexExecArgs(turn), turn, {
     env,
-    timeoutMs: turn.timeoutMs,
     graceMs: 2000,
     // Tools codex started in its group end with it.
     sweepGraceMs: 1000,
     stdin: turn.prompt,
-    signal: turn.signal,
     onRecord: (record) => mapper.feed(record),
     cannotStart: (err) =>
       err.code === 'ENOENT' && !findExecutable('codex', env, turn.cwd)

@@ -56,16 +56,13 @@ export async function runGeminiTurn(turn: HeadlessTurn): Promise<HeadlessResult>
 
   const { argv, stdin } = geminiArgs(turn);
   const mapper = new GeminiStreamMapper(turn.onEvent);
-  const info = await runHeadlessProcess(path, argv, {
-    cwd: turn.cwd,
+  const info = await runHeadlessProcess(path, argv, turn, {
     env,
-    timeoutMs: turn.timeoutMs,
     graceMs: 2000,
     // gemini relaunches itself as a child node process: the group holds both.
     sweepGraceMs: 1000,
     // No stdin at all without a prompt on it: gemini would wait half a second for input.
     stdin,
-    signal: turn.signal,
     onRecord: (record) => mapper.feed(record),
     cannotStart: (err) =>
       err.code === 'ENOENT' && !findExecutable('gemini', env, turn.cwd)

@@ -6,7 +6,6 @@
 // unknown shapes are counted in `skipped`.
 
 import type { TranscriptEvent, Usage } from '../src/plugins/api.js';
-import { jsonObjectLine } from '../src/plugins/json-lines.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -36,12 +35,7 @@ export class GeminiStreamMapper {
 
   constructor(private readonly emit: (e: TranscriptEvent) => void) {}
 
-  /** One line of stdout (banners and warnings that are not JSON are ignored). */
-  line(text: string): void {
-    const ev = jsonObjectLine(text);
-    if (ev) this.feed(ev);
-  }
-
+  /** One JSON object gemini printed (headless-process.ts hands over the stdout lines that are one). */
   feed(ev: unknown): void {
     if (!isObj(ev)) return void this.skipped++;
     switch (ev.type) {

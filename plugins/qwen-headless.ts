@@ -87,13 +87,10 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
       result = r;
     }
   };
-  const exit = await runHeadlessProcess(path, qwenHeadlessArgs(turn), {
-    cwd: turn.cwd,
+  const exit = await runHeadlessProcess(path, qwenHeadlessArgs(turn), turn, {
     env,
-    timeoutMs: turn.timeoutMs,
     graceMs: 1500,
     stdin: turn.prompt,
-    signal: turn.signal,
     onRecord,
     cannotStart: (err) =>
       err.code === 'ENOENT'

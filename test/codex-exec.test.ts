@@ -6,14 +6,21 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '../src/plugins/api.js';
+import { jsonObjectLine } from '../src/plugins/json-lines.js';
 import { CodexExecMapper } from '../plugins/codex-exec.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures/codex');
 
+/** A stdout line as a headless turn hands it over: only lines that are JSON objects reach the mapper. */
+function line(mapper: CodexExecMapper, text: string): void {
+  const record = jsonObjectLine(text);
+  if (record) mapper.feed(record);
+}
+
 function run(name: string): { events: TranscriptEvent[]; mapper: CodexExecMapper } {
   const events: TranscriptEvent[] = [];
   const mapper = new CodexExecMapper((e) => events.push(e));
-  for (const line of readFileSync(join(fixtures, name), 'utf8').split('\n')) mapper.line(line);
+  for (const text of readFileSync(join(fixtures, name), 'utf8').split('\n')) line(mapper, text);
   return { events, mapper };
 }
 
@@ -56,11 +63,11 @@ t('a failed turn: the reason as an error event and in `failure`, no turn end', (
 t('a non-zero exit code makes a command result an error; lines that are not events are ignored or counted', () => {
   const events: TranscriptEvent[] = [];
   const mapper = new CodexExecMapper((e) => events.push(e));
-  mapper.line('Reading additional input from stdin...');
-  mapper.line('{not json');
-  mapper.line(JSON.stringify({ type: 'item.completed', item: { id: 'item_9', type: 'command_execution', command: 'false', aggregated_output: '', exit_code: 1, status: 'failed' } }));
-  mapper.line(JSON.stringify({ type: 'something.new', x: 1 }));
-  mapper.line(JSON.stringify({ type: 'item.completed', item: { id: 'item_10', type: 'hologram' } }));
+  line(mapper, 'Reading additional input from stdin...');
+  line(mapper, '{not json');
+  line(mapper, JSON.stringify({ type: 'item.completed', item: { id: 'item_9', type: 'command_execution', command: 'false', aggregated_output: '', exit_code: 1, status: 'failed' } }));
+  line(mapper, JSON.stringify({ type: 'something.new', x: 1 }));
+  line(mapper, JSON.stringify({ type: 'item.completed', item: { id: 'item_10', type: 'hologram' } }));
   assert.equal(events.map((e) => e.type), ['tool_call', 'tool_result']);
   assert.is((events[1] as { isError: boolean }).isError, true);
   assert.is(mapper.skipped, 2);

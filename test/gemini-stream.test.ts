@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '../src/plugins/api.js';
+import { jsonObjectLine } from '../src/plugins/json-lines.js';
 import { GeminiStreamMapper } from '../plugins/gemini-stream.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures/gemini');
@@ -13,7 +14,11 @@ const fixtures = join(import.meta.dirname, 'fixtures/gemini');
 function run(lines: string[]): { events: TranscriptEvent[]; mapper: GeminiStreamMapper } {
   const events: TranscriptEvent[] = [];
   const mapper = new GeminiStreamMapper((e) => events.push(e));
-  for (const line of lines) mapper.line(line);
+  // As a headless turn hands them over: only lines that are JSON objects reach the mapper.
+  for (const line of lines) {
+    const record = jsonObjectLine(line);
+    if (record) mapper.feed(record);
+  }
   return { events, mapper };
 }
 const fixture = (name: string) => readFileSync(join(fixtures, name), 'utf8').split('\n');

@@ -11,17 +11,16 @@ import { lastLines, resumeHonoured, runHeadlessProcess, type HeadlessProcessOpti
 const node = process.execPath;
 const t = suite('headless-process');
 
-function run(script: string, more: Partial<HeadlessProcessOptions> = {}) {
+function run(script: string, more: Partial<HeadlessProcessOptions & { cwd: string; timeoutMs: number; signal: AbortSignal }> = {}) {
   const records: Record<string, unknown>[] = [];
-  const done = runHeadlessProcess(node, ['-e', script], {
-    cwd: process.cwd(),
+  const { cwd = process.cwd(), timeoutMs = 30_000, signal, ...rest } = more;
+  const done = runHeadlessProcess(node, ['-e', script], { cwd, timeoutMs, signal }, {
     env: process.env,
-    timeoutMs: 30_000,
     graceMs: 500,
     stdin: undefined,
     onRecord: (r) => records.push(r),
     cannotStart: (err) => new Error(`cannot start: ${err.code}`),
-    ...more,
+    ...rest,
   });
   return { records, done };
 }
@@ -98,10 +97,8 @@ t('the deadline ends the group: timedOut', async () => {
 t('a handler that throws: no record after it, the error is thrown once the group is gone', async () => {
   let pid = 0;
   const seen: unknown[] = [];
-  const done = runHeadlessProcess(node, ['-e', `console.log(JSON.stringify({pid:process.pid}));console.log('{"n":1}');console.log('{"n":2}')`], {
-    cwd: process.cwd(),
+  const done = runHeadlessProcess(node, ['-e', `console.log(JSON.stringify({pid:process.pid}));console.log('{"n":1}');console.log('{"n":2}')`], { cwd: process.cwd(), timeoutMs: 30_000 }, {
     env: process.env,
-    timeoutMs: 30_000,
     graceMs: 500,
     stdin: undefined,
     onRecord: (r) => {
@@ -123,10 +120,8 @@ t('a handler that throws: no record after it, the error is thrown once the group
 
 t('a program that cannot start: the driver\'s own error', async () => {
   try {
-    await runHeadlessProcess('/nonexistent/cli', [], {
-      cwd: process.cwd(),
+    await runHeadlessProcess('/nonexistent/cli', [], { cwd: process.cwd(), timeoutMs: 1000 }, {
       env: process.env,
-      timeoutMs: 1000,
       graceMs: 100,
       stdin: 'hello',
       onRecord: () => {},

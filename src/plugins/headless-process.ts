@@ -15,16 +15,13 @@ const STDERR_KEEP = 8 * 1024;
 const TRAILING_OUTPUT_MS = 1000;
 
 export interface HeadlessProcessOptions {
-  cwd: string;
   env: NodeJS.ProcessEnv;
-  timeoutMs: number;
   /** Time between SIGTERM and SIGKILL on a timeout or an abort. */
   graceMs: number;
   /** The same when sweeping the group after the leader exited. Default: graceMs. */
   sweepGraceMs?: number;
   /** Written to stdin, which is then closed. Undefined: no stdin at all (not even an empty pipe). */
   stdin: string | undefined;
-  signal?: AbortSignal;
   /** Each stdout line that is a JSON object (banners and warnings are not). A throw stops the reading and is rethrown once the group is gone. */
   onRecord(record: Record<string, unknown>): void;
   /** What to throw when the program cannot be started at all (ENOENT, EACCES). */
@@ -40,14 +37,20 @@ export interface HeadlessExit extends ExitInfo {
   aborted: boolean;
 }
 
-export async function runHeadlessProcess(path: string, args: readonly string[], opts: HeadlessProcessOptions): Promise<HeadlessExit> {
+/** Runs `path args` for `turn` (in its cwd, under its deadline, stopped by its signal) until the whole group is gone. */
+export async function runHeadlessProcess(
+  path: string,
+  args: readonly string[],
+  turn: Pick<HeadlessTurn, 'cwd' | 'timeoutMs' | 'signal'>,
+  opts: HeadlessProcessOptions,
+): Promise<HeadlessExit> {
   let group: ProcessGroup;
   try {
     group = await spawnGroup(path, args, {
-      cwd: opts.cwd,
+      cwd: turn.cwd,
       env: opts.env,
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      timeoutMs: opts.timeoutMs,
+      timeoutMs: turn.timeoutMs,
       graceMs: opts.graceMs,
     });
   } catch (err) {
@@ -90,8 +93,8 @@ export async function runHeadlessProcess(path: string, args: readonly string[], 
   }
 
   const onAbort = () => void group.stop();
-  if (opts.signal?.aborted) onAbort();
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (turn.signal?.aborted) onAbort();
+  turn.signal?.addEventListener('abort', onAbort, { once: true });
   const closed = new Promise<void>((r) => child.once('close', () => r()));
   try {
     const exit = await group.exited;
@@ -102,10 +105,10 @@ export async function runHeadlessProcess(path: string, args: readonly string[], 
     take(pending); // a last line without its newline
     reading = false;
     if (handlerError !== undefined) throw handlerError;
-    return { ...exit, stderr, timedOut: group.timedOut, aborted: opts.signal?.aborted === true };
+    return { ...exit, stderr, timedOut: group.timedOut, aborted: turn.signal?.aborted === true };
   } finally {
     reading = false;
-    opts.signal?.removeEventListener('abort', onAbort);
+    turn.signal?.removeEventListener('abort', onAbort);
     await group.stop();
   }
 }
