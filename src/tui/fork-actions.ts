@@ -150,9 +150,8 @@ export async function resetFromView(ctx: ForkActionsContext, s: TabSession, seq:
   view.refresh();
   // The tab shows the rest (and the undo) in place of the agent's last screen.
   ctx.showStopped(s, { seq, conversationId: conv.id, hidden, restored, ...(agentTitle ? { stoppedTitle: agentTitle } : {}) });
-  const files = restored ? `, files restored` : '';
-  const next = agentTitle ? ` Next message: ${agentTitle} afresh.` : '';
-  s.say(`Reset to #${seq}: ${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden${files}.${next}`);
+  // The status line only says what was done (within 80 columns); the pane the rest.
+  s.say(`Reset to #${seq}: ${hidden} ${hidden === 1 ? 'entry' : 'entries'} hidden${restored ? ', files restored' : ''}.`);
 }
 
 /** The newest reset still in force (what undoLastReset undoes), if any. */

@@ -131,7 +131,7 @@ export function restoreRefusedQuestion(why: Refusal): Question<RestoreRefusedAns
     text: text.join('\n'),
     options: [
       { key: 'r', label: 'reset anyway; the files stay as they are', value: 'reset' },
-      { key: 'f', label: 'reset and restore with force: the changes no checkpoint holds are lost', value: 'force' },
+      { key: 'f', label: 'reset, and restore with force: what no checkpoint holds is lost', value: 'force' },
     ],
   };
 }
