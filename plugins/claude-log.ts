@@ -6,6 +6,7 @@
 // Pure: no I/O. Never throws on a record: a shape it does not know is skipped and counted.
 
 import type { TranscriptEvent, Usage } from '../src/plugins/api.js';
+import { addUsage } from '../src/plugins/usage.js';
 
 type Rec = Record<string, unknown>;
 
@@ -45,16 +46,6 @@ export function anthropicUsage(u: unknown): Usage | undefined {
   const input = num(u.input_tokens) + num(u.cache_creation_input_tokens) + cacheRead;
   const out: Usage = { inputTokens: input, outputTokens: num(u.output_tokens) };
   if (cacheRead) out.cachedInputTokens = cacheRead;
-  return out;
-}
-
-export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
-  if (!b) return a;
-  if (!a) return { ...b };
-  const out: Usage = {};
-  for (const k of ['inputTokens', 'outputTokens', 'cachedInputTokens', 'reasoningTokens'] as const) {
-    if (a[k] !== undefined || b[k] !== undefined) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
-  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 // Pure: no I/O. Never throws on a record: a shape it does not know is skipped and counted.
 
 import type { TranscriptEvent, Usage } from '../src/plugins/api.js';
+import { addUsage } from '../src/plugins/usage.js';
 
 type Rec = Record<string, unknown>;
 
@@ -22,16 +23,6 @@ export function geminiUsage(u: unknown): Usage | undefined {
   const out: Usage = { inputTokens: num(u.promptTokenCount), outputTokens: num(u.candidatesTokenCount) };
   if (num(u.cachedContentTokenCount)) out.cachedInputTokens = num(u.cachedContentTokenCount);
   if (num(u.thoughtsTokenCount)) out.reasoningTokens = num(u.thoughtsTokenCount);
-  return out;
-}
-
-function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
-  if (!b) return a;
-  if (!a) return { ...b };
-  const out: Usage = {};
-  for (const k of ['inputTokens', 'outputTokens', 'cachedInputTokens', 'reasoningTokens'] as const) {
-    if (a[k] !== undefined || b[k] !== undefined) out[k] = (a[k] ?? 0) + (b[k] ?? 0);
-  }
   return out;
 }
 
