@@ -4,9 +4,10 @@
 // under it. Lookups only: it never writes a rollout, and it lists a few day folders rather
 // than walking the whole session tree.
 
-import { mkdirSync, openSync, readSync, closeSync, readdirSync, statSync, realpathSync } from 'node:fs';
+import { mkdirSync, openSync, readSync, closeSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { firstNewLog } from '../src/plugins/found-log-tail.js';
 
 /** `$XDG_CONFIG_HOME/baton/accounts/<driver>/<account>` (XDG default ~/.config). */
 export function accountDir(env: NodeJS.ProcessEnv, driver: string, account: string): string {
@@ -143,31 +144,7 @@ function samePath(a: string, b: string): boolean {
  * folders around `since` and now are listed. Rollouts that can never match (older, another
  * directory) are added to `rejected` so a polling caller reads each first line once.
  */
-export function findNewRollout(home: string, cwd: string, since: Date, rejected: Set<string> = new Set()): { path: string; meta: RolloutMeta } | undefined {
-  const sessions = join(home, 'sessions');
-  const found: { path: string; meta: RolloutMeta }[] = [];
-  for (const dir of dayDirs(sessions, since, new Date())) {
-    for (const name of list(dir)) {
-      if (!ROLLOUT.test(name)) continue;
-      const path = join(dir, name);
-      if (rejected.has(path)) continue;
-      try {
-        if (statSync(path).mtimeMs < since.getTime() - 1000) {
-          rejected.add(path);
-          continue;
-        }
-      } catch {
-        continue;
-      }
-      const meta = rolloutMeta(path);
-      if (!meta) continue; // its first line is still being written
-      if (meta.started < since.getTime() || (meta.cwd && !samePath(meta.cwd, cwd))) {
-        rejected.add(path);
-        continue;
-      }
-      found.push({ path, meta });
-    }
-  }
-  found.sort((a, b) => a.meta.started - b.meta.started);
-  return found[0];
+export function findNewRollout(home: string, cwd: string, since: Date, rejected: Set<string> = new Set()): { path: string; header: RolloutMeta } | undefined {
+  const paths = dayDirs(join(home, 'sessions'), since, new Date()).flatMap((dir) => list(dir).filter((name) => ROLLOUT.test(name)).map((name) => join(dir, name)));
+  return firstNewLog(paths, since, rejected, rolloutMeta, (meta) => !meta.cwd || samePath(meta.cwd, cwd));
 }

@@ -7,9 +7,10 @@
 // writes gemini's logs.
 
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { firstNewLog } from '../src/plugins/found-log-tail.js';
 
 /** `$XDG_CONFIG_HOME/baton/accounts/<driver>/<account>` (XDG default ~/.config). */
 export function accountDir(env: NodeJS.ProcessEnv, driver: string, account: string): string {
@@ -143,29 +144,6 @@ export function findChat(root: string, id: string): string | undefined {
  */
 export function findNewChat(root: string, cwd: string, since: Date, rejected: Set<string> = new Set()): { path: string; header: ChatHeader } | undefined {
   const hashes = new Set(pathForms(cwd).map(projectHash));
-  const found: { path: string; header: ChatHeader }[] = [];
-  for (const dir of chatDirsFor(root, cwd)) {
-    for (const name of list(dir)) {
-      if (!SESSION_FILE.test(name)) continue;
-      const path = join(dir, name);
-      if (rejected.has(path)) continue;
-      try {
-        if (statSync(path).mtimeMs < since.getTime() - 1000) {
-          rejected.add(path);
-          continue;
-        }
-      } catch {
-        continue;
-      }
-      const header = chatHeader(path);
-      if (!header) continue; // still being written
-      if (header.started < since.getTime() || !hashes.has(header.projectHash) || header.kind === 'subagent') {
-        rejected.add(path);
-        continue;
-      }
-      found.push({ path, header });
-    }
-  }
-  found.sort((a, b) => a.header.started - b.header.started);
-  return found[0];
+  const paths = chatDirsFor(root, cwd).flatMap((dir) => list(dir).filter((name) => SESSION_FILE.test(name)).map((name) => join(dir, name)));
+  return firstNewLog(paths, since, rejected, chatHeader, (header) => hashes.has(header.projectHash) && header.kind !== 'subagent');
 }
