@@ -195,6 +195,24 @@ s('Esc clears the selection first, then leaves; a queue change keeps the selecti
   await until(() => !c.bar.isFocused, 'left the compose bar');
 });
 
+s('each tab keeps its own draft: another tab in front shows its own, and the first comes back with its cursor', async ({ c }) => {
+  const first = {};
+  const second = {};
+  c.bar.showFor(first);
+  await c.type('f', 'o', 'r', ' ', 'o', 'n', 'e');
+  c.bar.showFor(second);
+  assert.is(c.bar.draft, '', 'the other tab starts empty');
+  await c.type('t', 'w', 'o');
+  c.bar.showFor(first);
+  assert.is(c.bar.draft, 'for one');
+  await c.type('!');
+  assert.is(c.bar.draft, 'for one!', 'the cursor came back where it was');
+  c.bar.showFor(second);
+  assert.is(c.bar.draft, 'two');
+  await c.type('\r');
+  assert.equal(c.sent, ['two'], 'Enter sends only the draft of the tab in front');
+});
+
 s.run();
 
 const p = suite('compose bar: pure parts');

@@ -117,6 +117,9 @@ const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
 export class ComposeBar {
   draft = '';
   private cursor = 0;
+  /** Whose draft is shown (a tab); each keeps its own, so a draft never goes to another tab. */
+  private owner: object | undefined;
+  private readonly kept = new WeakMap<object, { draft: string; cursor: number }>();
   private focused = false;
   private selected: { index: number; text: string } | undefined;
   private readonly input: blessed.Widgets.BoxElement;
@@ -171,6 +174,21 @@ export class ComposeBar {
   paste(text: string): void {
     const clean = pastedText(text);
     if (clean) this.insert(clean);
+  }
+
+  /**
+   * Shows `owner`'s draft (a tab come to the front), keeping the one shown so far for its
+   * own owner: a draft written for one tab is never sent to another.
+   */
+  showFor(owner: object | undefined): void {
+    if (owner === this.owner) return;
+    if (this.owner) this.kept.set(this.owner, { draft: this.draft, cursor: this.cursor });
+    const next = owner ? this.kept.get(owner) : undefined;
+    this.owner = owner;
+    this.draft = next?.draft ?? '';
+    this.cursor = next?.cursor ?? 0;
+    this.selected = undefined;
+    this.render();
   }
 
   update(state: ComposeState): void {

@@ -203,6 +203,7 @@ export class ConversationTabs {
 
   refreshCompose(): void {
     if (!this.compose) return;
+    this.compose.showFor(this.app.activeTab);
     const entry = this.activeEntry();
     const snap = entry?.session.snapshot();
     const user = userAuthor(this.opts.env);
