@@ -7,9 +7,7 @@
 // refs/baton ref. And worktreeForkBlocker, which asks the same questions and makes nothing.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { main } from '../src/cli.js';
 import { bufferIo } from '../src/commands/io.js';
@@ -18,6 +16,7 @@ import { EXIT } from '../src/errors.js';
 import { readConversation } from '../src/transcript/store.js';
 import { writeFixtureDropIn } from './helpers/acp-fixture.js';
 import type { CliEnv } from './helpers/cli-env.js';
+import { batonRefs, branches, gitRaw, initRepo as initGitRepo, TempDirs, worktreePaths } from './helpers/git-repo.js';
 import { describeRun, runCli } from './helpers/run-cli.js';
 
 const CLI = realpathSync(new URL('../dist/src/cli.js', import.meta.url).pathname);
@@ -26,15 +25,10 @@ let home = '';
 let repo = '';
 let plugins = '';
 let forks = '';
-const extra: string[] = [];
+const temps = new TempDirs('baton-fwt-');
 
-const sh = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-const git = (...args: string[]) => sh(repo, ...args);
-const tmp = (prefix: string) => {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  extra.push(d);
-  return d;
-};
+const git = (...args: string[]) => gitRaw(repo, args);
+const tmp = (prefix: string) => temps.make(prefix);
 const env = () => ({ ...(process.env as Record<string, string>), BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), BATON_WORKTREES_DIR: forks });
 
 /** baton as a real process: node dist/src/cli.js, in its own process group, ended with it. */
@@ -53,16 +47,7 @@ async function chat(args: string[], cwd = repo): Promise<{ conversation: string;
   return JSON.parse(io.stdout());
 }
 
-function initRepo(dir: string, commit = true) {
-  sh(dir, 'init', '-q', '-b', 'main');
-  sh(dir, 'config', 'user.email', 't@example.com');
-  sh(dir, 'config', 'user.name', 'T');
-  sh(dir, 'config', 'commit.gpgsign', 'false');
-  if (!commit) return;
-  writeFileSync(join(dir, 'notes.txt'), 'v0');
-  sh(dir, 'add', '.');
-  sh(dir, 'commit', '-qm', 'init');
-}
+const initRepo = (dir: string, commit = true) => initGitRepo(dir, commit ? { files: { 'notes.txt': 'v0' }, message: 'init' } : {});
 
 /** Two turns, the agent writing notes.txt = v1, v2. */
 async function twoTurns(cwd = repo) {
@@ -78,9 +63,6 @@ async function twoTurns(cwd = repo) {
 
 const conversations = () => (existsSync(join(home, 'conversations')) ? readdirSync(join(home, 'conversations')).filter((n) => !n.startsWith('.')).sort() : []);
 const isRepo = (dir: string) => existsSync(join(dir, '.git'));
-const branches = (dir: string) => sh(dir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n').filter(Boolean).sort();
-const batonRefs = (dir: string) => sh(dir, 'for-each-ref', '--format=%(refname)', 'refs/baton/').split('\n').filter(Boolean).sort();
-const worktrees = (dir: string) => sh(dir, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice(9));
 
 interface State {
   convs: string[];
@@ -93,7 +75,7 @@ const state = (dir: string): State => ({
   convs: conversations(),
   branches: isRepo(dir) ? branches(dir) : [],
   refs: isRepo(dir) ? batonRefs(dir) : [],
-  worktrees: isRepo(dir) ? worktrees(dir) : [],
+  worktrees: isRepo(dir) ? worktreePaths(dir) : [],
   forks: readdirSync(forks).sort(),
 });
 
@@ -127,7 +109,7 @@ f.before.each(() => {
   initRepo(repo);
 });
 f.after.each(() => {
-  for (const d of extra.splice(0)) rmSync(d, { recursive: true, force: true });
+  temps.cleanup();
 });
 
 f('not a git repository: exit 6, says why a worktree fork needs git, the hint is the exact tab fork, which works', async () => {

@@ -2,41 +2,22 @@
 // stdin, bounded output, GitError with stderr, and the repo questions.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../src/errors.js';
 import {
   GitError, branchExists, currentBranch, git, gitBuffer, gitLine, gitPath, gitTry, hasCommits, headCommit,
   isDirty, isRepo, isValidBranchName, repoRoot, resolveCommit, resolveTree, upstreamBranch,
 } from '../src/worktree/git.js';
+import { gitOut, initRepo, TempDirs } from './helpers/git-repo.js';
 
-const temps: string[] = [];
-function tmp(): string {
-  const d = mkdtempSync(join(tmpdir(), 'baton-git-'));
-  temps.push(d);
-  return d;
-}
-function sh(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-function repo(commit = true): string {
-  const d = tmp();
-  sh(d, 'init', '-q', '-b', 'main');
-  sh(d, 'config', 'user.name', 'Test');
-  sh(d, 'config', 'user.email', 'test@example.com');
-  sh(d, 'config', 'commit.gpgsign', 'false');
-  if (commit) {
-    writeFileSync(join(d, 'a.txt'), 'a\n');
-    sh(d, 'add', 'a.txt');
-    sh(d, 'commit', '-q', '-m', 'first');
-  }
-  return d;
-}
+const temps = new TempDirs('baton-git-');
+const tmp = () => temps.make();
+const sh = gitOut;
+const repo = (commit = true) => initRepo(tmp(), commit ? { files: { 'a.txt': 'a\n' } } : {});
 
 const t = suite('git');
-t.after(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+t.after(() => temps.cleanup());
 
 t('arguments reach git literally, never through a shell', async () => {
   const d = repo();

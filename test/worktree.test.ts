@@ -2,56 +2,23 @@
 // .batoninclude copies, setup command, list, remove, and every bad input leaving nothing behind.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
 import {
-  chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync,
+  chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BatonError, EXIT } from '../src/errors.js';
+import { EXIT } from '../src/errors.js';
 import { createCheckpoint } from '../src/worktree/checkpoint.js';
 import { addWorktree, listWorktrees, parseWorktreeList, removeWorktree } from '../src/worktree/worktree.js';
 import { parseInclude } from '../src/worktree/worktree-include.js';
+import { rejectsWith } from './helpers/baton-error.js';
+import { branches, gitOut, initRepo, TempDirs, worktreePaths } from './helpers/git-repo.js';
 
-const temps: string[] = [];
-function tmp(): string {
-  // realpath: git records worktree paths with symlinks resolved.
-  const d = realpathSync(mkdtempSync(join(tmpdir(), 'baton-wt-')));
-  temps.push(d);
-  return d;
-}
-function sh(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
-function repo(commit = true): string {
-  const d = tmp();
-  sh(d, 'init', '-q', '-b', 'main');
-  sh(d, 'config', 'user.name', 'Test');
-  sh(d, 'config', 'user.email', 'test@example.com');
-  sh(d, 'config', 'commit.gpgsign', 'false');
-  if (commit) {
-    writeFileSync(join(d, '.gitignore'), '.env\nconfig/local.json\n');
-    writeFileSync(join(d, 'a.txt'), 'a\n');
-    sh(d, 'add', '-A');
-    sh(d, 'commit', '-q', '-m', 'first');
-  }
-  return d;
-}
-const branches = (d: string) => sh(d, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n').filter(Boolean);
-const worktreePaths = (d: string) => sh(d, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice(9));
+const temps = new TempDirs('baton-wt-');
+const tmp = () => temps.make();
+const sh = gitOut;
+const repo = (commit = true) => initRepo(tmp(), commit ? { files: { '.gitignore': '.env\nconfig/local.json\n', 'a.txt': 'a\n' } } : {});
 
-async function rejects(p: Promise<unknown>, exitCode: number, message: RegExp): Promise<BatonError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, BatonError);
-    assert.match((err as Error).message, message);
-    assert.is((err as BatonError).exitCode, exitCode, `exit code for: ${(err as Error).message}`);
-    return err as BatonError;
-  }
-  assert.unreachable(`expected a BatonError matching ${message}`);
-  throw new Error('unreachable');
-}
+const rejects = rejectsWith;
 
 /** Nothing of a failed fork is left: no branch, no directory, no registered worktree. */
 function nothingLeft(d: string, path: string, branch: string): void {
@@ -61,7 +28,7 @@ function nothingLeft(d: string, path: string, branch: string): void {
 }
 
 const t = suite('worktree');
-t.after(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+t.after(() => temps.cleanup());
 
 t('add from HEAD: new branch at HEAD, files checked out, listed', async () => {
   const d = repo();
