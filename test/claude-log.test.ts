@@ -5,56 +5,27 @@
 // counted and skipped, never fatal.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { TranscriptEvent } from '../src/plugins/api.js';
 import { anthropicUsage, ClaudeContent, ClaudeLogParser, recordTime, resultText } from '../plugins/claude-log.js';
-import { REPO_ROOT } from './helpers/cli-env.js';
+import { assertHeadlessCapture, assertTuiCapture, fixtureRecords, ofType, parseRecords } from './helpers/log-fixtures.js';
 
-const FIXTURES = join(REPO_ROOT, 'test/fixtures/claude');
+const records = (name: string) => fixtureRecords('claude', name);
 
-function records(name: string): Record<string, any>[] {
-  return readFileSync(join(FIXTURES, name), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, any>);
-}
-
-function parseAll(recs: unknown[], parser = new ClaudeLogParser()): TranscriptEvent[] {
-  return recs.flatMap((r) => parser.parse(r));
-}
-
-const of = <T extends TranscriptEvent['type']>(events: TranscriptEvent[], type: T) =>
-  events.filter((e): e is Extract<TranscriptEvent, { type: T }> => e.type === type);
+const parseAll = (recs: unknown[], parser = new ClaudeLogParser()) => parseRecords(recs, parser);
 
 const s = suite('claude-log');
 
 s('headless log: three turns, user text, replies, tool calls paired with results, usage per turn', () => {
   const parser = new ClaudeLogParser();
   const events = parseAll(records('headless-session.jsonl'), parser);
-  assert.is(parser.skipped, 0);
-  assert.is(parser.sessionId, 'ad51c980-73df-4d21-8b81-2a369caef7cb');
-  assert.is(parser.model, 'claude-opus-4-8');
-  assert.match(parser.cwd!, /\/work$/);
-
-  assert.equal(of(events, 'user_text').map((e) => e.text), [
-    'hello FIXTURE-TOKEN-1',
-    '[[FAKE_SHELL: echo SHELL-OK > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: WRITE-OK]] [[FAKE_SHELL: ls /nonexistent-fixture-dir]]',
-    '[[FAKE_SHELL: echo DENIED > denied.txt]]',
-  ]);
-  assert.is(of(events, 'agent_text')[0]!.text, 'FAKE-LLM reply. You said: hello FIXTURE-TOKEN-1');
-
-  const calls = of(events, 'tool_call');
-  const results = of(events, 'tool_result');
-  assert.equal(calls.map((c) => c.toolName), ['Bash', 'Write', 'Bash', 'Bash']);
-  assert.equal(results.map((r) => [r.toolCallId, r.toolName]), calls.map((c) => [c.toolCallId, c.toolName]));
+  assertHeadlessCapture(events, parser, { sessionId: 'ad51c980-73df-4d21-8b81-2a369caef7cb', model: 'claude-opus-4-8', tools: ['Bash', 'Write', 'Bash', 'Bash'] });
+  const calls = ofType(events, 'tool_call');
+  const results = ofType(events, 'tool_result');
   assert.equal(calls[0]!.input, { command: 'echo SHELL-OK > from-shell.txt', description: 'Run a command for the fake LLM' });
   assert.equal(results.map((r) => r.isError), [false, false, true, true]);
   assert.match(results[2]!.output, 'No such file or directory');
   assert.match(results[3]!.output, 'was blocked', 'the denied call says why');
 
-  const ends = of(events, 'turn_end');
-  assert.is(ends.length, 3);
+  const ends = ofType(events, 'turn_end');
   // The tool turn made four model calls; its usage is their sum.
   assert.equal(ends[1]!.usage, { inputTokens: 7464, outputTokens: 141 });
   // Every call's result comes before the turn ends.
@@ -66,17 +37,13 @@ s('TUI log: the same events; turn_duration after the final message does not end 
   const parser = new ClaudeLogParser();
   const recs = records('tui-session.jsonl');
   assert.ok(recs.some((r) => r.type === 'system' && r.subtype === 'turn_duration'), 'the fixture has turn_duration records');
-  const events = parseAll(recs, parser);
-  assert.is(parser.skipped, 0);
-  assert.equal(events.map((e) => e.type), ['user_text', 'agent_text', 'turn_end', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
-  assert.is(of(events, 'user_text')[0]!.text, 'hello TUI-FIXTURE-TOKEN');
-  assert.is(of(events, 'tool_result')[0]!.toolName, 'Bash');
+  assertTuiCapture(parseAll(recs, parser), parser, 'Bash');
 });
 
 s('a turn whose final message has no stop reason ends at turn_duration', () => {
   const recs = records('tui-session.jsonl').map((r) => (r.type === 'assistant' ? { ...r, message: { ...r.message, stop_reason: null } } : r));
   const events = parseAll(recs);
-  assert.is(of(events, 'turn_end').length, 2);
+  assert.is(ofType(events, 'turn_end').length, 2);
   assert.is(events[events.length - 1]!.type, 'turn_end');
 });
 
@@ -86,9 +53,9 @@ s('a message written as one record per content block counts its usage once', () 
   const msg = recs[i]!;
   const thinking = { ...msg, message: { ...msg.message, stop_reason: null, content: [{ type: 'thinking', thinking: 'considering', signature: 'x' }] } };
   const events = parseAll([...recs.slice(0, i), thinking, msg]);
-  const firstEnd = of(events, 'turn_end')[0]!;
+  const firstEnd = ofType(events, 'turn_end')[0]!;
   assert.equal(firstEnd.usage, { inputTokens: 1655, outputTokens: 12 });
-  const reasoning = of(events, 'reasoning');
+  const reasoning = ofType(events, 'reasoning');
   assert.equal(reasoning, [{ type: 'reasoning', text: 'considering', messageId: msg.message.id }]);
 });
 

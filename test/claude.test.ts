@@ -4,16 +4,16 @@
 // screen status on TUI screens captured from the pinned CLI (test/fixtures/claude/screens).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARGV_PROMPT_LIMIT, type TranscriptEvent } from '../src/plugins/api.js';
+import { ARGV_PROMPT_LIMIT } from '../src/plugins/api.js';
 import { BatonError } from '../src/errors.js';
 import driver, { claudeStatusFromScreen } from '../plugins/claude.js';
 import { headlessArgs, ROOT_ALLOWED_TOOLS } from '../plugins/claude-headless.js';
 import { claudeConfigDir, findSessionLog, projectDir, projectSlug } from '../plugins/claude-home.js';
-import { REPO_ROOT } from './helpers/cli-env.js';
-import { until } from './helpers/term.js';
+import { assertFindsLog, followsNamedSession, followsNewLog } from './helpers/ingest-fixture.js';
+import { fixtureScreen } from './helpers/log-fixtures.js';
 
 let dir: string;
 let cwd: string;
@@ -139,20 +139,11 @@ s('where logs are: CLAUDE_CONFIG_DIR, the account, ~/.claude; slug rule with the
 
 s('findSessionLog: the cwd\'s project first, then any project; nothing for ids that are paths', () => {
   const config = join(dir, 'claude');
-  const mine = projectDir(config, cwd);
-  const other = join(config, 'projects', '-elsewhere');
-  mkdirSync(mine, { recursive: true });
-  mkdirSync(other, { recursive: true });
-  writeFileSync(join(mine, 'a.jsonl'), '');
-  writeFileSync(join(other, 'b.jsonl'), '');
-  assert.is(findSessionLog(config, cwd, 'a'), join(mine, 'a.jsonl'));
-  assert.is(findSessionLog(config, cwd, 'b'), join(other, 'b.jsonl'));
-  assert.is(findSessionLog(config, cwd, 'c'), undefined);
-  assert.is(findSessionLog(config, cwd, '../-elsewhere/b'), undefined);
+  assertFindsLog((id) => findSessionLog(config, cwd, id), projectDir(config, cwd), join(config, 'projects', '-elsewhere'), '../-elsewhere/b');
 });
 
 s('statusFromScreen on screens of the real TUI', () => {
-  const screen = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/claude/screens', `${name}.txt`), 'utf8').split('\n');
+  const screen = (name: string) => fixtureScreen('claude', name);
   assert.is(claudeStatusFromScreen(screen('idle-start')), 'idle');
   assert.is(claudeStatusFromScreen(screen('working')), 'working');
   assert.is(claudeStatusFromScreen(screen('approval')), 'approval');
@@ -160,55 +151,14 @@ s('statusFromScreen on screens of the real TUI', () => {
   assert.is(claudeStatusFromScreen(['', 'loading…', '']), undefined);
 });
 
-const fixtureLines = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/claude', name), 'utf8').split('\n').filter((l) => l.trim());
-
 s('ingest: the first log created after `since` is followed line by line as it is written; an older one is not', async () => {
-  const e = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
-  const proj = projectDir(e.CLAUDE_CONFIG_DIR, cwd);
-  mkdirSync(proj, { recursive: true });
-  writeFileSync(join(proj, 'old-session.jsonl'), `${fixtureLines('tui-session.jsonl').join('\n')}\n`);
-  // `since` clearly after the old log's birth, and the clock past it before the new one is made.
-  const born = statSync(join(proj, 'old-session.jsonl'));
-  const since = new Date(Math.max(born.birthtimeMs, born.mtimeMs) + 100);
-  const events: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd, env: e, since, onEvent: (ev) => events.push(ev) });
-  await until(() => Date.now() > since.getTime() + 5, 'the clock past since', 1_000);
-  try {
-    const lines = fixtureLines('headless-session.jsonl').map((l) => l.replace(/"timestamp":"[^"]+"/g, `"timestamp":"${new Date(Date.now() + 60_000).toISOString()}"`));
-    const log = join(proj, 'new-session.jsonl');
-    // Written in pieces, one cut in the middle of a line: events come as complete lines land.
-    appendFileSync(log, `${lines.slice(0, 3).join('\n')}\n${lines[3]!.slice(0, 40)}`);
-    await until(() => events.some((ev) => ev.type === 'user_text'), 'the first prompt', 10_000);
-    assert.is(ing.agentSession, 'new-session');
-    assert.not.ok(events.some((ev) => ev.type === 'turn_end'));
-    appendFileSync(log, `${lines[3]!.slice(40)}\n${lines.slice(4).join('\n')}\n`);
-    await until(() => events.filter((ev) => ev.type === 'turn_end').length === 3, 'three turn ends', 10_000);
-    assert.equal(events[0], { type: 'session', agentSession: 'new-session' });
-    assert.not.ok(JSON.stringify(events).includes('TUI-FIXTURE-TOKEN'), 'nothing from the log that was there before');
-    assert.is(ing.skipped, 0);
-  } finally {
-    await ing.dispose();
-  }
+  const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
+  await followsNewLog({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) }, { line: 3, at: 40 });
 });
 
 s('ingest of a named session: records from before `since` give no events, later ones do', async () => {
-  const e = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
-  const proj = projectDir(e.CLAUDE_CONFIG_DIR, cwd);
-  mkdirSync(proj, { recursive: true });
-  const log = join(proj, 'known.jsonl');
-  const lines = fixtureLines('tui-session.jsonl');
-  writeFileSync(log, `${lines.join('\n')}\n`);
-  const events: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd, env: e, since: new Date(), agentSession: 'known', onEvent: (ev) => events.push(ev) });
-  try {
-    const later = new Date(Date.now() + 60_000).toISOString();
-    const again = lines.filter((l) => /"type":"(user|assistant)"/.test(l)).slice(0, 2).map((l) => l.replace(/"timestamp":"[^"]+"/, `"timestamp":"${later}"`));
-    appendFileSync(log, `${again.join('\n')}\n`);
-    await until(() => events.some((ev) => ev.type === 'turn_end'), 'the appended turn', 10_000);
-    assert.equal(events.map((ev) => ev.type), ['session', 'user_text', 'agent_text', 'turn_end']);
-  } finally {
-    await ing.dispose();
-  }
+  const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
+  await followsNamedSession({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) });
 });
 
 s.run();

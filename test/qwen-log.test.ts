@@ -5,57 +5,28 @@
 // does not know are counted and skipped, never fatal.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { TranscriptEvent } from '../src/plugins/api.js';
 import { geminiUsage, QwenLogParser, qwenRecordTime } from '../plugins/qwen-log.js';
-import { REPO_ROOT } from './helpers/cli-env.js';
+import { assertHeadlessCapture, assertTuiCapture, fixtureRecords, ofType, parseRecords } from './helpers/log-fixtures.js';
 
-const FIXTURES = join(REPO_ROOT, 'test/fixtures/qwen');
+const records = (name: string) => fixtureRecords('qwen', name);
 
-function records(name: string): Record<string, any>[] {
-  return readFileSync(join(FIXTURES, name), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, any>);
-}
-
-function parseAll(recs: unknown[], parser = new QwenLogParser()): TranscriptEvent[] {
-  return recs.flatMap((r) => parser.parse(r));
-}
-
-const of = <T extends TranscriptEvent['type']>(events: TranscriptEvent[], type: T) =>
-  events.filter((e): e is Extract<TranscriptEvent, { type: T }> => e.type === type);
+const parseAll = (recs: unknown[], parser = new QwenLogParser()) => parseRecords(recs, parser);
 
 const s = suite('qwen-log');
 
 s('headless log: three turns, user text, replies, function calls paired with responses, usage per turn', () => {
   const parser = new QwenLogParser();
   const events = parseAll(records('headless-session.jsonl'), parser);
-  assert.is(parser.skipped, 0);
-  assert.is(parser.sessionId, '474903d3-f720-45b2-9eee-638fb8e79f0f');
-  assert.is(parser.model, 'fake-model');
-  assert.match(parser.cwd!, /\/work$/);
-
-  assert.equal(of(events, 'user_text').map((e) => e.text), [
-    'hello FIXTURE-TOKEN-1',
-    '[[FAKE_SHELL: echo SHELL-OK > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: WRITE-OK]] [[FAKE_SHELL: ls /nonexistent-fixture-dir]]',
-    '[[FAKE_SHELL: echo DENIED > denied.txt]]',
-  ]);
-  assert.is(of(events, 'agent_text')[0]!.text, 'FAKE-LLM reply. You said: hello FIXTURE-TOKEN-1');
-
-  const calls = of(events, 'tool_call');
-  const results = of(events, 'tool_result');
-  assert.equal(calls.map((c) => c.toolName), ['run_shell_command', 'write_file', 'run_shell_command']);
-  assert.equal(results.map((r) => [r.toolCallId, r.toolName]), calls.map((c) => [c.toolCallId, c.toolName]));
+  assertHeadlessCapture(events, parser, { sessionId: '474903d3-f720-45b2-9eee-638fb8e79f0f', model: 'fake-model', tools: ['run_shell_command', 'write_file', 'run_shell_command'] });
+  const calls = ofType(events, 'tool_call');
+  const results = ofType(events, 'tool_result');
   assert.equal((calls[1]!.input as { content: string }).content, 'WRITE-OK');
   assert.match(results[0]!.output, 'Exit Code: 0');
   assert.match(results[2]!.output, 'No such file or directory');
   // Qwen reports a command that exits non-zero as a successful tool call (the output says the code).
   assert.equal(results.map((r) => r.isError), [false, false, false]);
 
-  const ends = of(events, 'turn_end');
-  assert.is(ends.length, 3);
+  const ends = ofType(events, 'turn_end');
   assert.equal(ends[0]!.usage, { inputTokens: 9677, outputTokens: 12 });
   // The tool turn made four model calls; its usage is their sum (the background memory call is only telemetry).
   assert.equal(ends[1]!.usage, { inputTokens: 39685, outputTokens: 170 });
@@ -66,11 +37,7 @@ s('headless log: three turns, user text, replies, function calls paired with res
 
 s('TUI log: the same shape of events as the headless log', () => {
   const parser = new QwenLogParser();
-  const events = parseAll(records('tui-session.jsonl'), parser);
-  assert.is(parser.skipped, 0);
-  assert.equal(events.map((e) => e.type), ['user_text', 'agent_text', 'turn_end', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
-  assert.is(of(events, 'user_text')[0]!.text, 'hello TUI-FIXTURE-TOKEN');
-  assert.is(of(events, 'tool_result')[0]!.toolName, 'run_shell_command');
+  assertTuiCapture(parseAll(records('tui-session.jsonl'), parser), parser, 'run_shell_command');
 });
 
 s('telemetry and attribution records are quiet, not unknown', () => {

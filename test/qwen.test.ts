@@ -5,16 +5,16 @@
 // are looked for, and screen status on TUI screens captured from the pinned CLI.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARGV_PROMPT_LIMIT, type TranscriptEvent } from '../src/plugins/api.js';
+import { ARGV_PROMPT_LIMIT } from '../src/plugins/api.js';
 import { BatonError } from '../src/errors.js';
 import driver, { qwenStatusFromScreen } from '../plugins/qwen.js';
 import { qwenHeadlessArgs } from '../plugins/qwen-headless.js';
 import { chatsDir, findChatLog, qwenHome, qwenProjectId, qwenRuntimeDir, writeSystemSettings } from '../plugins/qwen-home.js';
-import { REPO_ROOT } from './helpers/cli-env.js';
-import { until } from './helpers/term.js';
+import { assertFindsLog, followsNamedSession, followsNewLog } from './helpers/ingest-fixture.js';
+import { fixtureScreen } from './helpers/log-fixtures.js';
 
 let dir: string;
 let cwd: string;
@@ -105,20 +105,11 @@ s('where chats are: QWEN_RUNTIME_DIR, QWEN_HOME (with ~), the account, ~/.qwen; 
   assert.is(qwenRuntimeDir({ HOME: '/h', QWEN_HOME: '/q', QWEN_RUNTIME_DIR: '/r' }), '/r');
   assert.is(qwenProjectId('/tmp/a_b.c'), '-tmp-a-b-c');
   const rt = join(dir, 'rt');
-  const mine = chatsDir(rt, cwd);
-  const other = join(rt, 'projects', '-other', 'chats');
-  mkdirSync(mine, { recursive: true });
-  mkdirSync(other, { recursive: true });
-  writeFileSync(join(mine, 's1.jsonl'), '');
-  writeFileSync(join(other, 's2.jsonl'), '');
-  assert.is(findChatLog(rt, cwd, 's1'), join(mine, 's1.jsonl'));
-  assert.is(findChatLog(rt, cwd, 's2'), join(other, 's2.jsonl'));
-  assert.is(findChatLog(rt, cwd, 's3'), undefined);
-  assert.is(findChatLog(rt, cwd, '../../x'), undefined);
+  assertFindsLog((id) => findChatLog(rt, cwd, id), chatsDir(rt, cwd), join(rt, 'projects', '-other', 'chats'), '../../x');
 });
 
 s('statusFromScreen on screens of the real TUI', () => {
-  const screen = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/qwen/screens', `${name}.txt`), 'utf8').split('\n');
+  const screen = (name: string) => fixtureScreen('qwen', name);
   assert.is(qwenStatusFromScreen(screen('initializing')), 'working');
   assert.is(qwenStatusFromScreen(screen('idle-start')), 'idle');
   assert.is(qwenStatusFromScreen(screen('working')), 'working');
@@ -127,56 +118,14 @@ s('statusFromScreen on screens of the real TUI', () => {
   assert.is(qwenStatusFromScreen(['', 'booting', '']), undefined);
 });
 
-const fixtureLines = (name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures/qwen', name), 'utf8').split('\n').filter((l) => l.trim());
-const restamp = (l: string, at: string) => l.replace(/"timestamp":"[^"]+"/g, `"timestamp":"${at}"`);
-
 s('ingest: the first chat log created after `since` is followed line by line as it is written; an older one is not', async () => {
-  const e = env({ QWEN_RUNTIME_DIR: join(dir, 'rt') });
-  const chats = chatsDir(join(dir, 'rt'), cwd);
-  mkdirSync(chats, { recursive: true });
-  writeFileSync(join(chats, 'old-session.jsonl'), `${fixtureLines('tui-session.jsonl').join('\n')}\n`);
-  // `since` clearly after the old log's birth, and the clock past it before the new one is made.
-  const born = statSync(join(chats, 'old-session.jsonl'));
-  const since = new Date(Math.max(born.birthtimeMs, born.mtimeMs) + 100);
-  const events: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd, env: e, since, onEvent: (ev) => events.push(ev) });
-  await until(() => Date.now() > since.getTime() + 5, 'the clock past since', 1_000);
-  try {
-    const later = new Date(Date.now() + 60_000).toISOString();
-    const lines = fixtureLines('headless-session.jsonl').map((l) => restamp(l, later));
-    const log = join(chats, 'new-session.jsonl');
-    appendFileSync(log, `${lines.slice(0, 2).join('\n')}\n${lines[2]!.slice(0, 30)}`);
-    await until(() => events.some((ev) => ev.type === 'user_text'), 'the first prompt', 10_000);
-    assert.is(ing.agentSession, 'new-session');
-    assert.not.ok(events.some((ev) => ev.type === 'turn_end'));
-    appendFileSync(log, `${lines[2]!.slice(30)}\n${lines.slice(3).join('\n')}\n`);
-    await until(() => events.filter((ev) => ev.type === 'turn_end').length === 3, 'three turn ends', 10_000);
-    assert.equal(events[0], { type: 'session', agentSession: 'new-session' });
-    assert.not.ok(JSON.stringify(events).includes('TUI-FIXTURE-TOKEN'), 'nothing from the log that was there before');
-    assert.is(ing.skipped, 0);
-  } finally {
-    await ing.dispose();
-  }
+  const logs = chatsDir(join(dir, 'rt'), cwd);
+  await followsNewLog({ driver, cli: 'qwen', cwd, env: env({ QWEN_RUNTIME_DIR: join(dir, 'rt') }), logs }, { line: 2, at: 30 });
 });
 
 s('ingest of a named session: records from before `since` give no events, later ones do', async () => {
-  const e = env({ QWEN_HOME: join(dir, 'qh') });
-  const chats = chatsDir(join(dir, 'qh'), cwd);
-  mkdirSync(chats, { recursive: true });
-  const log = join(chats, 'known.jsonl');
-  const lines = fixtureLines('tui-session.jsonl');
-  writeFileSync(log, `${lines.join('\n')}\n`);
-  const events: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd, env: e, since: new Date(), agentSession: 'known', onEvent: (ev) => events.push(ev) });
-  try {
-    const later = new Date(Date.now() + 60_000).toISOString();
-    const again = lines.filter((l) => /"type":"(user|assistant)"/.test(l)).slice(0, 2).map((l) => restamp(l, later));
-    appendFileSync(log, `${again.join('\n')}\n`);
-    await until(() => events.some((ev) => ev.type === 'turn_end'), 'the appended turn', 10_000);
-    assert.equal(events.map((ev) => ev.type), ['session', 'user_text', 'agent_text', 'turn_end']);
-  } finally {
-    await ing.dispose();
-  }
+  const logs = chatsDir(join(dir, 'qh'), cwd);
+  await followsNamedSession({ driver, cli: 'qwen', cwd, env: env({ QWEN_HOME: join(dir, 'qh') }), logs });
 });
 
 s.run();
