@@ -11,21 +11,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
-import { ROOT, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { openPlainShell, plainShellSuite, ROOT, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
 
-const s = suite<{ b: BatonTui }>('tui keys');
-
-s.before(async (ctx) => {
-  ctx.b = startBatonTui();
-  await ctx.b.t.waitFor('Plain shell');
-  ctx.b.t.press('Enter');
-  await ctx.b.t.waitFor(/^\$$/m);
-});
-
-s.after(async (ctx) => {
-  await ctx.b.cleanup();
-});
+const s = plainShellSuite('tui keys');
 
 s('arrows, F5, Alt-x, Esc and the prefix pressed twice reach the program unchanged', async ({ b }) => {
   // od shows bytes exactly as they arrive; raw mode so the line discipline changes nothing.
@@ -92,9 +81,7 @@ const custom = suite('tui keys: configuration');
 custom('a prefix from $XDG_CONFIG_HOME/baton/keys.json replaces C-b, which then goes to the program', async () => {
   const b = startBatonTui({ keys: { prefix: 'C-a', bindings: { N: 'new-tab' } } });
   try {
-    await b.t.waitFor('Plain shell');
-    b.t.press('Enter');
-    await b.t.waitFor(/^\$$/m);
+    await openPlainShell(b);
     assert.match(b.t.row(-1), /C-a c new tab/);
     b.t.type('cat -v\r');
     await b.t.waitFor(/cat -v$/m);

@@ -1,51 +1,47 @@
 // Scroll mode in the real TUI: 200 lines of output, prefix [ , PgUp shows earlier lines,
 // / searches, a selection copied with y arrives as OSC 52, q returns to the live screen.
 
-import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { plainShellSuite, type BatonTui } from '../helpers/baton-tui.js';
 
-const s = suite<{ b: BatonTui }>('tui scroll mode');
-
-s.before(async (ctx) => {
-  ctx.b = startBatonTui();
-  await ctx.b.t.waitFor('Plain shell');
-  ctx.b.t.press('Enter');
-  await ctx.b.t.waitFor(/^\$$/m);
-});
-
-s.after(async (ctx) => {
-  await ctx.b.cleanup();
-});
+const s = plainShellSuite('tui scroll mode');
 
 const numbers = (screen: string) => screen.split('\n').filter((r) => /^\d+$/.test(r)).map(Number);
+/** Rows stay consecutive: the view is a window onto the scrollback, not a jumble. */
+const consecutive = (ns: number[]) => ns.forEach((n, i) => i === 0 || assert.is(n, ns[i - 1]! + 1));
+
+async function scrollMode(b: BatonTui): Promise<void> {
+  b.t.press('C-b', '[');
+  await b.t.waitFor('[scroll]');
+}
+
+/** In scroll mode: / and the text, shown on the search line before Enter. */
+async function search(b: BatonTui, text: string): Promise<string> {
+  b.t.type('/');
+  b.t.type(text);
+  await b.t.waitFor(new RegExp(`^ \\/${text}$`, 'm'));
+  b.t.press('Enter');
+  return b.t.waitFor(new RegExp(`^${text}$`, 'm'));
+}
 
 s('PgUp in scroll mode shows earlier lines; q goes back to the live screen', async ({ b }) => {
   b.t.type('seq 1 200\r');
   await b.t.waitFor(/^200\n\$$/m);
-  b.t.press('C-b', '[');
-  await b.t.waitFor('[scroll]');
+  await scrollMode(b);
   b.t.press('PageUp');
   let screen = await b.t.waitFor((scr) => Math.max(...numbers(scr)) < 200, 10_000, 'earlier lines');
   const first = numbers(screen);
   b.t.press('PageUp');
   screen = await b.t.waitFor((scr) => Math.max(...numbers(scr)) <= Math.min(...first), 10_000, 'still earlier lines');
-  // Rows stay consecutive: the view is a window onto the scrollback, not a jumble.
-  const ns = numbers(screen);
-  ns.forEach((n, i) => i === 0 || assert.is(n, ns[i - 1]! + 1));
+  consecutive(numbers(screen));
   b.t.type('q');
   await b.t.waitFor(/^200\n\$$/m);
   await b.t.waitFor((scr) => /C-b \? help/.test(scr.split('\n').at(-1)!));
 });
 
 s('/ searches upwards and shows the match; q returns to the live screen', async ({ b }) => {
-  b.t.press('C-b', '[');
-  await b.t.waitFor('[scroll]');
-  b.t.type('/');
-  b.t.type('137');
-  await b.t.waitFor(/^ \/137$/m);
-  b.t.press('Enter');
-  const screen = await b.t.waitFor(/^137$/m);
+  await scrollMode(b);
+  const screen = await search(b, '137');
   assert.not.match(screen, /^200$/m);
   b.t.type('q');
   await b.t.waitFor(/^200\n\$$/m);
@@ -54,18 +50,14 @@ s('/ searches upwards and shows the match; q returns to the live screen', async 
 s('older lines (kept in the compact history, beyond the emulator) scroll and search the same way', async ({ b }) => {
   b.t.type('clear; seq 1 3000\r');
   await b.t.waitFor(/^3000\n\$$/m);
-  b.t.press('C-b', '[');
-  await b.t.waitFor('[scroll]');
-  b.t.type('/');
-  b.t.type('1234');
-  b.t.press('Enter');
-  let screen = await b.t.waitFor(/^1234$/m);
+  await scrollMode(b);
+  let screen = await search(b, '1234');
   let ns = numbers(screen);
-  ns.forEach((n, i) => i === 0 || assert.is(n, ns[i - 1]! + 1));
+  consecutive(ns);
   b.t.press('PageUp');
   screen = await b.t.waitFor((scr) => Math.max(...numbers(scr)) <= Math.min(...ns), 10_000, 'earlier lines');
   ns = numbers(screen);
-  ns.forEach((n, i) => i === 0 || assert.is(n, ns[i - 1]! + 1));
+  consecutive(ns);
   b.t.type('g');
   await b.t.waitFor((scr) => numbers(scr)[0] !== undefined && numbers(scr)[0]! < 300, 10_000, 'the oldest lines');
   b.t.type('q');
@@ -75,8 +67,7 @@ s('older lines (kept in the compact history, beyond the emulator) scroll and sea
 s('v selects, y copies the selection through OSC 52 and leaves scroll mode', async ({ b }) => {
   b.t.type('echo copy-me-please\r');
   await b.t.waitFor(/^copy-me-please\n\$$/m);
-  b.t.press('C-b', '[');
-  await b.t.waitFor('[scroll]');
+  await scrollMode(b);
   // The cursor starts on the prompt line; go up to the output line, to its start.
   b.t.press('Up');
   b.t.type('0');
@@ -91,8 +82,7 @@ s('v selects, y copies the selection through OSC 52 and leaves scroll mode', asy
 });
 
 s('keys in one read: q leaves scroll mode and the prefix q after it quits baton', async ({ b }) => {
-  b.t.press('C-b', '[');
-  await b.t.waitFor('[scroll]');
+  await scrollMode(b);
   b.t.type('q\x02q');
   assert.is(await b.t.exited, 0);
 });

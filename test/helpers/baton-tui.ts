@@ -1,6 +1,8 @@
 // Starts the real baton TUI in a test terminal with its own HOME and XDG directories
-// (temp dirs, removed at the end), so tests never read or write the user's real ones.
+// (temp dirs, removed at the end), so tests never read or write the user's real ones; and
+// a suite whose tests share one such TUI with a plain shell open in its first tab.
 
+import { suite, type Test } from 'uvu';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,4 +54,26 @@ export function startBatonTui(opts: { cols?: number; rows?: number; keys?: unkno
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+export type StartOptions = Parameters<typeof startBatonTui>[0];
+
+/** Picks the plain shell in the new-tab picker and waits for its `$` prompt. */
+export async function openPlainShell(b: BatonTui): Promise<void> {
+  await b.t.waitFor('Plain shell');
+  b.t.press('Enter');
+  await b.t.waitFor(/^\$$/m);
+}
+
+/** A suite whose tests share one baton TUI (ctx.b) with a plain shell in its first tab; ended after the last test. */
+export function plainShellSuite(title: string, opts?: StartOptions): Test<{ b: BatonTui }> {
+  const s = suite<{ b: BatonTui }>(title);
+  s.before(async (ctx) => {
+    ctx.b = startBatonTui(opts);
+    await openPlainShell(ctx.b);
+  });
+  s.after(async (ctx) => {
+    await ctx.b.cleanup();
+  });
+  return s;
 }
