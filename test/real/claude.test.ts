@@ -6,320 +6,103 @@
 // model has not answered; abort; dispose); readSession; the launched TUI for real in a PTY
 // (a >100 KiB first message as a file reference, ingest, screen status, resume); timeout,
 // model error, login and missing CLI. Each claude runs in its own process group; the home's
-// leftovers are ended by pid in cleanup.
-import { suite } from 'uvu';
+// leftovers are ended by pid in cleanup. The shapes every driver shares are in
+// test/helpers/real-driver-tests.ts and real-driver-live.ts; this file holds claude's data
+// and the checks only claude has.
 import * as assert from 'uvu/assert';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BatonError } from '../../src/errors.js';
-import { ARGV_PROMPT_LIMIT, ResumeFailedError, type HeadlessResult, type HeadlessTurn, type TranscriptEvent } from '../../src/plugins/api.js';
-import { findExecutable } from '../../src/plugins/find-executable.js';
 import driver from '../../plugins/claude.js';
 import { claudeConfigDir, projectDir, projectSlug } from '../../plugins/claude-home.js';
-import { bodyContains, startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { cliEnv, processesUnder, type CliEnv } from '../helpers/cli-env.js';
-import { TestTerminal, until } from '../helpers/term.js';
+import { realDriverSuite, token, type Of } from '../helpers/real-driver.js';
+import * as shape from '../helpers/real-driver-tests.js';
+import * as live from '../helpers/real-driver-live.js';
 
-const token = (label: string) => `TOK-${label}-${randomBytes(4).toString('hex')}`;
-const timings: string[] = [];
-
-let fake: FakeLlm;
-let env: CliEnv;
-
-const lastSeq = () => fake.requests().at(-1)?.seq ?? 0;
-const carrying = (after: number, ...texts: string[]) =>
-  fake.requests().filter((r) => r.seq > after && r.kind === 'generate' && texts.every((t) => bodyContains(r, t)));
-const textOf = (events: TranscriptEvent[]) => events.map((e) => (e.type === 'agent_text' ? e.text : '')).join('');
-const watchers = () => process.getActiveResourcesInfo().filter((r) => r === 'FSEventWrap').length;
-const left = () => processesUnder(env.dir);
-
-async function turn(label: string, prompt: string, extra: Partial<HeadlessTurn> = {}): Promise<{ result: HeadlessResult; events: TranscriptEvent[] }> {
-  const events: TranscriptEvent[] = [];
-  const started = Date.now();
-  try {
-    const result = await driver.headless!({ cwd: env.cwd, env: env.env, prompt, yes: false, timeoutMs: 180_000, onEvent: (e) => events.push(e), ...extra });
-    return { result, events };
-  } finally {
-    timings.push(`claude ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  }
-}
-
-async function rejects(p: Promise<unknown>): Promise<BatonError> {
-  try {
-    await p;
-  } catch (err) {
-    assert.instance(err, BatonError, String(err));
-    return err as BatonError;
-  }
-  throw new Error('expected a BatonError');
-}
-
-const s = suite('claude driver (real CLI)');
-let first: { token: string; session: string } | undefined;
-let ingested: { session: string; token: string } | undefined;
-
-s.before(async () => {
-  fake = await startFakeLlm();
-  env = cliEnv('claude', { fakeUrl: fake.url });
+const cli = realDriverSuite('claude', driver, {
+  turnMs: 180_000,
+  version: '2.1.197',
+  installHint: 'npm install -g @anthropic-ai/claude-code@2.1.197',
+  loginHint: '/login',
 });
-s.after(async () => {
-  await env.cleanup();
-  await fake.close();
+const s = cli.suite;
+
+shape.detectTest(cli);
+
+shape.headlessTurnTest(cli, {
+  title: 'a headless turn: the reply echoes the token, the turn ends with usage and cost, the session id is reported',
+  check: ({ result, events }) => {
+    assert.is(result.stopReason, 'end_turn');
+    assert.ok(((events.at(-1) as Of<'turn_end'>).costUsd ?? 0) > 0, 'claude reports the cost');
+  },
 });
 
-s('detect: installed at the pinned version, inside the tested range', async () => {
-  const d = await driver.detect({ env: env.env });
-  assert.ok(d.installed);
-  assert.is(d.version, '2.1.197');
-  assert.is(d.path, findExecutable('claude', env.env));
-  assert.is(d.untestedVersion, undefined);
-  assert.is(d.installHint, 'npm install -g @anthropic-ai/claude-code@2.1.197');
-  assert.match(d.loginHint ?? '', '/login');
+shape.resumeTest(cli, {
+  title: 'resume without --yes: same session, both tokens reach the model, the shell call is denied',
+  prompt: (tok) => `again ${tok} [[FAKE_SHELL: echo ${tok} > denied.txt]]`,
+  check: ({ events }) => {
+    const call = events.find((e) => e.type === 'tool_call') as Of<'tool_call'>;
+    const denied = events.find((e) => e.type === 'approval') as Of<'approval'>;
+    assert.ok(call && denied, JSON.stringify(events));
+    assert.is(denied.decision, 'denied');
+    assert.is(denied.toolCallId, call.toolCallId);
+    assert.match(denied.detail ?? '', '--yes');
+    assert.not.ok(existsSync(join(cli.env.cwd, 'denied.txt')), 'the command did not run');
+  },
 });
 
-s('a headless turn: the reply echoes the token, the turn ends with usage and cost, the session id is reported', async () => {
-  const tok = token('turn');
-  const before = lastSeq();
-  const { result, events } = await turn('turn', `hello ${tok}`);
-  assert.ok(result.agentSession);
-  assert.is(result.resumed, false);
-  assert.is(result.stopReason, 'end_turn');
-  assert.equal(events.filter((e) => e.type === 'session'), [{ type: 'session', agentSession: result.agentSession! }]);
-  assert.match(textOf(events), `You said: hello ${tok}`);
-  const end = events[events.length - 1] as Extract<TranscriptEvent, { type: 'turn_end' }>;
-  assert.is(end.type, 'turn_end');
-  assert.ok((end.usage?.inputTokens ?? 0) > 0 && (end.usage?.outputTokens ?? 0) > 0, JSON.stringify(end));
-  assert.ok((end.costUsd ?? 0) > 0, 'claude reports the cost');
-  assert.ok(carrying(before, tok).length > 0, 'the token reached the model');
-  assert.equal(left(), [], 'nothing of claude left running');
-  first = { token: tok, session: result.agentSession! };
-});
+shape.bogusResumeTest(cli, { bogus: '00000000-0000-4000-8000-00000000dead', untouched: 'the prompt' });
 
-s('resume without --yes: same session, both tokens reach the model, the shell call is denied', async () => {
-  assert.ok(first, 'the first turn ran');
-  const tok = token('resume');
-  const before = lastSeq();
-  const { result, events } = await turn('resume', `again ${tok} [[FAKE_SHELL: echo ${tok} > denied.txt]]`, { resume: first.session });
-  assert.is(result.resumed, true);
-  assert.is(result.agentSession, first.session);
-  assert.ok(carrying(before, first.token, tok).length > 0, 'the resumed request carried both tokens');
-  const call = events.find((e) => e.type === 'tool_call') as Extract<TranscriptEvent, { type: 'tool_call' }>;
-  const denied = events.find((e) => e.type === 'approval') as Extract<TranscriptEvent, { type: 'approval' }>;
-  assert.ok(call && denied, JSON.stringify(events));
-  assert.is(denied.decision, 'denied');
-  assert.is(denied.toolCallId, call.toolCallId);
-  assert.match(denied.detail ?? '', '--yes');
-  assert.not.ok(existsSync(join(env.cwd, 'denied.txt')), 'the command did not run');
-});
-
-s('a bogus resume id: ResumeFailedError (exit 4) before anything reached the model', async () => {
-  const before = lastSeq();
-  const bogus = '00000000-0000-4000-8000-00000000dead';
-  const err = await rejects(turn('bogus resume', 'never sent', { resume: bogus }));
-  assert.instance(err, ResumeFailedError);
-  assert.is(err.exitCode, 4);
-  assert.match(err.message, bogus);
-  assert.is(carrying(before, 'never sent').length, 0);
-  assert.equal(left(), []);
-});
-
-s('tools with --yes: Bash and Write calls pair with their results by id and name; the files are on disk', async () => {
-  const tok = token('tools');
-  const { events } = await turn('tools', `[[FAKE_SHELL: echo ${tok} > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: ${tok}]]`, { yes: true });
-  const calls = events.filter((e) => e.type === 'tool_call') as Extract<TranscriptEvent, { type: 'tool_call' }>[];
-  const results = events.filter((e) => e.type === 'tool_result') as Extract<TranscriptEvent, { type: 'tool_result' }>[];
-  assert.equal(calls.map((c) => c.toolName), ['Bash', 'Write']);
-  assert.equal(results.map((r) => [r.toolCallId, r.toolName, r.isError]), calls.map((c) => [c.toolCallId, c.toolName, false]));
-  assert.is(readFileSync(join(env.cwd, 'from-shell.txt'), 'utf8').trim(), tok);
-  assert.is(readFileSync(join(env.cwd, 'from-write.txt'), 'utf8').trim(), tok);
-  assert.match(textOf(events), 'done after 2 tool call(s)');
-});
+shape.toolsTest(cli, { names: ['Bash', 'Write'] });
 
 s('--yes without IS_SANDBOX: as root the tools are allowed by name (claude refuses bypassPermissions), else bypassPermissions', async () => {
-  const noSandbox = { ...env.env };
+  const noSandbox = { ...cli.env.env };
   delete noSandbox.IS_SANDBOX;
   const tok = token('nosandbox');
-  const { events } = await turn('tools without IS_SANDBOX', `[[FAKE_SHELL: echo ${tok} > no-sandbox.txt]]`, { yes: true, env: noSandbox });
+  const { events } = await cli.turn('tools without IS_SANDBOX', `[[FAKE_SHELL: echo ${tok} > no-sandbox.txt]]`, { yes: true, env: noSandbox });
   const root = process.getuid?.() === 0;
-  const notice = events.find((e) => e.type === 'notice') as Extract<TranscriptEvent, { type: 'notice' }> | undefined;
+  const notice = events.find((e) => e.type === 'notice') as Of<'notice'> | undefined;
   if (root) assert.match(notice?.text ?? '', 'refuses bypassPermissions as root');
   else assert.is(notice, undefined);
-  assert.is(readFileSync(join(env.cwd, 'no-sandbox.txt'), 'utf8').trim(), tok);
+  assert.is(readFileSync(join(cli.env.cwd, 'no-sandbox.txt'), 'utf8').trim(), tok);
 });
 
-s('ingest follows a live session: events while the model has not answered, abort ends the group, dispose leaves no watcher', async () => {
-  const handles = watchers();
-  const seen: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd: env.cwd, env: env.env, since: new Date(), onEvent: (e) => seen.push(e) });
-  const tok = token('ingest');
-  const abort = new AbortController();
-  const hanging = turn('hang then abort', `wait ${tok} [[FAKE_HANG]]`, { signal: abort.signal });
-  await until(() => seen.some((e) => e.type === 'user_text' && e.text.includes(tok)), 'the prompt from the log', 90_000);
-  assert.is(seen[0]!.type, 'session', 'the session id comes first');
-  assert.not.ok(seen.some((e) => e.type === 'turn_end' || e.type === 'agent_text'), 'the model has not answered');
-  await fake.waitForRequest((r) => r.kind === 'generate' && bodyContains(r, tok), 30_000, 'the hanging request');
-  abort.abort();
-  const { result, events } = await hanging;
-  assert.is(result.stopReason, 'cancelled');
-  assert.ok(events.some((e) => e.type === 'notice' && e.text === 'turn cancelled'));
-  assert.equal(left(), [], 'the aborted group is gone');
-  await ing.dispose();
+live.ingestLiveTest(cli, { log: 'the log', promptMs: 90_000, shell: 'Bash', afterDispose: 'turn' });
 
-  // A fresh ingest and a full turn with a tool call: every event kind, in order.
-  const got: TranscriptEvent[] = [];
-  const ing2 = await driver.ingest!({ cwd: env.cwd, env: env.env, since: new Date(), onEvent: (e) => got.push(e) });
-  const tok2 = token('ingest2');
-  const { result: r2 } = await turn('ingested turn', `[[FAKE_SHELL: echo ${tok2}]] ${tok2}`, { yes: true });
-  await until(() => got.some((e) => e.type === 'turn_end'), 'the turn end from the log', 30_000);
-  assert.is(ing2.agentSession, r2.agentSession);
-  assert.equal(got.map((e) => e.type), ['session', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
-  const call = got[2] as Extract<TranscriptEvent, { type: 'tool_call' }>;
-  const res = got[3] as Extract<TranscriptEvent, { type: 'tool_result' }>;
-  assert.is(res.toolCallId, call.toolCallId);
-  assert.is(res.toolName, 'Bash');
-  assert.match(res.output, tok2);
-  assert.is(ing2.skipped, 0);
-  assert.ok(watchers() > handles, 'a watcher while following');
-  await ing2.dispose();
-  // fs.watch handles close a moment after chokidar's close() resolves.
-  await until(() => watchers() === handles, 'no watcher left after dispose', 5_000);
-
-  // Disposed: a later turn in that session is not read.
-  const count = got.length;
-  await turn('after dispose', `more ${token('late')}`, { resume: r2.agentSession });
-  assert.is(got.length, count);
-  ingested = { session: r2.agentSession!, token: tok2 };
+shape.readSessionTest(cli, {
+  where: 'claude\'s own log',
+  model: 'claude-opus-4-8',
+  types: ['user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end'],
+  logPath: (session) => join(projectDir(claudeConfigDir(cli.env.env), cli.env.cwd), `${session}.jsonl`),
+  unknown: '00000000-0000-4000-8000-0000000000aa',
 });
 
-s('readSession: the whole session from claude\'s own log; sessionLogPath; an unknown id is exit 2', async () => {
-  assert.ok(ingested, 'the ingested turn ran');
-  const imported = await driver.readSession!({ session: ingested.session, cwd: env.cwd, env: env.env });
-  assert.is(imported.agentSession, ingested.session);
-  assert.is(imported.model, 'claude-opus-4-8');
-  assert.is(imported.cwd, env.cwd);
-  assert.is(imported.skipped, 0);
-  assert.equal(imported.events.map((e) => e.type), ['user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end']);
-  assert.match((imported.events[0] as { text: string }).text, ingested.token);
-  const path = join(projectDir(claudeConfigDir(env.env), env.cwd), `${ingested.session}.jsonl`);
-  assert.is(imported.logPath, path);
-  assert.is(await driver.sessionLogPath!({ session: ingested.session, cwd: env.cwd, env: env.env }), path);
-  const err = await rejects(driver.readSession!({ session: '00000000-0000-4000-8000-0000000000aa', cwd: env.cwd, env: env.env }));
-  assert.is(err.exitCode, 2);
-  assert.match(err.message, '00000000-0000-4000-8000-0000000000aa');
-  assert.is(await driver.sessionLogPath!({ session: '00000000-0000-4000-8000-0000000000aa', cwd: env.cwd, env: env.env }), undefined);
-});
-
-s('an account runs with its own CLAUDE_CONFIG_DIR: its session is logged there, not in ~/.claude', async () => {
-  const tok = token('account');
-  const { result } = await turn('account', `account ${tok}`, { account: 'work' });
-  const acct = join(env.env.XDG_CONFIG_HOME!, 'baton/accounts/claude/work');
-  const path = await driver.sessionLogPath!({ session: result.agentSession!, cwd: env.cwd, env: env.env, account: 'work' });
-  assert.is(path, join(acct, 'projects', projectSlug(env.cwd), `${result.agentSession}.jsonl`));
-  assert.is(await driver.sessionLogPath!({ session: result.agentSession!, cwd: env.cwd, env: env.env }), undefined);
+shape.accountTest(cli, {
+  title: 'an account runs with its own CLAUDE_CONFIG_DIR: its session is logged there, not in ~/.claude',
+  account: 'work',
+  logPath: (session) => join(cli.env.env.XDG_CONFIG_HOME!, 'baton/accounts/claude/work', 'projects', projectSlug(cli.env.cwd), `${session}.jsonl`),
 });
 
 s('a project path past 200 characters: the log is where the slug rule (cut + hash) says', async () => {
-  const deep = join(env.dir, 'deep', ...Array.from({ length: 6 }, (_, i) => `a-rather-long-directory-name-number-${i}`));
+  const deep = join(cli.env.dir, 'deep', ...Array.from({ length: 6 }, (_, i) => `a-rather-long-directory-name-number-${i}`));
   mkdirSync(deep, { recursive: true });
   assert.ok(deep.length > 200);
-  const { result } = await turn('long path', `deep ${token('deep')}`, { cwd: deep, env: { ...env.env, PWD: deep } });
-  const expected = join(projectDir(claudeConfigDir(env.env), deep), `${result.agentSession}.jsonl`);
+  const { result } = await cli.turn('long path', `deep ${token('deep')}`, { cwd: deep, env: { ...cli.env.env, PWD: deep } });
+  const expected = join(projectDir(claudeConfigDir(cli.env.env), deep), `${result.agentSession}.jsonl`);
   assert.ok(existsSync(expected), `claude wrote ${expected}`);
 });
 
-s('the launched TUI for real: a >100 KiB first message goes as a file reference; ingest follows; the screen says idle', async () => {
-  const tok = token('tui');
-  const brief = `${tok}\n${'a long brief line with words\n'.repeat(Math.ceil((ARGV_PROMPT_LIMIT + 5000) / 29))}END`;
-  const spec = await driver.launch({ cwd: env.cwd, env: env.env, initialPrompt: brief, switchId: 'sw-tui' });
-  const file = join(env.cwd, '.baton/handoff-sw-tui.md');
-  assert.equal(spec.files, [file]);
-  assert.is(readFileSync(file, 'utf8'), brief);
-  assert.ok(spec.args.every((a) => Buffer.byteLength(a) <= ARGV_PROMPT_LIMIT));
-  const before = lastSeq();
-  const events: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd: env.cwd, env: env.env, since: new Date(), onEvent: (e) => events.push(e) });
-  const tui = new TestTerminal([findExecutable(spec.command, env.env)!, ...spec.args], { env: { ...env.env, ...spec.env }, cwd: spec.cwd, cols: 120, rows: 40 });
-  const started = Date.now();
-  try {
-    await until(() => events.some((e) => e.type === 'turn_end'), 'the first turn from the log', 120_000);
-    assert.ok(carrying(before, file).length > 0, 'the model was told where the brief is');
-    const user = events.find((e) => e.type === 'user_text') as { text: string };
-    assert.match(user.text, file);
-    await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === 'idle', 30_000, 'claude idle on screen');
-    const tok2 = token('tui2');
-    tui.paste(`next ${tok2}`);
-    await tui.waitFor(`next ${tok2}`, 10_000);
-    tui.press('Enter');
-    await until(() => events.filter((e) => e.type === 'turn_end').length === 2, 'the second turn from the log', 60_000);
-    timings.push(`claude TUI start + 2 turns: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    assert.equal(events.map((e) => e.type), ['session', 'user_text', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end']);
-    assert.match((events[5] as { text: string }).text, `You said: next ${tok2}`);
-  } finally {
-    await tui.kill();
-    await ing.dispose();
-  }
-  await until(() => left().length === 0, 'nothing of the TUI left', 10_000);
+live.tuiBriefTest(cli, { firstMs: 120_000, secondMs: 60_000 });
+live.tuiResumeTest(cli, { resumeMs: 120_000 });
+shape.timeoutTest(cli, { timeoutMs: 30_000, message: 'did not finish the turn within', reachesModel: true });
+shape.modelErrorTest(cli, 'claude\'s reason');
+shape.loginFailureTest(cli, {
+  title: 'no credentials: exit 4 with the login hint',
+  label: 'no login',
+  prompt: 'hello',
+  drop: 'ANTHROPIC_AUTH_TOKEN',
+  message: 'needs a login',
+  hint: '/login',
 });
+shape.notInstalledTest(cli, '/usr/bin:/bin');
 
-s('the TUI resuming the first session: ingest by its id has only the new turn; the model got the old token', async () => {
-  assert.ok(first, 'the first turn ran');
-  const tok = token('tui-resume');
-  const before = lastSeq();
-  const events: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd: env.cwd, env: env.env, since: new Date(), agentSession: first.session, onEvent: (e) => events.push(e) });
-  const spec = await driver.launch({ cwd: env.cwd, env: env.env, resume: first.session, initialPrompt: `resumed ${tok}` });
-  const tui = new TestTerminal([findExecutable(spec.command, env.env)!, ...spec.args], { env: { ...env.env, ...spec.env }, cwd: spec.cwd, cols: 120, rows: 40 });
-  const started = Date.now();
-  try {
-    await until(() => events.some((e) => e.type === 'turn_end'), 'the resumed turn ends', 120_000);
-    timings.push(`claude TUI resume + 1 turn: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  } finally {
-    await tui.kill();
-    await ing.dispose();
-  }
-  assert.equal(events.map((e) => e.type), ['session', 'user_text', 'agent_text', 'turn_end']);
-  assert.equal(events[0], { type: 'session', agentSession: first.session });
-  assert.is((events[1] as { text: string }).text, `resumed ${tok}`);
-  assert.not.ok(JSON.stringify(events).includes(first.token), 'nothing of the earlier turns');
-  assert.ok(carrying(before, first.token, tok).length > 0, 'the resumed TUI sent the first turn to the model');
-});
-
-s('timeout: exit 4 naming the limit, and the whole process group is gone', async () => {
-  const tok = token('hang');
-  const err = await rejects(turn('timeout', `hang ${tok} [[FAKE_HANG]]`, { timeoutMs: 30_000 }));
-  assert.is(err.exitCode, 4);
-  assert.match(err.message, 'did not finish the turn within 30 s');
-  assert.ok(fake.requestsContaining(tok).length > 0, 'it hung in the model call, not at startup');
-  assert.equal(left(), []);
-});
-
-s('the model fails the turn (HTTP 400): exit 4 with claude\'s reason', async () => {
-  const err = await rejects(turn('model error', 'fail [[FAKE_ERROR: 400]]'));
-  assert.is(err.exitCode, 4);
-  assert.match(err.message, 'scripted error 400');
-});
-
-s('no credentials: exit 4 with the login hint', async () => {
-  const noKey = { ...env.env };
-  delete noKey.ANTHROPIC_AUTH_TOKEN;
-  const err = await rejects(turn('no login', 'hello', { env: noKey }));
-  assert.is(err.exitCode, 4);
-  assert.match(err.message, 'needs a login');
-  assert.match(err.hint ?? '', '/login');
-});
-
-s('not installed (PATH without claude): detect says so; a turn is exit 3 with the install command', async () => {
-  const bare = { ...env.env, PATH: '/usr/bin:/bin' };
-  const d = await driver.detect({ env: bare });
-  assert.is(d.installed, false);
-  assert.is(d.installHint, 'npm install -g @anthropic-ai/claude-code@2.1.197');
-  const err = await rejects(turn('not installed', 'hello', { env: bare }));
-  assert.is(err.exitCode, 3);
-  assert.is(err.hint, 'npm install -g @anthropic-ai/claude-code@2.1.197');
-});
-
-s.run();
-
-// Shown with BATON_TEST_VERBOSE=1 or on failure; speed checks belong in bench/.
-process.on('exit', () => console.log(`\nclaude driver timings (wall clock, fake LLM answers at once):\n  ${timings.join('\n  ')}`));
+cli.run();

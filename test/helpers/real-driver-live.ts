@@ -1,0 +1,257 @@
+// The live test shapes every real driver suite shares (test/real/<cli>.test.ts), after the
+// headless ones in real-driver-tests.ts: ingest following a live headless session (an abort
+// while the model hangs, then a whole turn, then dispose); a first message past the argv
+// limit going as a file; the launched TUI for real in a PTY (a file-reference brief and a
+// second turn, or an interrupted turn and a second one; resuming the first session); and
+// launch()'s argv. Each function adds one test to the CLI's suite; what differs between
+// CLIs is data.
+// It must never weaken a check for one CLI to fit another: a difference is a parameter.
+import * as assert from 'uvu/assert';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BatonError } from '../../src/errors.js';
+import { ARGV_PROMPT_LIMIT, type LaunchOptions, type LaunchSpec, type TranscriptEvent } from '../../src/plugins/api.js';
+import { bodyContains } from '../fake-llm/server.js';
+import { bigBrief, token, typesOf, watchers, type Of, type RealDriver } from './real-driver.js';
+import { until, type TestTerminal } from './term.js';
+
+const turnEnds = (events: TranscriptEvent[]) => events.filter((e) => e.type === 'turn_end').length;
+
+export interface IngestLiveSpec {
+  /** What the CLI keeps its sessions in ("the log", "the database"). */
+  log: string;
+  /** How long the first prompt may take to show up there (the CLI's start). */
+  promptMs: number;
+  /** The shell tool's name as ingest gives it. */
+  shell: string;
+  /** What shows a disposed ingest reads no more: a later turn in the session, or a record appended to the log. */
+  afterDispose: 'turn' | ((at: string) => Record<string, unknown>);
+  /** A check of the whole followed turn only this CLI makes. */
+  check?: (events: TranscriptEvent[]) => void;
+}
+
+export function ingestLiveTest(cli: RealDriver, spec: IngestLiveSpec): void {
+  cli.suite(`ingest follows a live session in ${spec.log}: events while the model has not answered, an abort ends the group; a whole turn in order; dispose leaves no watcher`, async () => {
+    const handles = watchers();
+    const { ing, events: seen } = await cli.follow();
+    const tok = token('ingest');
+    const abort = new AbortController();
+    const hanging = cli.turn('hang then abort', `wait ${tok} [[FAKE_HANG]]`, { signal: abort.signal });
+    // The prompt is in the CLI's log while the model still has not answered: events come as written.
+    await until(() => seen.some((e) => e.type === 'user_text' && e.text.includes(tok)), `the prompt from ${spec.log}`, spec.promptMs);
+    await cli.fake.waitForRequest((r) => r.kind === 'generate' && bodyContains(r, tok) && r.fault?.kind === 'hang', 60_000, 'the hanging model request');
+    assert.is(seen[0]!.type, 'session', 'the session id comes first');
+    assert.not.ok(seen.some((e) => e.type === 'turn_end' || e.type === 'agent_text'), 'the model has not answered');
+    abort.abort();
+    // A cancelled turn ends like every driver's: stopReason cancelled, a notice, no failure.
+    const { result: aborted, events: abortedEvents } = await hanging;
+    assert.is(aborted.stopReason, 'cancelled');
+    assert.ok(abortedEvents.some((e) => e.type === 'notice' && e.text === 'turn cancelled'), JSON.stringify(abortedEvents));
+    assert.equal(cli.left(), [], 'the aborted group is gone');
+    await ing.dispose();
+
+    // A fresh ingest and a full turn with a tool call: every event kind, in order.
+    const { ing: ing2, events } = await cli.follow();
+    assert.ok(watchers() > handles, 'a watcher as soon as it follows');
+    const tok2 = token('ingest2');
+    const { result } = await cli.turn('ingested turn', `[[FAKE_SHELL: echo ${tok2}]] ${tok2}`, { yes: true });
+    await until(() => events.some((e) => e.type === 'turn_end'), `the turn end from ${spec.log}`, 30_000);
+    assert.is(ing2.agentSession, result.agentSession);
+    assert.equal(typesOf(events), ['session', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
+    const call = events[2] as Of<'tool_call'>;
+    const res = events[3] as Of<'tool_result'>;
+    assert.is(call.toolName, spec.shell);
+    assert.is(res.toolCallId, call.toolCallId);
+    assert.is(res.toolName, spec.shell);
+    assert.match(res.output, tok2);
+    assert.is(ing2.skipped, 0);
+    spec.check?.(events);
+    assert.ok(watchers() > handles, 'a watcher while following');
+    const path = await cli.driver.sessionLogPath!({ session: result.agentSession!, cwd: cli.env.cwd, env: cli.env.env });
+    assert.ok(path && existsSync(path), `the session's log: ${path}`);
+    await ing2.dispose();
+
+    const count = events.length;
+    if (spec.afterDispose === 'turn') {
+      // fs.watch handles close a moment after chokidar's close() resolves.
+      await until(() => watchers() === handles, `no file watcher left (${watchers()} > ${handles})`, 5_000);
+      await cli.turn('after dispose', `more ${token('late')}`, { resume: result.agentSession! });
+      assert.is(events.length, count);
+    } else {
+      appendFileSync(path!, `${JSON.stringify(spec.afterDispose(new Date().toISOString()))}\n`);
+      // Nothing to poll for: the check is that nothing comes.
+      await new Promise((r) => setTimeout(r, 300));
+      assert.is(events.length, count);
+      assert.is(watchers(), handles, 'no file watcher left');
+    }
+    cli.ingested = { session: result.agentSession!, token: tok2 };
+  });
+}
+
+export interface LaunchArgvSpec {
+  title: string;
+  /** A new session: the argv, and the env (for the work dir). */
+  plain: { args: string[]; env: (cwd: string) => Record<string, string> };
+  /** A model, resume, a first message starting with a dash, extra args: the argv. */
+  full: { opts: Partial<LaunchOptions>; args: string[] };
+  /** A fork of session abc: its argv, or 'refused' (exit 2) for a CLI that cannot fork. */
+  fork: { resume: string; args: string[] } | 'refused';
+  /** An account's own home (dir: $XDG_CONFIG_HOME/baton/accounts/<cli>/work): its env, and the dir made 0700. */
+  account: { env: (dir: string, cwd: string) => Record<string, string>; made: (dir: string) => string };
+  /** A check of the account's home only this CLI makes. */
+  check?: (dir: string) => void;
+}
+
+export function launchArgvTest(cli: RealDriver, spec: LaunchArgvSpec): void {
+  cli.suite(spec.title, async () => {
+    const { cwd, env } = cli.env;
+    const plain = await cli.driver.launch({ cwd, env });
+    assert.equal(plain, { command: cli.name, args: spec.plain.args, env: spec.plain.env(cwd), cwd, prompt: 'none' });
+    const full = await cli.driver.launch({ cwd, env, ...spec.full.opts });
+    assert.equal(full.args, spec.full.args);
+    assert.is(full.prompt, 'argv');
+    if (spec.fork === 'refused') {
+      try {
+        await cli.driver.launch({ cwd, env, resume: 'abc-123', fork: true });
+        assert.unreachable('fork must be refused');
+      } catch (err) {
+        assert.instance(err, BatonError);
+        assert.is((err as BatonError).exitCode, 2);
+      }
+      assert.is(cli.driver.capabilities.fork, false);
+    } else {
+      assert.equal((await cli.driver.launch({ cwd, env, resume: spec.fork.resume, fork: true })).args, spec.fork.args);
+    }
+    const acct = await cli.driver.launch({ cwd, env, account: 'work' });
+    const dir = join(env.XDG_CONFIG_HOME!, 'baton/accounts', cli.name, 'work');
+    assert.equal(acct.env, spec.account.env(dir, cwd));
+    assert.is(statSync(spec.account.made(dir)).mode & 0o777, 0o700);
+    spec.check?.(dir);
+  });
+}
+
+/** launch() with a first message past the argv limit: it goes as .baton/handoff-<switchId>.md (0600 in a 0700 dir), argv stays short. */
+async function launchBigBrief(cli: RealDriver, switchId: string): Promise<{ spec: LaunchSpec; file: string }> {
+  const { cwd, env } = cli.env;
+  const brief = bigBrief(token('big'));
+  const spec = await cli.driver.launch({ cwd, env, initialPrompt: brief, switchId });
+  const file = join(cwd, `.baton/handoff-${switchId}.md`);
+  assert.equal(spec.files, [file]);
+  assert.is(readFileSync(file, 'utf8'), brief);
+  assert.is(statSync(file).mode & 0o777, 0o600);
+  assert.is(statSync(join(cwd, '.baton')).mode & 0o777, 0o700);
+  assert.ok(spec.args.every((a) => Buffer.byteLength(a) <= ARGV_PROMPT_LIMIT));
+  return { spec, file };
+}
+
+/** The argv's last word points at the file (pointer); `before`: the word ahead of it. */
+export function bigFirstMessageTest(cli: RealDriver, spec: { switchId: string; pointer: RegExp; before?: string }): void {
+  cli.suite('launch(): a first message over 100 KiB goes as .baton/handoff-<switchId>.md (0600 in a 0700 dir)', async () => {
+    const { spec: launch } = await launchBigBrief(cli, spec.switchId);
+    const last = launch.args[launch.args.length - 1]!;
+    assert.ok(Buffer.byteLength(last) < 1000, 'a short pointer in argv');
+    assert.match(last, spec.pointer);
+    if (spec.before !== undefined) assert.is(launch.args[launch.args.length - 2], spec.before);
+  });
+}
+
+/** Sends `text` at the TUI's prompt once it is on screen, then Enter. */
+async function submit(tui: TestTerminal, text: string, how: 'paste' | 'type'): Promise<void> {
+  if (how === 'paste') tui.paste(text);
+  else tui.type(text);
+  await tui.waitFor(text, 15_000);
+  tui.press('Enter');
+}
+
+export interface TuiBriefSpec {
+  firstMs: number;
+  secondMs: number;
+  /** A check of the launch spec only this CLI makes. */
+  check?: (spec: LaunchSpec) => void;
+}
+
+/** The TUI started with a brief past the argv limit: the model is told the file; after the first turn, a second one typed at its prompt. */
+export function tuiBriefTest(cli: RealDriver, spec: TuiBriefSpec): void {
+  cli.suite('the launched TUI for real: a >100 KiB first message goes as a file reference; ingest follows; the screen says idle', async () => {
+    const { spec: launch, file } = await launchBigBrief(cli, 'sw-tui');
+    spec.check?.(launch);
+    const before = cli.lastSeq();
+    await cli.withTui(launch, async (tui, events) => {
+      const started = Date.now();
+      await until(() => turnEnds(events) > 0, 'the first turn from the log', spec.firstMs);
+      assert.ok(cli.carrying(before, file).length > 0, 'the model was told where the brief is');
+      const user = events.find((e) => e.type === 'user_text') as Of<'user_text'>;
+      assert.match(user.text, file);
+      await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, `${cli.name} idle on screen`);
+      const tok2 = token('tui2');
+      await submit(tui, `next ${tok2}`, 'paste');
+      await until(() => turnEnds(events) === 2, 'the second turn from the log', spec.secondMs);
+      cli.timed('TUI start + 2 turns', started);
+      assert.equal(typesOf(events), ['session', 'user_text', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end']);
+      assert.match((events[5] as Of<'agent_text'>).text, `You said: next ${tok2}`);
+    });
+    await until(() => cli.left().length === 0, 'nothing of the TUI left', 10_000);
+  });
+}
+
+export interface TuiInterruptSpec {
+  title: string;
+  /** What the CLI keeps its sessions in ("the log", "the database"). */
+  log: string;
+  /** How long the first message may take to show up there (the TUI's start). */
+  startMs: number;
+  workingMs: number;
+  /** The keys that interrupt a running turn. */
+  interrupt: (tui: TestTerminal) => Promise<void>;
+  input: 'paste' | 'type';
+  secondMs: number;
+  /** A check only this CLI makes once the TUI is gone; since: when the TUI started. */
+  after?: (since: Date) => Promise<void>;
+}
+
+/** The TUI started on a message the model hangs on: working on screen, interrupted, idle, then a second turn typed at its prompt. */
+export function tuiInterruptTest(cli: RealDriver, spec: TuiInterruptSpec): void {
+  cli.suite(spec.title, async () => {
+    const first = `hold on ${token('tui')} [[FAKE_HANG]]`;
+    const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, initialPrompt: first });
+    const since = new Date();
+    await cli.withTui(launch, async (tui, events) => {
+      const started = Date.now();
+      await until(() => events.some((e) => e.type === 'user_text' && e.text === first), `the first message from ${spec.log}`, spec.startMs);
+      await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'working', spec.workingMs, `${cli.name} working on screen`);
+      await spec.interrupt(tui);
+      await until(() => turnEnds(events) > 0, 'the interrupted turn ends', 60_000);
+      await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, `${cli.name} idle on screen`);
+      const tok2 = token('tui2');
+      await submit(tui, `next ${tok2}`, spec.input);
+      await until(() => turnEnds(events) === 2, 'the second turn ends', spec.secondMs);
+      cli.timed('TUI start + 2 turns', started);
+      assert.equal(typesOf(events), ['session', 'user_text', 'notice', 'turn_end', 'user_text', 'agent_text', 'turn_end']);
+      assert.match((events[5] as Of<'agent_text'>).text, `You said: next ${tok2}`);
+    }, { since });
+    await until(() => cli.left().length === 0, 'nothing of the TUI left', 15_000);
+    await spec.after?.(since);
+  });
+}
+
+/** The TUI resuming the first headless session: ingest by its id has only the new turn; the model got the old token. */
+export function tuiResumeTest(cli: RealDriver, spec: { resumeMs: number }): void {
+  cli.suite('the TUI resuming the first session: ingest by its id has only the new turn; the model got the old token', async () => {
+    const first = cli.first;
+    assert.ok(first, 'the first turn ran');
+    const tok = token('tui-resume');
+    const before = cli.lastSeq();
+    const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, resume: first.session, initialPrompt: `resumed ${tok}` });
+    const { ing, events } = await cli.withTui(launch, async (_, events) => {
+      const started = Date.now();
+      await until(() => turnEnds(events) > 0, 'the resumed turn ends', spec.resumeMs);
+      cli.timed('TUI resume + 1 turn', started);
+    }, { agentSession: first.session });
+    assert.equal(typesOf(events), ['session', 'user_text', 'agent_text', 'turn_end']);
+    assert.equal(events[0], { type: 'session', agentSession: first.session });
+    assert.is((events[1] as Of<'user_text'>).text, `resumed ${tok}`);
+    assert.not.ok(JSON.stringify(events).includes(first.token), 'nothing of the earlier turns');
+    assert.ok(cli.carrying(before, first.token, tok).length > 0, 'the resumed TUI sent the first turn to the model');
+    assert.is(ing.agentSession, first.session);
+  });
+}
