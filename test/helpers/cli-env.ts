@@ -258,16 +258,7 @@ function safeRealpath(p: string): string {
 export function processesUnder(dir: string): number[] {
   const prefix = `${dir.replace(/\/+$/, '')}/`;
   const out: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    const pid = Number(e);
-    if (pid === process.pid) continue;
+  for (const pid of otherPids()) {
     const paths: string[] = [];
     for (const link of ['exe', 'cwd']) {
       try {
@@ -280,6 +271,17 @@ export function processesUnder(dir: string): number[] {
     if (paths.some((p) => p.startsWith(prefix) || `${p}/` === prefix)) out.push(pid);
   }
   return out;
+}
+
+/** The pids in /proc, this process's left out (none where there is no /proc). */
+export function otherPids(): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  return entries.filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => pid !== process.pid);
 }
 
 /**

@@ -7,8 +7,8 @@
 // with its HOME (a shell tool started in a cwd outside the dir still carries that HOME),
 // then removes the dir.
 // It must never touch the real home, install anything, or kill a process by name.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { killProcesses, processesUnder, requireBin, scratchHome, setupCli, type CliEnv, type CliName } from './cli-env.js';
+import { readFileSync, rmSync } from 'node:fs';
+import { killProcesses, otherPids, processesUnder, requireBin, scratchHome, setupCli, type CliEnv, type CliName } from './cli-env.js';
 
 export interface MultiCliEnvOptions {
   /** The fake LLM's base URL, e.g. http://127.0.0.1:PORT (no /v1). */
@@ -90,16 +90,7 @@ export function multiCliEnv(opts: MultiCliEnvOptions): MultiCliEnv {
 export function processesWithHome(home: string): number[] {
   const needle = `\0HOME=${home}\0`;
   const out: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    const pid = Number(e);
-    if (pid === process.pid) continue;
+  for (const pid of otherPids()) {
     try {
       if (`\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(needle)) out.push(pid);
     } catch {}

@@ -7,109 +7,18 @@
 // are ended by pid in cleanup, which the codex TUI's detached daemon shows is needed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { bodyContains, startFakeLlm, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
-import { cliEnv, processesUnder, type CliEnv, type CliName } from '../helpers/cli-env.js';
-import { describeRun, firstJson, jsonLines, runCli, type CliRun } from '../helpers/run-cli.js';
+import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
+import { cliEnv, processesUnder, type CliEnv } from '../helpers/cli-env.js';
+import { CLI_RUNS } from '../helpers/cli-runs.js';
+import { lastSeqOf, requestsCarrying, token } from '../helpers/real-driver.js';
+import { describeRun, runCli, type CliRun } from '../helpers/run-cli.js';
 import { TestTerminal, until } from '../helpers/term.js';
-
-interface Parsed {
-  reply: string;
-  session: string;
-}
-
-interface Spec {
-  name: CliName;
-  turn(prompt: string): string[];
-  resume(session: string, prompt: string): string[];
-  /** A turn allowed to run shell and write tools without asking. */
-  tools(prompt: string): string[];
-  parse(r: CliRun): Parsed;
-}
-
-const specs: Spec[] = [
-  {
-    name: 'claude',
-    turn: (p) => ['-p', p, '--output-format', 'json'],
-    resume: (s, p) => ['-p', '--resume', s, p, '--output-format', 'json'],
-    tools: (p) => ['-p', p, '--output-format', 'json', '--permission-mode', 'bypassPermissions'],
-    parse: (r) => {
-      const j = firstJson(r.stdout);
-      return { reply: String(j.result ?? ''), session: String(j.session_id ?? '') };
-    },
-  },
-  {
-    name: 'codex',
-    turn: (p) => ['exec', '--json', '--skip-git-repo-check', p],
-    resume: (s, p) => ['exec', '--json', '--skip-git-repo-check', 'resume', s, p],
-    tools: (p) => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', p],
-    parse: (r) => {
-      const events = jsonLines(r.stdout);
-      const session = events.find((e) => e.type === 'thread.started')?.thread_id ?? '';
-      const reply = events
-        .filter((e) => e.type === 'item.completed' && e.item?.type === 'agent_message')
-        .map((e) => String(e.item.text))
-        .join('\n');
-      return { reply, session: String(session) };
-    },
-  },
-  {
-    name: 'gemini',
-    turn: (p) => ['-p', p, '-o', 'json'],
-    resume: (s, p) => ['--resume', s, '-p', p, '-o', 'json'],
-    tools: (p) => ['--yolo', '-p', p, '-o', 'json'],
-    parse: (r) => {
-      const j = firstJson(r.stdout);
-      return { reply: String(j.response ?? ''), session: String(j.session_id ?? '') };
-    },
-  },
-  {
-    name: 'qwen',
-    turn: (p) => ['--auth-type', 'openai', '-p', p, '--output-format', 'json'],
-    resume: (s, p) => ['--auth-type', 'openai', '--resume', s, '-p', p, '--output-format', 'json'],
-    tools: (p) => ['--auth-type', 'openai', '--yolo', '-p', p, '--output-format', 'json'],
-    parse: (r) => {
-      const j = firstJson(r.stdout);
-      const result = (Array.isArray(j) ? j : [j]).find((e: Record<string, unknown>) => e.type === 'result') ?? {};
-      return { reply: String(result.result ?? ''), session: String(result.session_id ?? '') };
-    },
-  },
-  {
-    name: 'opencode',
-    turn: (p) => ['run', '--format', 'json', p],
-    resume: (s, p) => ['run', '--format', 'json', '--session', s, p],
-    tools: (p) => ['run', '--format', 'json', p],
-    parse: (r) => {
-      const events = jsonLines(r.stdout);
-      const session = events.find((e) => typeof e.sessionID === 'string')?.sessionID ?? '';
-      const reply = events
-        .filter((e) => e.type === 'text' && typeof e.part?.text === 'string')
-        .map((e) => String(e.part.text))
-        .join('\n');
-      return { reply, session: String(session) };
-    },
-  },
-];
-
-function token(label: string): string {
-  return `TOK-${label}-${randomBytes(4).toString('hex')}`;
-}
-
-/** Generate requests logged after `afterSeq` that carry every one of texts. */
-function carrying(fake: FakeLlm, afterSeq: number, ...texts: string[]): LoggedRequest[] {
-  return fake.requests().filter((r) => r.seq > afterSeq && r.kind === 'generate' && texts.every((t) => bodyContains(r, t)));
-}
-
-function lastSeq(fake: FakeLlm): number {
-  const all = fake.requests();
-  return all.length ? all[all.length - 1]!.seq : 0;
-}
 
 const timings: string[] = [];
 
-for (const spec of specs) {
+for (const spec of CLI_RUNS) {
   const s = suite(`${spec.name} (real CLI)`);
   let fake: FakeLlm;
   let env: CliEnv;
@@ -133,23 +42,23 @@ for (const spec of specs) {
 
   s('one non-interactive turn: the reply echoes the token, the log shows it reached the model', async () => {
     const tok = token(spec.name);
-    const before = lastSeq(fake);
+    const before = lastSeqOf(fake);
     const r = await run('turn', spec.turn(`hello ${tok}`));
     const p = spec.parse(r);
     assert.match(p.reply, tok, `${spec.name} reply: ${describeRun(r)}`);
     assert.ok(p.session, `${spec.name} reported a session id: ${describeRun(r)}`);
-    assert.ok(carrying(fake, before, tok).length > 0, 'a generate request carried the token');
+    assert.ok(requestsCarrying(fake, before, tok).length > 0, 'a generate request carried the token');
     first = { token: tok, session: p.session };
   });
 
   s('resume in a second process: the first turn\'s token reaches the model again', async () => {
     assert.ok(first, 'the first turn ran');
     const tok2 = token(`${spec.name}-resume`);
-    const before = lastSeq(fake);
+    const before = lastSeqOf(fake);
     const r = await run('resume', spec.resume(first.session, `again ${tok2}`));
     const p = spec.parse(r);
     assert.match(p.reply, tok2, describeRun(r));
-    const both = carrying(fake, before, tok2, first.token);
+    const both = requestsCarrying(fake, before, tok2, first.token);
     assert.ok(both.length > 0, `a request of the resumed process carried both ${first.token} and ${tok2}`);
   });
 

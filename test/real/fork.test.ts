@@ -10,11 +10,8 @@
 //     the worktree's project dir), and claude runs in the worktree.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../src/cli.js';
-import { bufferIo } from '../../src/commands/io.js';
 import { readConversation } from '../../src/transcript/store.js';
 import { BRIEF_BEGIN } from '../../src/transcript/brief-sections.js';
 import { projectDir } from '../../plugins/claude-home.js';
@@ -22,44 +19,16 @@ import { parseAnthropic } from '../fake-llm/anthropic.js';
 import { parseChat } from '../fake-llm/openai-chat.js';
 import { parseResponses } from '../fake-llm/openai-responses.js';
 import type { Conversation } from '../fake-llm/conversation.js';
-import { startFakeLlm, bodyContains, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import { bodyContains, type LoggedRequest } from '../fake-llm/server.js';
+import { BatonInEnv } from '../helpers/baton-in-env.js';
+import { initRepo } from '../helpers/git-repo.js';
 
 const AGENTS = ['claude', 'codex', 'opencode'] as const;
 const TIMEOUT_S = '240';
 
-let fake: FakeLlm;
-let menv: MultiCliEnv;
-
-function batonEnv() {
-  return { ...menv.env, BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), BATON_WORKTREES_DIR: join(menv.dir, 'worktrees') };
-}
-
-async function baton(args: string[]) {
-  const io = bufferIo(batonEnv(), menv.cwd);
-  const code = await main(args, io);
-  return { code, out: io.stdout(), err: io.stderr() };
-}
-
-async function chat(args: string[]) {
-  const r = await baton(['chat', '--json', '--timeout', TIMEOUT_S, ...args]);
-  assert.is(r.code, 0, `baton chat ${args.join(' ')}: ${r.err}`);
-  return JSON.parse(r.out) as { conversation: string; agent: string; entries: { kind: string; text?: string; seq: number }[] };
-}
-
-interface ForkJson {
-  id: string;
-  mode: 'native' | 'replay';
-  nativeSession?: { harness: string; agentSession: string };
-  replayReason?: string;
-  worktree?: { path: string; cwd: string };
-}
-
-async function fork(args: string[]): Promise<ForkJson> {
-  const r = await baton(['fork', ...args, '--json']);
-  assert.is(r.code, 0, `baton fork ${args.join(' ')}: ${r.err}`);
-  return JSON.parse(r.out) as ForkJson;
-}
+const s = suite('forks with real CLIs');
+const home = new BatonInEnv(s, AGENTS, TIMEOUT_S);
+const { env: batonEnv, chat, fork } = home;
 
 /** A model request as the fake LLM reads it: the user's texts (CLI context blocks stripped) and the tools. */
 function parsed(r: LoggedRequest): Conversation | undefined {
@@ -74,7 +43,7 @@ const userTexts = (c: Conversation) => c.items.flatMap((i) => (i.kind === 'user_
 
 /** The agent's first model request since `from` whose last user text carries `marker` (not a title or other side call: the agent's own request declares tools). */
 function agentRequest(from: number, marker: string): { req: LoggedRequest; conv: Conversation } {
-  for (const req of fake.requests().slice(from)) {
+  for (const req of home.fake.requests().slice(from)) {
     if (req.kind !== 'generate' || !bodyContains(req, marker)) continue;
     const conv = parsed(req);
     if (conv && conv.tools.length && userTexts(conv).at(-1)?.includes(marker)) return { req, conv };
@@ -103,16 +72,6 @@ async function twoTurns(agent: string, tag: string) {
   return { id, one, two, session: cursor!.agentSession, lastSeq, endOfFirstTurn: endOfFirstTurn! };
 }
 
-const s = suite('forks with real CLIs');
-s.before.each(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: [...AGENTS] });
-});
-s.after.each(async () => {
-  await menv.cleanup();
-  await fake.close();
-});
-
 for (const agent of AGENTS) {
   s(`${agent}: native fork at the last turn, replay fork at the first`, async () => {
     const tag = agent.toUpperCase();
@@ -121,7 +80,7 @@ for (const agent of AGENTS) {
     const nat = await fork([id, '--at', String(lastSeq)]);
     assert.is(nat.mode, 'native', nat.replayReason);
     assert.equal(nat.nativeSession, { harness: agent, agentSession: S });
-    let from = fake.requests().length;
+    let from = home.fake.requests().length;
     const forkMsg = `Fork turn: FORK-NEW-${tag}.`;
     await chat(['--conversation', nat.id, forkMsg]);
     const { req, conv } = agentRequest(from, `FORK-NEW-${tag}`);
@@ -136,7 +95,7 @@ for (const agent of AGENTS) {
     assert.is.not(after.cursor!.agentSession, S, 'a NEW native session');
     assert.is(after.cursor!.fork, undefined);
     // The fork's next turn continues that new session: the source's turns and the fork's own.
-    from = fake.requests().length;
+    from = home.fake.requests().length;
     await chat(['--conversation', nat.id, `Fork again: FORK-AGAIN-${tag}.`]);
     const again = agentRequest(from, `FORK-AGAIN-${tag}`);
     const againOwn = userTexts(again.conv).slice(0, -1);
@@ -145,7 +104,7 @@ for (const agent of AGENTS) {
     assert.is((await cursorOf(nat.id, agent)).cursor!.agentSession, after.cursor!.agentSession);
 
     // The source's own session is as it was: resuming it does not see the fork's message.
-    from = fake.requests().length;
+    from = home.fake.requests().length;
     await chat(['--conversation', id, `Source again: FORK-BACK-${tag}.`]);
     const back = agentRequest(from, `FORK-BACK-${tag}`);
     assert.not.ok(bodyContains(back.req, `FORK-NEW-${tag}`), 'the source\'s session does not hold the fork\'s turn');
@@ -155,7 +114,7 @@ for (const agent of AGENTS) {
     const rep = await fork([id, '--at', String(endOfFirstTurn)]);
     assert.is(rep.mode, 'replay');
     assert.match(rep.replayReason!, /is not where the conversation ends/);
-    from = fake.requests().length;
+    from = home.fake.requests().length;
     await chat(['--conversation', rep.id, `Replay turn: FORK-REPLAY-${tag}.`]);
     const first = agentRequest(from, `FORK-REPLAY-${tag}`);
     const texts = userTexts(first.conv);
@@ -167,24 +126,17 @@ for (const agent of AGENTS) {
 }
 
 s('claude: a worktree fork at the last turn is native too, its session carried into the worktree', async () => {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: menv.cwd, env: menv.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  git('init', '-q', '-b', 'main');
-  git('config', 'user.email', 't@example.com');
-  git('config', 'user.name', 'T');
-  git('config', 'commit.gpgsign', 'false');
-  writeFileSync(join(menv.cwd, 'notes.txt'), 'v0\n');
-  git('add', '.');
-  git('commit', '-qm', 'init');
+  initRepo(home.menv.cwd, { env: home.menv.env, files: { 'notes.txt': 'v0\n' }, message: 'init' });
   const { id, one, two, session: S, lastSeq } = await twoTurns('claude', 'WT');
 
   const wt = await fork([id, '--at', String(lastSeq), '--worktree', '--name', 'native']);
   assert.is(wt.mode, 'native', wt.replayReason);
   assert.equal(wt.nativeSession, { harness: 'claude', agentSession: S });
-  const configDir = join(menv.home, '.claude');
+  const configDir = join(home.menv.home, '.claude');
   assert.ok(existsSync(join(projectDir(configDir, wt.worktree!.cwd), `${S}.jsonl`)), 'the session log is carried into the worktree\'s project dir');
-  assert.ok(existsSync(join(projectDir(configDir, menv.cwd), `${S}.jsonl`)), 'and stays where it was');
+  assert.ok(existsSync(join(projectDir(configDir, home.menv.cwd), `${S}.jsonl`)), 'and stays where it was');
 
-  const from = fake.requests().length;
+  const from = home.fake.requests().length;
   await chat(['--conversation', wt.id, 'In the worktree: FORK-NEW-WT.']);
   const { req, conv } = agentRequest(from, 'FORK-NEW-WT');
   const own = userTexts(conv).slice(0, -1);

@@ -7,48 +7,24 @@
 //   - import of a session a CLI ran on its own, then a handoff of it to another CLI.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { join } from 'node:path';
-import { main } from '../../src/cli.js';
-import { bufferIo } from '../../src/commands/io.js';
-import { startFakeLlm, bodyContains, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { runCli, firstJson, jsonLines } from '../helpers/run-cli.js';
+import { bodyContains, type LoggedRequest } from '../fake-llm/server.js';
+import { BatonInEnv } from '../helpers/baton-in-env.js';
+import { CLI_RUNS } from '../helpers/cli-runs.js';
+import { runCli } from '../helpers/run-cli.js';
 
 const RING = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
 const TIMEOUT_S = '240';
 
-let fake: FakeLlm;
-let menv: MultiCliEnv;
-
-async function baton(args: string[]) {
-  const env = { ...menv.env, BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config') };
-  const io = bufferIo(env, menv.cwd);
-  const code = await main(args, io);
-  return { code, out: io.stdout(), err: io.stderr() };
-}
-
-async function chat(args: string[]) {
-  const r = await baton(['chat', '--json', '--timeout', TIMEOUT_S, ...args]);
-  assert.is(r.code, 0, `baton chat ${args.join(' ')}: ${r.err}`);
-  return JSON.parse(r.out) as { conversation: string; agent: string; handoff: { from: string | null; mode: string } | null; entries: { kind: string; text?: string }[] };
-}
+const h = suite('handoff across real CLIs');
+const home = new BatonInEnv(h, RING, TIMEOUT_S);
+const { baton, chat } = home;
 
 /** The first model request (not a background call) made since `from` that carries `marker`. */
 function firstRequestWith(from: number, marker: string): LoggedRequest {
-  const hit = fake.requests().slice(from).find((r) => r.kind === 'generate' && bodyContains(r, marker));
+  const hit = home.fake.requests().slice(from).find((r) => r.kind === 'generate' && bodyContains(r, marker));
   assert.ok(hit, `no model request carried ${marker}`);
   return hit!;
 }
-
-const h = suite('handoff across real CLIs');
-h.before.each(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: [...RING] });
-});
-h.after.each(async () => {
-  await menv.cleanup();
-  await fake.close();
-});
 
 h('the ring claude -> codex -> gemini -> qwen -> opencode -> claude', async () => {
   const first = await chat(['--new', '--agent', 'claude', 'Remember RING-ORIGIN-7731 for later.']);
@@ -57,7 +33,7 @@ h('the ring claude -> codex -> gemini -> qwen -> opencode -> claude', async () =
   const hops = [...RING.slice(1), 'claude'];
   for (const [i, agent] of hops.entries()) {
     const instruction = `Hop ${i + 1}: continue with RING-HOP-${i + 1}.`;
-    const before = fake.requests().length;
+    const before = home.fake.requests().length;
     const r = await chat(['--conversation', id, '--agent', agent, instruction]);
     assert.is(r.agent, agent);
     assert.ok(r.handoff, `hop to ${agent} is a handoff`);
@@ -74,7 +50,7 @@ h('switching back resumes claude\'s own session and sends only the codex delta',
   const first = await chat(['--new', '--agent', 'claude', 'Note BACK-FIRST-4410 please.']);
   const id = first.conversation;
   await chat(['--conversation', id, '--agent', 'codex', 'Codex, add BACK-CODEX-5520.']);
-  const before = fake.requests().length;
+  const before = home.fake.requests().length;
   const back = await chat(['--conversation', id, '--agent', 'claude', 'Claude again: BACK-RETURN-6630.']);
   assert.is(back.handoff!.mode, 'resume');
   const req = firstRequestWith(before, 'BACK-RETURN-6630');
@@ -97,36 +73,17 @@ h('switching back resumes claude\'s own session and sends only the codex delta',
 });
 
 h('a session each of the five CLIs ran on its own is imported, then handed to another CLI', async () => {
-  const runs: Record<string, { args: (p: string) => string[]; session: (out: string) => string }> = {
-    claude: { args: (p) => ['-p', p, '--output-format', 'json'], session: (o) => (firstJson(o) as { session_id: string }).session_id },
-    codex: {
-      args: (p) => ['exec', '--json', '--skip-git-repo-check', p],
-      session: (o) => String(jsonLines(o).find((e) => e.type === 'thread.started')?.thread_id ?? ''),
-    },
-    gemini: { args: (p) => ['-p', p, '-o', 'json'], session: (o) => (firstJson(o) as { session_id: string }).session_id },
-    qwen: {
-      args: (p) => ['--auth-type', 'openai', '-p', p, '--output-format', 'json'],
-      session: (o) => {
-        const j = firstJson(o) as unknown;
-        const all = (Array.isArray(j) ? j : [j]) as { type?: string; session_id?: string }[];
-        return String(all.find((e) => e.type === 'result')?.session_id ?? '');
-      },
-    },
-    opencode: {
-      args: (p) => ['run', '--format', 'json', p],
-      session: (o) => String(jsonLines(o).find((e) => typeof e.sessionID === 'string')?.sessionID ?? ''),
-    },
-  };
-  for (const [name, how] of Object.entries(runs)) {
+  for (const how of CLI_RUNS) {
+    const name = how.name;
     const marker = `IMPORT-${name.toUpperCase()}-8841`;
-    const solo = await runCli(menv.cli(name as 'claude'), how.args(`Keep ${marker} in mind.`));
-    assert.ok(how.session(solo.stdout), `${name} reported its session`);
+    const solo = await runCli(home.menv.cli(name), how.turn(`Keep ${marker} in mind.`));
+    const session = how.parse(solo).session;
+    assert.ok(session, `${name} reported its session`);
     assert.is(solo.code, 0, solo.stderr);
-    const session = how.session(solo.stdout);
     const im = await baton(['transcript', 'import', '--from', name, session]);
     assert.is(im.code, 0, im.err);
     const id = /as conversation (\S+)/.exec(im.out)![1]!;
-    const before = fake.requests().length;
+    const before = home.fake.requests().length;
     const target = name === 'codex' ? 'claude' : 'codex';
     await chat(['--conversation', id, '--agent', target, `Continue from ${name}: IMPORTED-NEXT.`]);
     const req = firstRequestWith(before, 'IMPORTED-NEXT');

@@ -8,71 +8,13 @@ import * as assert from 'uvu/assert';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type ApiName, type FakeLlm } from '../fake-llm/server.js';
-import { cliEnv, type CliName } from '../helpers/cli-env.js';
+import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
+import { cliEnv, processesUnder } from '../helpers/cli-env.js';
+import { CLI_RUNS } from '../helpers/cli-runs.js';
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { describeRun, firstJson, jsonLines, runCli, type CliRun } from '../helpers/run-cli.js';
-import { processesUnder } from '../helpers/cli-env.js';
+import { describeRun, runCli } from '../helpers/run-cli.js';
 
-interface Spec {
-  name: CliName;
-  api: ApiName;
-  turn(prompt: string): string[];
-  reply(r: CliRun): string;
-  /** Where the CLI keeps its sessions, relative to HOME. */
-  store: string;
-}
-
-const SPECS: Spec[] = [
-  {
-    name: 'claude',
-    api: 'anthropic',
-    turn: (p) => ['-p', p, '--output-format', 'json'],
-    reply: (r) => String(firstJson(r.stdout).result ?? ''),
-    store: '.claude/projects',
-  },
-  {
-    name: 'codex',
-    api: 'openai-responses',
-    turn: (p) => ['exec', '--json', '--skip-git-repo-check', p],
-    reply: (r) =>
-      jsonLines(r.stdout)
-        .filter((e) => e.type === 'item.completed' && e.item?.type === 'agent_message')
-        .map((e) => String(e.item.text))
-        .join('\n'),
-    store: '.codex/sessions',
-  },
-  {
-    name: 'gemini',
-    api: 'gemini',
-    turn: (p) => ['-p', p, '-o', 'json'],
-    reply: (r) => String(firstJson(r.stdout).response ?? ''),
-    store: '.gemini/tmp',
-  },
-  {
-    name: 'qwen',
-    api: 'openai-chat',
-    turn: (p) => ['--auth-type', 'openai', '-p', p, '--output-format', 'json'],
-    reply: (r) => {
-      const j = firstJson(r.stdout);
-      return String((Array.isArray(j) ? j : [j]).find((e: Record<string, unknown>) => e.type === 'result')?.result ?? '');
-    },
-    store: '.qwen/projects',
-  },
-  {
-    name: 'opencode',
-    api: 'openai-chat',
-    // One word: `opencode run` wraps a multi-word prompt in literal quotes (agent-clis.md gotcha 10).
-    turn: (p) => ['run', '--format', 'json', p],
-    reply: (r) =>
-      jsonLines(r.stdout)
-        .filter((e) => e.type === 'text' && typeof e.part?.text === 'string')
-        .map((e) => String(e.part.text))
-        .join('\n'),
-    store: '.local/share/opencode',
-  },
-];
-
+const SPECS = CLI_RUNS;
 const NAMES = SPECS.map((s) => s.name);
 const timings: string[] = [];
 
@@ -131,7 +73,7 @@ for (const spec of SPECS) {
     const r = await runCli(m.cli(spec.name), spec.turn(tok));
     timings.push(`${spec.name}: ${(r.ms / 1000).toFixed(1)} s`);
     assert.ok(!r.timedOut && r.code === 0, `${spec.name}: ${describeRun(r)}`);
-    assert.match(spec.reply(r), tok, `${spec.name} reply: ${describeRun(r)}`);
+    assert.match(spec.parse(r).reply, tok, `${spec.name} reply: ${describeRun(r)}`);
     const reached = fake.requestsContaining(tok);
     assert.ok(reached.length > 0, `a model request carried ${tok}`);
     assert.ok(reached.some((q) => q.api === spec.api), `${spec.name} spoke ${spec.api}: got ${reached.map((q) => q.api).join(', ')}`);
