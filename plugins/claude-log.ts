@@ -1,12 +1,14 @@
 // Claude Code 2.1's own session log (`projects/<slug>/<session>.jsonl`) -> baton's normalized
-// events. One record at a time, in order; a parser holds only what pairing needs across
-// records (tool names by call id, the open turn's usage). The same message content mapping
-// serves `claude -p --output-format stream-json` (claude-headless.ts), whose assistant and
-// user records carry the same Anthropic message shapes.
+// events. One record at a time, in the order things happened (a record the CLI wrote ahead of
+// the one it follows waits for it: claude-log-order.ts); a parser holds only that and what
+// pairing needs across records (tool names by call id, the open turn's usage). The same
+// message content mapping serves `claude -p --output-format stream-json` (claude-headless.ts),
+// whose assistant and user records carry the same Anthropic message shapes.
 // Pure: no I/O. Never throws on a record: a shape it does not know is skipped and counted.
 
 import type { TranscriptEvent, Usage } from '../src/plugins/api.js';
 import { addUsage } from '../src/plugins/usage.js';
+import { ChainOrder } from './claude-log-order.js';
 
 type Rec = Record<string, unknown>;
 
@@ -137,9 +139,22 @@ export class ClaudeLogParser {
   private turnOpen = false;
   private usage: Usage | undefined;
   private readonly usageSeen = new Set<string>();
+  private readonly order = new ChainOrder(recordTime);
 
-  /** The events one record stands for ([] for bookkeeping records). */
+  /**
+   * The events one record stands for ([] for bookkeeping records), in the order things
+   * happened: a record written ahead of the one it follows waits for it (claude-log-order.ts).
+   */
   parse(record: unknown): TranscriptEvent[] {
+    return this.order.take(record).flatMap((r) => this.one(r));
+  }
+
+  /** The log ended: the events of records still waiting for one that never came. */
+  end(): TranscriptEvent[] {
+    return this.order.end().flatMap((r) => this.one(r));
+  }
+
+  private one(record: unknown): TranscriptEvent[] {
     if (!isObj(record) || typeof record.type !== 'string') return this.skip();
     this.sessionId ??= str(record.sessionId);
     if (typeof record.cwd === 'string') this.cwd ??= record.cwd;

@@ -1,8 +1,8 @@
 // claude-log.ts on session logs captured from the pinned Claude Code 2.1.197 against the
 // fake LLM (test/fixtures/claude/README.md says how): the headless path's log and the TUI's
 // log map to the same normalized events; tool results carry both id and name; a turn ends
-// once even where the TUI also writes turn_duration; record shapes it does not know are
-// counted and skipped, never fatal.
+// once even where the TUI also writes turn_duration; a reply the TUI wrote before its prompt
+// comes after it; record shapes it does not know are counted and skipped, never fatal.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { anthropicUsage, ClaudeContent, ClaudeLogParser, recordTime, resultText } from '../plugins/claude-log.js';
@@ -38,6 +38,27 @@ s('TUI log: the same events; turn_duration after the final message does not end 
   const recs = records('tui-session.jsonl');
   assert.ok(recs.some((r) => r.type === 'system' && r.subtype === 'turn_duration'), 'the fixture has turn_duration records');
   assertTuiCapture(parseAll(recs, parser), parser, 'Bash');
+});
+
+s('TUI log whose first reply was written before its prompt (captured): the prompt, then the reply, then the turn end', () => {
+  const parser = new ClaudeLogParser();
+  const recs = records('tui-reply-written-first.jsonl');
+  const prompt = recs.findIndex((r) => r.type === 'user');
+  assert.ok(recs.findIndex((r) => r.type === 'assistant') < prompt, 'the fixture has the reply written first');
+  assert.ok(recordTime(recs[prompt])! < recordTime(recs.find((r) => r.type === 'assistant'))!, 'though its prompt came first');
+  const events = parseAll(recs, parser);
+  assert.equal(events.map((e) => e.type), ['user_text', 'agent_text', 'turn_end']);
+  assert.equal(ofType(events, 'user_text')[0]!.text, 'message NUMBER-3');
+  assert.equal(ofType(events, 'turn_end')[0]!.usage, { inputTokens: 1802, outputTokens: 11 });
+  assert.is(parser.skipped, 0);
+  assert.equal(parser.end(), []);
+});
+
+s('a log that ends while a reply waits for a record never written: end() gives the reply and its turn end', () => {
+  const parser = new ClaudeLogParser();
+  const recs = records('tui-reply-written-first.jsonl').filter((r) => r.type !== 'attachment');
+  assert.equal(parseAll(recs, parser).map((e) => e.type), ['user_text']);
+  assert.equal(parser.end().map((e) => e.type), ['agent_text', 'turn_end']);
 });
 
 s('a turn whose final message has no stop reason ends at turn_duration', () => {
@@ -99,6 +120,7 @@ s('an API error message is an error event, never agent text', () => {
   const parser = new ClaudeLogParser();
   const events = parser.parse({
     ...base,
+    parentUuid: null, // alone here: not waiting for the record it followed in the capture
     isApiErrorMessage: true,
     error: 'rate_limit',
     message: { ...base.message, model: '<synthetic>', content: [{ type: 'text', text: 'API Error: 429 slow down' }] },

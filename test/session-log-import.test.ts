@@ -1,6 +1,7 @@
 // A whole session log read for import through the CLI's own parser (a captured Claude Code
 // log, test/fixtures/claude): every record's events in order, lines that are not JSON
-// counted with the parser's own skips, the model and directory the records name.
+// counted with the parser's own skips, the model and directory the records name; what the
+// parser still holds back when the log ends is not lost.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +35,14 @@ t('the events of every record in order, bad lines counted as skipped, model and 
 
   const got = await importSessionLog(path, 'the-id', new ClaudeLogParser());
   assert.equal(got, { agentSession: 'the-id', events, skipped: expected.skipped + 2, logPath: path, model: expected.model, cwd: expected.cwd });
+});
+
+t('a log that ends while records wait for one never written: their events come last, none lost', async () => {
+  const path = join(dir, 'hole.jsonl');
+  const lines = readFileSync(join(REPO_ROOT, 'test/fixtures/claude/tui-reply-written-first.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+  writeFileSync(path, lines.filter((l) => !l.includes('"type":"attachment"')).join('\n'));
+  const got = await importSessionLog(path, 'x', new ClaudeLogParser());
+  assert.equal(got.events.map((e) => e.type), ['user_text', 'agent_text', 'turn_end']);
 });
 
 t('a log with nothing the parser knows: no events, no model or cwd keys', async () => {

@@ -16,6 +16,8 @@ export interface LogParser {
   parse(record: unknown): TranscriptEvent[];
   /** Records of shapes it does not know, skipped. */
   readonly skipped: number;
+  /** The log ended (a whole-log import): events of records the parser still holds back. */
+  end?(): TranscriptEvent[];
 }
 
 /** Where one CLI keeps its session logs, and how to read them. */

@@ -17,6 +17,7 @@ export async function importSessionLog(path: string, session: string, parser: Im
   const events: TranscriptEvent[] = [];
   let invalid = 0;
   await readJsonlFile(path, (record) => events.push(...parser.parse(record)), () => invalid++);
+  events.push(...(parser.end?.() ?? []));
   const out: ImportedSession = { agentSession: session, events, skipped: parser.skipped + invalid, logPath: path };
   if (parser.model) out.model = parser.model;
   if (parser.cwd) out.cwd = parser.cwd;
