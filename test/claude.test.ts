@@ -1,19 +1,21 @@
 // The claude driver without running Claude Code: launch() argv and env (model, account,
 // resume, fork, the first message on the command line or, past the argv limit, as a file
 // reference), the headless argv for --yes as root or not, where logs are looked for, and
-// screen status on TUI screens captured from the pinned CLI (test/fixtures/claude/screens).
+// screen status on TUI screens captured from the pinned CLI (test/fixtures/claude/screens),
+// and its ingest following captured logs as they land.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARGV_PROMPT_LIMIT } from '../src/plugins/api.js';
+import { ARGV_PROMPT_LIMIT, type TranscriptEvent } from '../src/plugins/api.js';
 import { BatonError } from '../src/errors.js';
 import driver, { claudeStatusFromScreen } from '../plugins/claude.js';
 import { headlessArgs, ROOT_ALLOWED_TOOLS } from '../plugins/claude-headless.js';
 import { claudeConfigDir, findSessionLog, projectDir, projectSlug } from '../plugins/claude-home.js';
 import { assertFindsLog, followsNamedSession, followsNewLog } from './helpers/ingest-fixture.js';
-import { fixtureScreen } from './helpers/log-fixtures.js';
+import { fixtureLines, fixtureScreen, restamp } from './helpers/log-fixtures.js';
+import { until } from './helpers/term.js';
 
 let dir: string;
 let cwd: string;
@@ -159,6 +161,29 @@ s('ingest: the first log created after `since` is followed line by line as it is
 s('ingest of a named session: records from before `since` give no events, later ones do', async () => {
   const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
   await followsNamedSession({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) });
+});
+
+s('ingest of a new log whose reply was written before its prompt (captured): the prompt comes first', async () => {
+  const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
+  const logs = projectDir(env2.CLAUDE_CONFIG_DIR, cwd);
+  const since = new Date();
+  const events: TranscriptEvent[] = [];
+  const ing = await driver.ingest!({ cwd, env: env2, since, onEvent: (e) => events.push(e) });
+  try {
+    const at = new Date(since.getTime() + 60_000).toISOString();
+    const lines = fixtureLines('claude', 'tui-reply-written-first.jsonl').map((l) => restamp(l, at));
+    const prompt = lines.findIndex((l) => l.includes('"type":"user"'));
+    // In the two writes the CLI made: the reply and its turn end, then the prompt and what the reply follows.
+    mkdirSync(logs, { recursive: true });
+    const log = join(logs, 'reply-first.jsonl');
+    appendFileSync(log, `${lines.slice(0, prompt).join('\n')}\n`);
+    await until(() => events.length > 0, 'the new log found');
+    appendFileSync(log, `${lines.slice(prompt).join('\n')}\n`);
+    await until(() => events.some((e) => e.type === 'turn_end'), 'the turn end');
+    assert.equal(events.map((e) => e.type), ['session', 'user_text', 'agent_text', 'turn_end']);
+  } finally {
+    await ing.dispose();
+  }
 });
 
 s.run();
