@@ -26,7 +26,7 @@ async function run(args: string[]) {
 async function chat(args: string[]) {
   const r = await run(['chat', '--json', ...args]);
   assert.is(r.code, 0, r.err);
-  return JSON.parse(r.out) as { conversation: string; agent: string; handoff: { from: string | null; mode: string } | null; entries: { kind: string; text?: string }[] };
+  return JSON.parse(r.out) as { conversation: string; agent: string; handoff: { from: string | null; mode: string; briefChars: number } | null; entries: { kind: string; text?: string }[] };
 }
 
 const replyOf = (r: Awaited<ReturnType<typeof chat>>) => r.entries.filter((e) => e.kind === 'agent_text').map((e) => e.text).join('');
@@ -65,7 +65,7 @@ c('a handoff: the target gets the brief with earlier markers and the message; ba
   const first = await chat(['--new', '--agent', 'alpha', 'remember MARK-ALPHA']);
   const id = first.conversation;
   const toBeta = await chat(['--conversation', id, '--agent', 'beta', 'continue MARK-BETA']);
-  assert.equal(toBeta.handoff, { from: 'alpha', mode: 'fresh', briefChars: toBeta.handoff!.briefChars } as never);
+  assert.equal(toBeta.handoff, { from: 'alpha', mode: 'fresh', briefChars: toBeta.handoff!.briefChars });
   const betaSaw = replyOf(toBeta);
   assert.match(betaSaw, /\[baton handoff brief\]/);
   assert.match(betaSaw, /MARK-ALPHA/);

@@ -103,7 +103,7 @@ s('a tab on a native fork launches the CLI with the source session and fork, no 
     tabs.push(tab);
     return tab;
   });
-  session = new TabSession({ conversation: conv, registry, terminal, env });
+  session = new TabSession({ conversation: conv, registry: registry!, terminal, env });
   const outcome = await session.start('forky');
   assert.is(outcome.kind, 'started', outcome.message);
   assert.match(outcome.message, /in a fork of its own session/);
@@ -127,7 +127,7 @@ s('a tab program that cannot open a session by id starts fresh with the brief, n
     tabs.push(tab);
     return tab;
   });
-  session = new TabSession({ conversation: conv, registry, terminal, env });
+  session = new TabSession({ conversation: conv, registry: registry!, terminal, env });
   const outcome = await session.start('forky');
   assert.is(outcome.kind, 'started', outcome.message);
   await until(() => readFileSync(log, 'utf8').includes('launched'), 'the CLI was launched');
