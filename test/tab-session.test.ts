@@ -156,6 +156,7 @@ s('a message typed into the CLI gets a checkpoint of the files as they were when
 
 s('a compose-bar message keeps its one checkpoint (taken before sending); each typed message gets its own', async () => {
   const { repo, conv, terminal, session, asked } = await world();
+  await conv.meta.update({ title: '' }); // untitled, as a conversation opened in the TUI is
   terminal.write('first, typed\r');
   await until(() => users(conv).length === 1 && !!users(conv)[0]!.checkpoint, 'the typed message');
   await until(() => session.status.current === 'idle', 'idle after the typed turn');
@@ -173,6 +174,8 @@ s('a compose-bar message keeps its one checkpoint (taken before sending); each t
 
   const [first, second, third] = users(conv);
   assert.equal(users(conv).map((e) => e.text), ['first, typed', 'second, from the compose bar', 'third, typed']);
+  // An untitled conversation is named after its first message, as baton chat names it.
+  await until(() => conv.meta.data.title === 'first, typed', 'the title from the first message');
   // One checkpoint per message: the compose bar's was not taken again when its echo came in.
   assert.equal(asked, [first!.seq, second!.seq, third!.seq]);
   const refs = git(repo, 'for-each-ref', '--format=%(refname)', `refs/baton/checkpoints/${conv.id}/`).split('\n');

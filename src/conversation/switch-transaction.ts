@@ -173,7 +173,10 @@ export async function launchAgent(session: TabSession, agent: string, model: str
       terminal.write(`${launched.prompt ?? message}\r`);
     }
     ok = terminal.isRunning();
-    if (ok) conv.transcript.apply({ type: 'user_text', text: message, checkpoint, switchId });
+    if (ok) {
+      conv.transcript.apply({ type: 'user_text', text: message, checkpoint, switchId });
+      session.nameAfter(message);
+    }
   } else if (launched.spec.prompt === 'paste') {
     await settled(session, 1500, session.deps.readyTimeoutMs ?? 30_000);
     ok = terminal.isRunning() && (await delivery.submit(launched.prompt ?? message, meta, message));

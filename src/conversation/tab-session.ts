@@ -11,6 +11,7 @@ import type { GitFactsProvider } from '../transcript/git-facts.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { AgentTerminal } from './agent-terminal.js';
 import { AgentStatusTracker } from './agent-status.js';
+import { titleFrom } from './chat.js';
 import { Delivery } from './delivery.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
 
@@ -199,6 +200,7 @@ export class TabSession extends EventEmitter {
       // Nothing to verify against (no log this driver can read): record it as typed.
       this.deps.terminal.write(text + '\r');
       t.apply({ type: 'user_text', text, checkpoint });
+      this.nameAfter(text);
       this.conversation.sync();
       return { kind: 'delivered' };
     }
@@ -210,6 +212,12 @@ export class TabSession extends EventEmitter {
       return { kind: 'failed', message: text };
     }
     return { kind: 'delivered' };
+  }
+
+  /** An untitled conversation is named after its first message, as `baton chat` names it. */
+  nameAfter(text: string): void {
+    const meta = this.conversation.meta;
+    if (!meta.data.title && text.trim()) void meta.update({ title: titleFrom(text) }).catch(() => undefined);
   }
 
   /** Events from the driver's ingest of the running CLI's log. */
@@ -268,9 +276,11 @@ export class TabSession extends EventEmitter {
       // Our own message, now seen in the CLI's log: recorded as the user wrote it, in log order.
       if (claimed.meta.record !== false) {
         this.conversation.transcript.apply({ type: 'user_text', text: claimed.text, checkpoint: claimed.meta.checkpoint, switchId: claimed.meta.switchId });
+        this.nameAfter(claimed.text);
       }
     } else {
       this.conversation.transcript.apply(e);
+      if (e.type === 'user_text') this.nameAfter(e.text);
     }
     if (e.type === 'turn_end') {
       const seg = this.conversation.transcript.currentSegment;
