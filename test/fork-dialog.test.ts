@@ -64,7 +64,7 @@ reset('says how many entries are hidden, how to undo, that the agent restarts af
   const q = resetQuestion({ seq: 4, entry: 'you: hi', conversationId: 'abc', hidden: 3, agentTitle: 'Claude Code', canRestore: true });
   assert.is(q.title, 'Reset to #4');
   assert.match(q.text, /The 3 entries after it are hidden, not deleted:/);
-  assert.match(q.text, /baton reset abc --undo brings them back\./);
+  assert.match(q.text, /u in this view brings them back/);
   assert.match(q.text, /Claude Code is stopped .*\n.*starts it afresh with the conversation up to #4/);
   assert.equal(keys(q), ['r', 'c']);
   assert.is(q.enterTakes, undefined, 'Enter never resets');

@@ -108,7 +108,8 @@ export function resetQuestion(f: ResetFacts): Question<ResetAnswer> {
   const text = [
     `At #${f.seq}: ${f.entry}`,
     `The ${plural(f.hidden, 'entry', 'entries')} after it ${f.hidden === 1 ? 'is' : 'are'} hidden, not deleted:`,
-    `baton reset ${f.conversationId} --undo brings ${f.hidden === 1 ? 'it' : 'them'} back.`,
+    // The command line's --undo is refused while this tab holds the conversation: u is the way here.
+    `u in this view brings ${f.hidden === 1 ? 'it' : 'them'} back (the files stay as they are).`,
   ];
   if (f.agentTitle) {
     text.push(`${f.agentTitle} is stopped (its own session still remembers what is hidden);`, `your next message starts it afresh with the conversation up to #${f.seq}.`);
