@@ -9,19 +9,11 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { BatonError, EXIT } from '../src/errors.js';
+import { accountDir } from '../src/plugins/account-dir.js';
 
-const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SLUG_MAX = 200;
 
 /** `$XDG_CONFIG_HOME/baton/accounts/<driver>/<account>` (XDG default ~/.config). */
-export function accountDir(env: NodeJS.ProcessEnv, driver: string, account: string): string {
-  if (!ACCOUNT_NAME.test(account) || account === '.' || account === '..') {
-    throw new BatonError(`account name "${account}" is not usable`, EXIT.badInput, 'use letters, digits, ".", "_" and "-" (at most 64)');
-  }
-  const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
-  return join(xdg, 'baton', 'accounts', driver, account);
-}
 
 /** The CLAUDE_CONFIG_DIR a run uses (an account's, the user's own, or ~/.claude). */
 export function claudeConfigDir(env: NodeJS.ProcessEnv, account?: string): string {

@@ -8,15 +8,7 @@ import { mkdirSync, openSync, readSync, closeSync, readdirSync, realpathSync } f
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { firstNewLog } from '../src/plugins/found-log-tail.js';
-
-/** `$XDG_CONFIG_HOME/baton/accounts/<driver>/<account>` (XDG default ~/.config). */
-export function accountDir(env: NodeJS.ProcessEnv, driver: string, account: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(account)) {
-    throw new Error(`account name "${account}" may only hold letters, digits, ".", "_" and "-"`);
-  }
-  const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
-  return join(xdg, 'baton', 'accounts', driver, account);
-}
+import { accountDir } from '../src/plugins/account-dir.js';
 
 /** Creates an account's directory (0700) if it is missing. */
 export function ensureDir(dir: string): void {

@@ -11,15 +11,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, re
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { firstNewLog } from '../src/plugins/found-log-tail.js';
-
-/** `$XDG_CONFIG_HOME/baton/accounts/<driver>/<account>` (XDG default ~/.config). */
-export function accountDir(env: NodeJS.ProcessEnv, driver: string, account: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(account)) {
-    throw new Error(`account name "${account}" may only hold letters, digits, ".", "_" and "-"`);
-  }
-  const xdg = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
-  return join(xdg, 'baton', 'accounts', driver, account);
-}
+import { accountDir } from '../src/plugins/account-dir.js';
 
 /** The `.gemini` directory a run uses. */
 export function geminiDir(env: NodeJS.ProcessEnv, account?: string): string {

@@ -10,6 +10,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { accountDir as sharedAccountDir } from '../src/plugins/account-dir.js';
 
 export const OPENCODE_VERSION = '1.18.33';
 export const OPENCODE_INSTALL_HINT = `npm install -g opencode-ai@${OPENCODE_VERSION}`;
@@ -21,11 +22,7 @@ const home = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
 
 /** `$XDG_CONFIG_HOME/baton/accounts/opencode/<account>` (XDG default ~/.config). */
 export function accountDir(env: NodeJS.ProcessEnv, account: string): string {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(account)) {
-    throw new Error(`account name "${account}" may only hold letters, digits, ".", "_" and "-"`);
-  }
-  const xdg = abs(env.XDG_CONFIG_HOME) ?? join(home(env), '.config');
-  return join(xdg, 'baton', 'accounts', 'opencode', account);
+  return sharedAccountDir(env, 'opencode', account);
 }
 
 /** The environment additions that select an account (none without one); creates its dirs (0700). */

@@ -12,23 +12,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { BatonError, EXIT } from '../src/errors.js';
+import { accountDir, configBase } from '../src/plugins/account-dir.js';
 
-const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Qwen Code's settings schema version in 0.15 (it migrates and rewrites older files). */
 const SETTINGS_VERSION = 4;
 
-function configBase(env: NodeJS.ProcessEnv): string {
-  return env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
-}
-
 /** `$XDG_CONFIG_HOME/baton/accounts/qwen/<account>` (XDG default ~/.config). */
 export function qwenAccountDir(env: NodeJS.ProcessEnv, account: string): string {
-  if (!ACCOUNT_NAME.test(account) || account === '.' || account === '..') {
-    throw new BatonError(`account name "${account}" is not usable`, EXIT.badInput, 'use letters, digits, ".", "_" and "-" (at most 64)');
-  }
-  return join(configBase(env), 'baton', 'accounts', 'qwen', account);
+  return accountDir(env, 'qwen', account);
 }
 
 function expand(p: string, env: NodeJS.ProcessEnv): string {

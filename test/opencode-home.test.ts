@@ -27,7 +27,7 @@ s('data dir: XDG_DATA_HOME, else ~/.local/share; an account has its own data and
   assert.is(statSync(join(acct, 'config')).mode & 0o777, 0o700);
   assert.is(opencodeDataDir(env, 'work'), join(acct, 'data/opencode'));
   assert.equal(opencodeAccountEnv(env), {});
-  assert.throws(() => accountDir(env, '../escape'), /may only hold/);
+  assert.throws(() => accountDir(env, '../escape'), /account name "..\/escape" is not usable/);
 });
 
 s('the database: OPENCODE_DB (absolute or relative), opencode.db, else the newest channel database', () => {
