@@ -72,11 +72,6 @@ export async function cachedRepoPaths(dir: string, what = 'This'): Promise<RepoP
   return paths;
 }
 
-/** Forgets what cachedRepoPaths remembered about dir (after a git command failed there). */
-export function forgetRepoPaths(dir: string): void {
-  pathsByDir.delete(dir);
-}
-
 // glibc hands freed heap back to the kernel as soon as 128 KiB lie free at its top. git
 // sets up and frees a zlib stream (~256 KiB) for every loose object it writes, so each of
 // the ~330 objects of a 1 MB checkpoint paid a brk shrink (a TLB flush) and fresh page
