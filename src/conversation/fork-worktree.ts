@@ -123,7 +123,7 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
   if (next) {
     if (!next.checkpoint) {
       throw badInput(
-        `no checkpoint holds the worktree as it was after #${atSeq}: the next message, #${next.seq}, has none (it was typed straight into an agent's CLI, or sent outside a git repository)`,
+        `no checkpoint holds the worktree as it was after #${atSeq}: the next message, #${next.seq}, has none (git failed when it was taken, or it was sent outside a git repository)`,
         `fork at the last turn, or at one whose next message baton sent; or ${tabForkHint(src.id, atSeq)}`,
       );
     }

@@ -132,6 +132,8 @@ export async function resetFromView(ctx: ForkActionsContext, s: TabSession, seq:
   let restore = answer === 'restore';
   let force = false;
   let restored = false;
+  // A message typed into the CLI whose checkpoint is still being taken goes before the reset entry.
+  await s.ingested();
   for (;;) {
     try {
       restored = !!(await resetConversation(conv, seq, { restore, force })).restored;
@@ -183,6 +185,7 @@ export async function undoResetFromView(ctx: ForkActionsContext, s: TabSession, 
   const back = t.entries.filter((e) => e.seq > reset.toSeq && e.seq < reset.seq && !shown.has(e.seq) && renderEntry(e).length > 0).length;
   const running = s.deps.terminal.isRunning() ? s.driver?.title : undefined;
   if (!(await askUndoReset(app, { toSeq: reset.toSeq, back, ...(running ? { runningTitle: running } : {}) }))) return;
+  await s.ingested();
   undoLastReset(conv);
   conv.sync();
   const stoppedTitle = s.driver?.title;
