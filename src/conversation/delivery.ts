@@ -8,8 +8,14 @@
 
 import type { AgentTerminal } from './agent-terminal.js';
 
-/** Some TUIs take an Enter that arrives in the same read as a paste as part of the paste. */
+/**
+ * Some TUIs take an Enter that arrives in the same read as a paste as part of the paste, and
+ * some drop one that comes while they still draw the pasted text (claude, busy or on a loaded
+ * machine): Enter waits until the screen has been quiet this long after the paste...
+ */
 const ENTER_AFTER_PASTE_MS = 120;
+/** ...but never longer than this. */
+const ENTER_AFTER_PASTE_MAX_MS = 1500;
 
 const normalize = (s: string) => s.replace(/\s+/g, ' ').trim();
 
@@ -46,10 +52,31 @@ export class Delivery {
     // Waiting starts before the first byte goes out: a fast CLI logs the message at once.
     const done = this.wait(logged, meta, true);
     const body = text.replace(/\r?\n/g, '\r');
+    const drawn = this.quiet(ENTER_AFTER_PASTE_MS, ENTER_AFTER_PASTE_MAX_MS);
     this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
-    await this.sleep(ENTER_AFTER_PASTE_MS);
+    await drawn;
     this.terminal.write('\r');
     return done;
+  }
+
+  /** Resolves once the program has written nothing for `quietMs` (at least that long), or after `maxMs`. */
+  private quiet(quietMs: number, maxMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
+        clearTimeout(timer);
+        clearTimeout(cap);
+        off();
+        resolve();
+      };
+      const restart = () => {
+        clearTimeout(timer);
+        timer = setTimeout(done, quietMs);
+      };
+      const off = this.terminal.onOutput(restart);
+      const cap = setTimeout(done, maxMs);
+      restart();
+    });
   }
 
   /**
@@ -102,7 +129,4 @@ export class Delivery {
     this.timers.add(t);
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((r) => this.after(ms, r));
-  }
 }

@@ -130,6 +130,8 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   session.model = m;
   session.startedAt = since;
   session.status.restarted();
+  // Started with a prompt (a brief, a message): it is working on it, not waiting for input.
+  if (launched.prompt) session.status.submitted();
   session.changed();
   const current = conv.transcript.currentSegment;
   if (driver.ingest) {
