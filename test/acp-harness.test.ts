@@ -16,6 +16,7 @@ import { loadRegistry, type Registry } from '../src/plugins/registry.js';
 import { Transcript } from '../src/transcript/transcript.js';
 import type { Entry } from '../src/transcript/types.js';
 import { fixtureDecl, writeFixtureDropIn, type FixtureDecl } from './helpers/acp-fixture.js';
+import { alive } from './helpers/term.js';
 
 let root = '';
 let work = '';
@@ -23,14 +24,6 @@ let agentHome = '';
 let env: NodeJS.ProcessEnv = {};
 let reg: Registry | undefined;
 
-function pidAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
-  } catch {
-    return false;
-  }
-}
 
 /** The fixture agent as a drop-in in a temporary $XDG_CONFIG_HOME, through the registry. */
 async function fixture(decl: FixtureDecl = {}): Promise<HarnessDriver> {
@@ -251,8 +244,8 @@ t('timeout: exit 4, and the agent’s whole process group is gone', async () => 
   assert.match(e.message, 'did not finish the turn within 6 s');
   const pids = JSON.parse(readFileSync(join(agentHome, 'hang.json'), 'utf8')) as { agent: number; helper: number; pgid: number };
   assert.not.ok(groupAlive(pids.pgid), 'no process left in the agent’s group');
-  assert.not.ok(pidAlive(pids.helper), 'the helper that ignored SIGTERM is gone');
-  assert.not.ok(pidAlive(pids.agent));
+  assert.not.ok(alive(pids.helper), 'the helper that ignored SIGTERM is gone');
+  assert.not.ok(alive(pids.agent));
 });
 
 t('a crash mid-turn: exit 4 naming the exit code', async () => {

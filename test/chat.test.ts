@@ -10,7 +10,7 @@ import { main } from '../src/cli.js';
 import { bufferIo } from '../src/commands/io.js';
 import { readConversation } from '../src/transcript/store.js';
 import { writeFixtureDropIn } from './helpers/acp-fixture.js';
-import { until } from './helpers/term.js';
+import { alive, until } from './helpers/term.js';
 
 let home = '';
 let cwd = '';
@@ -161,15 +161,6 @@ c('a conversation open in another writer is refused with exit 5', async () => {
   }
 });
 
-/** Alive and not a zombie, read from /proc (the pid is ours: the fixture wrote it). */
-function pidAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
-  } catch {
-    return false;
-  }
-}
 
 c('Ctrl-C cancels the turn: exit 130, the agent\'s whole group ended (a helper that ignores SIGTERM too), the message kept', async () => {
   // The built CLI in a process of its own, so a real SIGINT reaches it.
@@ -189,8 +180,8 @@ c('Ctrl-C cancels the turn: exit 130, the agent\'s whole group ended (a helper t
     assert.match(err, /SIGINT: cancelling the turn/);
     assert.match(err, /the turn was cancelled \(SIGINT\)/);
     assert.match(err, /baton transcript show/);
-    assert.not.ok(pidAlive(pids.helper), 'the helper that ignores SIGTERM is gone');
-    assert.not.ok(pidAlive(pids.agent), 'the agent is gone');
+    assert.not.ok(alive(pids.helper), 'the helper that ignores SIGTERM is gone');
+    assert.not.ok(alive(pids.agent), 'the agent is gone');
     const id = readdirSync(join(home, 'conversations'))[0]!;
     const conv = await readConversation(home, id);
     assert.ok(conv.transcript.entries.some((e) => e.kind === 'user_message' && e.text.includes('MARK-CANCEL')), 'the message is kept');

@@ -75,6 +75,16 @@ async function forkyWithOneTurn(tabSession: boolean, text: string): Promise<{ en
   return { env, log, src };
 }
 
+/** A TabSession over a real PTY tab, on `conv`. */
+function tabOn(conv: OpenConversation, env: NodeJS.ProcessEnv): TabSession {
+  terminal = new TabTerminal((launch) => {
+    const tab = new Tab(launch, { cols: 80, rows: 10, baseEnv: { PATH: process.env.PATH } });
+    tabs.push(tab);
+    return tab;
+  });
+  return new TabSession({ conversation: conv, registry: registry!, terminal, env });
+}
+
 const s = suite('switch-transaction');
 s.before.each(() => {
   home = mkdtempSync(join(tmpdir(), 'baton-switch-'));
@@ -98,12 +108,7 @@ s('a tab on a native fork launches the CLI with the source session and fork, no 
   assert.equal(fork.nativeSession, { harness: 'forky', agentSession: 'SRC-1' });
 
   const conv: OpenConversation = await openConversation(join(home, 'baton'), fork.id, { write: true });
-  terminal = new TabTerminal((launch) => {
-    const tab = new Tab(launch, { cols: 80, rows: 10, baseEnv: { PATH: process.env.PATH } });
-    tabs.push(tab);
-    return tab;
-  });
-  session = new TabSession({ conversation: conv, registry: registry!, terminal, env });
+  session = tabOn(conv, env);
   const outcome = await session.start('forky');
   assert.is(outcome.kind, 'started', outcome.message);
   assert.match(outcome.message, /in a fork of its own session/);
@@ -122,12 +127,7 @@ s('a tab program that cannot open a session by id starts fresh with the brief, n
   // forky ran a turn in its session SRC-1 (headless, say); the tab cannot reopen it.
   const { env, log, src: conv } = await forkyWithOneTurn(false, 'hello MARK-EARLIER');
 
-  terminal = new TabTerminal((launch) => {
-    const tab = new Tab(launch, { cols: 80, rows: 10, baseEnv: { PATH: process.env.PATH } });
-    tabs.push(tab);
-    return tab;
-  });
-  session = new TabSession({ conversation: conv, registry: registry!, terminal, env });
+  session = tabOn(conv, env);
   const outcome = await session.start('forky');
   assert.is(outcome.kind, 'started', outcome.message);
   await until(() => readFileSync(log, 'utf8').includes('launched'), 'the CLI was launched');

@@ -33,6 +33,29 @@ export interface Pending {
   resolve: (ok: boolean) => void;
 }
 
+/**
+ * Resolves once the program has written nothing for `quietMs`, or after `maxMs`. With
+ * `afterOutput`, the quiet time starts only with its first output (a CLI still starting up).
+ */
+export function quietTerminal(terminal: AgentTerminal, quietMs: number, maxMs: number, afterOutput = false): Promise<void> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(timer);
+      clearTimeout(cap);
+      off();
+      resolve();
+    };
+    const restart = () => {
+      clearTimeout(timer);
+      timer = setTimeout(done, quietMs);
+    };
+    const off = terminal.onOutput(restart);
+    const cap = setTimeout(done, maxMs);
+    if (!afterOutput) restart();
+  });
+}
+
 export class Delivery {
   private pending: Pending[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -52,32 +75,13 @@ export class Delivery {
     // Waiting starts before the first byte goes out: a fast CLI logs the message at once.
     const done = this.wait(logged, meta, true);
     const body = text.replace(/\r?\n/g, '\r');
-    const drawn = this.quiet(ENTER_AFTER_PASTE_MS, ENTER_AFTER_PASTE_MAX_MS);
+    const drawn = quietTerminal(this.terminal, ENTER_AFTER_PASTE_MS, ENTER_AFTER_PASTE_MAX_MS);
     this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
     await drawn;
     this.terminal.write('\r');
     return done;
   }
 
-  /** Resolves once the program has written nothing for `quietMs` (at least that long), or after `maxMs`. */
-  private quiet(quietMs: number, maxMs: number): Promise<void> {
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const done = () => {
-        clearTimeout(timer);
-        clearTimeout(cap);
-        off();
-        resolve();
-      };
-      const restart = () => {
-        clearTimeout(timer);
-        timer = setTimeout(done, quietMs);
-      };
-      const off = this.terminal.onOutput(restart);
-      const cap = setTimeout(done, maxMs);
-      restart();
-    });
-  }
 
   /**
    * Called with each user message the CLI's log shows. True when it is the echo of a

@@ -14,6 +14,7 @@ import { BatonError } from '../errors.js';
 import type { HarnessDriver, LaunchSpec } from '../plugins/api.js';
 import type { NativeCursor } from '../transcript/types.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
+import { quietTerminal } from './delivery.js';
 import { hasContext, prepareBrief } from './prepare-brief.js';
 import type { ArmedSwitch, TabSession } from './tab-session.js';
 
@@ -27,22 +28,7 @@ export type SwitchOutcome = {
 const STOP_GRACE_MS = 3000;
 
 /** Waits until the terminal has been quiet for `quietMs` after showing something, or `maxMs`. */
-function settled(session: TabSession, quietMs: number, maxMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    let quiet: NodeJS.Timeout | undefined;
-    const done = () => {
-      clearTimeout(quiet);
-      clearTimeout(cap);
-      off();
-      resolve();
-    };
-    const off = session.deps.terminal.onOutput(() => {
-      clearTimeout(quiet);
-      quiet = setTimeout(done, quietMs);
-    });
-    const cap = setTimeout(done, maxMs);
-  });
-}
+const settled = (session: TabSession, quietMs: number, maxMs: number) => quietTerminal(session.deps.terminal, quietMs, maxMs, true);
 
 interface Launched {
   spec: LaunchSpec;
