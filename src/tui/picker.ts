@@ -14,6 +14,39 @@ export interface PickerChoice<T> {
   detail?: string;
 }
 
+/** Resolves the dialog once: closes the overlay, destroys the element, hands back the answer. */
+function closer<V>(host: OverlayHost, el: blessed.Widgets.BlessedElement, resolve: (v: V) => void): (v: V) => void {
+  let done = false;
+  return (v: V) => {
+    if (done) return;
+    done = true;
+    host.closeOverlay(el);
+    el.destroy();
+    resolve(v);
+  };
+}
+
+/**
+ * A centered box holding `given` lines, wrapped here so the box is as tall as the text and
+ * its last line (the keys) is never cut off; `pad` columns of padding each side.
+ */
+function dialogBox(host: OverlayHost, title: string, given: string[], pad: 0 | 1): blessed.Widgets.BoxElement {
+  const width = Math.min(Math.max(...given.map((l) => l.length), title.length + 4) + 4 + 2 * pad, (host.screen.width as number) - 2);
+  const lines = wrapLines(given, width - 2 - 2 * pad);
+  return blessed.box({
+    parent: host.screen,
+    label: ` ${title} `,
+    top: 'center',
+    left: 'center',
+    width,
+    height: Math.min(lines.length + 2, (host.screen.height as number) - 2),
+    ...(pad ? { padding: { left: pad, right: pad } } : {}),
+    content: lines.map(escapeTags).join('\n'),
+    tags: true,
+    ...OVERLAY_STYLE,
+  });
+}
+
 export function openPicker<T>(host: OverlayHost, title: string, choices: PickerChoice<T>[], note?: string): Promise<T | undefined> {
   const items = choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : ''));
   const textWidth = Math.max(title.length + 4, ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)), note ? note.length : 0);
@@ -35,14 +68,7 @@ export function openPicker<T>(host: OverlayHost, title: string, choices: PickerC
     blessed.text({ parent: list, bottom: 0, left: 1, content: escapeTags(note), tags: true, style: { fg: 'gray', bg: 'black' } });
   }
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (v: T | undefined) => {
-      if (done) return;
-      done = true;
-      host.closeOverlay(list);
-      list.destroy();
-      resolve(v);
-    };
+    const finish = closer<T | undefined>(host, list, resolve);
     list.on('select', (_item: unknown, index: number) => finish(choices[index]?.value));
     list.key(['escape', 'q', 'C-c'], () => finish(undefined));
     host.openOverlay(list);
@@ -52,30 +78,9 @@ export function openPicker<T>(host: OverlayHost, title: string, choices: PickerC
 
 /** "y" confirms; "n", Esc and q decline. Enter declines too: a quit must be meant. */
 export function confirm(host: OverlayHost, title: string, text: string): Promise<boolean> {
-  const given = [...text.split('\n'), '', 'y: yes    n / Esc: no'];
-  const width = Math.min(Math.max(...given.map((l) => l.length), title.length + 4) + 4, (host.screen.width as number) - 2);
-  // Wrapped here, so the box is as tall as the text and the keys' line is never cut off.
-  const lines = wrapLines(given, width - 2);
-  const box = blessed.box({
-    parent: host.screen,
-    label: ` ${title} `,
-    top: 'center',
-    left: 'center',
-    width,
-    height: Math.min(lines.length + 2, (host.screen.height as number) - 2),
-    content: lines.map(escapeTags).join('\n'),
-    tags: true,
-    ...OVERLAY_STYLE,
-  });
+  const box = dialogBox(host, title, [...text.split('\n'), '', 'y: yes    n / Esc: no'], 0);
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (v: boolean) => {
-      if (done) return;
-      done = true;
-      host.closeOverlay(box);
-      box.destroy();
-      resolve(v);
-    };
+    const finish = closer<boolean>(host, box, resolve);
     box.key(['y', 'S-y'], () => finish(true));
     box.key(['n', 'S-n', 'escape', 'q', 'enter'], () => finish(false));
     host.openOverlay(box);
@@ -103,32 +108,10 @@ export interface ChooseOptions<T> {
 export function choose<T>(host: OverlayHost, title: string, text: string, options: KeyOption<T>[], how: ChooseOptions<T> = {}): Promise<T | undefined> {
   const keyWidth = Math.max(...options.map((o) => o.key.length), 3);
   const given = [...text.split('\n'), '', ...options.map((o) => `${o.key.padStart(keyWidth)}  ${o.label}`), `${'Esc'.padStart(keyWidth)}  ${how.escape ?? 'cancel'}`];
-  // Two columns of padding on each side inside the border.
-  const width = Math.min(Math.max(...given.map((l) => l.length), title.length + 4) + 6, (host.screen.width as number) - 2);
-  // Long lines (a path, a git message) wrap inside the box rather than run off it; wrapped
-  // here, so the box is as tall as the wrapped text and no answer is cut off below.
-  const lines = wrapLines(given, width - 4);
-  const box = blessed.box({
-    parent: host.screen,
-    label: ` ${title} `,
-    top: 'center',
-    left: 'center',
-    width,
-    height: Math.min(lines.length + 2, (host.screen.height as number) - 2),
-    padding: { left: 1, right: 1 },
-    content: lines.map(escapeTags).join('\n'),
-    tags: true,
-    ...OVERLAY_STYLE,
-  });
+  // Long lines (a path, a git message) wrap inside the box rather than run off it.
+  const box = dialogBox(host, title, given, 1);
   return new Promise((resolve) => {
-    let done = false;
-    const finish = (v: T | undefined) => {
-      if (done) return;
-      done = true;
-      host.closeOverlay(box);
-      box.destroy();
-      resolve(v);
-    };
+    const finish = closer<T | undefined>(host, box, resolve);
     box.on('keypress', (ch: string | undefined, key: { name?: string }) => {
       if (key.name === 'escape' || ch === 'q') return finish(undefined);
       if (key.name === 'enter' || key.name === 'return') {
