@@ -244,8 +244,9 @@ s('r on the second reply, restore refused over changes no checkpoint holds, forc
   assert.match(pane, /Your next message starts Claude Code afresh, with the conversation up to #\d+ as a replay/);
   assert.match(pane, /C-b t {3}the transcript: u there undoes the reset/);
   assert.not.match(pane, /third message GAMMA/, 'the hidden turn is not on screen');
-  assert.match(pane, /Next message starts Claude Code afresh/);
-  assert.match(pane, /· stopped/);
+  // The pane and the compose bar are painted apart: a frame may hold the one before the other.
+  const compose = await t.waitFor(/Next message starts Claude Code afresh[^]*· stopped/, 10_000, 'the compose bar says what the next message does');
+  assert.not.match(compose, /third message GAMMA/);
   assert.not.match(t.row(0), /exited/);
 });
 
