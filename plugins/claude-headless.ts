@@ -9,7 +9,7 @@
 import { ResumeFailedError, type HeadlessResult, type HeadlessTurn, type TranscriptEvent } from '../src/plugins/api.js';
 import { BatonError, EXIT } from '../src/errors.js';
 import { findExecutable } from '../src/plugins/find-executable.js';
-import { lastLines, resumeHonoured, runHeadlessProcess } from '../src/plugins/headless-process.js';
+import { cannotStartCli, lastLines, resumeHonoured, runHeadlessProcess } from '../src/plugins/headless-process.js';
 import { claudeAccountEnv } from './claude-home.js';
 import { anthropicUsage, ClaudeContent, resultText } from './claude-log.js';
 
@@ -88,10 +88,7 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
     graceMs: 1500,
     stdin: turn.prompt,
     onRecord,
-    cannotStart: (err) =>
-      err.code === 'ENOENT'
-        ? new BatonError(`Claude Code is not installed (${path} is missing)`, EXIT.agentNotInstalled, CLAUDE_INSTALL_HINT)
-        : new BatonError(`Claude Code could not be started: ${err.code ?? String(err)}`, EXIT.agentFailed),
+    cannotStart: cannotStartCli('Claude Code', path, CLAUDE_INSTALL_HINT),
   });
   const tail = () => lastLines(exit.stderr);
 

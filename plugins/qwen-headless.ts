@@ -9,7 +9,7 @@
 import { ResumeFailedError, type HeadlessResult, type HeadlessTurn, type TranscriptEvent, type Usage } from '../src/plugins/api.js';
 import { BatonError, EXIT } from '../src/errors.js';
 import { findExecutable } from '../src/plugins/find-executable.js';
-import { lastLines, runHeadlessProcess } from '../src/plugins/headless-process.js';
+import { cannotStartCli, lastLines, runHeadlessProcess } from '../src/plugins/headless-process.js';
 import { qwenRunEnv } from './qwen-home.js';
 
 export const QWEN_INSTALL_HINT = 'npm install -g @qwen-code/qwen-code@0.15.10';
@@ -92,10 +92,7 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
     graceMs: 1500,
     stdin: turn.prompt,
     onRecord,
-    cannotStart: (err) =>
-      err.code === 'ENOENT'
-        ? new BatonError(`Qwen Code is not installed (${path} is missing)`, EXIT.agentNotInstalled, QWEN_INSTALL_HINT)
-        : new BatonError(`Qwen Code could not be started: ${err.code ?? String(err)}`, EXIT.agentFailed),
+    cannotStart: cannotStartCli('Qwen Code', path, QWEN_INSTALL_HINT),
   });
   const tail = lastLines(exit.stderr);
   const said = (hint?: string) => (tail ? `Qwen Code said:\n${tail}` : hint);

@@ -6,6 +6,7 @@
 // is read. What the exit means (errors, hints, the result) is the driver's: this module words
 // no message of its own. Nothing it started outlives the call.
 
+import { BatonError, EXIT } from '../errors.js';
 import type { HeadlessTurn } from './api.js';
 import { jsonObjectLine } from './json-lines.js';
 import { spawnGroup, type ExitInfo, type ProcessGroup } from './process-group.js';
@@ -126,4 +127,12 @@ export function lastLines(text: string, n = 5): string {
 export function resumeHonoured(turn: Pick<HeadlessTurn, 'resume' | 'fork'>, session: string | undefined): boolean {
   if (!turn.resume || !session) return false;
   return turn.fork ? session !== turn.resume : session === turn.resume;
+}
+
+/** `cannotStart` for a CLI run by its absolute path: missing is "not installed" (exit 3), anything else exit 4. */
+export function cannotStartCli(title: string, path: string, installHint: string): (err: NodeJS.ErrnoException) => Error {
+  return (err) =>
+    err.code === 'ENOENT'
+      ? new BatonError(`${title} is not installed (${path} is missing)`, EXIT.agentNotInstalled, installHint)
+      : new BatonError(`${title} could not be started: ${err.code ?? String(err)}`, EXIT.agentFailed);
 }
