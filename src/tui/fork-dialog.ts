@@ -1,7 +1,7 @@
 // The questions asked before a fork, a reset or its undo from the transcript view, and the
 // one a closing fork tab asks about its worktree: what will happen, in words, and the keys
 // that choose; the notice a tab shows once a reset stopped its agent, and the note that fork
-// worktrees outlive a quit. The texts are pure functions (test/fork-dialog.test.ts); the ask*
+// worktrees outlive a quit. The texts are pure functions (test/integration/fork-dialog.test.ts); the ask*
 // wrappers only show them. Nothing here forks, resets or removes anything: the caller acts
 // on the answer.
 

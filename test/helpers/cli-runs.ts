@@ -91,6 +91,16 @@ export const CLI_RUNS: readonly CliRunSpec[] = [
   },
 ];
 
+/**
+ * The CLIs this run is about: `npm run test:real -- claude` sets BATON_TEST_CLIS, and the
+ * suites that loop over every CLI keep only those (all of them when it is unset).
+ */
+export function selectedRuns(): readonly CliRunSpec[] {
+  const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
+  return only?.length ? CLI_RUNS.filter((r) => only.includes(r.name)) : CLI_RUNS;
+}
+
+
 export function cliRun(name: RealCliName): CliRunSpec {
   return CLI_RUNS.find((s) => s.name === name)!;
 }

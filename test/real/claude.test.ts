@@ -1,3 +1,4 @@
+// real CLIs: claude
 // The claude driver with the real Claude Code 2.1.197 (from .cache/clis) against the fake
 // LLM, in an isolated home: detect; headless turns (reply, usage, cost, session id, the token
 // in the model's request), native resume, a bogus resume id, tools with and without --yes

@@ -1,3 +1,4 @@
+// real CLIs: claude, codex, gemini, qwen, opencode
 // The five real agent CLIs (claude, codex, gemini, qwen, opencode), installed at their
 // pinned versions in .cache/clis, each in an isolated home against the fake LLM:
 // one non-interactive turn whose reply echoes a unique token that the fake's log shows
@@ -11,14 +12,14 @@ import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { cliEnv, processesUnder, type CliEnv } from '../helpers/cli-env.js';
-import { CLI_RUNS } from '../helpers/cli-runs.js';
+import { selectedRuns } from '../helpers/cli-runs.js';
 import { lastSeqOf, requestsCarrying, token } from '../helpers/real-driver.js';
 import { describeRun, runCli, type CliRun } from '../helpers/run-cli.js';
 import { TestTerminal, until } from '../helpers/term.js';
 
 const timings: string[] = [];
 
-for (const spec of CLI_RUNS) {
+for (const spec of selectedRuns()) {
   const s = suite(`${spec.name} (real CLI)`);
   let fake: FakeLlm;
   let env: CliEnv;

@@ -1,3 +1,4 @@
+// real CLIs: codex
 // The codex driver with the real codex 0.171 (from .cache/clis) against the fake LLM, in an
 // isolated home: detect; headless turns (reply, usage, session id, the token in the model's
 // request), native resume, a bogus resume id, a shell tool call with --yes; ingest following

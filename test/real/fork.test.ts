@@ -1,3 +1,4 @@
+// real CLIs: claude, codex, opencode
 // Forks of conversations run by the real claude, codex and opencode CLIs with `baton chat`,
 // against the project's fake LLM (all three sharing one HOME, as baton gives them):
 //   - native: a fork at the last of two turns; the fork's first model request holds both

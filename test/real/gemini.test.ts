@@ -1,3 +1,4 @@
+// real CLIs: gemini
 // The gemini driver with the real gemini 0.61 (from .cache/clis) against the fake LLM, in an
 // isolated home: detect; headless turns (reply, usage, session id, the token in the model's
 // request), a 200 KB prompt through stdin, native resume, a bogus resume id, a shell tool

@@ -1,3 +1,4 @@
+// real CLIs: claude, codex, gemini, qwen, opencode
 // One conversation carried across the five real agent CLIs with `baton chat`, against the
 // project's fake LLM, all CLIs sharing one HOME and one environment as baton gives them:
 //   - the ring claude -> codex -> gemini -> qwen -> opencode -> claude: each target's first

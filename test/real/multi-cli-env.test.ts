@@ -1,3 +1,4 @@
+// real CLIs: claude, codex, gemini, qwen, opencode
 // test/helpers/multi-cli-env.ts with the real CLIs: claude, codex, gemini, qwen and
 // opencode each run one plain non-interactive turn in ONE shared home and ONE environment
 // (as baton hands them its own), against one fake LLM: every reply echoes its token, the
@@ -10,11 +11,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { cliEnv, processesUnder } from '../helpers/cli-env.js';
-import { CLI_RUNS } from '../helpers/cli-runs.js';
+import { selectedRuns } from '../helpers/cli-runs.js';
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { describeRun, runCli } from '../helpers/run-cli.js';
 
-const SPECS = CLI_RUNS;
+const SPECS = selectedRuns();
 const NAMES = SPECS.map((s) => s.name);
 const timings: string[] = [];
 

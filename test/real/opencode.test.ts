@@ -1,3 +1,4 @@
+// real CLIs: opencode
 // The opencode driver with the real opencode 1.18.33 (from .cache/clis) against the fake
 // LLM, in an isolated home: detect; headless turns over ACP (reply, usage, session id, the
 // token in the model's request, unquoted), native resume through session/load, a bogus

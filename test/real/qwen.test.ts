@@ -1,3 +1,4 @@
+// real CLIs: qwen
 // The qwen driver with the real Qwen Code 0.15.10 (from .cache/clis) against the fake LLM,
 // in an isolated home: detect; headless turns (reply, usage, session id, the token in the
 // model's request), native resume, a bogus resume id, tools with and without --yes, an

@@ -1,0 +1,189 @@
+// The claude driver without running Claude Code: launch() argv and env (model, account,
+// resume, fork, the first message on the command line or, past the argv limit, as a file
+// reference), the headless argv for --yes as root or not, where logs are looked for, and
+// screen status on TUI screens captured from the pinned CLI (test/fixtures/claude/screens),
+// and its ingest following captured logs as they land.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ARGV_PROMPT_LIMIT, type TranscriptEvent } from '../../src/plugins/api.js';
+import { BatonError } from '../../src/errors.js';
+import driver, { claudeStatusFromScreen } from '../../plugins/claude.js';
+import { headlessArgs, ROOT_ALLOWED_TOOLS } from '../../plugins/claude-headless.js';
+import { claudeConfigDir, findSessionLog, projectDir, projectSlug } from '../../plugins/claude-home.js';
+import { assertFindsLog, followsNamedSession, followsNewLog } from '../helpers/ingest-fixture.js';
+import { fixtureLines, fixtureScreen, restamp } from '../helpers/log-fixtures.js';
+import { until } from '../helpers/term.js';
+
+let dir: string;
+let cwd: string;
+const env = () => ({ HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), PATH: '/usr/bin:/bin' });
+
+const s = suite('claude driver');
+s.before.each(() => {
+  dir = mkdtempSync(join(tmpdir(), 'baton-claude-unit-'));
+  cwd = join(dir, 'work');
+  mkdirSync(cwd);
+});
+s.after.each(() => rmSync(dir, { recursive: true, force: true }));
+
+s('identity and capabilities', () => {
+  assert.is(driver.name, 'claude');
+  assert.is(driver.title, 'Claude Code');
+  assert.equal(driver.families, ['claude']);
+  assert.is(driver.testedVersions, '2.1.197');
+  assert.equal(driver.capabilities, { resume: true, fork: true, planMode: true, submit: 'paste' });
+});
+
+s('launch: extra args first, then model, resume + fork, then the message after --', async () => {
+  const spec = await driver.launch({ cwd, env: env(), model: 'sonnet', resume: 'abc-123', fork: true, initialPrompt: '-starts with a dash', args: ['--verbose'] });
+  assert.is(spec.command, 'claude');
+  assert.equal(spec.args, ['--verbose', '--model', 'sonnet', '--resume', 'abc-123', '--fork-session', '--', '-starts with a dash']);
+  assert.equal(spec.env, {});
+  assert.is(spec.cwd, cwd);
+  assert.is(spec.prompt, 'argv');
+  assert.is(spec.files, undefined);
+});
+
+s('launch: nothing to say, no prompt; fork without resume is no fork', async () => {
+  const spec = await driver.launch({ cwd, env: env(), fork: true });
+  assert.equal(spec.args, []);
+  assert.is(spec.prompt, 'none');
+  const resumed = await driver.launch({ cwd, env: env(), resume: 'abc' });
+  assert.equal(resumed.args, ['--resume', 'abc']);
+});
+
+s('launch: a message over the argv limit goes as a file reference (.baton 0700, file 0600)', async () => {
+  const big = `${'x'.repeat(ARGV_PROMPT_LIMIT)} BIG-TAIL`;
+  const spec = await driver.launch({ cwd, env: env(), initialPrompt: big, switchId: 'sw-1' });
+  const file = join(cwd, '.baton', 'handoff-sw-1.md');
+  assert.equal(spec.files, [file]);
+  assert.is(readFileSync(file, 'utf8'), big);
+  assert.is(statSync(file).mode & 0o777, 0o600);
+  assert.is(statSync(join(cwd, '.baton')).mode & 0o777, 0o700);
+  const text = spec.args[spec.args.length - 1]!;
+  assert.is(spec.args[spec.args.length - 2], '--');
+  assert.ok(Buffer.byteLength(text) < 1024, 'argv carries only a short reference');
+  assert.match(text, file);
+  assert.is(spec.prompt, 'argv');
+  // Exactly at the limit still fits.
+  const edge = await driver.launch({ cwd, env: env(), initialPrompt: 'y'.repeat(ARGV_PROMPT_LIMIT), switchId: 'sw-2' });
+  assert.is(edge.files, undefined);
+  assert.ok(!readdirSync(join(cwd, '.baton')).includes('handoff-sw-2.md'));
+});
+
+s('launch: an account is its own CLAUDE_CONFIG_DIR under $XDG_CONFIG_HOME/baton/accounts, made 0700', async () => {
+  const spec = await driver.launch({ cwd, env: env(), account: 'work' });
+  const acct = join(dir, 'config', 'baton', 'accounts', 'claude', 'work');
+  assert.equal(spec.env, { CLAUDE_CONFIG_DIR: acct });
+  assert.is(statSync(acct).mode & 0o777, 0o700);
+  try {
+    await driver.launch({ cwd, env: env(), account: '../escape' });
+    assert.unreachable('a path as account name');
+  } catch (err) {
+    assert.instance(err, BatonError);
+    assert.is((err as BatonError).exitCode, 2);
+  }
+});
+
+s('headless argv: stream-json, prompt not in argv; --yes is bypassPermissions, or named tools as root without IS_SANDBOX', () => {
+  const base = { env: {}, yes: false };
+  assert.equal(headlessArgs(base, false), ['-p', '--output-format', 'stream-json', '--verbose']);
+  assert.equal(headlessArgs({ ...base, model: 'opus', resume: 's1', args: ['--max-turns', '3'] }, false), [
+    '-p', '--output-format', 'stream-json', '--verbose', '--model', 'opus', '--resume', 's1', '--max-turns', '3',
+  ]);
+  assert.equal(headlessArgs({ env: {}, yes: true }, false).slice(-2), ['--permission-mode', 'bypassPermissions']);
+  assert.equal(headlessArgs({ env: { IS_SANDBOX: '1' }, yes: true }, true).slice(-2), ['--permission-mode', 'bypassPermissions']);
+  assert.equal(headlessArgs({ env: {}, yes: true }, true).slice(-2), ['--allowedTools', ROOT_ALLOWED_TOOLS.join(',')]);
+  assert.equal(headlessArgs({ ...base, resume: 's1', fork: true }, false).slice(-3), ['--resume', 's1', '--fork-session']);
+  assert.not.ok(headlessArgs({ ...base, fork: true }, false).includes('--fork-session'), 'fork without resume is no fork');
+});
+
+s('carrySession: the log is copied (0600) to the other directory\'s project dir, the original untouched; undo removes the copy', async () => {
+  const e = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'claude') };
+  const mine = projectDir(e.CLAUDE_CONFIG_DIR, cwd);
+  mkdirSync(mine, { recursive: true });
+  const text = '{"type":"user","sessionId":"s-1"}\n';
+  writeFileSync(join(mine, 's-1.jsonl'), text);
+  const elsewhere = join(dir, 'worktree');
+  const carried = await driver.carrySession!({ env: e, session: 's-1', cwd, toCwd: elsewhere });
+  const copy = join(projectDir(e.CLAUDE_CONFIG_DIR, elsewhere), 's-1.jsonl');
+  assert.is(readFileSync(copy, 'utf8'), text);
+  assert.is(statSync(copy).mode & 0o777, 0o600);
+  assert.is(readFileSync(join(mine, 's-1.jsonl'), 'utf8'), text);
+  assert.equal(readdirSync(projectDir(e.CLAUDE_CONFIG_DIR, elsewhere)), ['s-1.jsonl'], 'no temp file left');
+  await carried.undo();
+  assert.equal(readdirSync(projectDir(e.CLAUDE_CONFIG_DIR, elsewhere)), []);
+  assert.is(readFileSync(join(mine, 's-1.jsonl'), 'utf8'), text, 'undo leaves the original');
+  try {
+    await driver.carrySession!({ env: e, session: 'no-such', cwd, toCwd: elsewhere });
+    assert.unreachable('an unknown session');
+  } catch (err) {
+    assert.instance(err, BatonError);
+    assert.is((err as BatonError).exitCode, 2);
+  }
+});
+
+s('where logs are: CLAUDE_CONFIG_DIR, the account, ~/.claude; slug rule with the long-path hash', () => {
+  assert.is(claudeConfigDir({ HOME: '/h' }), '/h/.claude');
+  assert.is(claudeConfigDir({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' }), '/c');
+  assert.is(claudeConfigDir({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' }, 'a'), '/h/.config/baton/accounts/claude/a');
+  assert.is(projectSlug('/tmp/x_y.z'), '-tmp-x-y-z');
+  const long = `/${'d'.repeat(250)}`;
+  const slug = projectSlug(long);
+  assert.is(slug.slice(0, 201), `-${'d'.repeat(199)}-`);
+  assert.match(slug.slice(201), /^[0-9a-z]+$/);
+  assert.is(projectSlug(long), slug, 'deterministic');
+  assert.is.not(projectSlug(`${long}e`), slug, 'paths that share the first 200 characters still differ');
+});
+
+s('findSessionLog: the cwd\'s project first, then any project; nothing for ids that are paths', () => {
+  const config = join(dir, 'claude');
+  assertFindsLog((id) => findSessionLog(config, cwd, id), projectDir(config, cwd), join(config, 'projects', '-elsewhere'), '../-elsewhere/b');
+});
+
+s('statusFromScreen on screens of the real TUI', () => {
+  const screen = (name: string) => fixtureScreen('claude', name);
+  assert.is(claudeStatusFromScreen(screen('idle-start')), 'idle');
+  assert.is(claudeStatusFromScreen(screen('working')), 'working');
+  assert.is(claudeStatusFromScreen(screen('approval')), 'approval');
+  assert.is(claudeStatusFromScreen(screen('idle-after-reply')), 'idle');
+  assert.is(claudeStatusFromScreen(['', 'loading…', '']), undefined);
+});
+
+s('ingest: the first log created after `since` is followed line by line as it is written; an older one is not', async () => {
+  const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
+  await followsNewLog({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) }, { line: 3, at: 40 });
+});
+
+s('ingest of a named session: records from before `since` give no events, later ones do', async () => {
+  const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
+  await followsNamedSession({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) });
+});
+
+s('ingest of a new log whose reply was written before its prompt (captured): the prompt comes first', async () => {
+  const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
+  const logs = projectDir(env2.CLAUDE_CONFIG_DIR, cwd);
+  const since = new Date();
+  const events: TranscriptEvent[] = [];
+  const ing = await driver.ingest!({ cwd, env: env2, since, onEvent: (e) => events.push(e) });
+  try {
+    const at = new Date(since.getTime() + 60_000).toISOString();
+    const lines = fixtureLines('claude', 'tui-reply-written-first.jsonl').map((l) => restamp(l, at));
+    const prompt = lines.findIndex((l) => l.includes('"type":"user"'));
+    // In the two writes the CLI made: the reply and its turn end, then the prompt and what the reply follows.
+    mkdirSync(logs, { recursive: true });
+    const log = join(logs, 'reply-first.jsonl');
+    appendFileSync(log, `${lines.slice(0, prompt).join('\n')}\n`);
+    await until(() => events.length > 0, 'the new log found');
+    appendFileSync(log, `${lines.slice(prompt).join('\n')}\n`);
+    await until(() => events.some((e) => e.type === 'turn_end'), 'the turn end');
+    assert.equal(events.map((e) => e.type), ['session', 'user_text', 'agent_text', 'turn_end']);
+  } finally {
+    await ing.dispose();
+  }
+});
+
+s.run();

@@ -1,0 +1,187 @@
+// Drop-in plugins: where they are looked for, what a good one looks like, broken ones
+// reported by path while the rest load, duplicate names, reloading while baton runs, and
+// the example in docs/plugins.md loaded exactly as written.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import type { HarnessDriver } from '../../src/plugins/api.js';
+import { configDir, defaultPluginDir, listPluginFiles } from '../../src/plugins/loader.js';
+import { loadRegistry, type Registry, type RegistryChange } from '../../src/plugins/registry.js';
+
+async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const driverSource = (name: string, title = 'Test driver', extra = '') => `
+export default {
+  name: ${JSON.stringify(name)},
+  title: ${JSON.stringify(title)},
+  families: [],
+  capabilities: { resume: false, fork: false, planMode: false, submit: 'paste' },
+  detect: async () => ({ installed: false, installHint: 'nothing to install' }),
+  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }),
+  ${extra}
+};
+`;
+
+let root = '';
+let env: NodeJS.ProcessEnv = {};
+let pluginDir = '';
+let extraDir = '';
+let emptyConfig = '';
+let reg: Registry | undefined;
+
+const open = async (opts: { pluginDirs?: string[]; watch?: boolean; env?: NodeJS.ProcessEnv } = {}) => {
+  reg = await loadRegistry({ env: opts.env ?? env, builtinDir: false, configPath: emptyConfig, pluginDirs: opts.pluginDirs, watch: opts.watch });
+  return reg;
+};
+
+const t = suite('loader');
+t.before.each(() => {
+  root = mkdtempSync(join(tmpdir(), 'baton-loader-'));
+  env = { ...process.env, XDG_CONFIG_HOME: join(root, 'config'), HOME: join(root, 'home') };
+  pluginDir = join(root, 'config', 'baton', 'plugins');
+  extraDir = join(root, 'extra');
+  mkdirSync(pluginDir, { recursive: true });
+  emptyConfig = join(root, 'registry.json');
+  writeFileSync(emptyConfig, '{}');
+});
+t.after.each(async () => {
+  await reg?.dispose();
+  reg = undefined;
+  rmSync(root, { recursive: true, force: true });
+});
+
+t('drop-ins live in $XDG_CONFIG_HOME/baton/plugins, else ~/.config/baton/plugins', () => {
+  assert.is(configDir({ XDG_CONFIG_HOME: '/x/cfg', HOME: '/home/a' }), '/x/cfg/baton');
+  assert.is(defaultPluginDir({ XDG_CONFIG_HOME: '/x/cfg', HOME: '/home/a' }), '/x/cfg/baton/plugins');
+  assert.is(defaultPluginDir({ HOME: '/home/a' }), '/home/a/.config/baton/plugins');
+  // The XDG spec ignores relative paths.
+  assert.is(defaultPluginDir({ XDG_CONFIG_HOME: 'rel', HOME: '/home/a' }), '/home/a/.config/baton/plugins');
+});
+
+t('only *.js and *.mjs files are plugins', () => {
+  for (const f of ['a.mjs', 'b.js', 'c.ts', 'd.d.ts', 'notes.txt', '.hidden.mjs', 'e.cjs']) writeFileSync(join(pluginDir, f), '');
+  mkdirSync(join(pluginDir, 'dir.mjs'));
+  assert.equal(listPluginFiles(pluginDir), [join(pluginDir, 'a.mjs'), join(pluginDir, 'b.js')]);
+  assert.equal(listPluginFiles(join(root, 'missing')), []);
+});
+
+t('a good drop-in loads: default export, named `driver` export, or a factory given the kit', async () => {
+  writeFileSync(join(pluginDir, 'one.mjs'), driverSource('one'));
+  writeFileSync(join(pluginDir, 'two.js'), driverSource('two').replace('export default', 'export const driver ='));
+  writeFileSync(join(pluginDir, 'three.mjs'), `export default (kit) => kit.acpDriver({ name: 'three', command: 'no-such-acp-agent', installHint: 'get three' });`);
+  const r = await open();
+  assert.equal(r.problems, []);
+  assert.equal(r.names(), ['one', 'three', 'two']);
+  assert.equal(r.origin('one'), { kind: 'drop-in', path: join(pluginDir, 'one.mjs') });
+  const three = r.get('three');
+  assert.is(typeof three.headless, 'function');
+  assert.equal(await r.detect('three'), { installed: false, installHint: 'get three' });
+});
+
+t('a broken drop-in is reported by its path, naming the field, and the rest still load', async () => {
+  const files = {
+    syntax: join(pluginDir, 'a-syntax.mjs'),
+    none: join(pluginDir, 'b-none.mjs'),
+    shape: join(pluginDir, 'c-shape.mjs'),
+    throws: join(pluginDir, 'd-throws.mjs'),
+  };
+  writeFileSync(files.syntax, 'export default {\n');
+  writeFileSync(files.none, 'export const somethingElse = 1;\n');
+  writeFileSync(files.shape, driverSource('shape').replace("submit: 'paste'", 'submit: 3').replace(/launch: .*\n/, 'launch: "not a function",\n'));
+  writeFileSync(files.throws, 'export default () => { throw new Error("factory exploded"); };\n');
+  writeFileSync(join(pluginDir, 'z-good.mjs'), driverSource('good'));
+  const r = await open();
+  assert.equal(r.names(), ['good']);
+  const byPath = new Map(r.problems.map((p) => [p.path, p.message]));
+  assert.equal([...byPath.keys()].sort(), Object.values(files).sort());
+  assert.match(byPath.get(files.syntax)!, 'failed to load');
+  assert.match(byPath.get(files.none)!, 'exports no driver');
+  assert.match(byPath.get(files.shape)!, 'capabilities.submit: expected "paste" or "type", got 3');
+  assert.match(byPath.get(files.shape)!, 'launch: expected a function');
+  assert.match(byPath.get(files.throws)!, 'factory exploded');
+});
+
+t('two plugins with one name is an error naming both files; the first one is kept', async () => {
+  mkdirSync(extraDir);
+  const first = join(pluginDir, 'twin.mjs');
+  const second = join(extraDir, 'also-twin.mjs');
+  writeFileSync(first, driverSource('twin', 'First twin'));
+  writeFileSync(second, driverSource('twin', 'Second twin'));
+  const r = await open({ pluginDirs: [extraDir] });
+  assert.is(r.get('twin').title, 'First twin');
+  assert.is(r.problems.length, 1);
+  const p = r.problems[0]!;
+  assert.equal(p.paths, [first, second]);
+  assert.ok(p.message.includes(first) && p.message.includes(second), p.message);
+});
+
+t('while baton runs, added, edited and removed drop-ins are picked up (chokidar)', async () => {
+  const r = await open({ watch: true, pluginDirs: [extraDir] });
+  const changes: RegistryChange[] = [];
+  r.on('change', (c) => changes.push(c));
+  assert.equal(r.names(), []);
+
+  const file = join(pluginDir, 'late.mjs');
+  writeFileSync(file, driverSource('late', 'Late v1'));
+  await until(() => r.has('late'));
+  assert.ok(changes.some((c) => c.added.includes('late')));
+
+  writeFileSync(file, driverSource('late', 'Late v2'));
+  await until(() => r.has('late') && r.get('late').title === 'Late v2');
+  assert.ok(changes.some((c) => c.updated.includes('late')));
+
+  // A --plugins directory that did not exist when baton started.
+  mkdirSync(extraDir);
+  writeFileSync(join(extraDir, 'later.mjs'), driverSource('later'));
+  await until(() => r.has('later'));
+
+  writeFileSync(join(pluginDir, 'broken.mjs'), 'export default 42;\n');
+  await until(() => r.problems.some((p) => p.path === join(pluginDir, 'broken.mjs')));
+  assert.ok(r.has('late') && r.has('later'), 'a broken newcomer does not take the others down');
+
+  unlinkSync(file);
+  await until(() => !r.has('late'));
+  assert.ok(changes.some((c) => c.removed.includes('late')));
+});
+
+t('the drop-in example in docs/plugins.md loads exactly as written and works', async () => {
+  const doc = readFileSync(new URL('../../docs/plugins.md', import.meta.url), 'utf8');
+  const marker = doc.indexOf('<!-- drop-in example: my-agent.mjs');
+  assert.ok(marker >= 0, 'the example is marked in the doc');
+  const block = /```js\n([\s\S]*?)```/.exec(doc.slice(marker));
+  assert.ok(block, 'a js block follows the marker');
+  writeFileSync(join(pluginDir, 'my-agent.mjs'), block![1]!);
+
+  // A `my-agent` on PATH: node itself under that name, so `--version` really runs.
+  const bin = join(root, 'bin');
+  mkdirSync(bin);
+  symlinkSync(process.execPath, join(bin, 'my-agent'));
+  const r = await open({ env: { ...env, PATH: `${bin}${delimiter}${env.PATH ?? ''}` } });
+  assert.equal(r.problems, []);
+  const d: HarnessDriver = r.get('my-agent');
+  assert.is(d.title, 'My Agent');
+
+  const det = await d.detect({ env: { ...env, PATH: `${bin}${delimiter}${env.PATH ?? ''}` } });
+  assert.is(det.installed, true);
+  assert.is(det.path, join(bin, 'my-agent'));
+  assert.is(det.version, process.versions.node);
+  assert.is(det.untestedVersion, undefined);
+  const missing = await d.detect({ env: { ...env, PATH: join(root, 'empty') } });
+  assert.equal(missing, { installed: false, installHint: 'npm install -g my-agent' });
+
+  const short = await d.launch({ env, cwd: root, model: 'm1', initialPrompt: 'hello', args: ['--x'] });
+  assert.equal(short, { command: 'my-agent', args: ['--x', '--model', 'm1', 'hello'], env: {}, cwd: root, prompt: 'argv' });
+  const long = await d.launch({ env, cwd: root, initialPrompt: 'x'.repeat(200 * 1024) });
+  assert.is(long.prompt, 'paste');
+  assert.equal(long.args, []);
+});
+
+t.run();

@@ -1,0 +1,342 @@
+// src/conversation/tab-session.ts. The ingest side: a message typed straight into the agent's
+// own TUI (not sent from the compose bar) gets its checkpoint when the driver's ingest shows
+// it, in a real git repository, with the CLI in a real PTY tab. And reset (below): the agent
+// stopped, the same one armed, the next message a fresh start on a brief. The driver is a drop-in
+// written here (our own contract): its "CLI" logs each line typed at it as a user_text,
+// answers at once, and the driver's ingest follows that log with the plugin kit's tailJsonl.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TabSession } from '../../src/conversation/tab-session.js';
+import { loadRegistry, type Registry } from '../../src/plugins/registry.js';
+import { createConversation, readConversation, type OpenConversation } from '../../src/transcript/store.js';
+import type { Entry } from '../../src/transcript/types.js';
+import { TabTerminal } from '../../src/tui/tab-terminal.js';
+import { Tab } from '../../src/tui/tab.js';
+import { createCheckpoint } from '../../src/worktree/checkpoint.js';
+import { resetConversation } from '../../src/conversation/reset.js';
+import { until } from '../helpers/term.js';
+
+// The CLI: each line typed at it is logged as the user's message, then answered at once
+// (the answer reaches the log while baton is still taking the message's checkpoint).
+const CLI = `import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+const log = process.env.TYPED_CLI_LOG;
+const rec = (r) => appendFileSync(log, JSON.stringify(r) + '\\n');
+process.stdout.write('typed-cli ready\\n> ');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  rec({ type: 'user_text', text: line });
+  rec({ type: 'agent_text', text: 'ok: ' + line });
+  rec({ type: 'turn_end' });
+  process.stdout.write('ok: ' + line + '\\n> ');
+});
+`;
+
+const dropIn = (cli: string) => `export default (kit) => ({
+  name: 'typed',
+  title: 'Typed CLI',
+  families: [],
+  capabilities: { resume: false, fork: false, planMode: false, submit: 'type' },
+  async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
+  launch(opts) {
+    return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG }, cwd: opts.cwd, prompt: 'none' };
+  },
+  async ingest(opts) {
+    const tail = await kit.tailJsonl(opts.env.TYPED_CLI_LOG, { onRecord: (r) => opts.onEvent(r) });
+    return { agentSession: undefined, skipped: 0, dispose: () => tail.dispose() };
+  },
+});
+`;
+
+interface World {
+  home: string;
+  repo: string;
+  env: NodeJS.ProcessEnv;
+  registry: Registry;
+  conv: OpenConversation;
+  terminal: TabTerminal;
+  tabs: Tab[];
+  session: TabSession;
+  /** The seqs checkpoints were asked for, in order. */
+  asked: number[];
+}
+
+let w: World | undefined;
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+async function world(opts: { checkpoints?: boolean } = {}): Promise<World> {
+  const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-'));
+  const repo = join(home, 'repo');
+  mkdirSync(repo);
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'config', 'user.name', 'Test');
+  git(repo, 'config', 'user.email', 'test@example.com');
+  git(repo, 'config', 'commit.gpgsign', 'false');
+  writeFileSync(join(repo, 'notes.txt'), 'committed\n');
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-q', '-m', 'first');
+  const cli = join(home, 'typed-cli.mjs');
+  writeFileSync(cli, CLI);
+  const plugins = join(home, 'plugins');
+  mkdirSync(plugins);
+  writeFileSync(join(plugins, 'typed.mjs'), dropIn(cli));
+  const log = join(home, 'cli-log.jsonl');
+  writeFileSync(log, '');
+  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), TYPED_CLI_LOG: log };
+  const registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
+  const conv = await createConversation(join(home, 'baton'), { cwd: repo, title: 'typed', user: { type: 'user', name: 'tester', device: 'test' } });
+  const tabs: Tab[] = [];
+  const terminal = new TabTerminal((launch) => {
+    const tab = new Tab(launch, { cols: 80, rows: 10, baseEnv: { PATH: process.env.PATH } });
+    tabs.push(tab);
+    return tab;
+  });
+  const asked: number[] = [];
+  const session = new TabSession({
+    conversation: conv,
+    registry,
+    terminal,
+    env,
+    checkpoint: opts.checkpoints === false ? undefined : (seq) => {
+      asked.push(seq);
+      return createCheckpoint(repo, conv.id, seq);
+    },
+  });
+  w = { home, repo, env, registry, conv, terminal, tabs, session, asked };
+  const outcome = await session.start('typed');
+  assert.is(outcome.kind, 'started', outcome.message);
+  await until(() => terminal.screenLines().some((l) => l.includes('typed-cli ready')), 'the CLI is up');
+  return w;
+}
+
+const s = suite('tab-session');
+s.after.each(async () => {
+  if (!w) return;
+  await w.session.dispose();
+  w.terminal.dispose();
+  for (const t of w.tabs) await t.dispose();
+  await w.registry.dispose();
+  rmSync(w.home, { recursive: true, force: true });
+  w = undefined;
+});
+
+const users = (c: OpenConversation) => c.transcript.entries.filter((e): e is Entry & { kind: 'user_message' } => e.kind === 'user_message');
+const fileAt = (repo: string, commit: string, path: string) => git(repo, 'show', `${commit}:${path}`);
+
+s('a message typed into the CLI gets a checkpoint of the files as they were when it was ingested, recorded on its entry in log order', async () => {
+  const { repo, conv, terminal, session, asked } = await world();
+  writeFileSync(join(repo, 'notes.txt'), 'edited before typing\n');
+  writeFileSync(join(repo, 'untracked.txt'), 'new\n');
+  terminal.write('fix the bug\r');
+  await until(() => conv.transcript.entries.some((e) => e.kind === 'turn_end'), 'the typed turn is ingested');
+  await session.ingested();
+
+  const [typed] = users(conv);
+  assert.ok(typed, 'the typed message is recorded');
+  assert.is(typed!.text, 'fix the bug');
+  assert.ok(typed!.checkpoint, 'with a checkpoint');
+  assert.equal(asked, [typed!.seq]);
+  assert.is(git(repo, 'rev-parse', `refs/baton/checkpoints/${conv.id}/${typed!.seq}`), typed!.checkpoint);
+  assert.is(fileAt(repo, typed!.checkpoint!, 'notes.txt'), 'edited before typing');
+  assert.is(fileAt(repo, typed!.checkpoint!, 'untracked.txt'), 'new');
+  // The answer came while the checkpoint was being taken: it still follows the message.
+  const kinds = conv.transcript.entries.filter((e) => e.seq >= typed!.seq).map((e) => e.kind);
+  assert.equal(kinds, ['user_message', 'agent_text', 'turn_end']);
+  // Stored as it is in memory.
+  conv.sync();
+  const stored = await readConversation(join(w!.home, 'baton'), conv.id);
+  assert.is(stored.transcript.entry(typed!.seq)?.checkpoint, typed!.checkpoint);
+});
+
+s('a compose-bar message keeps its one checkpoint (taken before sending); each typed message gets its own', async () => {
+  const { repo, conv, terminal, session, asked } = await world();
+  await conv.meta.update({ title: '' }); // untitled, as a conversation opened in the TUI is
+  terminal.write('first, typed\r');
+  await until(() => users(conv).length === 1 && !!users(conv)[0]!.checkpoint, 'the typed message');
+  await until(() => session.status.current === 'idle', 'idle after the typed turn');
+
+  writeFileSync(join(repo, 'notes.txt'), 'before the compose message\n');
+  const sent = await session.send('second, from the compose bar');
+  assert.is(sent.kind, 'delivered');
+  await until(() => users(conv).length === 2, 'the compose message is ingested');
+  await until(() => session.status.current === 'idle', 'idle after the compose turn');
+
+  writeFileSync(join(repo, 'notes.txt'), 'before the third\n');
+  terminal.write('third, typed\r');
+  await until(() => users(conv).length === 3 && !!users(conv)[2]!.checkpoint, 'the second typed message');
+  await session.ingested();
+
+  const [first, second, third] = users(conv);
+  assert.equal(users(conv).map((e) => e.text), ['first, typed', 'second, from the compose bar', 'third, typed']);
+  // An untitled conversation is named after its first message, as baton chat names it.
+  await until(() => conv.meta.data.title === 'first, typed', 'the title from the first message');
+  // One checkpoint per message: the compose bar's was not taken again when its echo came in.
+  assert.equal(asked, [first!.seq, second!.seq, third!.seq]);
+  const refs = git(repo, 'for-each-ref', '--format=%(refname)', `refs/baton/checkpoints/${conv.id}/`).split('\n');
+  assert.is(refs.length, 3);
+  assert.is(fileAt(repo, second!.checkpoint!, 'notes.txt'), 'before the compose message');
+  assert.is(fileAt(repo, third!.checkpoint!, 'notes.txt'), 'before the third');
+  assert.is(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'before the third\n');
+});
+
+s('without checkpoints (not a git repository) a typed message is recorded as before, at once', async () => {
+  const { conv, terminal, asked } = await world({ checkpoints: false });
+  terminal.write('no git here\r');
+  await until(() => conv.transcript.entries.some((e) => e.kind === 'turn_end'), 'the typed turn is ingested');
+  const [typed] = users(conv);
+  assert.is(typed?.text, 'no git here');
+  assert.is(typed?.checkpoint, undefined);
+  assert.equal(asked, []);
+});
+
+s.run();
+
+// TabSession.reset: the conversation was reset, so the agent (whose own session still holds
+// what the reset hid) is stopped, and the next message starts the same agent afresh, with a
+// brief of what is still shown and no resume. The driver here can resume (its CLI names a
+// session, confirmed at each turn's end), so a resume is what an ordinary restart would do;
+// each launch is recorded (resume, first prompt) and logs to a file of its own.
+const RESUMABLE_CLI = `import { appendFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+const log = process.env.RESUMABLE_LOG;
+const rec = (r) => appendFileSync(log, JSON.stringify(r) + '\\n');
+const answer = (text) => {
+  rec({ type: 'user_text', text });
+  rec({ type: 'agent_text', text: 'ok: ' + text.split('\\n').pop() });
+  rec({ type: 'turn_end' });
+};
+rec({ type: 'session', agentSession: process.env.RESUMABLE_SESSION });
+if (process.argv[2]) answer(process.argv[2]);
+process.stdout.write('resumable ready\\n> ');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  answer(line);
+  process.stdout.write('ok: ' + line + '\\n> ');
+});
+`;
+
+const resumableDropIn = (cli: string, dir: string) => `import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+let n = 0;
+export default (kit) => ({
+  name: 'resumable',
+  title: 'Resumable CLI',
+  families: [],
+  capabilities: { resume: true, fork: false, planMode: false, submit: 'type' },
+  async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
+  launch(opts) {
+    n++;
+    appendFileSync(join(${JSON.stringify(dir)}, 'launches.jsonl'), JSON.stringify({ n, resume: opts.resume ?? null, prompt: opts.initialPrompt ?? null }) + '\\n');
+    const log = join(${JSON.stringify(dir)}, 'log-' + n + '.jsonl');
+    appendFileSync(log, '');
+    return {
+      command: process.execPath,
+      args: [${JSON.stringify(cli)}, ...(opts.initialPrompt ? [opts.initialPrompt] : [])],
+      env: { RESUMABLE_LOG: log, RESUMABLE_SESSION: opts.resume ?? 'session-' + n },
+      cwd: opts.cwd,
+      prompt: opts.initialPrompt ? 'argv' : 'none',
+    };
+  },
+  async ingest(opts) {
+    const tail = await kit.tailJsonl(join(${JSON.stringify(dir)}, 'log-' + n + '.jsonl'), { onRecord: (r) => opts.onEvent(r) });
+    return { agentSession: undefined, skipped: 0, dispose: () => tail.dispose() };
+  },
+});
+`;
+
+interface Launch {
+  n: number;
+  resume: string | null;
+  prompt: string | null;
+}
+
+const r = suite('tab-session reset');
+let rw: { home: string; registry: Registry; conv: OpenConversation; terminal: TabTerminal; tabs: Tab[]; session: TabSession } | undefined;
+r.after.each(async () => {
+  if (!rw) return;
+  await rw.session.dispose();
+  rw.terminal.dispose();
+  for (const t of rw.tabs) await t.dispose();
+  await rw.registry.dispose();
+  rmSync(rw.home, { recursive: true, force: true });
+  rw = undefined;
+});
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+r('after a reset the agent is stopped, the same agent is armed, and the next send starts it with no resume and a brief without the hidden entries', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-reset-'));
+  const repo = join(home, 'repo');
+  mkdirSync(repo);
+  git(repo, 'init', '-q', '-b', 'main');
+  const cli = join(home, 'resumable-cli.mjs');
+  writeFileSync(cli, RESUMABLE_CLI);
+  const plugins = join(home, 'plugins');
+  mkdirSync(plugins);
+  writeFileSync(join(plugins, 'resumable.mjs'), resumableDropIn(cli, home));
+  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config') };
+  const registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
+  const conv = await createConversation(join(home, 'baton'), { cwd: repo, title: 'reset', user: { type: 'user', name: 'tester', device: 'test' } });
+  const tabs: Tab[] = [];
+  const terminal = new TabTerminal((launch) => {
+    const tab = new Tab(launch, { cols: 100, rows: 10, baseEnv: { PATH: process.env.PATH } });
+    tabs.push(tab);
+    return tab;
+  });
+  const session = new TabSession({ conversation: conv, registry, terminal, env });
+  rw = { home, registry, conv, terminal, tabs, session };
+  const launches = () => readFileSync(join(home, 'launches.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Launch);
+
+  assert.is((await session.start('resumable')).kind, 'started');
+  await until(() => terminal.screenLines().some((l) => l.includes('resumable ready')), 'the CLI is up');
+  for (const text of ['ALPHA the first message', 'BETA the second message']) {
+    assert.is((await session.send(text)).kind, 'delivered');
+    await until(() => conv.transcript.entries.some((e) => e.kind === 'agent_text' && e.text === `ok: ${text}`), `the answer to ${text}`);
+    await until(() => session.status.current === 'idle', 'idle again');
+  }
+  // An ordinary restart would resume: the CLI's session is confirmed as holding both turns.
+  const cursors = () => conv.transcript.entries.filter((e) => e.kind === 'cursor');
+  await until(() => cursors().some((e) => e.kind === 'cursor' && e.agentSession === 'session-1'), 'the session confirmed');
+  const firstAnswer = conv.transcript.entries.find((e) => e.kind === 'agent_text' && e.text === 'ok: ALPHA the first message')!;
+  const pid = tabs[0]!.pane.pid;
+
+  const { hidden } = await resetConversation(conv, firstAnswer.seq);
+  assert.ok(hidden >= 2, 'the second turn is hidden');
+  await session.reset();
+
+  assert.not.ok(terminal.isRunning(), 'the agent is stopped');
+  assert.not.ok(alive(pid), 'its process is gone');
+  assert.is(session.driver?.name, 'resumable', 'the tab still belongs to the agent');
+  assert.equal(session.armed, { agent: 'resumable', title: 'Resumable CLI', model: 'default' }, 'the same agent, armed to start again');
+  assert.is(session.snapshot().status, 'exited');
+  assert.is(launches().length, 1, 'nothing started yet');
+
+  const sent = await session.send('GAMMA after the reset');
+  assert.is(sent.kind, 'switch');
+  assert.is(sent.kind === 'switch' && sent.outcome.kind, 'switched', sent.kind === 'switch' ? sent.outcome.message : '');
+  const [, again] = launches();
+  assert.ok(again, 'launched again');
+  assert.is(again!.resume, null, 'no resume: the session remembers what the reset hid');
+  const prompt = again!.prompt ?? '';
+  assert.ok(prompt.includes('ALPHA the first message'), 'the brief holds what is still shown');
+  assert.not.ok(prompt.includes('BETA'), 'and not the hidden turn');
+  assert.ok(prompt.trimEnd().endsWith('GAMMA after the reset'), 'the message comes after the brief');
+  assert.ok(terminal.isRunning(), 'running again');
+  assert.is(session.armed, undefined, 'disarmed once started');
+  await until(() => conv.transcript.visible().some((e) => e.kind === 'user_message' && e.text === 'GAMMA after the reset'), 'the message recorded');
+  assert.not.ok(conv.transcript.visible().some((e) => e.kind === 'user_message' && e.text.includes('BETA')), 'the hidden turn stays hidden');
+});
+
+r.run();

@@ -1,0 +1,135 @@
+// real CLIs: claude, codex
+// The real `baton` TUI with real agent CLIs (claude, codex) against the fake LLM, driven
+// through a real PTY and read back from the emulated screen: a message from the compose
+// bar reaches claude and its reply shows in the pane; an armed switch is refused while
+// claude works, with the draft kept; once claude is idle the same send switches in place
+// to codex, whose first model request carries the brief; the transcript view shows the
+// divider and the handed-over-context card with its matching-hash mark.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js';
+import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import { TestTerminal } from '../helpers/term.js';
+import { ROOT } from '../helpers/baton-tui.js';
+
+let fake: FakeLlm;
+let menv: MultiCliEnv;
+let t: TestTerminal;
+
+/** Moves the open picker's selection down to the entry whose label is exactly `label`, and takes it. */
+function pick(label: string): void {
+  // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
+  const top = t.rows().findIndex((r) => /┌─ (New tab|Continue with) /.test(r));
+  const col = t.rows()[top]!.indexOf('┌');
+  const items: string[] = [];
+  for (const r of t.rows().slice(top + 1)) {
+    if ([...r][col] !== '│') break;
+    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
+  }
+  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
+  assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
+  for (let i = 0; i < at; i++) t.press('Down');
+  t.press('Enter');
+}
+
+/** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
+async function escape(): Promise<void> {
+  t.press('Escape');
+  await new Promise((r) => setTimeout(r, 400));
+}
+
+const s = suite('tui with real agents');
+s.before(async () => {
+  fake = await startFakeLlm();
+  menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude', 'codex'] });
+  execFileSync('git', ['init', '-q', '-b', 'main', menv.cwd]);
+  execFileSync('git', ['-C', menv.cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
+  // The built baton, as a user runs it (npm test builds it first).
+  t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), menv.cwd], {
+    cols: 120,
+    rows: 36,
+    cwd: menv.cwd,
+    env: { ...menv.env, BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+  });
+});
+s.after(async () => {
+  await t?.kill();
+  await menv?.cleanup();
+  await fake?.close();
+});
+
+
+s('a compose-bar message reaches claude; an armed switch is refused while it works; then switches in place to codex with the brief', async () => {
+  await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code and the plain shell');
+  pick('Claude Code');
+  await t.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
+
+  t.press('C-b', 'm');
+  t.type('hello MARK-E2E-1');
+  t.press('Enter');
+  await t.waitFor(/You said: hello MARK-E2E-1/, 90_000, 'claude\'s reply in the pane');
+  await t.waitFor(/1:Claude Code[^\n]*idle/, 60_000, 'claude idle again');
+
+  // Keep claude busy: the fake LLM never answers this one.
+  t.type('[[FAKE_HANG]] think hard');
+  t.press('Enter');
+  await t.waitFor(/1:Claude Code[^\n]*working/, 60_000, 'claude working');
+  await escape();
+  t.press('C-b', 'a');
+  await t.waitFor(/Continue with[^\n]*\n[^]*│Codex CLI  \d/, 60_000, 'the switch picker');
+  pick('Codex CLI');
+  await t.waitFor(/Continue with Codex CLI/, 10_000, 'the armed switch in the compose bar');
+  t.type('switch now MARK-E2E-2');
+  t.press('Enter');
+  await t.waitFor(/Claude Code is still working\. Nothing was sent/, 30_000, 'the busy refusal');
+  await t.waitFor(/› switch now MARK-E2E-2/, 10_000, 'the draft kept');
+  assert.is(fake.requestsContaining('MARK-E2E-2').length, 0, 'nothing reached any model');
+
+  // Interrupt claude (Esc in its pane), then send the kept draft again.
+  await escape();
+  await escape();
+  await t.waitFor(/1:Claude Code[^\n]*idle/, 60_000, 'claude idle after the interrupt');
+  t.press('C-b', 'm');
+  t.press('Enter');
+  await t.waitFor(/1:Codex CLI/, 60_000, 'the tab now runs codex');
+  const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'MARK-E2E-2'), 90_000, 'codex\'s first request');
+  assert.ok(bodyContains(req, '[baton handoff brief]'), 'codex got the brief');
+  assert.ok(bodyContains(req, 'MARK-E2E-1'), 'with the earlier turn');
+  await t.waitFor(/Continued with Codex CLI/, 60_000, 'the outcome, said plainly');
+});
+
+s('the transcript view shows the divider; its card is regenerated with a matching hash', async () => {
+  await escape();
+  t.press('C-b', 't');
+  await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
+  t.type('/');
+  await t.waitFor(/Search the transcript/, 10_000);
+  t.type('Switched\r');
+  // The divider is on screen all along; wait for the search to finish moving the selection.
+  await t.waitForGone(/Search the transcript/, 10_000);
+  await t.waitFor(/Switched this conversation from Claude Code to Codex CLI/, 10_000, 'the divider');
+  t.press('Enter');
+  await t.waitFor(/Handed-over context/, 30_000, 'the card');
+  const card = t.screenText();
+  assert.match(card, /Regenerated from this conversation's transcript; not stored when it was sent\./);
+  assert.match(card, /✓ matches what was sent/);
+  assert.match(card, /jump to the last message included/);
+  t.type('q');
+  t.type('q');
+  await t.waitForGone(/Transcript:/, 10_000);
+});
+
+s('quit asks nothing when no agent works, and ends every process', async () => {
+  t.press('C-b', 'q');
+  await t.waitFor((scr) => /Quit baton/.test(scr) || !/Codex CLI/.test(scr), 15_000);
+  if (/Quit baton/.test(t.screenText())) t.type('y');
+  const code = await Promise.race([t.exited, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000))]);
+  assert.is(code, 0, `baton quit cleanly; it wrote last: ${JSON.stringify(t.output.slice(-1500))}`);
+  // Every agent process is gone (none runs from the shared scratch HOME any more).
+  const { processesWithHome } = await import('../helpers/multi-cli-env.js');
+  assert.equal(processesWithHome(menv.home), []);
+});
+
+s.run();

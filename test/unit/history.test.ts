@@ -1,0 +1,88 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEFAULT_ATTR, paintRow, type BlessedRow } from '../../src/tui/cells.js';
+import { archiveLine, archivedText, History, paintArchived, type ArchivedLine } from '../../src/tui/history.js';
+import { cellAttr } from '../../src/tui/cells.js';
+import { heldLineRuns, type HeldLine } from '../../src/tui/xterm.js';
+import { createTerminal } from '../../src/tui/xterm.js';
+
+const s = suite('history');
+const blank = (n: number): BlessedRow => Array.from({ length: n }, () => [DEFAULT_ATTR, ' '] as [number, string]);
+
+const SAMPLES = [
+  'plain ascii text',
+  '\x1b[1;31mbold red\x1b[0m then \x1b[4;38;5;208munderlined 208\x1b[0m',
+  '\x1b[38;2;30;30;200mtruecolour\x1b[0m \x1b[7minverse\x1b[0m',
+  '日本語 and 😀 emoji, é and e\u0301',
+  '\x1b[44m   spaces on blue   \x1b[0m',
+  '',
+];
+
+s('an archived line paints exactly like the live line it came from', async () => {
+  for (const text of SAMPLES) {
+    const term = createTerminal(40, 2, 0);
+    await new Promise<void>((r) => term.write(text, r));
+    const buf = term.buffer.active;
+    const live = blank(45);
+    const archived = blank(45);
+    paintRow(buf.getLine(0), buf.getNullCell(), live, 2, 40);
+    const a = archiveLine(buf.getLine(0)!, buf.getNullCell());
+    paintArchived(a, archived, 2, 40);
+    assert.equal(archived, live, JSON.stringify(text));
+    assert.is(archivedText(a), buf.getLine(0)!.translateToString(true).trimEnd(), JSON.stringify(text));
+    // The fast path from xterm's own cell words gives the same runs.
+    const internal = (term as unknown as { _core: { _bufferService: { buffers: { normal: { lines: { get(i: number): unknown } } } } } })._core._bufferService.buffers.normal.lines.get(0);
+    const fast = heldLineRuns({ kind: 'held', line: internal } as HeldLine, buf.getNullCell(), cellAttr, DEFAULT_ATTR);
+    assert.equal(fast, a, JSON.stringify(text));
+    term.dispose();
+  }
+});
+
+s('held lines wait uncompacted up to maxPending, then the oldest are compacted; evicted and compacted ones are released', async () => {
+  const term = createTerminal(20, 2, 0);
+  await new Promise<void>((r) => term.write('\x1b[31mred\x1b[0m line', r));
+  const internal = (term as unknown as { _core: { _bufferService: { buffers: { normal: { lines: { get(i: number): { clone(): unknown } } } } } } })._core._bufferService.buffers.normal.lines.get(0);
+  const released: unknown[] = [];
+  const h = new History(5, (l) => released.push(l), 2, term.buffer.active.getNullCell());
+  const held = () => ({ kind: 'held', line: internal.clone() }) as unknown as HeldLine;
+  for (let i = 0; i < 4; i++) h.push(held());
+  assert.is(h.pending, 2);
+  assert.is(released.length, 2);
+  assert.equal(h.get(0), { wrapped: false, runs: [(0 << 18) | (1 << 9) | 0x1ff, 'red', DEFAULT_ATTR, ' line'] });
+  assert.is((h.get(3) as HeldLine).kind, 'held');
+  for (let i = 0; i < 4; i++) h.push(held());
+  assert.is(h.length, 5);
+  assert.is(h.dropped, 3);
+  assert.is(h.compact(10, term.buffer.active.getNullCell()), 2);
+  assert.is(h.pending, 0);
+  assert.is(released.length, 8);
+});
+
+s('trailing blanks are not stored; wrapped lines keep the mark', async () => {
+  const term = createTerminal(10, 3, 0);
+  await new Promise<void>((r) => term.write('abc       \r\n0123456789wrapped', r));
+  const buf = term.buffer.active;
+  // A plain line is stored as just its text.
+  assert.is(archiveLine(buf.getLine(0)!, buf.getNullCell()), 'abc');
+  const wrapped = archiveLine(buf.getLine(2)!, buf.getNullCell());
+  assert.equal(wrapped, { wrapped: true, runs: [DEFAULT_ATTR, 'wrapped'] });
+});
+
+s('the history keeps at most cap lines, counting what fell off', () => {
+  const h = new History(3);
+  for (let i = 0; i < 10_000; i++) h.push(String(i));
+  assert.is(h.length, 3);
+  assert.is(h.dropped, 9997);
+  // Pushed as plain strings, so they come back archived.
+  assert.is(archivedText(h.get(0) as ArchivedLine), '9997');
+  assert.is(archivedText(h.get(2) as ArchivedLine), '9999');
+  assert.is(h.get(3), undefined);
+  h.clear();
+  assert.is(h.length, 0);
+  assert.is(h.dropped, 10_000);
+  const none = new History(0);
+  none.push('x');
+  assert.is(none.length, 0);
+});
+
+s.run();

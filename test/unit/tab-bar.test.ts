@@ -1,0 +1,110 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BRANCH_MARK, FORK_MARK, formatStatusLine, formatTabBar, tabKey } from '../../src/tui/tab-bar.js';
+
+const s = suite('tab-bar');
+const plain = (tagged: string) => tagged.replace(/\{\/?[a-z-]+\}/g, '');
+
+s('each tab shows its key, title, agent·model and status; the active one is highlighted', () => {
+  const bar = formatTabBar(
+    [
+      { label: 'fix tests', agent: 'claude', model: 'sonnet', status: 'working' },
+      { label: 'sh', agent: 'shell', status: 'exited' },
+    ],
+    0,
+    100,
+  );
+  assert.is(plain(bar), ' 1:fix tests claude·sonnet working  2:sh shell exited ');
+  assert.match(bar, /^\{inverse\}\{bold\} 1:fix tests/);
+});
+
+s('a title that names the agent does not name it again, and the default model is not shown', () => {
+  const bar = plain(
+    formatTabBar(
+      [
+        { label: 'Claude Code', agent: 'claude', model: 'default', status: 'idle' },
+        { label: 'Codex CLI', agent: 'codex', model: 'gpt-5', status: 'working' },
+      ],
+      0,
+      100,
+    ),
+  );
+  assert.is(bar, ' 1:Claude Code idle  2:Codex CLI·gpt-5 working ');
+});
+
+s('a fork says so: the entry it was forked at, and its worktree\'s branch without the baton/ prefix', () => {
+  const bar = plain(
+    formatTabBar(
+      [
+        { label: 'Claude Code', agent: 'claude', status: 'idle' },
+        { label: 'Claude Code', agent: 'claude', status: 'idle', fork: { at: 8 } },
+        { label: 'Claude Code', agent: 'claude', status: 'working', fork: { at: 3, branch: 'baton/try-codex' } },
+      ],
+      0,
+      120,
+    ),
+  );
+  assert.is(bar, ` 1:Claude Code idle  2:Claude Code ${FORK_MARK}#8 idle  3:Claude Code ${FORK_MARK}#3 ${BRANCH_MARK}try-codex working `);
+});
+
+s('80 columns, 4 tabs, forks among them: every tab stays, each with its key, fork mark and status', () => {
+  const tabs = [
+    { label: 'Claude Code', agent: 'claude', model: 'default', status: 'idle' },
+    { label: 'Claude Code', agent: 'claude', model: 'default', status: 'idle', fork: { at: 8 } },
+    { label: 'Claude Code', agent: 'claude', model: 'default', status: 'working', fork: { at: 8, branch: 'baton/mx2u8k5kj1a6' } },
+    { label: 'Codex CLI', agent: 'codex', model: 'default', status: 'idle', fork: { at: 13 } },
+  ];
+  for (const active of [0, 3]) {
+    const bar = plain(formatTabBar(tabs, active, 80));
+    assert.ok([...bar].length <= 80, `fits: ${bar}`);
+    assert.not.match(bar, /^<|>$/, `no tab dropped: ${bar}`);
+    // Titles are cut at a word: "Claude", not "Claud…".
+    assert.is(bar, ` 1:Claude idle  2:Claude ${FORK_MARK}#8 idle  3:Claude ${FORK_MARK}#8${BRANCH_MARK} working  4:Codex CLI ${FORK_MARK}#13 idle `);
+  }
+  // Past what fits (a longer status), the tabs far from the active one give way, as before.
+  const asking = plain(formatTabBar(tabs.map((t, i) => (i === 3 ? { ...t, status: 'approval' } : t)), 3, 80));
+  assert.ok([...asking].length <= 80, asking);
+  assert.match(asking, /^< .*4:Codex ↳#13 needs approval $/);
+  // With a little more room the branch (cut) comes back before the titles grow.
+  const wider = plain(formatTabBar(tabs, 0, 90));
+  assert.match(wider, new RegExp(`${FORK_MARK}#8 ${BRANCH_MARK}mx2u8k5… working`));
+});
+
+s('a tab stopped by a reset says stopped, not exited, and is not greyed out', () => {
+  const bar = formatTabBar([{ label: 'Claude Code', agent: 'claude', status: 'stopped' }, { label: 'x', agent: 'shell', status: 'stopped' }], 0, 80);
+  assert.match(plain(bar), /1:Claude Code stopped .*2:x shell stopped/);
+  assert.not.match(bar, /gray-fg/);
+});
+
+s('needs approval is spelled out, and stands out on a tab behind', () => {
+  assert.match(plain(formatTabBar([{ label: 'x', agent: 'codex', status: 'approval' }], 0, 80)), /needs approval/);
+  const bar = formatTabBar([{ label: 'a', agent: 'claude', status: 'idle' }, { label: 'x', agent: 'codex', status: 'approval' }], 0, 80);
+  assert.match(bar, /\{yellow-fg\}\{bold\} 2:x codex needs approval \{\/bold\}\{\/yellow-fg\}/);
+});
+
+s('on a narrow screen titles shrink, then far tabs are dropped behind markers; the active tab stays', () => {
+  const tabs = Array.from({ length: 12 }, (_, i) => ({ label: `a rather long title number ${i}`, agent: 'claude', status: 'idle' }));
+  for (const active of [0, 5, 11]) {
+    const bar = plain(formatTabBar(tabs, active, 80));
+    assert.ok([...bar].length <= 80, `fits: ${bar}`);
+    assert.ok(bar.includes(`${tabKey(active)}:`), `active tab ${active} shown: ${bar}`);
+  }
+});
+
+s('tab keys are 1..9 then 0', () => {
+  assert.equal([0, 1, 8, 9, 10].map(tabKey), ['1', '2', '9', '0', '']);
+});
+
+s('braces in titles are not taken for blessed tags', () => {
+  assert.match(formatTabBar([{ label: '{bold}x', agent: 'shell', status: 'running' }], 0, 80), /\{open\}bold\{close\}x/);
+});
+
+s('the status line shows key hints that fit, or a message', () => {
+  assert.match(formatStatusLine('C-b', 100), /C-b c new tab .* C-b q quit/);
+  const narrow = formatStatusLine('C-b', 40);
+  assert.ok([...narrow].length <= 40);
+  assert.match(narrow, /C-b q quit/);
+  assert.is(formatStatusLine('C-b', 80, 'hello'), ' hello');
+});
+
+s.run();
