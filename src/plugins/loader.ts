@@ -1,5 +1,6 @@
 // Loading driver modules from files: the user's drop-ins (`*.js`, `*.mjs` in
-// $XDG_CONFIG_HOME/baton/plugins and each `--plugins DIR`) and baton's built-ins. A module
+// $XDG_CONFIG_HOME/baton/plugins and each `--plugins DIR`) and baton's built-ins (the
+// `index` module of each folder of plugins/, one folder per CLI). A module
 // exports a driver (default export, or a named `driver`), or a factory `(kit) => driver`.
 // Each file is checked on load; a broken one becomes a problem naming its path and never
 // stops the others. Watching re-imports changed files (ESM cannot unload a module, so an
@@ -11,7 +12,7 @@ import { homedir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HarnessDriver } from './api.js';
-import { pluginKit } from './plugin-kit.js';
+import * as kit from './kit.js';
 import { driverProblems } from './validate.js';
 import { watchPath, type PathWatcher } from './watch-path.js';
 
@@ -32,6 +33,9 @@ export interface LoadedModule {
 }
 
 export const DROP_IN_EXTENSIONS = ['.js', '.mjs'];
+
+/** What a drop-in's factory export receives: src/plugins/kit.ts, whole. */
+export type PluginKit = typeof kit;
 
 /** `$XDG_CONFIG_HOME/baton`, else `~/.config/baton`, from the given environment. */
 export function configDir(env: NodeJS.ProcessEnv): string {
@@ -72,10 +76,32 @@ function firstLine(err: unknown): string {
 }
 
 /**
- * Import one plugin file and check what it exports. Never throws. With `helpersAllowed`
- * (baton's own plugins/), a module that exports no driver is a helper and is skipped.
+ * The built-in drivers: `DIR/<cli>/index.<ext>`, one per folder, by folder name. The other
+ * modules of a folder are the driver's own parts and are never imported here.
  */
-export async function loadPluginFile(path: string, opts: { helpersAllowed?: boolean } = {}): Promise<LoadedModule> {
+export function builtinDriverFiles(dir: string, extensions: readonly string[]): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    const index = extensions.map((ext) => join(dir, name, `index${ext}`)).find((p) => {
+      try {
+        return statSync(p).isFile();
+      } catch {
+        return false;
+      }
+    });
+    if (index) out.push(resolve(index));
+  }
+  return out;
+}
+
+/** Import one plugin file and check what it exports. Never throws. */
+export async function loadPluginFile(path: string): Promise<LoadedModule> {
   let url = pathToFileURL(path).href;
   try {
     const st = statSync(path);
@@ -91,12 +117,11 @@ export async function loadPluginFile(path: string, opts: { helpersAllowed?: bool
   }
   let exported = mod.default ?? mod.driver;
   if (exported === undefined) {
-    if (opts.helpersAllowed) return { path };
     return { path, problem: { path, message: 'exports no driver: expected a default export or a named `driver` export' } };
   }
   if (typeof exported === 'function') {
     try {
-      exported = await (exported as (kit: typeof pluginKit) => unknown)(pluginKit);
+      exported = await (exported as (k: PluginKit) => unknown)(kit);
     } catch (err) {
       return { path, problem: { path, message: `its driver factory threw: ${firstLine(err)}` } };
     }
@@ -107,13 +132,9 @@ export async function loadPluginFile(path: string, opts: { helpersAllowed?: bool
 }
 
 /** Load every plugin file of `dirs` in order (directories in the order given, files by name). */
-export async function loadPluginDirs(
-  dirs: readonly string[],
-  extensions = DROP_IN_EXTENSIONS,
-  opts: { helpersAllowed?: boolean } = {},
-): Promise<LoadedModule[]> {
+export async function loadPluginDirs(dirs: readonly string[], extensions = DROP_IN_EXTENSIONS): Promise<LoadedModule[]> {
   const out: LoadedModule[] = [];
-  for (const dir of dirs) for (const file of listPluginFiles(dir, extensions)) out.push(await loadPluginFile(file, opts));
+  for (const dir of dirs) for (const file of listPluginFiles(dir, extensions)) out.push(await loadPluginFile(file));
   return out;
 }
 

@@ -13,8 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { BatonError, EXIT, badInput } from '../errors.js';
 import type { DetectResult, HarnessDriver } from './api.js';
 import { acpDriver } from './acp-harness.js';
-import { configDir, defaultPluginDir, loadPluginDirs, watchPluginDirs, type LoadedModule, type PluginProblem } from './loader.js';
-import { readRegistryConfig, type AcpAgentDecl, type DriverDefaults, type FamilyDecl, type RegistryConfig } from './validate.js';
+import { builtinDriverFiles, configDir, defaultPluginDir, loadPluginDirs, loadPluginFile, watchPluginDirs, type LoadedModule, type PluginProblem } from './loader.js';
+import { readRegistryConfig, type DriverDefaults, type FamilyDecl, type RegistryConfig } from './validate.js';
 
 export type { PluginProblem } from './loader.js';
 export type { AcpAgentDecl, DriverDefaults, FamilyDecl } from './validate.js';
@@ -144,9 +144,11 @@ class DriverRegistry implements Registry {
 
   async init(): Promise<void> {
     const dir = this.opts.builtinDir === undefined ? defaultBuiltinDir() : this.opts.builtinDir;
-    // Built-in drivers may keep helpers next to them (plugins/claude-log.ts): a module with
-    // no driver export is skipped, not reported. Subdirectories are not scanned at all.
-    if (dir) this.builtins = await loadPluginDirs([dir], fromSource ? ['.ts'] : ['.js', '.mjs'], { helpersAllowed: true });
+    if (dir) {
+      const files = builtinDriverFiles(dir, fromSource ? ['.ts'] : ['.js', '.mjs']);
+      this.builtins = [];
+      for (const file of files) this.builtins.push(await loadPluginFile(file));
+    }
     await this.reload();
     if (this.opts.watch) {
       this.watcher = watchPluginDirs(this.dropInDirs, () => void this.reload(), { files: [this.userConfigPath] });

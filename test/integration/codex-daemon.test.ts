@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { codexDaemons, endCodexDaemons } from '../../plugins/codex-daemon.js';
+import { codexDaemons, endCodexDaemons } from '../../plugins/codex/leftovers.js';
 import { alive, until } from '../helpers/term.js';
 
 let dir = '';

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { excludeHandoffDir, handoffPrompt, removeLaunchFiles, writeHandoffFile } from '../../src/plugins/handoff-file.js';
-import { codexLaunch } from '../../plugins/codex-launch.js';
+import { codexLaunch } from '../../plugins/codex/launch.js';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
 const mode = (p: string) => statSync(p).mode & 0o777;

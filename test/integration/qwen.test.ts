@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARGV_PROMPT_LIMIT } from '../../src/plugins/api.js';
 import { BatonError } from '../../src/errors.js';
-import driver, { qwenStatusFromScreen } from '../../plugins/qwen.js';
-import { qwenHeadlessArgs } from '../../plugins/qwen-headless.js';
-import { chatsDir, findChatLog, qwenHome, qwenProjectId, qwenRuntimeDir, writeSystemSettings } from '../../plugins/qwen-home.js';
+import driver from '../../plugins/qwen/index.js';
+import { qwenStatusFromScreen } from '../../plugins/qwen/screen.js';
+import { qwenHeadlessArgs } from '../../plugins/qwen/headless.js';
+import { chatsDir, findChatLog, qwenHome, qwenProjectId, qwenRuntimeDir, writeSystemSettings } from '../../plugins/qwen/home.js';
 import { assertFindsLog, followsNamedSession, followsNewLog } from '../helpers/ingest-fixture.js';
 import { fixtureScreen } from '../helpers/log-fixtures.js';
 

@@ -61,12 +61,12 @@ t('the bundled config loads cleanly and declares the ACP agents', async () => {
   );
 });
 
-t('built-ins: driver modules in plugins/ load, helpers beside them are skipped, subdirectories ignored', async () => {
+t('built-ins: plugins/<cli>/index loads, the folder\'s other modules and files beside the folders are never imported', async () => {
   const dir = join(root, 'builtins');
-  mkdirSync(join(dir, 'alpha'), { recursive: true });
+  for (const d of ['alpha', 'broken', 'helpers-only']) mkdirSync(join(dir, d), { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
   const driverTs = (name: string) => `
-import type { HarnessDriver } from ${JSON.stringify(new URL('../../src/plugins/api.ts', import.meta.url).pathname)};
+import type { HarnessDriver } from ${JSON.stringify(new URL('../../src/plugins/kit.ts', import.meta.url).pathname)};
 export const driver: HarnessDriver = {
   name: ${JSON.stringify(name)}, title: 'Built-in ${name}', families: ['fixture'],
   capabilities: { resume: true, fork: false, planMode: false, submit: 'paste' },
@@ -74,21 +74,23 @@ export const driver: HarnessDriver = {
   launch: ({ cwd }) => ({ command: ${JSON.stringify(name)}, args: [], env: {}, cwd, prompt: 'none' }),
 };
 `;
-  writeFileSync(join(dir, 'alpha.ts'), driverTs('alpha'));
-  writeFileSync(join(dir, 'alpha-log.ts'), 'export function parseRecord(line: string): unknown { return JSON.parse(line); }\n');
-  writeFileSync(join(dir, 'broken.ts'), 'export default 5;\n');
-  writeFileSync(join(dir, 'alpha', 'nested.ts'), driverTs('nested'));
+  writeFileSync(join(dir, 'alpha', 'index.ts'), driverTs('alpha'));
+  // Importing either of these would throw: the loader must not touch them.
+  writeFileSync(join(dir, 'alpha', 'log.ts'), 'throw new Error("a driver part was imported by the loader");\n');
+  writeFileSync(join(dir, 'stray.ts'), driverTs('stray') + 'throw new Error("a flat file was imported");\n');
+  writeFileSync(join(dir, 'helpers-only', 'log.ts'), 'throw new Error("imported");\n');
+  writeFileSync(join(dir, 'broken', 'index.ts'), 'export default 5;\n');
   const dropIn = join(cfg, 'plugins', 'alpha.mjs');
   mkdirSync(join(cfg, 'plugins'));
   writeFileSync(dropIn, `export default (kit) => kit.acpDriver({ name: 'alpha', command: 'x', installHint: 'y' });`);
   reg = await loadRegistry({ env, builtinDir: dir });
   assert.is(reg.get('alpha').title, 'Built-in alpha');
-  assert.equal(reg.origin('alpha'), { kind: 'builtin', path: join(dir, 'alpha.ts') });
-  assert.not.ok(reg.has('nested'));
+  assert.equal(reg.origin('alpha'), { kind: 'builtin', path: join(dir, 'alpha', 'index.ts') });
+  assert.not.ok(reg.has('stray'));
   const paths = reg.problems.map((p) => p.path);
-  assert.ok(paths.includes(join(dir, 'broken.ts')), 'a built-in exporting a non-driver is reported');
-  assert.not.ok(paths.includes(join(dir, 'alpha-log.ts')), 'a helper is not a problem');
-  assert.equal(reg.problems.find((p) => p.paths)!.paths, [join(dir, 'alpha.ts'), dropIn]);
+  assert.ok(paths.includes(join(dir, 'broken', 'index.ts')), 'a built-in index exporting a non-driver is reported');
+  assert.not.ok(reg.problems.some((p) => /imported/.test(p.message)), 'no driver part or stray file was imported');
+  assert.equal(reg.problems.find((p) => p.paths)!.paths, [join(dir, 'alpha', 'index.ts'), dropIn]);
 });
 
 t('an unknown agent is bad input (exit 2) listing the known ones', async () => {

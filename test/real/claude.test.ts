@@ -13,8 +13,8 @@
 import * as assert from 'uvu/assert';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import driver from '../../plugins/claude.js';
-import { claudeConfigDir, projectDir, projectSlug } from '../../plugins/claude-home.js';
+import driver from '../../plugins/claude/index.js';
+import { claudeConfigDir, projectDir, projectSlug } from '../../plugins/claude/home.js';
 import { realDriverSuite, token, type Of } from '../helpers/real-driver.js';
 import * as shape from '../helpers/real-driver-tests.js';
 import * as live from '../helpers/real-driver-live.js';

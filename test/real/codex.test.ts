@@ -11,7 +11,7 @@
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { driver } from '../../plugins/codex.js';
+import { driver } from '../../plugins/codex/index.js';
 import { realDriverSuite, textOf } from '../helpers/real-driver.js';
 import * as shape from '../helpers/real-driver-tests.js';
 import * as live from '../helpers/real-driver-live.js';

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConversation } from '../../src/transcript/store.js';
 import { BRIEF_BEGIN } from '../../src/transcript/brief-sections.js';
-import { projectDir } from '../../plugins/claude-home.js';
+import { projectDir } from '../../plugins/claude/home.js';
 import { parseAnthropic } from '../fake-llm/anthropic.js';
 import { parseChat } from '../fake-llm/openai-chat.js';
 import { parseResponses } from '../fake-llm/openai-responses.js';

@@ -12,7 +12,7 @@
 import * as assert from 'uvu/assert';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { driver } from '../../plugins/opencode.js';
+import { driver } from '../../plugins/opencode/index.js';
 import { realDriverSuite, textOf, token, typesOf, type Of } from '../helpers/real-driver.js';
 import * as shape from '../helpers/real-driver-tests.js';
 import * as live from '../helpers/real-driver-live.js';

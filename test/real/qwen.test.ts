@@ -13,8 +13,8 @@
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import driver from '../../plugins/qwen.js';
-import { chatsDir, qwenAccountDir } from '../../plugins/qwen-home.js';
+import driver from '../../plugins/qwen/index.js';
+import { chatsDir, qwenAccountDir } from '../../plugins/qwen/home.js';
 import { realDriverSuite, token } from '../helpers/real-driver.js';
 import * as shape from '../helpers/real-driver-tests.js';
 import * as live from '../helpers/real-driver-live.js';

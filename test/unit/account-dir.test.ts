@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { accountDir } from '../../src/plugins/account-dir.js';
 import { BatonError } from '../../src/errors.js';
-import { codexHome } from '../../plugins/codex-home.js';
+import { codexHome } from '../../plugins/codex/home.js';
 
 const s = suite('account-dir');
 

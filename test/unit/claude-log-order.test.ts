@@ -1,12 +1,12 @@
-// plugins/claude-log-order.ts on Claude Code 2.1.197 logs captured against the fake LLM
+// plugins/claude/log-order.ts on Claude Code 2.1.197 logs captured against the fake LLM
 // (test/fixtures/claude/README.md): a log whose first reply was written before its prompt
 // comes out prompt first, as its parentUuid chain says; a log written in order comes out as
 // written; a record whose parent never shows is not lost (a later prompt, or the end of the
 // log, lets it out as written), and no record comes out twice.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ChainOrder } from '../../plugins/claude-log-order.js';
-import { recordTime } from '../../plugins/claude-log.js';
+import { ChainOrder } from '../../plugins/claude/log-order.js';
+import { recordTime } from '../../plugins/claude/log.js';
 import { fixtureRecords } from '../helpers/log-fixtures.js';
 
 type Rec = Record<string, any>;

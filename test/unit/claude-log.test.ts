@@ -5,7 +5,7 @@
 // comes after it; record shapes it does not know are counted and skipped, never fatal.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { anthropicUsage, ClaudeContent, ClaudeLogParser, recordTime, resultText } from '../../plugins/claude-log.js';
+import { anthropicUsage, ClaudeContent, ClaudeLogParser, recordTime, resultText } from '../../plugins/claude/log.js';
 import { assertHeadlessCapture, assertTuiCapture, fixtureRecords, ofType, parseRecords } from '../helpers/log-fixtures.js';
 
 const records = (name: string) => fixtureRecords('claude', name);

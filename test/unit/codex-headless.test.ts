@@ -2,7 +2,7 @@
 // applies them to that thread), the prompt never in argv (always `-`, read from stdin).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { codexExecArgs } from '../../plugins/codex-headless.js';
+import { codexExecArgs } from '../../plugins/codex/headless.js';
 
 const t = suite('codex-headless');
 

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
-import { CodexLogParser, codexUsage } from '../../plugins/codex-log.js';
+import { CodexLogParser, codexUsage } from '../../plugins/codex/log.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/codex');
 const records = (name: string): Record<string, any>[] =>

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
-import { GeminiLogFollower, isIgnoredUserText, replayGeminiLog } from '../../plugins/gemini-log.js';
+import { GeminiLogFollower, isIgnoredUserText, replayGeminiLog } from '../../plugins/gemini/log.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/gemini');
 const records = (): Record<string, any>[] =>

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
 import { jsonObjectLine } from '../../src/plugins/json-lines.js';
-import { GeminiStreamMapper } from '../../plugins/gemini-stream.js';
+import { GeminiStreamMapper } from '../../plugins/gemini/headless-events.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/gemini');
 

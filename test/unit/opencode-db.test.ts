@@ -1,4 +1,4 @@
-// plugins/opencode-db.ts: read-only queries against an opencode database. The database is
+// plugins/opencode/log-log-db.ts: read-only queries against an opencode database. The database is
 // a real SQLite file in a temp dir holding the rows captured from opencode 1.18.33
 // (test/fixtures/opencode/: the `event` rows and the session/message/part rows of one
 // session); it is written here with better-sqlite3 and read back through OpencodeDb.
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
-import { OpencodeDb } from '../../plugins/opencode-db.js';
-import { OpencodeLogParser, type OpencodeRecord } from '../../plugins/opencode-log.js';
+import { OpencodeDb } from '../../plugins/opencode/log-db.js';
+import { OpencodeLogParser, type OpencodeRecord } from '../../plugins/opencode/log.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/opencode');
 const events = readFileSync(join(FIXTURES, 'events.jsonl'), 'utf8')

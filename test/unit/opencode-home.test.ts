@@ -1,11 +1,11 @@
-// plugins/opencode-home.ts: where opencode keeps an account's state and its session
+// plugins/opencode/home.ts: where opencode keeps an account's state and its session
 // database, and how baton's settings are merged over the user's own opencode variables.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accountDir, mergeJsonVar, opencodeAccountEnv, opencodeDataDir, opencodeDbPath } from '../../plugins/opencode-home.js';
+import { accountDir, mergeJsonVar, opencodeAccountEnv, opencodeDataDir, opencodeDbPath } from '../../plugins/opencode/home.js';
 
 let dir = '';
 const s = suite('opencode home');

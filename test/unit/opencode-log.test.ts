@@ -1,4 +1,4 @@
-// plugins/opencode-log.ts: opencode's event records -> transcript events, on records
+// plugins/opencode/log.ts: opencode's event records -> transcript events, on records
 // captured from a real opencode 1.18.33 session against the fake LLM
 // (test/fixtures/opencode/events.jsonl, see capture.ts there): a turn, a turn with a
 // shell and a write call, a turn whose shell call was refused, a turn the model failed.
@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
-import { OpencodeLogParser, type OpencodeRecord } from '../../plugins/opencode-log.js';
+import { OpencodeLogParser, type OpencodeRecord } from '../../plugins/opencode/log.js';
 
 const FIXTURE = join(import.meta.dirname, '../fixtures/opencode/events.jsonl');
 const records: OpencodeRecord[] = readFileSync(FIXTURE, 'utf8')

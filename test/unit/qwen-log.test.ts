@@ -5,7 +5,7 @@
 // does not know are counted and skipped, never fatal.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { geminiUsage, QwenLogParser, qwenRecordTime } from '../../plugins/qwen-log.js';
+import { geminiUsage, QwenLogParser, qwenRecordTime } from '../../plugins/qwen/log.js';
 import { assertHeadlessCapture, assertTuiCapture, fixtureRecords, ofType, parseRecords } from '../helpers/log-fixtures.js';
 
 const records = (name: string) => fixtureRecords('qwen', name);

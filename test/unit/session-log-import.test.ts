@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
 import { importSessionLog } from '../../src/plugins/session-log-import.js';
-import { ClaudeLogParser } from '../../plugins/claude-log.js';
+import { ClaudeLogParser } from '../../plugins/claude/log.js';
 const REPO_ROOT = join(import.meta.dirname, '../..');
 
 const fixture = readFileSync(join(REPO_ROOT, 'test/fixtures/claude/tui-session.jsonl'), 'utf8');

@@ -1,0 +1,141 @@
+// Where codex keeps its state for one baton account, and where its rollouts are: CODEX_HOME
+// (an account's is `$XDG_CONFIG_HOME/baton/accounts/codex/<account>`, else the user's own
+// CODEX_HOME, else ~/.codex) and `sessions/YYYY/MM/DD/rollout-<local time>-<thread id>.jsonl`
+// under it. Lookups only: it never writes a rollout, and it lists a few day folders rather
+// than walking the whole session tree.
+
+import { mkdirSync, openSync, readSync, closeSync, readdirSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { accountDir, firstNewLog } from '../../src/plugins/kit.js';
+
+/** Creates an account's directory (0700) if it is missing. */
+export function ensureDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+}
+
+/** The CODEX_HOME a run uses. */
+export function codexHome(env: NodeJS.ProcessEnv, account?: string): string {
+  if (account) return accountDir(env, 'codex', account);
+  return env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
+}
+
+/** The environment additions that select an account (none without one). */
+export function codexAccountEnv(env: NodeJS.ProcessEnv, account?: string): Record<string, string> {
+  if (!account) return {};
+  const dir = accountDir(env, 'codex', account);
+  ensureDir(dir);
+  return { CODEX_HOME: dir };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Day folders (local and UTC dates) from `from` to `to`, newest last. */
+function dayDirs(sessions: string, from: Date, to: Date): string[] {
+  const out = new Set<string>();
+  const start = from.getTime() - 24 * 3600_000;
+  for (let t = start; t <= to.getTime() + 24 * 3600_000; t += 12 * 3600_000) {
+    const d = new Date(t);
+    out.add(join(sessions, String(d.getFullYear()), pad(d.getMonth() + 1), pad(d.getDate())));
+    out.add(join(sessions, String(d.getUTCFullYear()), pad(d.getUTCMonth() + 1), pad(d.getUTCDate())));
+  }
+  return [...out].sort();
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The first line of a file (up to 1 MiB: codex's session_meta carries its whole system prompt). */
+export function firstLine(path: string, max = 1024 * 1024): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const parts: Buffer[] = [];
+    let pos = 0;
+    while (pos < max) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) break;
+      const nl = buf.subarray(0, n).indexOf(0x0a);
+      if (nl !== -1) {
+        parts.push(Buffer.from(buf.subarray(0, nl)));
+        return Buffer.concat(parts).toString('utf8');
+      }
+      parts.push(Buffer.from(buf.subarray(0, n)));
+      pos += n;
+    }
+    return undefined; // no complete first line yet
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface RolloutMeta {
+  id: string;
+  cwd?: string;
+  /** When codex created the thread (session_meta timestamp). */
+  started: number;
+}
+
+/** The session_meta of a rollout, once its first line is complete. */
+export function rolloutMeta(path: string): RolloutMeta | undefined {
+  const line = firstLine(path);
+  if (!line) return undefined;
+  try {
+    const r = JSON.parse(line) as { type?: string; timestamp?: string; payload?: { id?: string; cwd?: string; timestamp?: string } };
+    if (r.type !== 'session_meta' || !r.payload?.id) return undefined;
+    const started = Date.parse(r.payload.timestamp ?? r.timestamp ?? '');
+    return { id: r.payload.id, ...(r.payload.cwd ? { cwd: r.payload.cwd } : {}), started: Number.isNaN(started) ? 0 : started };
+  } catch {
+    return undefined;
+  }
+}
+
+const ROLLOUT = /^rollout-.*\.jsonl$/;
+
+/** The rollout of thread `id`, searched newest day first; undefined when there is none. */
+export function findRollout(home: string, id: string): string | undefined {
+  const suffix = `-${id}.jsonl`;
+  for (const root of [join(home, 'sessions'), join(home, 'archived_sessions')]) {
+    // archived_sessions is flat; sessions is YYYY/MM/DD.
+    for (const name of list(root)) if (name.endsWith(suffix) && ROLLOUT.test(name)) return join(root, name);
+    for (const y of list(root).filter((n) => /^\d{4}$/.test(n)).sort().reverse()) {
+      for (const m of list(join(root, y)).sort().reverse()) {
+        for (const d of list(join(root, y, m)).sort().reverse()) {
+          const dir = join(root, y, m, d);
+          const hit = list(dir).find((n) => n.endsWith(suffix) && ROLLOUT.test(n));
+          if (hit) return join(dir, hit);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function samePath(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The first rollout started at or after `since` in `cwd` (oldest first). Only the day
+ * folders around `since` and now are listed. Rollouts that can never match (older, another
+ * directory) are added to `rejected` so a polling caller reads each first line once.
+ */
+export function findNewRollout(home: string, cwd: string, since: Date, rejected: Set<string> = new Set()): { path: string; header: RolloutMeta } | undefined {
+  const paths = dayDirs(join(home, 'sessions'), since, new Date()).flatMap((dir) => list(dir).filter((name) => ROLLOUT.test(name)).map((name) => join(dir, name)));
+  return firstNewLog(paths, since, rejected, rolloutMeta, (meta) => !meta.cwd || samePath(meta.cwd, cwd));
+}

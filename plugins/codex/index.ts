@@ -1,0 +1,46 @@
+// The built-in driver for OpenAI's Codex CLI (`codex`, npm @openai/codex), tested with 0.171.0.
+// Headless turns run `codex exec --json` (headless.ts), the TUI is launched with
+// `--no-daemon` (launch.ts), and transcripts come from codex's own rollout logs under
+// CODEX_HOME (log.ts, ingest.ts). Accounts are separate CODEX_HOMEs. Should a
+// run leave codex's app-server daemon behind anyway, `endDaemons` ends it by pid
+// (leftovers.ts). This module wires those together; it holds no state.
+
+import { type CliFacts, detectCli, type DriverEnv, type HarnessDriver } from '../../src/plugins/kit.js';
+import { endCodexDaemons } from './leftovers.js';
+import { CODEX_INSTALL_HINT, CODEX_LOGIN_HINT, runCodexTurn } from './headless.js';
+import { codexHome } from './home.js';
+import { codexSessionLogPath, ingestCodex, readCodexSession } from './ingest.js';
+import { codexLaunch } from './launch.js';
+import { codexStatusFromScreen } from './screen.js';
+
+export const CODEX_TESTED_VERSIONS = '0.171.x';
+
+const CLI: CliFacts = { command: 'codex', installHint: CODEX_INSTALL_HINT, loginHint: CODEX_LOGIN_HINT, tested: CODEX_TESTED_VERSIONS };
+
+export interface CodexDriver extends HarnessDriver {
+  /**
+   * Ends, by pid, codex processes started at or after `since` whose executable lives under
+   * the CODEX_HOME of `account` (the TUI's app-server daemon). baton calls it when it ends a
+   * codex tab; returns the pids it signalled.
+   */
+  endDaemons(opts: DriverEnv & { account?: string; since?: Date }): Promise<number[]>;
+}
+
+export const driver: CodexDriver = {
+  name: 'codex',
+  title: 'Codex CLI',
+  families: ['gpt'],
+  testedVersions: CODEX_TESTED_VERSIONS,
+  capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
+  detect: ({ env }) => detectCli(CLI, env),
+  launch: codexLaunch,
+  ingest: ingestCodex,
+  statusFromScreen: codexStatusFromScreen,
+  headless: runCodexTurn,
+  readSession: readCodexSession,
+  sessionLogPath: codexSessionLogPath,
+  endDaemons: ({ env, account, since }) => endCodexDaemons({ codexHome: codexHome(env, account), ...(since ? { startedAfter: since } : {}) }),
+  endLeftovers: (opts) => driver.endDaemons(opts),
+};
+
+export default driver;

@@ -1,0 +1,17 @@
+// What Codex 0.171's TUI shows, read as a status: the last resort after the session log and
+// terminal signals. Pure.
+
+import type { AgentStatus } from '../../src/plugins/kit.js';
+
+// What codex 0.171's TUI shows. Approval prompts first: they also show the working footer.
+const APPROVAL = /Would you like to (run|make|grant|send|apply)|Yes, just this once|No, and tell Codex what to do differently|Press enter to confirm or esc to cancel/;
+const WORKING = /esc to interrupt|Waiting for startup/;
+const IDLE = /\? for shortcuts|Ask Codex to do anything|for agents ·/;
+
+export function codexStatusFromScreen(lines: readonly string[]): AgentStatus | undefined {
+  const screen = lines.join('\n');
+  if (APPROVAL.test(screen)) return 'approval';
+  if (WORKING.test(screen)) return 'working';
+  if (IDLE.test(screen)) return 'idle';
+  return undefined;
+}

@@ -1,0 +1,42 @@
+// The built-in driver for Google's Gemini CLI (`gemini`, npm @google/gemini-cli), tested with
+// 0.61.0. Headless turns run `gemini -o stream-json -p` (headless.ts; not ACP, whose
+// session/load is fragile in this version), the TUI is launched with its first message as
+// `--prompt-interactive` (launch.ts), and transcripts come from gemini's own chat logs
+// (log.ts, ingest.ts). Accounts are separate GEMINI_CLI_HOMEs. This module
+// wires those together; it holds no state.
+
+import { type CliFacts, detectCli, type HarnessDriver } from '../../src/plugins/kit.js';
+import { GEMINI_INSTALL_HINT, GEMINI_LOGIN_HINT, runGeminiTurn } from './headless.js';
+import { geminiSessionLogPath, ingestGemini, readGeminiSession } from './ingest.js';
+import { geminiLaunch } from './launch.js';
+import { geminiStatusFromScreen } from './screen.js';
+
+export const GEMINI_TESTED_VERSIONS = '0.61.x';
+
+const CLI: CliFacts = {
+  command: 'gemini',
+  installHint: GEMINI_INSTALL_HINT,
+  loginHint: GEMINI_LOGIN_HINT,
+  tested: GEMINI_TESTED_VERSIONS,
+  // `gemini --version` loads the whole CLI (and relaunches itself): seconds, over ten on a
+  // busy machine. The package's own version says the same at once.
+  npmPackage: '@google/gemini-cli',
+  probeTimeoutMs: 15_000,
+};
+
+export const driver: HarnessDriver = {
+  name: 'gemini',
+  title: 'Gemini CLI',
+  families: ['gemini'],
+  testedVersions: GEMINI_TESTED_VERSIONS,
+  capabilities: { resume: true, fork: false, planMode: true, submit: 'paste' },
+  detect: ({ env }) => detectCli(CLI, env),
+  launch: geminiLaunch,
+  ingest: ingestGemini,
+  statusFromScreen: geminiStatusFromScreen,
+  headless: runGeminiTurn,
+  readSession: readGeminiSession,
+  sessionLogPath: geminiSessionLogPath,
+};
+
+export default driver;

@@ -1,0 +1,17 @@
+// What Gemini CLI 0.61's TUI shows, read as a status: the last resort after the session log and
+// terminal signals. Pure.
+
+import type { AgentStatus } from '../../src/plugins/kit.js';
+
+// What gemini 0.61's TUI shows. A confirmation box first: the spinner line may show with it.
+const APPROVAL = /Allow execution of|Apply this change\?|Do you want to proceed\?|Allow once|No, suggest changes/;
+const WORKING = /\(esc to cancel|Initializing\.\.\. Prompts will be queued/;
+const IDLE = /Type your message|\? for shortcuts/;
+
+export function geminiStatusFromScreen(lines: readonly string[]): AgentStatus | undefined {
+  const screen = lines.join('\n');
+  if (APPROVAL.test(screen)) return 'approval';
+  if (WORKING.test(screen)) return 'working';
+  if (IDLE.test(screen)) return 'idle';
+  return undefined;
+}

@@ -1,0 +1,35 @@
+// The built-in driver for opencode (`opencode`, npm opencode-ai), tested with 1.18.33.
+// Headless turns run over ACP (`opencode acp`) through baton's generic ACP harness
+// (headless.ts; `opencode run` quotes a multi-word message), the TUI is launched
+// with its first message as `--prompt` (launch.ts), and transcripts come from
+// opencode's own SQLite session database (log-db.ts, log.ts,
+// ingest.ts). Accounts are separate XDG data + config dirs (home.ts).
+// This module wires those together; it holds no state.
+
+import { type CliFacts, detectCli, type HarnessDriver } from '../../src/plugins/kit.js';
+import { runOpencodeTurn } from './headless.js';
+import { OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT } from './home.js';
+import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './ingest.js';
+import { opencodeLaunch } from './launch.js';
+import { opencodeStatusFromScreen } from './screen.js';
+
+export const OPENCODE_TESTED_VERSIONS = '1.18.x';
+
+const CLI: CliFacts = { command: 'opencode', installHint: OPENCODE_INSTALL_HINT, loginHint: OPENCODE_LOGIN_HINT, tested: OPENCODE_TESTED_VERSIONS, probeTimeoutMs: 20_000 };
+
+export const driver: HarnessDriver = {
+  name: 'opencode',
+  title: 'opencode',
+  families: ['claude', 'gpt', 'gemini', 'qwen'],
+  testedVersions: OPENCODE_TESTED_VERSIONS,
+  capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
+  detect: ({ env }) => detectCli(CLI, env),
+  launch: opencodeLaunch,
+  ingest: ingestOpencode,
+  statusFromScreen: opencodeStatusFromScreen,
+  headless: runOpencodeTurn,
+  readSession: readOpencodeSession,
+  sessionLogPath: opencodeSessionLogPath,
+};
+
+export default driver;

@@ -1,0 +1,59 @@
+// The Qwen Code driver (`qwen`, tested with 0.15.10, the last release that runs on Node 20).
+// Launch: argv + env for the TUI (model, account via QWEN_HOME, native resume, the first
+// message through --prompt-interactive or, past the argv limit, as a file reference), always
+// with auto-update forced off (qwen's TUI otherwise installs its latest release globally).
+// Follow: its own projects/<id>/chats/<session>.jsonl. Headless: `qwen --output-format
+// stream-json` with the prompt on stdin (headless.ts). Qwen Code has no native fork.
+// It only describes and reads; it never edits Qwen Code's own settings or logs.
+
+import { BatonError, type CliFacts, detectCli, EXIT, type HarnessDriver, type ImportedSession, importSessionLog, type ReadSessionOptions } from '../../src/plugins/kit.js';
+import { QWEN_INSTALL_HINT, QWEN_LOGIN_HINT, runQwenTurn } from './headless.js';
+import { chatsDir, findChatLog, qwenRuntimeDir } from './home.js';
+import { ingestQwen } from './ingest.js';
+import { QwenLogParser } from './log.js';
+import { qwenLaunch } from './launch.js';
+import { qwenStatusFromScreen } from './screen.js';
+
+const TESTED = '0.15.10';
+
+const CLI: CliFacts = {
+  command: 'qwen',
+  installHint: QWEN_INSTALL_HINT,
+  loginHint: QWEN_LOGIN_HINT,
+  tested: TESTED,
+  // `qwen --version` loads its whole 26 MB bundle (7 s on a busy machine): read the version
+  // of the package the command belongs to, and ask the CLI only for an install not from npm.
+  npmPackage: '@qwen-code/qwen-code',
+  probeTimeoutMs: 20_000,
+};
+
+function chatLog(opts: ReadSessionOptions): string | undefined {
+  return findChatLog(qwenRuntimeDir(opts.env, opts.account), opts.cwd, opts.session);
+}
+
+async function readSession(opts: ReadSessionOptions): Promise<ImportedSession> {
+  const path = chatLog(opts);
+  if (!path) {
+    const where = chatsDir(qwenRuntimeDir(opts.env, opts.account), opts.cwd);
+    throw new BatonError(`Qwen Code has no session ${opts.session}`, EXIT.badInput, `looked for ${opts.session}.jsonl in ${where} and the other projects' chats; run the import in the directory the session ran in, or check the id`);
+  }
+  return importSessionLog(path, opts.session, new QwenLogParser());
+}
+
+const driver: HarnessDriver = {
+  name: 'qwen',
+  title: 'Qwen Code',
+  families: ['qwen'],
+  testedVersions: TESTED,
+  // No defaultModel: without --model, Qwen Code uses the model its own settings or OPENAI_MODEL name.
+  capabilities: { resume: true, fork: false, planMode: true, submit: 'paste' },
+  detect: ({ env }) => detectCli(CLI, env),
+  launch: qwenLaunch,
+  ingest: ingestQwen,
+  statusFromScreen: qwenStatusFromScreen,
+  headless: runQwenTurn,
+  readSession,
+  sessionLogPath: async (opts) => chatLog(opts),
+};
+
+export default driver;

@@ -1,0 +1,12 @@
+// What Qwen Code 0.15's TUI shows, read as a status: the last resort after the session log
+// and terminal signals (the log says more, sooner). Pure.
+
+/** Screen heuristics for the TUI (last resort: the log says more, sooner). */
+export function qwenStatusFromScreen(lines: readonly string[]): 'idle' | 'working' | 'approval' | undefined {
+  const screen = lines.join('\n');
+  if (/Waiting for user confirmation|Allow execution of|Apply this change\?|Yes, allow once/.test(screen)) return 'approval';
+  // Still starting up: what is typed now may not be taken yet.
+  if (/esc to cancel|Initializing\.\.\./i.test(screen)) return 'working';
+  if (/Type your message or @path\/to\/file|\? for shortcuts/.test(screen)) return 'idle';
+  return undefined;
+}

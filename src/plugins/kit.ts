@@ -1,0 +1,25 @@
+// The one door from a driver into baton: everything a harness driver may use, built-in or
+// drop-in. Built-in drivers (plugins/<cli>/) import from this module and nothing else of
+// baton's; a drop-in that exports a factory `(kit) => driver` receives this module whole, so
+// it needs no path into baton's install and can build on the same pieces the built-ins do:
+// the contract and its errors, finding a CLI and its version, the handoff prompt, following
+// and parsing a session log, running a headless process in its own group, and ACP.
+// It re-exports only; it holds no state and grants nothing a plugin could not do itself.
+
+export * from './api.js';
+export { BatonError, EXIT, badInput, type ExitCode } from '../errors.js';
+export { accountDir, configBase } from './account-dir.js';
+export { acpDriver, runAcpTurn, type AcpAgentDecl } from './acp-harness.js';
+export { detectCli, type CliFacts } from './detect-cli.js';
+export { findExecutable, probeVersion } from './find-executable.js';
+export { firstNewLog, tailLogOnceFound, type FoundLogTail, type LogHeader, type LogSearch } from './found-log-tail.js';
+export { handoffPrompt } from './handoff-file.js';
+export { cannotStartCli, lastLines, resumeHonoured, runHeadlessProcess, type HeadlessExit, type HeadlessProcessOptions } from './headless-process.js';
+export { readJsonlFile } from './json-lines.js';
+export { tailJsonl, tailLines, type LogTail, type TailJsonlOptions, type TailLinesOptions } from './log-tail.js';
+export { runGroup, spawnGroup, type GroupSpawnOptions, type RunResult } from './process-group.js';
+export { followSessionLog, type LogParser, type SessionLogPlace } from './session-log-follower.js';
+export { importSessionLog } from './session-log-import.js';
+export { addUsage } from './usage.js';
+export { extractVersion, versionInRange } from './version-range.js';
+export { watchPath, type PathWatcher } from './watch-path.js';
