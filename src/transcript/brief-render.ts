@@ -28,7 +28,11 @@ export type BodyClass = 'user' | 'agent' | 'notice' | 'tool_call' | 'tool_result
  */
 export const EXPANSION_ORDER: readonly BodyClass[] = ['user', 'agent', 'notice', 'tool_call', 'tool_result', 'reasoning'];
 
-/** Characters of body an entry keeps at most abbreviation (its floor). */
+/**
+ * Characters of body an entry keeps at most abbreviation (its floor) when the conversation
+ * part has FULL_FLOOR_BUDGET characters or more; below that, floors shrink in proportion
+ * (bodyFloors), so a small budget still shows the newest entries, shortened.
+ */
 export const BODY_FLOOR: Readonly<Record<BodyClass, number>> = {
   user: 3000,
   agent: 1200,
@@ -38,6 +42,28 @@ export const BODY_FLOOR: Readonly<Record<BodyClass, number>> = {
   reasoning: 60,
   fixed: 0,
 };
+
+export type Floors = Readonly<Record<BodyClass, number>>;
+
+/** From this budget of the conversation part on, bodies get their full BODY_FLOOR. */
+export const FULL_FLOOR_BUDGET = 12000;
+
+/**
+ * The shortest an abbreviated body gets: the omission marker ("[... 1234 chars omitted ...]")
+ * and a few characters either side. No floor is below it (reasoning's is above), and the
+ * oldest entry kept may be cut to it when its floor does not fit.
+ */
+export const MIN_BODY = 40;
+
+/** The floors for a conversation part of `budget` characters (see BODY_FLOOR). */
+export function bodyFloors(budget: number): Floors {
+  const scale = Math.min(1, Math.max(0, budget) / FULL_FLOOR_BUDGET);
+  const out = {} as Record<BodyClass, number>;
+  for (const c of Object.keys(BODY_FLOOR) as BodyClass[]) {
+    out[c] = Math.min(BODY_FLOOR[c], Math.max(MIN_BODY, Math.floor(BODY_FLOOR[c] * scale)));
+  }
+  return out;
+}
 
 /** Between two entries of the tail. */
 export const ITEM_SEPARATOR = '\n\n';
@@ -58,9 +84,12 @@ export function itemCost(it: Item, allot: number): number {
   return it.header.length + (body > 0 ? 1 + body : 0) + ITEM_SEPARATOR.length;
 }
 
-export const floorAllot = (it: Item): number => Math.min(it.raw.length, BODY_FLOOR[it.cls]);
-export const floorCost = (it: Item): number => itemCost(it, BODY_FLOOR[it.cls]);
+export const floorAllot = (it: Item, floors: Floors = BODY_FLOOR): number => Math.min(it.raw.length, floors[it.cls]);
+export const floorCost = (it: Item, floors: Floors = BODY_FLOOR): number => itemCost(it, floors[it.cls]);
 export const fullCost = (it: Item): number => itemCost(it, it.raw.length);
+/** Body characters of an entry cut as far as it may ever be: MIN_BODY (or whole when shorter). */
+export const minAllot = (it: Item): number => Math.min(it.raw.length, MIN_BODY);
+export const minCost = (it: Item): number => itemCost(it, minAllot(it));
 
 /** Renders an item with at most `allot` characters of body. */
 export function renderItem(it: Item, allot: number): string {

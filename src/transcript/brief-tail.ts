@@ -1,21 +1,27 @@
 // The conversation part of a brief: the newest entries that fit, oldest first, with the
 // last user instruction pinned above them when it is older than what fits. Room is given
 // in two steps. First the window: walking back from the newest entry, each entry costs its
-// floor (its body abbreviated as far as it may be); the window ends at the first entry
-// whose floor no longer fits, so an entry is dropped only when it could not be kept even
-// with every kept entry at its floor. Then the room left raises bodies back toward their
-// full length, class by class in EXPANSION_ORDER, each class water-filled (one common cap)
-// so that long tool outputs are cut before agent texts and agent texts before the user's.
-// It never reads entries older than the window needs, and never exceeds its budget.
+// floor (its body abbreviated as far as it may be; floors shrink with a small budget, see
+// bodyFloors). The first entry whose floor no longer fits is still kept, cut to what is
+// left, when that shows at least MIN_BODY of it; the window ends there. So an entry is
+// dropped only when it could not be kept even shortened with every kept entry at its floor,
+// the newest entry is always kept when its header and MIN_BODY fit, and the room is used.
+// Then the room left (when no entry had to be cut below its floor) raises bodies back
+// toward their full length, class by class in EXPANSION_ORDER, each class water-filled (one
+// common cap) so that long tool outputs are cut before agent texts and agent texts before
+// the user's. It never reads entries older than the window needs, and never exceeds its budget.
 
 import {
-  BODY_FLOOR,
+  bodyFloors,
   EXPANSION_ORDER,
   floorAllot,
   floorCost,
   fullCost,
   itemCost,
+  minAllot,
+  minCost,
   type BodyClass,
+  type Floors,
   type Item,
   renderItem,
   label,
@@ -32,9 +38,11 @@ export interface TailItemPlan {
   kind: EntryKind;
   cls: BodyClass;
   rawLength: number;
+  /** Body characters at its floor (min(rawLength, the class's floor at this budget)), and the cost then. */
+  floorAllot: number;
   floorCost: number;
   fullCost: number;
-  /** Body characters granted (>= its floor allotment, <= rawLength). */
+  /** Body characters granted: <= rawLength, >= floorAllot but for the oldest kept entry (>= MIN_BODY). */
   allot: number;
   cost: number;
   abbreviated: boolean;
@@ -45,10 +53,13 @@ export interface TailPlan {
   budget: number;
   /** What the window's floor costs had to fit in. */
   windowBudget: number;
+  /** The body floors at this budget, by class. */
+  floors: Floors;
   /** Kept entries, oldest first. */
   items: TailItemPlan[];
-  /** Floor cost of the newest entry that did not fit (null when none was dropped). */
+  /** Floor cost, and cost cut to MIN_BODY, of the newest entry that was dropped (null when none was). */
   nextDroppedFloorCost: number | null;
+  nextDroppedMinCost: number | null;
   /** Renderable entries neither kept nor pinned. */
   omitted: { count: number; fromSeq: number; toSeq: number } | null;
   pinned: { seq: number; allot: number; abbreviated: boolean } | null;
@@ -70,32 +81,41 @@ const omissionLine = (count: number, from: number, to: number, pinned?: number) 
   `[${count} earlier ${count === 1 ? 'entry' : 'entries'} omitted: #${from}..#${to}${
     pinned !== undefined && pinned >= from && pinned <= to ? `, except #${pinned} above` : ''
   }]`;
-// Room kept for the heading and an omission line with the largest numbers it can hold.
-const omissionReserve = (heading: string) => heading.length + 1 + omissionLine(1e10, 1e10, 1e10, 1e10).length + 1;
 
 interface Window {
+  /** Entries kept, newest first: source.at(0..n-1). */
   n: number;
+  /** Their cost, with every one at its floor but a cut one. */
   used: number;
-  nextFloor: number | null;
+  /** Body characters of the oldest kept entry when it was cut below its floor to fit. */
+  cut: number | null;
+  /** The newest entry not kept, if any. */
+  next: Item | undefined;
 }
 
-function window(source: ItemSource, budget: number): Window {
+function window(source: ItemSource, budget: number, floors: Floors): Window {
   let used = 0;
   for (let k = 0; ; k++) {
     const it = source.at(k);
-    if (!it) return { n: k, used, nextFloor: null };
-    const fc = floorCost(it);
-    if (used + fc > budget) return { n: k, used, nextFloor: fc };
-    used += fc;
+    if (!it) return { n: k, used, cut: null, next: undefined };
+    const fc = floorCost(it, floors);
+    if (used + fc <= budget) {
+      used += fc;
+      continue;
+    }
+    // Its floor does not fit: keep it cut to what is left, when that shows some of it.
+    const body = budget - used - itemCost(it, 0) - 1;
+    if (it.raw.length > 0 && body >= minAllot(it)) return { n: k + 1, used: used + itemCost(it, body), cut: body, next: source.at(k + 1) };
+    return { n: k, used, cut: null, next: it };
   }
 }
 
 /** Body allotments for `items` given `surplus` characters beyond their floors. */
-function expand(items: readonly Item[], surplus: number): number[] {
-  const allot = items.map(floorAllot);
+function expand(items: readonly Item[], surplus: number, floors: Floors): number[] {
+  const allot = items.map((it) => floorAllot(it, floors));
   let left = surplus;
   for (const cls of EXPANSION_ORDER) {
-    const floor = BODY_FLOOR[cls];
+    const floor = floors[cls];
     const group: number[] = [];
     for (let i = 0; i < items.length; i++) if (items[i]!.cls === cls && items[i]!.raw.length > floor) group.push(i);
     if (!group.length) continue;
@@ -131,43 +151,53 @@ const pinHeading = (seq: number, who: string) => `Last user instruction (#${seq}
 
 export function buildTail(input: TailInput): { text: string; plan: TailPlan } {
   const { source, budget, lastUser } = input;
-  const reserve = omissionReserve(input.heading);
-  let win = window(source, budget - reserve);
-  let windowBudget = budget - reserve;
+  const floors = bodyFloors(budget);
+  const newest = source.at(0);
+  // Everything fits without an omission line: no room kept for one.
+  let windowBudget = budget - input.heading.length - 1;
+  let win = window(source, windowBudget, floors);
   let pinned: TailPlan['pinned'] = null;
   let pinText = '';
-  const oldestKept = win.n ? source.at(win.n - 1)!.seq : Infinity;
-  if (lastUser && lastUser.seq < oldestKept) {
-    // Older than the window: pin it, with room taken from the tail.
-    const heading = pinHeading(lastUser.seq, label(input.lastUserAuthor, 60));
-    const fixed = heading.length + 1 + 2;
-    // A third of the room, at least the user floor, but never more than half a small room.
-    const share = Math.max(Math.min(BODY_FLOOR.user, Math.floor(budget / 2)), Math.floor(budget / 3));
-    const allot = Math.min(lastUser.raw.length, share, budget - reserve - fixed);
-    if (allot >= Math.min(MIN_PIN_BODY, lastUser.raw.length) && allot >= 0) {
-      pinned = { seq: lastUser.seq, allot, abbreviated: allot < lastUser.raw.length };
-      pinText = renderItem({ ...lastUser, header: heading }, allot);
-      windowBudget = budget - reserve - fixed - allot;
-      win = window(source, windowBudget);
+  if (win.n < input.total && newest) {
+    // Room for the heading and the omission line with the largest numbers it can hold here.
+    const top = newest.seq;
+    windowBudget = budget - input.heading.length - 1 - omissionLine(input.total, input.firstSeq, top, lastUser ? top : undefined).length - 1;
+    win = window(source, windowBudget, floors);
+    const oldestKept = win.n ? source.at(win.n - 1)!.seq : Infinity;
+    if (lastUser && win.n && lastUser.seq < oldestKept) {
+      // Older than the window: pin it, with room taken from the tail, never the newest entry's.
+      const heading = pinHeading(lastUser.seq, label(input.lastUserAuthor, 60));
+      const fixed = heading.length + 1 + 2;
+      const share = Math.floor(budget / 3);
+      const allot = Math.min(lastUser.raw.length, share, windowBudget - fixed - minCost(newest));
+      if (allot >= Math.min(MIN_PIN_BODY, lastUser.raw.length) && allot >= 0) {
+        pinned = { seq: lastUser.seq, allot, abbreviated: allot < lastUser.raw.length };
+        pinText = renderItem({ ...lastUser, header: heading }, allot);
+        windowBudget -= fixed + allot;
+        win = window(source, windowBudget, floors);
+      }
     }
   }
   const items: Item[] = [];
   for (let k = 0; k < win.n; k++) items.push(source.at(k)!);
   items.reverse();
-  const allots = expand(items, Math.max(0, windowBudget - win.used));
+  // A cut entry took what was left; else the room beyond the floors raises bodies back.
+  const allots = win.cut !== null ? items.map((it) => floorAllot(it, floors)) : expand(items, Math.max(0, windowBudget - win.used), floors);
+  if (win.cut !== null) allots[0] = win.cut;
   const plans: TailItemPlan[] = items.map((it, i) => ({
     seq: it.seq,
     kind: it.kind,
     cls: it.cls,
     rawLength: it.raw.length,
-    floorCost: floorCost(it),
+    floorAllot: floorAllot(it, floors),
+    floorCost: floorCost(it, floors),
     fullCost: fullCost(it),
     allot: allots[i]!,
     cost: itemCost(it, allots[i]!),
     abbreviated: allots[i]! < it.raw.length,
   }));
   const count = input.total - win.n - (pinned ? 1 : 0);
-  const dropped = source.at(win.n);
+  const dropped = win.next;
   const omitted = count > 0 && dropped ? { count, fromSeq: input.firstSeq, toSeq: dropped.seq } : null;
   const parts: string[] = [];
   if (items.length || omitted) {
@@ -180,6 +210,15 @@ export function buildTail(input: TailInput): { text: string; plan: TailPlan } {
   const text = [pinText, tail].filter((s) => s !== '').join('\n\n');
   return {
     text,
-    plan: { budget, windowBudget, items: plans, nextDroppedFloorCost: win.nextFloor, omitted, pinned },
+    plan: {
+      budget,
+      windowBudget,
+      floors,
+      items: plans,
+      nextDroppedFloorCost: dropped ? floorCost(dropped, floors) : null,
+      nextDroppedMinCost: dropped ? minCost(dropped) : null,
+      omitted,
+      pinned,
+    },
   };
 }

@@ -277,14 +277,12 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
     if (text) room -= text.length + SEPARATOR.length;
     return text;
   };
-  const title = take(titleSection(opts.title, room - SEPARATOR.length - MIN_CONTENT_CHARS));
-  const plan = take(
-    s.plan && previousLabel !== null
-      ? planSection(s.plan, previousLabel, Math.min(Math.floor(spare / 5), PLAN_SHARE_MAX) - SEPARATOR.length)
-      : '',
-  );
-  const activityRoom = Math.min(Math.floor(spare / 4), ACTIVITY_SHARE_MAX) - SEPARATOR.length;
-  const activity = take(activitySection(s.activity, { firstSeq: s.firstSeq, lastSeq: s.lastSeq }, opts.git, activityRoom));
+  const makeTitle = (max: number) => titleSection(opts.title, max);
+  const makePlan = (max: number) => (s.plan && previousLabel !== null ? planSection(s.plan, previousLabel, max) : '');
+  const makeActivity = (max: number) => activitySection(s.activity, { firstSeq: s.firstSeq, lastSeq: s.lastSeq }, opts.git, max);
+  let title = take(makeTitle(room - SEPARATOR.length - MIN_CONTENT_CHARS));
+  let plan = take(makePlan(Math.min(Math.floor(spare / 5), PLAN_SHARE_MAX) - SEPARATOR.length));
+  let activity = take(makeActivity(Math.min(Math.floor(spare / 4), ACTIVITY_SHARE_MAX) - SEPARATOR.length));
 
   const items = new BackwardItems(entries, lo, hi, s.hidden, (e) => itemFor(e, agent));
   const tail = buildTail({
@@ -300,6 +298,21 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
     budget: room - SEPARATOR.length,
   });
   if (!tail.plan.items.length && !tail.plan.pinned) return none('budget', tail.plan);
+  // Room the conversation part did not need goes back to the sections cut to their share
+  // (within their caps), so that a brief whose material exceeds the budget uses it.
+  let unused = room - SEPARATOR.length - tail.text.length;
+  const regrow = (old: string, make: (max: number) => string, cap: number): string => {
+    if (unused <= 0) return old;
+    const max = Math.min(cap, old ? old.length + unused : unused - SEPARATOR.length);
+    if (max <= old.length) return old;
+    const grown = make(max);
+    if (grown.length <= old.length) return old;
+    unused -= grown.length - old.length + (old ? 0 : SEPARATOR.length);
+    return grown;
+  };
+  title = regrow(title, makeTitle, Infinity);
+  plan = regrow(plan, makePlan, PLAN_SHARE_MAX - SEPARATOR.length);
+  activity = regrow(activity, makeActivity, ACTIVITY_SHARE_MAX - SEPARATOR.length);
 
   // Every piece was cleaned (sanitized and redacted) as it was made; no pass over the whole.
   const text = [header, title, plan, tail.text, activity, footer].filter((x) => x !== '').join(SEPARATOR);

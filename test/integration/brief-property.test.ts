@@ -6,17 +6,21 @@
 //  - byte-identical on repeat, from a copy of the entries, and in another process with
 //    another time zone and locale;
 //  - it always contains the last user instruction when the budget allows it (>= 2000);
-//  - it abbreviates before it drops: an entry is dropped only when its floor did not fit
-//    even with every kept entry at its floor (sum of kept floors + the next floor > the
-//    window's budget), and bodies are cut class by class (a class is cut only when every
-//    class cut before it is at its floor);
+//  - it abbreviates before it drops: an entry is dropped only when it did not fit even cut
+//    to MIN_BODY with every kept entry at its floor (sum of kept floors + the next entry's
+//    cut cost > the window's budget), only the oldest kept entry is ever below its floor,
+//    and bodies are cut class by class (a class is cut only when every class cut before it
+//    is at its floor);
+//  - the newest entry of the range is always shown;
+//  - when its material exceeds the budget (the brief with no limit is longer), it uses at
+//    least 90% of the budget;
 //  - what it shows and what it says it omitted add up to the range, in order;
 //  - nothing in it is left to redact and it holds no control characters.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BODY_FLOOR, clean, EXPANSION_ORDER, isRenderable } from '../../src/transcript/brief-render.js';
+import { clean, EXPANSION_ORDER, isRenderable, MIN_BODY } from '../../src/transcript/brief-render.js';
 import { buildBrief, type Brief } from '../../src/transcript/brief.js';
 import { redact } from '../../src/transcript/redact.js';
 import { Transcript } from '../../src/transcript/transcript.js';
@@ -99,34 +103,70 @@ p('the last user instruction of the range is always in it when the budget allows
   assert.ok(checked > 40, `only ${checked} cases had a user instruction`);
 });
 
-p('abbreviates before it drops, and cuts classes in order', () => {
+p('abbreviates before it drops: no entry dropped while a kept one is above its floor and the dropped one fits cut; classes cut in order', () => {
   let dropped = 0;
+  let cutBelowFloor = 0;
   for (const seed of SEEDS) {
     const { brief } = run(seed);
     const t = brief.tail;
     if (!t) continue;
-    const floors = t.items.reduce((s, i) => s + i.floorCost, 0);
+    // At its floor each kept entry costs floorCost; the oldest may be kept cut below it.
+    const floors = t.items.reduce((s, i) => s + Math.min(i.cost, i.floorCost), 0);
     assert.ok(floors <= t.windowBudget, `seed ${seed}: kept floors fit`);
     assert.ok(t.items.reduce((s, i) => s + i.cost, 0) <= t.windowBudget, `seed ${seed}: kept costs fit`);
-    if (t.nextDroppedFloorCost !== null) {
+    if (t.nextDroppedMinCost !== null) {
       dropped++;
-      assert.ok(floors + t.nextDroppedFloorCost > t.windowBudget, `seed ${seed}: an entry was dropped that fit at its floor`);
+      assert.ok(floors + t.nextDroppedMinCost > t.windowBudget, `seed ${seed}: an entry was dropped that fit cut to ${MIN_BODY} beside the kept ones at their floors`);
+      assert.ok(t.nextDroppedFloorCost! >= t.nextDroppedMinCost, `seed ${seed}`);
     }
-    for (const i of t.items) {
-      assert.ok(i.allot >= Math.min(i.rawLength, BODY_FLOOR[i.cls]) && i.allot <= i.rawLength, `seed ${seed} #${i.seq}: allot within floor..full`);
-    }
+    t.items.forEach((i, k) => {
+      assert.ok(i.allot <= i.rawLength, `seed ${seed} #${i.seq}: allot at most full`);
+      if (i.allot >= i.floorAllot) return;
+      cutBelowFloor++;
+      assert.is(k, 0, `seed ${seed} #${i.seq}: only the oldest kept entry is below its floor`);
+      assert.ok(i.allot >= Math.min(i.rawLength, MIN_BODY), `seed ${seed} #${i.seq}: cut to no less than ${MIN_BODY}`);
+      // It took what was left: no kept entry above its floor beside it.
+      for (const j of t.items) if (j !== i) assert.is(j.allot, j.floorAllot, `seed ${seed} #${j.seq} above its floor beside a cut entry`);
+    });
     // Classes get room back in EXPANSION_ORDER: one still cut means all later ones are at their floor.
     for (let a = 0; a < EXPANSION_ORDER.length; a++) {
       const cut = t.items.some((i) => i.cls === EXPANSION_ORDER[a] && i.abbreviated);
       if (!cut) continue;
       for (const later of EXPANSION_ORDER.slice(a + 1)) {
         for (const i of t.items.filter((x) => x.cls === later)) {
-          assert.is(i.allot, Math.min(i.rawLength, BODY_FLOOR[later]), `seed ${seed}: ${later} #${i.seq} above its floor while ${EXPANSION_ORDER[a]} is cut`);
+          assert.ok(i.allot <= i.floorAllot, `seed ${seed}: ${later} #${i.seq} above its floor while ${EXPANSION_ORDER[a]} is cut`);
         }
       }
     }
   }
   assert.ok(dropped > 10, `only ${dropped} cases dropped entries`);
+  assert.ok(cutBelowFloor > 10, `only ${cutBelowFloor} cases cut an entry below its floor`);
+});
+
+p('the newest entry of the range is always shown, its header in the text', () => {
+  for (const seed of SEEDS) {
+    const { brief, range } = run(seed);
+    if (brief.text === null) continue;
+    const newest = range[range.length - 1]!;
+    const kept = brief.tail!.items;
+    assert.is(kept[kept.length - 1]?.seq, newest.seq, `seed ${seed}: #${newest.seq} is the last entry shown`);
+    assert.is(brief.lastIncludedSeq, newest.seq, `seed ${seed}`);
+    assert.ok(brief.text.includes(`\n[#${newest.seq}] `), `seed ${seed}: #${newest.seq} in the text`);
+  }
+});
+
+p('uses at least 90% of the budget when its material exceeds it', () => {
+  let checked = 0;
+  for (const seed of SEEDS) {
+    const { brief, c } = run(seed);
+    if (brief.text === null) continue;
+    const max = c.options.maxChars;
+    const unlimited = buildBrief(c.transcript, { ...c.options, maxChars: 1e9 });
+    if (unlimited.chars <= max) continue;
+    checked++;
+    assert.ok(brief.chars >= 0.9 * max, `seed ${seed}: ${brief.chars} of ${max} chars (${((100 * brief.chars) / max).toFixed(1)}%)`);
+  }
+  assert.ok(checked > 40, `only ${checked} cases exceeded their budget`);
 });
 
 p('kept, pinned and omitted entries add up to the range; kept ones appear in order, the newest last', () => {
