@@ -2,7 +2,8 @@
 // last user instruction pinned above them when it is older than what fits. Room is given
 // in two steps. First the window: walking back from the newest entry, each entry costs its
 // floor (its body abbreviated as far as it may be; floors shrink with a small budget, see
-// bodyFloors). The first entry whose floor no longer fits is still kept, cut to what is
+// bodyFloors, but the newest entry keeps its class's full floor or a third of the room,
+// whichever is less). The first entry whose floor no longer fits is still kept, cut to what is
 // left, when that shows at least MIN_BODY of it; the window ends there. So an entry is
 // dropped only when it could not be kept even shortened with every kept entry at its floor,
 // the newest entry is always kept when its header and MIN_BODY fit, and the room is used.
@@ -12,10 +13,9 @@
 // the user's. It never reads entries older than the window needs, and never exceeds its budget.
 
 import {
+  BODY_FLOOR,
   bodyFloors,
   EXPANSION_ORDER,
-  floorAllot,
-  floorCost,
   fullCost,
   itemCost,
   minAllot,
@@ -53,7 +53,7 @@ export interface TailPlan {
   budget: number;
   /** What the window's floor costs had to fit in. */
   windowBudget: number;
-  /** The body floors at this budget, by class. */
+  /** The body floors at this budget, by class (the newest entry's may be higher: see buildTail). */
   floors: Floors;
   /** Kept entries, oldest first. */
   items: TailItemPlan[];
@@ -93,12 +93,15 @@ interface Window {
   next: Item | undefined;
 }
 
-function window(source: ItemSource, budget: number, floors: Floors): Window {
+/** Body characters an entry keeps at most abbreviation, given its place k (0: the newest). */
+type FloorOf = (it: Item, k: number) => number;
+
+function window(source: ItemSource, budget: number, floorOf: FloorOf): Window {
   let used = 0;
   for (let k = 0; ; k++) {
     const it = source.at(k);
     if (!it) return { n: k, used, cut: null, next: undefined };
-    const fc = floorCost(it, floors);
+    const fc = itemCost(it, floorOf(it, k));
     if (used + fc <= budget) {
       used += fc;
       continue;
@@ -110,16 +113,15 @@ function window(source: ItemSource, budget: number, floors: Floors): Window {
   }
 }
 
-/** Body allotments for `items` given `surplus` characters beyond their floors. */
-function expand(items: readonly Item[], surplus: number, floors: Floors): number[] {
-  const allot = items.map((it) => floorAllot(it, floors));
+/** Body allotments for `items` at their `floors` given `surplus` characters beyond them. */
+function expand(items: readonly Item[], floors: readonly number[], surplus: number): number[] {
+  const allot = [...floors];
   let left = surplus;
   for (const cls of EXPANSION_ORDER) {
-    const floor = floors[cls];
     const group: number[] = [];
-    for (let i = 0; i < items.length; i++) if (items[i]!.cls === cls && items[i]!.raw.length > floor) group.push(i);
+    for (let i = 0; i < items.length; i++) if (items[i]!.cls === cls && items[i]!.raw.length > floors[i]!) group.push(i);
     if (!group.length) continue;
-    const extra = (i: number) => items[i]!.raw.length - floor;
+    const extra = (i: number) => items[i]!.raw.length - floors[i]!;
     const need = group.reduce((s, i) => s + extra(i), 0);
     if (need <= left) {
       for (const i of group) allot[i] = items[i]!.raw.length;
@@ -138,7 +140,7 @@ function expand(items: readonly Item[], surplus: number, floors: Floors): number
       }
       acc += sorted[j]!;
     }
-    for (const i of group) allot[i] = floor + Math.min(extra(i), cap);
+    for (const i of group) allot[i] = floors[i]! + Math.min(extra(i), cap);
     break;
   }
   return allot;
@@ -152,17 +154,21 @@ const pinHeading = (seq: number, who: string) => `Last user instruction (#${seq}
 export function buildTail(input: TailInput): { text: string; plan: TailPlan } {
   const { source, budget, lastUser } = input;
   const floors = bodyFloors(budget);
+  // The newest entry keeps its class's full floor, or a third of the room when that is less.
+  const newestShare = Math.floor(budget / 3);
+  const floorOf: FloorOf = (it, k) =>
+    Math.min(it.raw.length, k === 0 ? Math.min(BODY_FLOOR[it.cls], Math.max(floors[it.cls], newestShare)) : floors[it.cls]);
   const newest = source.at(0);
   // Everything fits without an omission line: no room kept for one.
   let windowBudget = budget - input.heading.length - 1;
-  let win = window(source, windowBudget, floors);
+  let win = window(source, windowBudget, floorOf);
   let pinned: TailPlan['pinned'] = null;
   let pinText = '';
   if (win.n < input.total && newest) {
     // Room for the heading and the omission line with the largest numbers it can hold here.
     const top = newest.seq;
     windowBudget = budget - input.heading.length - 1 - omissionLine(input.total, input.firstSeq, top, lastUser ? top : undefined).length - 1;
-    win = window(source, windowBudget, floors);
+    win = window(source, windowBudget, floorOf);
     const oldestKept = win.n ? source.at(win.n - 1)!.seq : Infinity;
     if (lastUser && win.n && lastUser.seq < oldestKept) {
       // Older than the window: pin it, with room taken from the tail, never the newest entry's.
@@ -174,23 +180,26 @@ export function buildTail(input: TailInput): { text: string; plan: TailPlan } {
         pinned = { seq: lastUser.seq, allot, abbreviated: allot < lastUser.raw.length };
         pinText = renderItem({ ...lastUser, header: heading }, allot);
         windowBudget -= fixed + allot;
-        win = window(source, windowBudget, floors);
+        win = window(source, windowBudget, floorOf);
       }
     }
   }
   const items: Item[] = [];
-  for (let k = 0; k < win.n; k++) items.push(source.at(k)!);
-  items.reverse();
+  const itemFloors: number[] = [];
+  for (let k = win.n - 1; k >= 0; k--) {
+    items.push(source.at(k)!);
+    itemFloors.push(floorOf(source.at(k)!, k));
+  }
   // A cut entry took what was left; else the room beyond the floors raises bodies back.
-  const allots = win.cut !== null ? items.map((it) => floorAllot(it, floors)) : expand(items, Math.max(0, windowBudget - win.used), floors);
+  const allots = win.cut !== null ? [...itemFloors] : expand(items, itemFloors, Math.max(0, windowBudget - win.used));
   if (win.cut !== null) allots[0] = win.cut;
   const plans: TailItemPlan[] = items.map((it, i) => ({
     seq: it.seq,
     kind: it.kind,
     cls: it.cls,
     rawLength: it.raw.length,
-    floorAllot: floorAllot(it, floors),
-    floorCost: floorCost(it, floors),
+    floorAllot: itemFloors[i]!,
+    floorCost: itemCost(it, itemFloors[i]!),
     fullCost: fullCost(it),
     allot: allots[i]!,
     cost: itemCost(it, allots[i]!),
@@ -215,7 +224,7 @@ export function buildTail(input: TailInput): { text: string; plan: TailPlan } {
       windowBudget,
       floors,
       items: plans,
-      nextDroppedFloorCost: dropped ? floorCost(dropped, floors) : null,
+      nextDroppedFloorCost: dropped ? itemCost(dropped, floorOf(dropped, win.n)) : null,
       nextDroppedMinCost: dropped ? minCost(dropped) : null,
       omitted,
       pinned,

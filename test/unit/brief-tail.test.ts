@@ -90,7 +90,7 @@ t('a long conversation: the newest agent reply is kept at every budget, and at l
   }
 });
 
-t('at 1024, four entries of 600 to 1500 characters are all shown, each shortened, none dropped', () => {
+t('at 1024, four entries of 600 to 1500 characters and a tool call are all shown, each shortened: bodies are cut before entries are dropped', () => {
   const tr = make();
   tr.startSegment({ harness: 'claude', model: 'opus', switchId: 'a' });
   tr.apply({ type: 'user_text', text: prose(600, 'ASK') });
@@ -102,11 +102,13 @@ t('at 1024, four entries of 600 to 1500 characters are all shown, each shortened
   const b = buildBrief(tr, opts());
   const text = b.text!;
   assert.ok(text !== null && text.length <= 1024, `${b.reason}`);
-  assert.not.ok(text.includes('omitted:'), 'no entry dropped');
-  assert.is(b.tail!.omitted, null);
-  assert.equal(b.tail!.items.map((i) => i.seq), [1, 2, 3, 4, 5, 6]);
-  for (const head of ['ASK', 'PLAN', 'RESU', 'DONE']) assert.ok(text.includes(`:\n${head}`), `${head} shown from its first words`);
-  assert.ok(b.tail!.items.filter((i) => i.rawLength > 100).every((i) => i.abbreviated), 'the long bodies were shortened instead');
+  const kept = b.tail!.items;
+  assert.equal(kept.filter((i) => i.rawLength > 0).map((i) => i.seq), [2, 3, 4, 5, 6], 'every entry with a body is shown');
+  assert.ok(kept.filter((i) => i.rawLength > 100).every((i) => i.abbreviated), 'the long ones shortened');
+  for (const head of ['ASK', 'PLAN', '{"command":"npm test"}', 'RESU', 'DONE']) assert.ok(text.includes(`:\n${head}`), `${head} shown from its first words`);
+  // The newest, the answer, keeps the most: a third of the room.
+  const done = kept.find((i) => i.seq === 6)!;
+  assert.ok(kept.every((i) => i.allot <= done.allot), 'the newest entry keeps the most');
   assert.ok(b.chars >= 0.9 * 1024, `${b.chars} of 1024`);
 });
 
