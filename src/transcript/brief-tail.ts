@@ -3,14 +3,15 @@
 // in two steps. First the window: walking back from the newest entry, each entry costs its
 // floor (its body abbreviated as far as it may be; floors shrink with a small budget, see
 // bodyFloors, but the newest entry keeps its class's full floor or a third of the room,
-// whichever is less). The first entry whose floor no longer fits is still kept, cut to what is
-// left, when that shows at least MIN_BODY of it; the window ends there. So an entry is
-// dropped only when it could not be kept even shortened with every kept entry at its floor,
-// the newest entry is always kept when its header and MIN_BODY fit, and the room is used.
-// Then the room left (when no entry had to be cut below its floor) raises bodies back
-// toward their full length, class by class in EXPANSION_ORDER, each class water-filled (one
-// common cap) so that long tool outputs are cut before agent texts and agent texts before
-// the user's. It never reads entries older than the window needs, and never exceeds its budget.
+// whichever is less). The first entry whose floor no longer fits is still kept, cut to
+// what is left, when that shows at least MIN_BODY of it; the window ends there. So an
+// entry is dropped only when it could not be kept even shortened with every kept entry at
+// its floor, the newest entry is always kept when its header and MIN_BODY fit, and the
+// room is used. Then the room left (when no entry had to be cut below its floor) raises
+// bodies back toward their full length, class by class in EXPANSION_ORDER, each class
+// water-filled (one common cap) so that long tool outputs are cut before agent texts and
+// agent texts before the user's. It never reads entries older than the window needs, and
+// never exceeds its budget.
 
 import {
   BODY_FLOOR,
