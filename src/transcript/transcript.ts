@@ -5,6 +5,7 @@
 
 import type { GitFacts } from './git-facts.js';
 import { redactEntry } from './redact.js';
+import { checkEvent, type EventRefusal } from './validate-event.js';
 import type {
   AgentRef,
   Author,
@@ -53,6 +54,8 @@ export class Transcript {
   private readonly segs: Segment[] = [];
   private readonly cursorMap = new Map<string, NativeCursor>();
   private pending: Pending | undefined;
+  /** Refusals already told in a notice, by segment, event type and field (see refuse()). */
+  private readonly refusalsTold = new Set<string>();
   private readonly sink: EntrySink | undefined;
   private readonly now: () => Date;
   user: UserAuthor;
@@ -86,8 +89,15 @@ export class Transcript {
     return this.visible().filter((e) => e.kind === 'user_message').length;
   }
 
-  /** Normalizes one harness event into entries. Returns the entries it committed. */
-  apply(event: TranscriptEvent): Entry[] {
+  /**
+   * Normalizes one harness event into entries. Returns the entries it committed. An event
+   * that does not match the transcript's types (validate-event.ts) is not recorded; a
+   * notice naming the driver and the field is, instead.
+   */
+  apply(given: TranscriptEvent): Entry[] {
+    const checked = checkEvent(given);
+    if (!checked.ok) return this.refuse(checked.refusal);
+    const event = checked.event;
     if (event.type === 'agent_text' || event.type === 'reasoning') {
       const p = this.pending;
       const sameMessage = p && p.kind === event.type && (event.messageId === undefined || p.messageId === undefined || p.messageId === event.messageId);
@@ -156,6 +166,25 @@ export class Transcript {
       }
     }
     this.emit(out, event.type === 'turn_end');
+    return out;
+  }
+
+  /**
+   * Records a notice for a refused event. One per segment, event type and field: a driver
+   * that gets one field wrong on every streamed chunk must not flood the log; the notice
+   * says that later ones are refused without another.
+   */
+  private refuse(r: EventRefusal): Entry[] {
+    const seg = this.currentSegment;
+    const known = r.field !== 'type' && r.field !== 'event';
+    const key = `${seg?.id ?? ''}\0${known ? r.type : '?'}\0${r.field}`;
+    if (this.refusalsTold.has(key)) return [];
+    this.refusalsTold.add(key);
+    const driver = seg ? `driver ${seg.harness}` : 'a driver';
+    const what = r.field === 'event' ? 'an event that' : r.field === 'type' ? `an event whose type${r.type === '?' ? '' : ` "${r.type}"`}` : `a ${r.type} event whose ${r.field}`;
+    const text = `baton refused ${what} ${r.problem} (from ${driver}); it was not recorded. Later events with the same fault from this driver are refused without another notice.`;
+    const out = [...this.flushPending(), this.commit({ kind: 'notice', text }, SYSTEM)];
+    this.emit(out, r.type === 'turn_end');
     return out;
   }
 
