@@ -3,6 +3,10 @@
 // "Switched this conversation from A to B" dividers. Every piece of agent or user content
 // passes through the sanitizer, so no terminal control sequence an agent wrote reaches
 // the user's terminal from here.
+// It must never throw on what a log holds: the loader checks only the fields code relies
+// on, so an optional field written by an older baton (or by hand) may hold anything — a
+// cost that is a string, a detail that is an object. Such values are shown as text or
+// left out, never trusted to have their declared type.
 
 import { stripControls } from './sanitize.js';
 import type { Author, Entry } from './types.js';
@@ -16,26 +20,42 @@ export interface RenderOptions {
 
 const ONE_LINE = 100;
 
+/** Any stored value as printable text: strings sanitized, other values as their JSON. */
+export function plain(v: unknown): string {
+  if (typeof v === 'string') return stripControls(v);
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return stripControls(inputText(v));
+}
+
+/** A harness's display title: the driver's when known, else the stored name. */
+export function agentTitle(harness: unknown, titles: Record<string, string> = {}): string {
+  const name = plain(harness);
+  return plain(Object.hasOwn(titles, name) ? titles[name] : name) || '?';
+}
+
 export function authorLabel(a: Author, titles: Record<string, string> = {}): string {
   switch (a.type) {
     case 'user':
-      return `${a.name}@${a.device}`;
+      return `${plain(a.name)}@${plain(a.device)}`;
     case 'agent':
-      return `${titles[a.harness] ?? a.harness} (${a.model})`;
+      return `${agentTitle(a.harness, titles)} (${plain(a.model)})`;
     case 'system':
       return 'baton';
+    default:
+      return `unknown author ${plain((a as { type: unknown }).type)}`;
   }
-}
-
-export function agentTitle(harness: string, titles: Record<string, string> = {}): string {
-  return titles[harness] ?? harness;
 }
 
 /** The divider a reader sees at a handoff; null for the conversation's first segment. */
 export function dividerText(e: Entry, titles: Record<string, string> = {}): string | null {
   if (e.kind !== 'handoff' || !e.from) return null;
-  return `Switched this conversation from ${agentTitle(e.from.harness, titles)} to ${agentTitle(e.to.harness, titles)}`;
+  const from = typeof e.from === 'object' ? e.from.harness : e.from;
+  return `Switched this conversation from ${agentTitle(from, titles)} to ${agentTitle(e.to.harness, titles)}`;
 }
+
+/** A stored number shown only when it is one: an older log may hold anything there. */
+const count = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
 
 function fold(text: string, width = ONE_LINE): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -47,7 +67,7 @@ function inputText(input: unknown): string {
   try {
     return JSON.stringify(input) ?? '';
   } catch {
-    return String(input);
+    return Object.prototype.toString.call(input);
   }
 }
 
@@ -76,19 +96,25 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
         : [head(`${mark} of ${stripControls(e.toolName)}: ${fold(stripControls(e.output))}`)];
     }
     case 'approval':
-      return [head(`approval: ${stripControls(e.decision)}${e.detail ? ` — ${fold(stripControls(e.detail))}` : ''}`)];
+      return [head(`approval: ${plain(e.decision)}${e.detail ? ` — ${fold(plain(e.detail))}` : ''}`)];
     case 'handoff': {
       const divider = dividerText(e, titles);
-      if (!divider) return [head(`started with ${agentTitle(e.to.harness, titles)} (${e.to.model})`)];
+      if (!divider) return [head(`started with ${agentTitle(e.to.harness, titles)} (${plain(e.to.model)})`)];
       const how = e.mode === 'resume' ? 'its own session resumed, delta sent' : 'fresh start with a brief';
-      return [`──── ${divider} ──── [${e.seq}] ${how}, ${e.briefChars} chars`];
+      const chars = count(e.briefChars);
+      return [`──── ${divider} ──── [${e.seq}] ${how}${chars === undefined ? '' : `, ${chars} chars`}`];
     }
     case 'turn_end': {
-      const u = e.usage;
+      const u: unknown = e.usage;
       const parts: string[] = [];
-      if (u?.inputTokens !== undefined) parts.push(`${u.inputTokens} in`);
-      if (u?.outputTokens !== undefined) parts.push(`${u.outputTokens} out`);
-      if (e.costUsd !== undefined) parts.push(`$${e.costUsd.toFixed(4)}`);
+      const tokens = (k: 'inputTokens' | 'outputTokens') => (typeof u === 'object' && u !== null ? count((u as Record<string, unknown>)[k]) : undefined);
+      const input = tokens('inputTokens');
+      const output = tokens('outputTokens');
+      if (input !== undefined) parts.push(`${input} in`);
+      if (output !== undefined) parts.push(`${output} out`);
+      const cost: unknown = e.costUsd;
+      if (typeof cost === 'number' && Number.isFinite(cost)) parts.push(`$${cost.toFixed(4)}`);
+      else if (cost !== undefined && cost !== null) parts.push('cost unreadable');
       return parts.length ? [head(`turn end · ${parts.join(' · ')}`)] : [];
     }
     case 'notice':
@@ -96,7 +122,7 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
     case 'error':
       return [head(`error: ${stripControls(e.text)}`)];
     case 'reset':
-      return [head(e.undoes !== undefined ? `reset [${e.undoes}] undone` : `reset to [${e.toSeq}]${e.restored ? ', worktree restored' : ''}`)];
+      return [head(e.undoes !== undefined ? `reset [${plain(e.undoes)}] undone` : `reset to [${e.toSeq}]${e.restored ? ', worktree restored' : ''}`)];
     case 'unknown':
       return [head(`unknown entry kind "${stripControls(e.originalKind)}" (kept as written; a newer baton knows it)`)];
     case 'agent_session':
@@ -117,7 +143,7 @@ export function renderEntries(entries: readonly Entry[], opts: RenderOptions = {
 /** The Markdown export: the same content, as a document. */
 export function renderMarkdown(entries: readonly Entry[], title: string, opts: RenderOptions = {}): string {
   const titles = opts.titles ?? {};
-  const out: string[] = [`# ${stripControls(title)}`, ''];
+  const out: string[] = [`# ${plain(title)}`, ''];
   const fence = (text: string) => {
     const t = stripControls(text);
     const ticks = '`'.repeat(Math.max(3, ...[...t.matchAll(/`+/g)].map((m) => m[0].length + 1)));

@@ -6,7 +6,7 @@
 
 import { closeSync, fdatasyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
-import { openPrivate } from './store-home.js';
+import { openPrivate, printable } from './store-home.js';
 import { KNOWN_KINDS } from './types.js';
 import type { Entry } from './types.js';
 
@@ -151,7 +151,7 @@ class LineParser {
   result(endsWithNewline: boolean): LogRead {
     for (const [kind, u] of this.unknownKinds) {
       const many = u.count > 1 ? `${u.count} entries` : 'an entry';
-      this.problems.push({ line: u.first, kind: 'unknown-kind', detail: `${many} of kind "${kind}" unknown to this baton, kept and shown as unknown` });
+      this.problems.push({ line: u.first, kind: 'unknown-kind', detail: `${many} of kind "${printable(kind)}" unknown to this baton, kept and shown as unknown` });
     }
     this.problems.sort((a, b) => a.line - b.line);
     return { header: this.header, entries: this.entries, problems: this.problems, endsWithNewline, lines: this.lineNo };
