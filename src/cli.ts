@@ -2,17 +2,21 @@
 // The one entry point: parses the command line with yargs and hands each command to a
 // module under src/commands/ that a test can call without spawning a process. Prints
 // expected failures as `baton: <message>` (+ `  hint: <hint>`) and leaves with their
-// exit code; anything else is a bug and keeps its stack trace.
+// exit code; anything else is a bug and keeps its stack trace. Everything printed goes
+// through terminalSafe() (commands/io.ts): no control character from data reaches the terminal.
 
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { inspect } from 'node:util';
 import yargs from 'yargs';
 import { BatonError, EXIT } from './errors.js';
 import { registerCommands } from './commands/index.js';
-import { processIo, type Io } from './commands/io.js';
+import { processIo, terminalSafe, type Io } from './commands/io.js';
 import { packageVersion } from './package-root.js';
 
-export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+export async function main(argv: string[], given: Io = processIo()): Promise<number> {
+  // Every command prints through this one door (see io.ts): nothing from data acts on the terminal.
+  const io = terminalSafe(given);
   let code: number = EXIT.ok;
   const parser = yargs(argv)
     .scriptName('baton')
@@ -59,7 +63,8 @@ if (isEntryPoint()) {
       process.exitCode = code;
     },
     (err: unknown) => {
-      console.error(err);
+      // A bug: its stack trace is kept, but an error's message may quote data (a driver's output).
+      terminalSafe(processIo()).err(`${inspect(err)}\n`);
       process.exitCode = EXIT.internal;
     },
   );

@@ -3,7 +3,7 @@
 import type { Argv } from 'yargs';
 import { describeAgents, formatAgents } from '../plugins/describe-agents.js';
 import { agentCatalog } from './agent-catalog.js';
-import type { Io } from './io.js';
+import { jsonText, type Io } from './io.js';
 
 export function registerAgents(y: Argv, io: Io): Argv {
   return y.command(
@@ -14,7 +14,7 @@ export function registerAgents(y: Argv, io: Io): Argv {
       const { registry } = await agentCatalog(io);
       try {
         const rows = await describeAgents(registry);
-        io.out(a.json ? JSON.stringify(rows, null, 2) + '\n' : formatAgents(rows) + '\n');
+        io.out(a.json ? jsonText(rows, 2) + '\n' : formatAgents(rows) + '\n');
       } finally {
         await registry.dispose();
       }

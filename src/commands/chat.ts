@@ -11,7 +11,7 @@ import { createCheckpoint } from '../worktree/checkpoint.js';
 import { currentBranch, isRepo } from '../worktree/git.js';
 import { createGitFactsProvider } from '../worktree/git-facts.js';
 import { agentCatalog } from './agent-catalog.js';
-import type { Io } from './io.js';
+import { jsonText, type Io } from './io.js';
 import { stripControls } from '../transcript/sanitize.js';
 
 export function registerChat(y: Argv, io: Io): Argv {
@@ -77,7 +77,7 @@ export function registerChat(y: Argv, io: Io): Argv {
             },
           );
           if (a.json) {
-            io.out(JSON.stringify({ conversation: result.conversationId, agent: result.agent, model: result.model, handoff: result.handoff ?? null, entries: result.entries }) + '\n');
+            io.out(jsonText({ conversation: result.conversationId, agent: result.agent, model: result.model, handoff: result.handoff ?? null, entries: result.entries }) + '\n');
           } else {
             io.out(stripControls(result.reply) + '\n');
             io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${result.handoff?.from ? ` · handed over from ${result.handoff.from} (${result.handoff.mode})` : ''}\n`);

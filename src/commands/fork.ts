@@ -9,7 +9,7 @@ import { forkConversation, type ForkResult } from '../conversation/fork.js';
 import { badInput } from '../errors.js';
 import { resolveHome } from '../transcript/store.js';
 import { agentCatalog } from './agent-catalog.js';
-import type { Io } from './io.js';
+import { jsonText, type Io } from './io.js';
 
 function describe(io: Io, r: ForkResult): void {
   io.out(`${r.id}\n`);
@@ -63,7 +63,7 @@ export function registerFork(y: Argv, io: Io): Argv {
           registry: catalog.registry,
           env: io.env,
         });
-        if (a.json) io.out(JSON.stringify(r) + '\n');
+        if (a.json) io.out(jsonText(r) + '\n');
         else describe(io, r);
       } finally {
         await catalog.registry.dispose();

@@ -1,5 +1,10 @@
 // Where commands write and what they read of their surroundings, so a test can run a
-// command in-process and read what it printed.
+// command in-process and read what it printed. terminalSafe() is the one door to the
+// user's terminal: main() wraps whatever Io it is given with it, so no string from a
+// transcript, a plugin or an agent CLI reaches stdout or stderr with its control
+// characters, whichever command printed it.
+
+import { stripControls } from '../transcript/sanitize.js';
 
 export interface Io {
   out(text: string): void;
@@ -32,4 +37,31 @@ export function bufferIo(env: NodeJS.ProcessEnv, cwd: string): Io & { stdout: ()
     stdout: () => out,
     stderr: () => err,
   };
+}
+
+/**
+ * The same Io, printing only what cannot act on a terminal: escape sequences and C0/C1
+ * control characters (ESC, BEL, NUL, CSI 0x9b, CR, ...) are removed, newlines and tabs
+ * kept (stripControls). baton's own output never needs one; a title, an author, a model
+ * name, a driver's version string or an agent's text might carry one.
+ */
+export function terminalSafe(io: Io): Io {
+  return {
+    out: (t) => io.out(stripControls(t)),
+    err: (t) => io.err(stripControls(t)),
+    env: io.env,
+    cwd: io.cwd,
+    ...(io.columns === undefined ? {} : { columns: io.columns }),
+  };
+}
+
+const RAW_CONTROLS = /[\u007f-\u009f]/g;
+
+/**
+ * JSON for stdout that terminalSafe() passes unchanged: JSON.stringify escapes C0 controls
+ * itself but writes DEL and C1 (0x9b is a CSI to many terminals) raw; they are written as
+ * \u escapes instead, which any JSON reader turns back into the same string.
+ */
+export function jsonText(value: unknown, space?: number): string {
+  return (JSON.stringify(value, null, space) ?? 'null').replace(RAW_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,6 +1,7 @@
 // `baton transcript list | show | search | export | import | prune`: reading and moving
 // canonical transcripts. Readers never take the writer lock; nothing here writes to an
-// existing conversation. Everything shown passes through the sanitizer (render-text.ts).
+// existing conversation. Everything shown passes through the sanitizer (render-text.ts),
+// and then through main()'s terminalSafe door; JSON goes out through jsonText (lossless).
 
 import type { Argv } from 'yargs';
 import { badInput } from '../errors.js';
@@ -18,7 +19,7 @@ import {
 } from '../transcript/store.js';
 import { FORMAT, FORMAT_VERSION } from '../transcript/store.js';
 import type { Entry } from '../transcript/types.js';
-import type { Io } from './io.js';
+import { jsonText, type Io } from './io.js';
 import { importAgentSession } from './import-agent-session.js';
 import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';
 
@@ -28,8 +29,7 @@ function reportProblems(io: Io, id: string, problems: readonly LoadProblem[]) {
 
 /** The raw JSON of an entry as stored: unknown kinds go out exactly as they came in. */
 function storedJson(e: Entry): string {
-  if (e.kind === 'unknown') return JSON.stringify(e.raw);
-  return JSON.stringify(e);
+  return jsonText(e.kind === 'unknown' ? e.raw : e);
 }
 
 function snippet(text: string, at: number, len: number, width = 80): string {
@@ -125,7 +125,7 @@ export function registerTranscript(y: Argv, io: Io): Argv {
             io.out(renderMarkdown(conv.transcript.visible(), conv.meta.data.title));
           } else {
             const header = { format: FORMAT, version: FORMAT_VERSION, conversation: conv.id, title: conv.meta.data.title, created: conv.meta.data.created };
-            io.out(JSON.stringify(header) + '\n');
+            io.out(jsonText(header) + '\n');
             for (const e of conv.transcript.entries) io.out(storedJson(e) + '\n');
           }
           await conv.close();

@@ -5,7 +5,7 @@ import type { Argv } from 'yargs';
 import { listForkWorktrees, removeForkWorktree, type ForkWorktreeRow } from '../conversation/worktree-forks.js';
 import { resolveHome } from '../transcript/store.js';
 import { stripControls } from '../transcript/sanitize.js';
-import type { Io } from './io.js';
+import { jsonText, type Io } from './io.js';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
@@ -25,7 +25,7 @@ export function registerWorktree(y: Argv, io: Io): Argv {
         async (a) => {
           const rows = await listForkWorktrees(home(), io.cwd);
           if (a.json) {
-            io.out(JSON.stringify(rows) + '\n');
+            io.out(jsonText(rows) + '\n');
             return;
           }
           if (!rows.length) {
