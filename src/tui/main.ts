@@ -3,6 +3,7 @@
 
 import { resolve } from 'node:path';
 import { BatonError } from '../errors.js';
+import { stripControls } from '../transcript/sanitize.js';
 import { runTui } from './entry.js';
 
 try {
@@ -10,8 +11,8 @@ try {
   process.exit(code);
 } catch (e) {
   if (e instanceof BatonError) {
-    console.error(`baton: ${e.message}`);
-    if (e.hint) console.error(`  hint: ${e.hint}`);
+    console.error(stripControls(`baton: ${e.message}`));
+    if (e.hint) console.error(stripControls(`  hint: ${e.hint}`));
     process.exit(e.exitCode);
   }
   throw e;

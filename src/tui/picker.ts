@@ -4,7 +4,7 @@
 
 import blessed from 'blessed';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
-import { escapeTags } from './tab-bar.js';
+import { escapeTags, oneLine } from './tab-bar.js';
 import { wrapLines } from './wrap.js';
 
 export interface PickerChoice<T> {
@@ -35,7 +35,7 @@ function dialogBox(host: OverlayHost, title: string, given: string[], pad: 0 | 1
   const lines = wrapLines(given, width - 2 - 2 * pad);
   return blessed.box({
     parent: host.screen,
-    label: ` ${title} `,
+    label: ` ${escapeTags(oneLine(title))} `,
     top: 'center',
     left: 'center',
     width,
@@ -52,7 +52,7 @@ export function openPicker<T>(host: OverlayHost, title: string, choices: PickerC
   const textWidth = Math.max(title.length + 4, ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)), note ? note.length : 0);
   const list = blessed.list({
     parent: host.screen,
-    label: ` ${title} `,
+    label: ` ${escapeTags(oneLine(title))} `,
     top: 'center',
     left: 'center',
     width: Math.min(textWidth + 6, (host.screen.width as number) - 2),

@@ -1,6 +1,10 @@
 // Text of the tab bar and the status line, as blessed-tagged strings sized to a width.
 // Pure: no blessed objects, so the layout rules (what is cut first on a narrow screen)
-// are tested without a screen.
+// are tested without a screen. escapeTags() here is the door every piece of data takes
+// into a tagged blessed element (titles, agent and model names, messages): it must never
+// let a control character through, whoever wrote the string (a transcript, a driver).
+
+import { stripControls } from '../transcript/sanitize.js';
 
 export interface TabBarItem {
   label: string;
@@ -32,8 +36,14 @@ export function tabKey(index: number): string {
   return index < 9 ? String(index + 1) : index === 9 ? '0' : '';
 }
 
+/** Text for a blessed element with tags on: control characters removed, braces escaped. */
 export function escapeTags(s: string): string {
-  return s.replace(/[{}]/g, (c) => (c === '{' ? '{open}' : '{close}'));
+  return stripControls(s).replace(/[{}]/g, (c) => (c === '{' ? '{open}' : '{close}'));
+}
+
+/** A string for a one-line place (a tab, the status line, a label): no controls, no line breaks. */
+export function oneLine(s: string): string {
+  return stripControls(s).replace(/[\t\n]+/g, ' ');
 }
 
 function cut(s: string, max: number): string {
@@ -77,7 +87,11 @@ interface Room {
   branchMax: number;
 }
 
-function plainItem(t: TabBarItem, index: number, room: Room): string {
+function plainItem(given: TabBarItem, index: number, room: Room): string {
+  // Cleaned before measuring, so what is cut is what is shown.
+  const t: TabBarItem = { ...given, label: oneLine(given.label), agent: oneLine(given.agent), status: oneLine(given.status) };
+  if (given.model !== undefined) t.model = oneLine(given.model);
+  if (given.fork?.branch !== undefined) t.fork = { ...given.fork, branch: oneLine(given.fork.branch) };
   const status = STATUS_TEXT[t.status] ?? t.status;
   let text = `${tabKey(index)}:${cutTitle(t.label, room.labelMax)}${agentText(t)}`;
   if (t.fork) text += ` ${forkText(t.fork, room.branchMax)}`;
@@ -130,7 +144,7 @@ export function formatTabBar(tabs: TabBarItem[], active: number, width: number):
 
 /** Status line: a message when there is one, else key hints; cut to the width. */
 export function formatStatusLine(prefix: string, width: number, message?: string): string {
-  if (message) return escapeTags(cut(' ' + message, width));
+  if (message) return escapeTags(cut(' ' + oneLine(message), width));
   const hints = [`${prefix} c new tab`, `${prefix} n/p switch`, `${prefix} [ scroll`, `${prefix} ? help`, `${prefix} q quit`];
   let text = ' ' + hints.join(' · ');
   while ([...text].length > width && hints.length > 1) {

@@ -13,7 +13,7 @@ import { renderEntry } from '../transcript/render-text.js';
 import type { Transcript } from '../transcript/transcript.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import type { BlessedKey } from './scroll-mode.js';
-import { escapeTags } from './tab-bar.js';
+import { escapeTags, oneLine } from './tab-bar.js';
 
 /** The view's own keys, for its label and the help overlay. */
 export const TRANSCRIPT_VIEW_KEYS: readonly { keys: string; help: string }[] = [
@@ -52,7 +52,8 @@ export function viewLabel(title: string, width: number): string {
     (h) => h.splice(h.indexOf('Enter: context'), 1),
     (h) => h.splice(h.indexOf('/ search'), 1),
   ];
-  const make = () => ` Transcript: ${title} — ${hints.join(' · ')} `;
+  const name = oneLine(title);
+  const make = () => ` Transcript: ${name} — ${hints.join(' · ')} `;
   for (const drop of drops) {
     if ([...make()].length <= width) break;
     drop(hints);
@@ -82,7 +83,7 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
   let query = '';
   const box = blessed.box({
     parent: host.screen,
-    label: viewLabel(title, (host.screen.width as number) - 4),
+    label: escapeTags(viewLabel(title, (host.screen.width as number) - 4)),
     top: 1,
     left: 0,
     width: '100%',

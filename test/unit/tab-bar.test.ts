@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BRANCH_MARK, FORK_MARK, formatStatusLine, formatTabBar, tabKey } from '../../src/tui/tab-bar.js';
+import { BRANCH_MARK, FORK_MARK, escapeTags, formatStatusLine, formatTabBar, tabKey } from '../../src/tui/tab-bar.js';
 
 const s = suite('tab-bar');
 const plain = (tagged: string) => tagged.replace(/\{\/?[a-z-]+\}/g, '');
@@ -105,6 +105,28 @@ s('the status line shows key hints that fit, or a message', () => {
   assert.ok([...narrow].length <= 40);
   assert.match(narrow, /C-b q quit/);
   assert.is(formatStatusLine('C-b', 80, 'hello'), ' hello');
+});
+
+// Any C0 control but \n and \t, DEL, or C1.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+const DIRTY = '\u001b]0;pwned\u0007\u001b[2J\u0000\u009b31m';
+
+s('titles, agent and model names, branches and messages from data never carry a control character', () => {
+  const bar = formatTabBar(
+    [
+      { label: `fix${DIRTY} tests`, agent: `evil${DIRTY}`, model: `m${DIRTY}1`, status: `working${DIRTY}`, fork: { at: 3, branch: `baton/b${DIRTY}` } },
+      { label: `two\nlines\tand a tab`, agent: 'shell', status: 'idle' },
+    ],
+    0,
+    200,
+  );
+  assert.not.match(bar, CONTROL);
+  assert.not.match(bar, /\n/, 'one line, whatever the title holds');
+  assert.is(plain(bar), ' 1:fix tests evil·m1 ↳#3 ⎇b working  2:two lines and a tab shell idle ');
+  const status = formatStatusLine('C-b', 200, `plugin problem: x.mjs: boom${DIRTY}\nsecond line`);
+  assert.not.match(status, CONTROL);
+  assert.is(status, ' plugin problem: x.mjs: boom second line');
+  assert.is(escapeTags(`{bold}${DIRTY}x\ny`), '{open}bold{close}x\ny', 'escapeTags is the door to tagged text: controls go, lines stay');
 });
 
 s.run();
