@@ -3,8 +3,8 @@
 // text of a few hundred characters, tool results up to tens of KB). Each figure is
 // printed with a reference measured in the same run on the same bytes: for appends, one
 // write + one fsync of the whole log; for loads, readFileSync + split + JSON.parse.
-// Loads also print CPU time (user + system, GC threads included), which a busy machine
-// disturbs less than wall time.
+// Loads and the small-entry appends also print CPU time (user + system, GC threads
+// included), which a busy machine disturbs less than wall time.
 import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,11 +106,16 @@ try {
   const c = await createConversation(home, { cwd: '/work/repo', title: 'stream', user });
   c.transcript.startSegment({ harness: 'claude', model: 'opus', switchId: 'sw1' });
   const N = 100_000;
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < N; i++) c.transcript.apply({ type: 'tool_call', toolCallId: `c${i}`, toolName: 'Read', input: { path: `src/file-${i}.ts` } });
   await c.close();
   const ms = performance.now() - t0;
-  console.log(`append ${N.toLocaleString('en-US')} small entries through the Transcript without sync points (one fsync at close): ${Math.round(N / (ms / 1000)).toLocaleString('en-US')} entries/s`);
+  const cpu = process.cpuUsage(c0);
+  console.log(
+    `append ${N.toLocaleString('en-US')} small entries through the Transcript without sync points (one fsync at close): ` +
+      `${Math.round(N / (ms / 1000)).toLocaleString('en-US')} entries/s, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU`,
+  );
 
   // The same entries straight into the log writer: the store's own share of the above.
   const entries = c.transcript.entries.slice(1);
