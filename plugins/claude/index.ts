@@ -7,7 +7,7 @@
 // worktree's project dir first (carry.ts). Otherwise it only describes and reads; it
 // never edits Claude Code's own config or logs.
 
-import { BatonError, type CliFacts, detectCli, EXIT, type HarnessDriver, type ImportedSession, importSessionLog, type ReadSessionOptions } from '../../src/plugins/kit.js';
+import { BatonError, type CliFacts, detectCli, EXIT, type DriverDefinition, type ImportedSession, importSessionLog, type ReadSessionOptions } from '../../src/plugins/kit.js';
 import { claudeConfigDir, findSessionLog, projectDir } from './home.js';
 import { claudeLaunch } from './launch.js';
 import { claudeStatusFromScreen } from './screen.js';
@@ -22,7 +22,6 @@ const CLI: CliFacts = {
   command: 'claude',
   installHint: CLAUDE_INSTALL_HINT,
   loginHint: CLAUDE_LOGIN_HINT,
-  tested: TESTED,
   // The npm package's bin/claude.exe; the native installer's versioned binaries are asked with --version.
   npmPackage: '@anthropic-ai/claude-code',
   probeTimeoutMs: 15_000,
@@ -41,13 +40,13 @@ async function readSession(opts: ReadSessionOptions): Promise<ImportedSession> {
   return importSessionLog(path, opts.session, new ClaudeLogParser());
 }
 
-const driver: HarnessDriver = {
+const driver: DriverDefinition = {
   name: 'claude',
   title: 'Claude Code',
   families: ['claude'],
   testedVersions: TESTED,
   // No defaultModel: without --model, Claude Code uses the model its own account and settings choose.
-  capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
+  capabilities: { resume: true, fork: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: claudeLaunch,
   ingest: ingestClaude,

@@ -5,7 +5,7 @@
 // run leave codex's app-server daemon behind anyway, `endDaemons` ends it by pid
 // (leftovers.ts). This module wires those together; it holds no state.
 
-import { type CliFacts, detectCli, type DriverEnv, type HarnessDriver } from '../../src/plugins/kit.js';
+import { type CliFacts, detectCli, type DriverEnv, type DriverDefinition } from '../../src/plugins/kit.js';
 import { endCodexDaemons } from './leftovers.js';
 import { CODEX_INSTALL_HINT, CODEX_LOGIN_HINT, runCodexTurn } from './headless.js';
 import { codexHome } from './home.js';
@@ -15,9 +15,9 @@ import { codexStatusFromScreen } from './screen.js';
 
 export const CODEX_TESTED_VERSIONS = '0.171.x';
 
-const CLI: CliFacts = { command: 'codex', installHint: CODEX_INSTALL_HINT, loginHint: CODEX_LOGIN_HINT, tested: CODEX_TESTED_VERSIONS };
+const CLI: CliFacts = { command: 'codex', installHint: CODEX_INSTALL_HINT, loginHint: CODEX_LOGIN_HINT };
 
-export interface CodexDriver extends HarnessDriver {
+export interface CodexDriver extends DriverDefinition {
   /**
    * Ends, by pid, codex processes started at or after `since` whose executable lives under
    * the CODEX_HOME of `account` (the TUI's app-server daemon). baton calls it when it ends a
@@ -31,7 +31,7 @@ export const driver: CodexDriver = {
   title: 'Codex CLI',
   families: ['gpt'],
   testedVersions: CODEX_TESTED_VERSIONS,
-  capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
+  capabilities: { resume: true, fork: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: codexLaunch,
   ingest: ingestCodex,

@@ -5,7 +5,7 @@
 // (log.ts, ingest.ts). Accounts are separate GEMINI_CLI_HOMEs. This module
 // wires those together; it holds no state.
 
-import { type CliFacts, detectCli, type HarnessDriver } from '../../src/plugins/kit.js';
+import { type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
 import { GEMINI_INSTALL_HINT, GEMINI_LOGIN_HINT, runGeminiTurn } from './headless.js';
 import { geminiSessionLogPath, ingestGemini, readGeminiSession } from './ingest.js';
 import { geminiLaunch } from './launch.js';
@@ -17,19 +17,18 @@ const CLI: CliFacts = {
   command: 'gemini',
   installHint: GEMINI_INSTALL_HINT,
   loginHint: GEMINI_LOGIN_HINT,
-  tested: GEMINI_TESTED_VERSIONS,
   // `gemini --version` loads the whole CLI (and relaunches itself): seconds, over ten on a
   // busy machine. The package's own version says the same at once.
   npmPackage: '@google/gemini-cli',
   probeTimeoutMs: 15_000,
 };
 
-export const driver: HarnessDriver = {
+export const driver: DriverDefinition = {
   name: 'gemini',
   title: 'Gemini CLI',
   families: ['gemini'],
   testedVersions: GEMINI_TESTED_VERSIONS,
-  capabilities: { resume: true, fork: false, planMode: true, submit: 'paste' },
+  capabilities: { resume: true, fork: false },
   detect: ({ env }) => detectCli(CLI, env),
   launch: geminiLaunch,
   ingest: ingestGemini,

@@ -6,7 +6,7 @@
 // ingest.ts). Accounts are separate XDG data + config dirs (home.ts).
 // This module wires those together; it holds no state.
 
-import { type CliFacts, detectCli, type HarnessDriver } from '../../src/plugins/kit.js';
+import { type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
 import { runOpencodeTurn } from './headless.js';
 import { OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT } from './home.js';
 import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './ingest.js';
@@ -15,14 +15,14 @@ import { opencodeStatusFromScreen } from './screen.js';
 
 export const OPENCODE_TESTED_VERSIONS = '1.18.x';
 
-const CLI: CliFacts = { command: 'opencode', installHint: OPENCODE_INSTALL_HINT, loginHint: OPENCODE_LOGIN_HINT, tested: OPENCODE_TESTED_VERSIONS, probeTimeoutMs: 20_000 };
+const CLI: CliFacts = { command: 'opencode', installHint: OPENCODE_INSTALL_HINT, loginHint: OPENCODE_LOGIN_HINT, probeTimeoutMs: 20_000 };
 
-export const driver: HarnessDriver = {
+export const driver: DriverDefinition = {
   name: 'opencode',
   title: 'opencode',
   families: ['claude', 'gpt', 'gemini', 'qwen'],
   testedVersions: OPENCODE_TESTED_VERSIONS,
-  capabilities: { resume: true, fork: true, planMode: true, submit: 'paste' },
+  capabilities: { resume: true, fork: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: opencodeLaunch,
   ingest: ingestOpencode,

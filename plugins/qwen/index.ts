@@ -6,7 +6,7 @@
 // stream-json` with the prompt on stdin (headless.ts). Qwen Code has no native fork.
 // It only describes and reads; it never edits Qwen Code's own settings or logs.
 
-import { BatonError, type CliFacts, detectCli, EXIT, type HarnessDriver, type ImportedSession, importSessionLog, type ReadSessionOptions } from '../../src/plugins/kit.js';
+import { BatonError, type CliFacts, detectCli, EXIT, type DriverDefinition, type ImportedSession, importSessionLog, type ReadSessionOptions } from '../../src/plugins/kit.js';
 import { QWEN_INSTALL_HINT, QWEN_LOGIN_HINT, runQwenTurn } from './headless.js';
 import { chatsDir, findChatLog, qwenRuntimeDir } from './home.js';
 import { ingestQwen } from './ingest.js';
@@ -20,7 +20,6 @@ const CLI: CliFacts = {
   command: 'qwen',
   installHint: QWEN_INSTALL_HINT,
   loginHint: QWEN_LOGIN_HINT,
-  tested: TESTED,
   // `qwen --version` loads its whole 26 MB bundle (7 s on a busy machine): read the version
   // of the package the command belongs to, and ask the CLI only for an install not from npm.
   npmPackage: '@qwen-code/qwen-code',
@@ -40,13 +39,13 @@ async function readSession(opts: ReadSessionOptions): Promise<ImportedSession> {
   return importSessionLog(path, opts.session, new QwenLogParser());
 }
 
-const driver: HarnessDriver = {
+const driver: DriverDefinition = {
   name: 'qwen',
   title: 'Qwen Code',
   families: ['qwen'],
   testedVersions: TESTED,
   // No defaultModel: without --model, Qwen Code uses the model its own settings or OPENAI_MODEL name.
-  capabilities: { resume: true, fork: false, planMode: true, submit: 'paste' },
+  capabilities: { resume: true, fork: false },
   detect: ({ env }) => detectCli(CLI, env),
   launch: qwenLaunch,
   ingest: ingestQwen,

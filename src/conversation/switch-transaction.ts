@@ -49,7 +49,7 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
   let hash: string | null = null;
   let prepared: Awaited<ReturnType<typeof prepareBrief>> | undefined;
   // A tab program that cannot open a session by id would start blank: it gets the brief instead.
-  const inTab = driver.capabilities.tabSession !== false;
+  const inTab = driver.capabilities.tabSession;
   if (hasContext(t.entries)) {
     const titles = Object.fromEntries(registry.drivers().map((d) => [d.name, d.title]));
     prepared = await prepareBrief({

@@ -8,7 +8,7 @@
 
 import { existsSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
-import { ResumeFailedError, type DetectResult, type DriverEnv, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type LaunchOptions, type LaunchSpec } from './api.js';
+import { ResumeFailedError, type DetectResult, type DriverDefinition, type DriverEnv, type HeadlessResult, type HeadlessTurn, type LaunchOptions, type LaunchSpec } from './api.js';
 // acp-client.js (and with it the SDK, ~0.5 s to import) loads only when a turn runs, so
 // loading the registry for `baton agents` or `baton brief` does not pay for it.
 import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse } from './acp-client.js';
@@ -17,7 +17,6 @@ import { acpOffersFork, BATON_VERSION } from './acp-probe.js';
 import { findExecutable, probeVersion } from './find-executable.js';
 import { spawnGroup, type ExitInfo, type ProcessGroup } from './process-group.js';
 import type { AcpAgentDecl } from './validate.js';
-import { versionInRange } from './version-range.js';
 
 export type { AcpAgentDecl } from './validate.js';
 
@@ -38,10 +37,7 @@ export async function detectAcpAgent(decl: AcpAgentDecl, opts: DriverEnv): Promi
   base.path = path;
   if (decl.versionArgs) {
     const version = await probeVersion(path, decl.versionArgs, env);
-    if (version) {
-      base.version = version;
-      if (decl.testedVersions && versionInRange(version, decl.testedVersions) === false) base.untestedVersion = decl.testedVersions;
-    }
+    if (version) base.version = version;
   }
   return base;
 }
@@ -254,16 +250,16 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
   }
 }
 
-/** A HarnessDriver for an ACP agent declared by command + args. */
-export function acpDriver(decl: AcpAgentDecl): HarnessDriver {
+/** A driver for an ACP agent declared by command + args. */
+export function acpDriver(decl: AcpAgentDecl): DriverDefinition {
   const title = decl.title ?? decl.name;
-  const driver: HarnessDriver = {
+  const driver: DriverDefinition = {
     name: decl.name,
     title,
     families: decl.families ?? [],
     // fork: the agent decides (session/fork is advertised or not); canFork asks it.
     // tabSession false: a declared TUI command takes no session id, so a tab starts it with the brief.
-    capabilities: { resume: true, fork: true, tabSession: false, planMode: false, submit: 'paste' },
+    capabilities: { resume: true, fork: true, tabSession: false },
     detect: (opts) => detectAcpAgent(decl, opts),
     canFork: (opts) => acpOffersFork(decl, opts),
     launch(opts: LaunchOptions): LaunchSpec {

@@ -3,6 +3,10 @@
 // It describes how to find, launch, follow and (headlessly) run one agent CLI, and turns
 // whatever the CLI writes into the transcript's normalized events. It never touches the
 // transcript, the TUI or the conversation itself.
+// Two views of one driver: a DriverDefinition is what a plugin writes (fields with an
+// obvious default may be left out); a HarnessDriver is what the rest of baton uses, made
+// from it once by the registry (normalize-driver.ts) with every default filled in and the
+// tested-version verdict added to what detect() finds.
 
 import { BatonError, EXIT } from '../errors.js';
 import type { TranscriptEvent } from '../transcript/types.js';
@@ -21,7 +25,14 @@ export interface DetectResult {
   loginHint?: string;
   /** The command that installs the CLI, for the "not installed" error. */
   installHint: string;
-  /** Set when the installed version is outside the range the driver was tested with. */
+}
+
+/** What baton's registry gives for a driver: its DetectResult, plus the tested-range verdict. */
+export interface Detection extends DetectResult {
+  /**
+   * Set (to the driver's `testedVersions`) when the installed version is outside that range.
+   * Computed by the registry, never by a driver.
+   */
   untestedVersion?: string;
 }
 
@@ -50,7 +61,7 @@ export interface LaunchOptions extends DriverEnv {
 export interface LaunchSpec {
   command: string;
   args: string[];
-  /** Additions to the user's environment. */
+  /** Additions to the user's environment (a driver may leave it out: none). */
   env: Record<string, string>;
   cwd: string;
   /**
@@ -157,12 +168,12 @@ export interface ImportedSession {
 }
 
 export interface Capabilities {
-  /** Can continue its own earlier session natively. */
+  /** Can continue its own earlier session natively. Default: false. */
   resume: boolean;
   /**
    * Can fork its own session natively (claude --fork-session, opencode --fork, ...): launch
    * and headless honour `fork`. When it depends on the agent (an ACP agent advertises
-   * session/fork or not), the driver also has `canFork`.
+   * session/fork or not), the driver also has `canFork`. Default: false.
    */
   fork: boolean;
   /**
@@ -170,26 +181,47 @@ export interface Capabilities {
    * `resume` and `fork`. Default: true. A driver whose tab program cannot (an ACP agent's
    * declared TUI) sets false, and a tab then starts it fresh with the brief.
    */
-  tabSession?: boolean;
-  /** Has a plan mode. */
-  planMode: boolean;
-  /** How a message is submitted to the running TUI. */
-  submit: 'paste' | 'type';
+  tabSession: boolean;
 }
 
-export interface HarnessDriver {
+/** What `launch()` of a DriverDefinition returns: `env` may be left out (no additions). */
+export type LaunchSpecDefinition = Omit<LaunchSpec, 'env'> & { env?: Record<string, string> };
+
+/**
+ * A driver as a plugin writes it. Left out: `families` (none), any capability (no resume,
+ * no fork, tabSession true), a launch's `env` (none). Capability fields baton does not know
+ * are ignored (a drop-in written for an older or newer baton still loads).
+ */
+export interface DriverDefinition extends DriverParts {
+  /** Model families this driver serves (see config/harness-registry.json). Default: none. */
+  families?: string[];
+  capabilities?: Partial<Capabilities>;
+  /**
+   * Finds the CLI. The registry compares the version found with `testedVersions` itself
+   * (Detection.untestedVersion); a driver never does.
+   */
+  detect(opts: DriverEnv): Promise<DetectResult>;
+  launch(opts: LaunchOptions): Promise<LaunchSpecDefinition> | LaunchSpecDefinition;
+}
+
+/** A driver as baton uses it: a DriverDefinition with every default filled in. */
+export interface HarnessDriver extends DriverParts {
+  families: string[];
+  capabilities: Capabilities;
+  /** The driver's detect() with the tested-range verdict added. */
+  detect(opts: DriverEnv): Promise<Detection>;
+  launch(opts: LaunchOptions): Promise<LaunchSpec> | LaunchSpec;
+}
+
+/** What a DriverDefinition and a HarnessDriver have alike. */
+export interface DriverParts {
   /** Short stable id: `claude`, `codex`, `my-agent`. */
   name: string;
   /** What a person calls it: `Claude Code`. */
   title: string;
-  /** Model families this driver serves (see config/harness-registry.json). */
-  families: string[];
-  /** Versions this driver was tested with, as a human-readable range. */
+  /** Versions this driver was tested with, as a human-readable range (`baton agents` warns outside it). */
   testedVersions?: string;
   defaultModel?: string;
-  capabilities: Capabilities;
-  detect(opts: DriverEnv): Promise<DetectResult>;
-  launch(opts: LaunchOptions): Promise<LaunchSpec> | LaunchSpec;
   /** Follow the CLI's own session log; absent when the CLI keeps none baton can read. */
   ingest?(opts: IngestOptions): Promise<Ingestor>;
   /** Status from the screen when events do not say (last resort). */

@@ -1,21 +1,18 @@
 // The `detect()` of a built-in driver, told the CLI's facts: the command looked up on the
 // PATH the CLI will get, its version read from the npm package it belongs to where it can
 // be (no start of a CLI that takes seconds to load), else asked with `--version` under a
-// deadline, and whether that version is inside the tested range. It never installs, logs
-// in or changes anything.
+// deadline. Whether that version is inside the tested range is the registry's question
+// (normalize-driver.ts), not this one's. It never installs, logs in or changes anything.
 
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DetectResult } from './api.js';
 import { findExecutable, probeVersion } from './find-executable.js';
-import { versionInRange } from './version-range.js';
 
 export interface CliFacts {
   command: string;
   installHint: string;
   loginHint: string;
-  /** The range of versions the driver was tested with. */
-  tested: string;
   /** The npm package whose package.json (at or above the resolved executable) holds the version. */
   npmPackage?: string;
   /** Deadline for `<command> --version` when the package says nothing. Default 5 s. */
@@ -51,9 +48,6 @@ export async function detectCli(cli: CliFacts, env: NodeJS.ProcessEnv): Promise<
   if (!path) return result;
   result.path = path;
   const version = (cli.npmPackage ? npmPackageVersion(path, cli.npmPackage) : undefined) ?? (await probeVersion(path, ['--version'], env, cli.probeTimeoutMs));
-  if (version) {
-    result.version = version;
-    if (versionInRange(version, cli.tested) === false) result.untestedVersion = cli.tested;
-  }
+  if (version) result.version = version;
   return result;
 }

@@ -21,5 +21,5 @@ export { runGroup, spawnGroup, type GroupSpawnOptions, type RunResult } from './
 export { followSessionLog, type LogParser, type SessionLogPlace } from './session-log-follower.js';
 export { importSessionLog } from './session-log-import.js';
 export { addUsage } from './usage.js';
-export { extractVersion, versionInRange } from './version-range.js';
+export { extractVersion } from './version-range.js';
 export { watchPath, type PathWatcher } from './watch-path.js';

@@ -11,7 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HarnessDriver } from './api.js';
+import type { DriverDefinition } from './api.js';
 import * as kit from './kit.js';
 import { driverProblems } from './validate.js';
 import { watchPath, type PathWatcher } from './watch-path.js';
@@ -28,7 +28,8 @@ export interface LoadedModule {
   path: string;
   /** The URL it was imported under: changes exactly when the file does. */
   url?: string;
-  driver?: HarnessDriver;
+  /** As the file defines it; the registry makes the HarnessDriver from it (normalize-driver.ts). */
+  driver?: DriverDefinition;
   problem?: PluginProblem;
 }
 
@@ -128,7 +129,7 @@ export async function loadPluginFile(path: string): Promise<LoadedModule> {
   }
   const problems = driverProblems(exported);
   if (problems.length) return { path, problem: { path, message: `not a valid driver: ${problems.join('; ')}` } };
-  return { path, url, driver: exported as HarnessDriver };
+  return { path, url, driver: exported as DriverDefinition };
 }
 
 /** Load every plugin file of `dirs` in order (directories in the order given, files by name). */

@@ -5,15 +5,18 @@
 // wins. A broken plugin is a problem naming its file and the rest still load; two plugins
 // with one name is a problem naming both files, and the later one is not registered.
 // With `watch`, drop-ins and the user's config are reloaded while baton runs and a
-// 'change' event says what changed. It never runs a turn: `detect()` is as far as it goes.
+// 'change' event says what changed. Every driver enters through normalizeDriver(): the rest
+// of baton sees complete values, and a detection carries the tested-range verdict,
+// computed here once for every driver. It never runs a turn: `detect()` is as far as it goes.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BatonError, EXIT, badInput } from '../errors.js';
-import type { DetectResult, HarnessDriver } from './api.js';
+import type { Detection, DriverDefinition, HarnessDriver } from './api.js';
 import { acpDriver } from './acp-harness.js';
 import { builtinDriverFiles, configDir, defaultPluginDir, loadPluginDirs, loadPluginFile, watchPluginDirs, type LoadedModule, type PluginProblem } from './loader.js';
+import { normalizeDriver } from './normalize-driver.js';
 import { readRegistryConfig, type DriverDefaults, type FamilyDecl, type RegistryConfig } from './validate.js';
 
 export type { PluginProblem } from './loader.js';
@@ -44,7 +47,7 @@ export interface RegistryChange {
 export interface FamilyResolution {
   family: string;
   driver: HarnessDriver;
-  detected: DetectResult;
+  detected: Detection;
   /** Every candidate in preference order, and whether it was found installed. */
   tried: { name: string; installed: boolean }[];
 }
@@ -61,8 +64,11 @@ export interface Registry {
   readonly families: readonly FamilyDecl[];
   /** Config defaults for a driver (extra args, model, env); empty when none. */
   settings(name: string): DriverDefaults;
-  /** `detect()` of a driver, cached until the registry changes or `refresh` is set. */
-  detect(name: string, opts?: { refresh?: boolean }): Promise<DetectResult>;
+  /**
+   * `detect()` of a driver, with `untestedVersion` set when the version found is outside the
+   * driver's `testedVersions`; cached until the registry changes or `refresh` is set.
+   */
+  detect(name: string, opts?: { refresh?: boolean }): Promise<Detection>;
   /** The family a model name belongs to (by family name or `match` pattern). */
   familyOf(model: string): FamilyDecl | undefined;
   /**
@@ -123,7 +129,7 @@ class DriverRegistry implements Registry {
   private builtins: LoadedModule[] = [];
   private config: RegistryConfig = { families: [], defaults: {}, acpAgents: [] };
   private problemList: PluginProblem[] = [];
-  private detections = new Map<string, Promise<DetectResult>>();
+  private detections = new Map<string, Promise<Detection>>();
   private listeners = new Set<(c: RegistryChange) => void>();
   private watcher: { ready: Promise<void>; close(): Promise<void> } | undefined;
   private reloading: Promise<RegistryChange> | undefined;
@@ -193,7 +199,7 @@ class DriverRegistry implements Registry {
     return this.config.defaults[name] ?? {};
   }
 
-  detect(name: string, opts: { refresh?: boolean } = {}): Promise<DetectResult> {
+  detect(name: string, opts: { refresh?: boolean } = {}): Promise<Detection> {
     const driver = this.get(name);
     let p = opts.refresh ? undefined : this.detections.get(name);
     if (!p) {
@@ -220,9 +226,9 @@ class DriverRegistry implements Registry {
     const names = fam.drivers.filter((n) => this.has(n));
     for (const d of this.drivers()) if (d.families.includes(fam.name) && !names.includes(d.name)) names.push(d.name);
     const tried: FamilyResolution['tried'] = [];
-    let firstMissing: DetectResult | undefined;
+    let firstMissing: Detection | undefined;
     for (const name of names) {
-      let detected: DetectResult;
+      let detected: Detection;
       try {
         detected = await this.detect(name);
       } catch {
@@ -277,16 +283,15 @@ class DriverRegistry implements Registry {
     const problems: PluginProblem[] = [];
     const { config, declPaths } = this.loadConfig(problems);
     const candidates: Entry[] = [];
+    const add = (def: DriverDefinition, origin: DriverOrigin, stamp: unknown) => candidates.push({ driver: normalizeDriver(def), origin, stamp });
     for (const m of this.builtins) {
       if (m.problem) problems.push(m.problem);
-      else if (m.driver) candidates.push({ driver: m.driver!, origin: { kind: 'builtin', path: m.path }, stamp: m.driver });
+      else if (m.driver) add(m.driver, { kind: 'builtin', path: m.path }, m.driver);
     }
-    for (const decl of config.acpAgents) {
-      candidates.push({ driver: acpDriver(decl), origin: { kind: 'config', path: declPaths.get(decl.name)! }, stamp: JSON.stringify(decl) });
-    }
+    for (const decl of config.acpAgents) add(acpDriver(decl), { kind: 'config', path: declPaths.get(decl.name)! }, JSON.stringify(decl));
     for (const m of await loadPluginDirs(this.dropInDirs)) {
       if (m.problem) problems.push(m.problem);
-      else candidates.push({ driver: m.driver!, origin: { kind: 'drop-in', path: m.path }, stamp: m.url });
+      else add(m.driver!, { kind: 'drop-in', path: m.path }, m.url);
     }
     const next = new Map<string, Entry>();
     for (const c of candidates) {

@@ -1,9 +1,9 @@
 // Shape checks for what baton loads from outside its own code: drivers (built-in and
 // drop-in), ACP agent declarations and config/harness-registry.json. Every message names
-// the field (`capabilities.submit: expected "paste" or "type", got 3`) so a plugin author
-// can fix it without reading baton. Checks only; never calls into the thing it checks.
-
-import type { HarnessDriver } from './api.js';
+// the field (`capabilities.resume: expected true or false, got "yes"`) so a plugin author
+// can fix it without reading baton. Fields a driver may leave out are checked only when
+// given (normalize-driver.ts fills in their defaults); capability fields baton does not
+// know are not checked at all. Checks only; never calls into the thing it checks.
 
 export const DRIVER_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -111,36 +111,23 @@ function name(p: Problems, o: Record<string, unknown>, field: string): void {
   }
 }
 
-/** Problems with a value offered as a HarnessDriver; empty when it has the right shape. */
+/** Problems with a value offered as a DriverDefinition; empty when it has the right shape. */
 export function driverProblems(value: unknown): string[] {
   const p: Problems = [];
   if (!isObj(value)) return [`driver: expected an object, got ${typeOf(value)}`];
   name(p, value, 'name');
   str(p, value, 'title', 'title', true);
-  strings(p, value, 'families', 'families', true);
+  strings(p, value, 'families', 'families', false);
   str(p, value, 'testedVersions', 'testedVersions', false);
   str(p, value, 'defaultModel', 'defaultModel', false);
   const caps = value.capabilities;
-  if (!isObj(caps)) p.push(`capabilities: expected an object, got ${typeOf(caps)}`);
-  else {
-    bool(p, caps, 'resume', 'capabilities.resume', true);
-    bool(p, caps, 'fork', 'capabilities.fork', true);
-    bool(p, caps, 'tabSession', 'capabilities.tabSession', false);
-    bool(p, caps, 'planMode', 'capabilities.planMode', true);
-    if (caps.submit !== 'paste' && caps.submit !== 'type') {
-      p.push(`capabilities.submit: expected "paste" or "type", got ${typeOf(caps.submit)}`);
-    }
-  }
+  // Other capability fields (planMode and submit, which older drop-ins declare) are ignored.
+  if (isObj(caps)) for (const k of ['resume', 'fork', 'tabSession']) bool(p, caps, k, `capabilities.${k}`, false);
+  else if (caps !== undefined) p.push(`capabilities: expected an object, got ${typeOf(caps)}`);
   fn(p, value, 'detect', 'detect', true);
   fn(p, value, 'launch', 'launch', true);
-  fn(p, value, 'ingest', 'ingest', false);
-  fn(p, value, 'statusFromScreen', 'statusFromScreen', false);
-  fn(p, value, 'headless', 'headless', false);
+  for (const k of ['ingest', 'statusFromScreen', 'headless', 'readSession', 'endLeftovers', 'sessionLogPath', 'canFork', 'carrySession']) fn(p, value, k, k, false);
   return p;
-}
-
-export function isDriver(value: unknown): value is HarnessDriver {
-  return driverProblems(value).length === 0;
 }
 
 /** Problems with an ACP agent declaration; `field` prefixes every message (`acpAgents[2]`). */

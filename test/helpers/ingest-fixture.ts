@@ -7,12 +7,12 @@
 import * as assert from 'uvu/assert';
 import { appendFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HarnessDriver, TranscriptEvent } from '../../src/plugins/api.js';
+import type { DriverDefinition, TranscriptEvent } from '../../src/plugins/api.js';
 import { fixtureLines, restamp } from './log-fixtures.js';
 import { until } from './term.js';
 
 export interface LogPlace {
-  driver: HarnessDriver;
+  driver: DriverDefinition;
   /** Whose captures (test/fixtures/<cli>). */
   cli: string;
   cwd: string;

@@ -8,10 +8,11 @@
 import { suite, type Test } from 'uvu';
 import { randomBytes } from 'node:crypto';
 import {
-  ARGV_PROMPT_LIMIT, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type IngestOptions, type Ingestor,
+  ARGV_PROMPT_LIMIT, type DriverDefinition, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type IngestOptions, type Ingestor,
   type LaunchSpec, type TranscriptEvent,
 } from '../../src/plugins/api.js';
 import { findExecutable } from '../../src/plugins/find-executable.js';
+import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { bodyContains, startFakeLlm, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
 import { cliEnv, processesUnder, type CliEnv, type CliName } from './cli-env.js';
 import { TestTerminal } from './term.js';
@@ -58,8 +59,10 @@ export interface Ran {
   session: string;
 }
 
-export class RealDriver<D extends HarnessDriver = HarnessDriver> {
+export class RealDriver {
   readonly suite: Test;
+  /** The driver as baton uses it: its definition through the registry's normalizeDriver(). */
+  readonly driver: HarnessDriver;
   readonly timings: string[] = [];
   /** The first headless turn (for the resume tests). */
   first?: Ran;
@@ -68,8 +71,9 @@ export class RealDriver<D extends HarnessDriver = HarnessDriver> {
   #fake?: FakeLlm;
   #env?: CliEnv;
 
-  constructor(readonly name: CliName, readonly driver: D, readonly opts: RealDriverOptions) {
-    this.suite = suite(`${name} driver (real CLI)`);
+  constructor(readonly name: CliName, definition: DriverDefinition, readonly opts: RealDriverOptions) {
+    this.driver = normalizeDriver(definition);
+    this.suite = suite(`${definition.name} driver (real CLI)`);
     this.suite.before(async () => {
       this.#fake = await startFakeLlm();
       this.#env = cliEnv(name, { fakeUrl: this.#fake.url });
@@ -154,6 +158,7 @@ export class RealDriver<D extends HarnessDriver = HarnessDriver> {
   }
 }
 
-export function realDriverSuite<D extends HarnessDriver>(name: CliName, driver: D, opts: RealDriverOptions): RealDriver<D> {
+/** name: the CLI (its isolated home and executable); driver: the definition of the driver under test. */
+export function realDriverSuite(name: CliName, driver: DriverDefinition, opts: RealDriverOptions): RealDriver {
   return new RealDriver(name, driver, opts);
 }

@@ -10,13 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARGV_PROMPT_LIMIT, type TranscriptEvent } from '../../src/plugins/api.js';
 import { BatonError } from '../../src/errors.js';
-import driver from '../../plugins/claude/index.js';
+import definition from '../../plugins/claude/index.js';
+import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { claudeStatusFromScreen } from '../../plugins/claude/screen.js';
 import { headlessArgs, ROOT_ALLOWED_TOOLS } from '../../plugins/claude/headless.js';
 import { claudeConfigDir, findSessionLog, projectDir, projectSlug } from '../../plugins/claude/home.js';
 import { assertFindsLog, followsNamedSession, followsNewLog } from '../helpers/ingest-fixture.js';
 import { fixtureLines, fixtureScreen, restamp } from '../helpers/log-fixtures.js';
 import { until } from '../helpers/term.js';
+
+/** The driver as baton uses it (through the registry's normalizeDriver). */
+const driver = normalizeDriver(definition);
 
 let dir: string;
 let cwd: string;
@@ -35,7 +39,7 @@ s('identity and capabilities', () => {
   assert.is(driver.title, 'Claude Code');
   assert.equal(driver.families, ['claude']);
   assert.is(driver.testedVersions, '2.1.197');
-  assert.equal(driver.capabilities, { resume: true, fork: true, planMode: true, submit: 'paste' });
+  assert.equal(driver.capabilities, { resume: true, fork: true, tabSession: true });
 });
 
 s('launch: extra args first, then model, resume + fork, then the message after --', async () => {

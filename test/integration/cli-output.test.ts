@@ -166,7 +166,7 @@ t('baton agents: a drop-in\'s title, version and error are printed without contr
   name: 'evil',
   title: ${JSON.stringify(title)},
   families: [],
-  capabilities: { resume: false, fork: false, planMode: false, submit: 'paste' },
+  capabilities: { resume: false, fork: false },
   detect: async () => ({ installed: true, version: ${JSON.stringify(version)}, loginHint: ${JSON.stringify(`log in${BEL}${NUL}`)} }),
   launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }),
 };

@@ -1,12 +1,15 @@
 // Drop-in plugins: where they are looked for, what a good one looks like, broken ones
-// reported by path while the rest load, duplicate names, reloading while baton runs, and
-// the example in docs/plugins.md loaded exactly as written.
+// reported by path while the rest load, the fields a drop-in may leave out and the ones it
+// may still declare though nothing reads them, the tested-range verdict the registry adds to
+// detect(), duplicate names, reloading while baton runs, and the example in
+// docs/plugins.md loaded exactly as written.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { HarnessDriver } from '../../src/plugins/api.js';
+import { describeAgents } from '../../src/plugins/describe-agents.js';
 import { configDir, defaultPluginDir, listPluginFiles } from '../../src/plugins/loader.js';
 import { loadRegistry, type Registry, type RegistryChange } from '../../src/plugins/registry.js';
 
@@ -23,7 +26,7 @@ export default {
   name: ${JSON.stringify(name)},
   title: ${JSON.stringify(title)},
   families: [],
-  capabilities: { resume: false, fork: false, planMode: false, submit: 'paste' },
+  capabilities: { resume: false, fork: false },
   detect: async () => ({ installed: false, installHint: 'nothing to install' }),
   launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }),
   ${extra}
@@ -95,7 +98,7 @@ t('a broken drop-in is reported by its path, naming the field, and the rest stil
   };
   writeFileSync(files.syntax, 'export default {\n');
   writeFileSync(files.none, 'export const somethingElse = 1;\n');
-  writeFileSync(files.shape, driverSource('shape').replace("submit: 'paste'", 'submit: 3').replace(/launch: .*\n/, 'launch: "not a function",\n'));
+  writeFileSync(files.shape, driverSource('shape').replace('fork: false', 'fork: 3').replace(/launch: .*\n/, 'launch: "not a function",\n'));
   writeFileSync(files.throws, 'export default () => { throw new Error("factory exploded"); };\n');
   writeFileSync(join(pluginDir, 'z-good.mjs'), driverSource('good'));
   const r = await open();
@@ -104,9 +107,49 @@ t('a broken drop-in is reported by its path, naming the field, and the rest stil
   assert.equal([...byPath.keys()].sort(), Object.values(files).sort());
   assert.match(byPath.get(files.syntax)!, 'failed to load');
   assert.match(byPath.get(files.none)!, 'exports no driver');
-  assert.match(byPath.get(files.shape)!, 'capabilities.submit: expected "paste" or "type", got 3');
+  assert.match(byPath.get(files.shape)!, 'capabilities.fork: expected true or false, got 3');
   assert.match(byPath.get(files.shape)!, 'launch: expected a function');
   assert.match(byPath.get(files.throws)!, 'factory exploded');
+});
+
+t('a drop-in may leave out families, capabilities and a launch\'s env; planMode and submit, which nothing reads, are ignored', async () => {
+  writeFileSync(join(pluginDir, 'bare.mjs'), `export default {
+  name: 'bare', title: 'Bare',
+  detect: async () => ({ installed: false, installHint: 'get bare' }),
+  launch: async ({ cwd }) => ({ command: 'bare', args: [], cwd, prompt: 'none' }),
+};`);
+  writeFileSync(join(pluginDir, 'older.mjs'), driverSource('older').replace('fork: false }', "fork: true, planMode: true, submit: 'type', someday: 'x' }").replace('env: {}, ', ''));
+  const r = await open();
+  assert.equal(r.problems, []);
+  const bare = r.get('bare');
+  assert.equal(bare.families, []);
+  assert.equal(bare.capabilities, { resume: false, fork: false, tabSession: true });
+  assert.equal(await bare.launch({ cwd: root, env }), { command: 'bare', args: [], env: {}, cwd: root, prompt: 'none' });
+  const older = r.get('older');
+  assert.equal(older.capabilities, { resume: false, fork: true, tabSession: true }, 'only the fields baton reads');
+  assert.equal((await older.launch({ cwd: root, env })).env, {});
+});
+
+t('the registry compares the version detect() found with testedVersions: outside is flagged (and `baton agents` warns), inside or unreadable is not, whatever the driver said', async () => {
+  const versioned = (name: string, version: string, claims = '') => driverSource(name, name, `testedVersions: '1.2.x',`).replace(
+    "detect: async () => ({ installed: false, installHint: 'nothing to install' })",
+    `detect: async () => ({ installed: true, version: ${JSON.stringify(version)}, installHint: 'x'${claims} })`,
+  );
+  writeFileSync(join(pluginDir, 'newer.mjs'), versioned('newer', '1.3.0'));
+  // A driver that still compares for itself (as drivers did) is not believed: the registry decides.
+  writeFileSync(join(pluginDir, 'inside.mjs'), versioned('inside', 'inside 1.2.9 (build 4)', ", untestedVersion: 'its own idea'"));
+  writeFileSync(join(pluginDir, 'odd.mjs'), versioned('odd', 'nightly'));
+  const r = await open();
+  assert.equal(r.problems, []);
+  assert.equal(await r.detect('newer'), { installed: true, version: '1.3.0', installHint: 'x', untestedVersion: '1.2.x' });
+  assert.equal(await r.detect('inside'), { installed: true, version: 'inside 1.2.9 (build 4)', installHint: 'x' });
+  assert.equal(await r.detect('odd'), { installed: true, version: 'nightly', installHint: 'x' });
+  const rows = new Map((await describeAgents(r)).map((row) => [row.name, row]));
+  assert.match(rows.get('newer')!.warning ?? '', 'version 1.3.0 is outside the tested range (1.2.x)');
+  assert.is(rows.get('inside')!.warning, undefined);
+  // With an environment of its own, `baton agents` asks the driver directly: the same verdict.
+  const own = new Map((await describeAgents(r, env)).map((row) => [row.name, row]));
+  assert.match(own.get('newer')!.warning ?? '', 'outside the tested range (1.2.x)');
 });
 
 t('two plugins with one name is an error naming both files; the first one is kept', async () => {

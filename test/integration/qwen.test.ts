@@ -10,12 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARGV_PROMPT_LIMIT } from '../../src/plugins/api.js';
 import { BatonError } from '../../src/errors.js';
-import driver from '../../plugins/qwen/index.js';
+import definition from '../../plugins/qwen/index.js';
+import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { qwenStatusFromScreen } from '../../plugins/qwen/screen.js';
 import { qwenHeadlessArgs } from '../../plugins/qwen/headless.js';
 import { chatsDir, findChatLog, qwenHome, qwenProjectId, qwenRuntimeDir, writeSystemSettings } from '../../plugins/qwen/home.js';
 import { assertFindsLog, followsNamedSession, followsNewLog } from '../helpers/ingest-fixture.js';
 import { fixtureScreen } from '../helpers/log-fixtures.js';
+
+/** The driver as baton uses it (through the registry's normalizeDriver). */
+const driver = normalizeDriver(definition);
 
 let dir: string;
 let cwd: string;
@@ -35,7 +39,7 @@ s('identity and capabilities: resume, no native fork', () => {
   assert.is(driver.title, 'Qwen Code');
   assert.equal(driver.families, ['qwen']);
   assert.is(driver.testedVersions, '0.15.10');
-  assert.equal(driver.capabilities, { resume: true, fork: false, planMode: true, submit: 'paste' });
+  assert.equal(driver.capabilities, { resume: true, fork: false, tabSession: true });
 });
 
 s('launch: args, model, resume, the message as one --prompt-interactive= string; auto-update forced off', async () => {

@@ -69,7 +69,7 @@ t('built-ins: plugins/<cli>/index loads, the folder\'s other modules and files b
 import type { HarnessDriver } from ${JSON.stringify(new URL('../../src/plugins/kit.ts', import.meta.url).pathname)};
 export const driver: HarnessDriver = {
   name: ${JSON.stringify(name)}, title: 'Built-in ${name}', families: ['fixture'],
-  capabilities: { resume: true, fork: false, planMode: false, submit: 'paste' },
+  capabilities: { resume: true, fork: false },
   detect: async () => ({ installed: false, installHint: 'bundled' }),
   launch: ({ cwd }) => ({ command: ${JSON.stringify(name)}, args: [], env: {}, cwd, prompt: 'none' }),
 };

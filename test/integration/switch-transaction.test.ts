@@ -32,7 +32,7 @@ const dropIn = (cli: string, tabSession = true) => `export default (kit) => ({
   name: 'forky',
   title: 'Forky',
   families: [],
-  capabilities: { resume: true, fork: true, tabSession: ${tabSession}, planMode: false, submit: 'type' },
+  capabilities: { resume: true, fork: true, tabSession: ${tabSession} },
   async detect() { return { installed: true, installHint: 'written by test/switch-transaction.test.ts' }; },
   launch(opts) {
     const how = { resume: opts.resume ?? null, fork: !!opts.fork, prompt: opts.initialPrompt ?? null };

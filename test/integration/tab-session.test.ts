@@ -39,7 +39,7 @@ const dropIn = (cli: string) => `export default (kit) => ({
   name: 'typed',
   title: 'Typed CLI',
   families: [],
-  capabilities: { resume: false, fork: false, planMode: false, submit: 'type' },
+  capabilities: { resume: false, fork: false },
   async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
   launch(opts) {
     return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG }, cwd: opts.cwd, prompt: 'none' };
@@ -227,7 +227,7 @@ export default (kit) => ({
   name: 'resumable',
   title: 'Resumable CLI',
   families: [],
-  capabilities: { resume: true, fork: false, planMode: false, submit: 'type' },
+  capabilities: { resume: true, fork: false },
   async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
   launch(opts) {
     n++;

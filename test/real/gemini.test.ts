@@ -105,7 +105,7 @@ live.bigFirstMessageTest(cli, { switchId: 'sw-2', pointer: /^--prompt-interactiv
 
 s('the launched TUI for real: the approval on screen, then ingest has the call, its result and the answer', async () => {
   const tok = token('tui');
-  const spec = await driver.launch({ cwd: cli.env.cwd, env: cli.env.env, initialPrompt: `[[FAKE_SHELL: echo ${tok} > tui.txt]] ${tok}` });
+  const spec = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, initialPrompt: `[[FAKE_SHELL: echo ${tok} > tui.txt]] ${tok}` });
   await cli.withTui(spec, async (tui, events) => {
     const started = Date.now();
     await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === 'approval', 120_000, 'gemini asking to run the shell command');
