@@ -145,7 +145,7 @@ c('a conversation open in another writer is refused with exit 5', async () => {
   // A real second process holds the writer lock.
   const holder = spawn(
     process.execPath,
-    ['--import', 'tsx', '-e', `import { openConversation } from '../src/transcript/store.ts'; await openConversation(${JSON.stringify(home)}, ${JSON.stringify(a.conversation)}, { write: true }); console.log('locked'); setInterval(() => {}, 1000);`],
+    ['--import', 'tsx', '-e', `import { openConversation } from ${JSON.stringify(new URL('../../src/transcript/store.ts', import.meta.url).href)}; await openConversation(${JSON.stringify(home)}, ${JSON.stringify(a.conversation)}, { write: true }); console.log('locked'); setInterval(() => {}, 1000);`],
     { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
   );
   try {
