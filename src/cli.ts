@@ -2,14 +2,18 @@
 // The one entry point: parses the command line with yargs and hands each command to a
 // module under src/commands/ that a test can call without spawning a process. Prints
 // expected failures as `baton: <message>` (+ `  hint: <hint>`) and leaves with their
-// exit code; anything else is a bug and keeps its stack trace. Everything printed goes
-// through terminalSafe() (commands/io.ts): no control character from data reaches the terminal.
+// exit code; so are the file-system errors that describe the machine (a full disk, a
+// read-only or foreign directory: fs-failure.ts); anything else is a bug and keeps its
+// stack trace. Everything printed goes through terminalSafe() (commands/io.ts): no control
+// character from data reaches the terminal.
 
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import yargs from 'yargs';
 import { BatonError, EXIT } from './errors.js';
+import { fsFailure } from './fs-failure.js';
+import { resolveHome } from './transcript/store-home.js';
 import { registerCommands } from './commands/index.js';
 import { processIo, terminalSafe, type Io } from './commands/io.js';
 import { packageVersion } from './package-root.js';
@@ -38,14 +42,23 @@ export async function main(argv: string[], given: Io = processIo()): Promise<num
       if (output && !err) io.out(output.endsWith('\n') ? output : output + '\n');
     });
   } catch (err) {
-    if (err instanceof BatonError) {
-      io.err(`baton: ${err.message}\n`);
-      if (err.hint) io.err(`  hint: ${err.hint}\n`);
-      return err.exitCode;
+    const known = err instanceof BatonError ? err : fsFailure(err, { home: homeOrUndefined(io.env) });
+    if (known) {
+      io.err(`baton: ${known.message}\n`);
+      if (known.hint) io.err(`  hint: ${known.hint}\n`);
+      return known.exitCode;
     }
     throw err;
   }
   return code;
+}
+
+function homeOrUndefined(env: NodeJS.ProcessEnv): string | undefined {
+  try {
+    return resolveHome(env);
+  } catch {
+    return undefined;
+  }
 }
 
 function isEntryPoint(): boolean {

@@ -14,13 +14,32 @@ export interface Io {
   columns?: number;
 }
 
+/**
+ * The process's stdout and stderr. A reader that goes away (`baton transcript list | head
+ * -3`) makes the next write fail with EPIPE: from then on that stream's output is dropped
+ * and the command ends as it would have, quietly, instead of dying on an unhandled
+ * 'error' event with a stack trace.
+ */
 export function processIo(): Io {
+  const out = quietOnEpipe(process.stdout);
+  const err = quietOnEpipe(process.stderr);
   return {
-    out: (t) => void process.stdout.write(t),
-    err: (t) => void process.stderr.write(t),
+    out,
+    err,
     env: process.env,
     cwd: process.cwd(),
     columns: process.stdout.columns,
+  };
+}
+
+function quietOnEpipe(stream: NodeJS.WriteStream): (text: string) => void {
+  let gone = false;
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    gone = true;
+  });
+  return (text) => {
+    if (!gone) stream.write(text);
   };
 }
 

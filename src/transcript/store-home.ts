@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { badInput } from '../errors.js';
 
 export const DIR_MODE = 0o700;
@@ -17,14 +17,31 @@ export const META_FILE = 'meta.json';
 export const LOCK_FILE = 'lock';
 export const PRUNE_LOG = 'prune.log';
 
-/** `$BATON_HOME`, else `$XDG_STATE_HOME/baton`, else `~/.local/state/baton`. Relative values are ignored, as XDG says. */
+/**
+ * `$BATON_HOME`, else `$XDG_STATE_HOME/baton`, else `~/.local/state/baton`. Relative values
+ * are ignored, as XDG says. A home that exists but is not a directory (a file, /dev/null)
+ * is refused here, before any command reads or writes under it.
+ */
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   const explicit = env.BATON_HOME;
-  if (explicit && isAbsolute(explicit)) return explicit;
-  if (explicit) throw badInput(`BATON_HOME must be an absolute path (got "${printable(explicit)}")`, 'set BATON_HOME to an absolute directory, or unset it');
+  if (explicit && !isAbsolute(explicit)) {
+    throw badInput(`BATON_HOME must be an absolute path (got "${printable(explicit)}")`, 'set BATON_HOME to an absolute directory, or unset it');
+  }
   const xdg = env.XDG_STATE_HOME;
-  if (xdg && isAbsolute(xdg)) return join(xdg, 'baton');
-  return join(env.HOME || homedir(), '.local', 'state', 'baton');
+  const home = explicit ? explicit : xdg && isAbsolute(xdg) ? join(xdg, 'baton') : join(env.HOME || homedir(), '.local', 'state', 'baton');
+  checkHome(home, explicit ? 'BATON_HOME' : "baton's state directory");
+  return home;
+}
+
+function checkHome(home: string, label: string): void {
+  let isDir: boolean;
+  try {
+    isDir = statSync(home).isDirectory();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOTDIR') return; // missing (made on first write) or unreadable (reported where it is used)
+    throw badInput(`${label} ${printable(home)} is not a directory: a part of that path is a file`, 'set BATON_HOME to a directory (it is created when missing), or unset it');
+  }
+  if (!isDir) throw badInput(`${label} ${printable(home)} is not a directory`, 'set BATON_HOME to a directory (it is created when missing), or unset it');
 }
 
 export const conversationsDir = (home: string) => join(home, 'conversations');
@@ -63,12 +80,47 @@ export function printable(s: string): string {
 }
 
 /**
+ * Creates `dir` and its missing parents, one mkdir each, and fails on the first one that
+ * cannot be made. Not `mkdirSync(..., { recursive: true })`: on a file system that refuses
+ * new directories while their parent exists (anything under /proc answers ENOENT) Node's
+ * recursive mkdir retries forever, freezing the process at 100% CPU.
+ */
+export function makeDirs(dir: string, mode: number = DIR_MODE): void {
+  const missing: string[] = [];
+  for (let at = resolve(dir); ; ) {
+    try {
+      statSync(at);
+      break; // exists: mkdir below says so if it is not a directory
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    missing.push(at);
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      mkdirSync(d, { mode });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST' && statSync(d).isDirectory()) continue; // made meanwhile by someone else
+      if (code === 'ENOENT') {
+        // The parent exists (it was there or was just made): the file system itself refuses.
+        throw badInput(`cannot create ${printable(d)}: that file system does not allow a directory there (ENOENT)`, 'use a directory on an ordinary disk (for baton\'s state: set BATON_HOME to one)');
+      }
+      throw e;
+    }
+  }
+}
+
+/**
  * Creates `dir` (and missing parents) as 0700. mkdir's mode is filtered by the umask, so
  * the mode is set again explicitly; an existing directory that is group/other accessible
  * is tightened when we own it.
  */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  makeDirs(dir, DIR_MODE);
   const st = statSync(dir);
   if ((st.mode & 0o777) !== DIR_MODE && (process.getuid === undefined || st.uid === process.getuid())) {
     chmodSync(dir, DIR_MODE);

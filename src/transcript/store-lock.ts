@@ -10,6 +10,7 @@ import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unli
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { refused } from '../errors.js';
+import { fsFailureCode, notePath } from '../fs-failure.js';
 import { FILE_MODE, LOCK_FILE, openPrivate } from './store-home.js';
 
 export interface LockOwner {
@@ -122,13 +123,24 @@ export function lockHolder(dir: string): LockHolder | undefined {
 /** Writes `owner` to a fresh private temp file next to `path` and returns its name. */
 function writeTemp(path: string, owner: LockOwner): string {
   const tmp = `${path}.${owner.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = openPrivate(tmp, 'wx');
+  let fd: number;
+  try {
+    fd = openPrivate(tmp, 'wx');
+  } catch (e) {
+    // A read-only or foreign directory: said of the lock, not of a temp name.
+    if (fsFailureCode(e)) (e as NodeJS.ErrnoException).path = path;
+    throw e;
+  }
   try {
     writeSync(fd, JSON.stringify(owner) + '\n');
     fsyncSync(fd);
-  } finally {
+  } catch (e) {
+    // A full disk: the empty temp file is ours and must not stay behind.
     closeSync(fd);
+    unlinkQuiet(tmp);
+    throw notePath(e, path);
   }
+  closeSync(fd);
   return tmp;
 }
 

@@ -1,14 +1,18 @@
 // The transcript log on disk: `transcript.jsonl`, a header line then one Entry per line,
 // append-only. Reading tolerates a torn last line and corrupt lines anywhere, keeps
 // entries of kinds this version does not know, and reports every problem with its line
-// number. Writing buffers lines and fsyncs only at sync points (turn ends, handoffs).
+// number, lines that are not UTF-8 and a file left empty included. Writing (buffered,
+// fsynced at sync points) is in store-log-writer.ts, re-exported here.
 // It must never rewrite, truncate or reorder the file: damage is reported, not repaired.
 
-import { closeSync, fdatasyncSync, openSync, readSync, writeSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
-import { openPrivate, printable } from './store-home.js';
+import { printable } from './store-home.js';
 import { KNOWN_KINDS } from './types.js';
 import type { Entry } from './types.js';
+
+export { LogWriter, appendHeader, createLog, entryLine, headerLine } from './store-log-writer.js';
 
 export const FORMAT = 'baton-transcript';
 export const FORMAT_VERSION = 1;
@@ -22,7 +26,7 @@ export interface LogHeader {
   [extra: string]: unknown;
 }
 
-export type ProblemKind = 'torn' | 'corrupt' | 'malformed' | 'out-of-order' | 'unknown-kind' | 'header' | 'meta';
+export type ProblemKind = 'torn' | 'corrupt' | 'malformed' | 'out-of-order' | 'unknown-kind' | 'header' | 'encoding' | 'meta';
 
 /** Something found while loading; `line` is 1-based in transcript.jsonl (0 when not about a line). */
 export interface LoadProblem {
@@ -39,6 +43,8 @@ export interface LogRead {
   endsWithNewline: boolean;
   /** Number of lines, including the header and damaged ones. */
   lines: number;
+  /** No line at all but blank ones (a zero-length file): not even the header. */
+  empty: boolean;
 }
 
 /** One line per problem, ready for the CLI to print under the file name. */
@@ -74,20 +80,30 @@ export function readLog(path: string, label = path): LogRead {
         have = end;
         continue;
       }
-      const text = buf.toString('utf8', 0, last);
-      for (let start = 0; ; ) {
-        const nl = text.indexOf('\n', start);
-        if (nl === -1) {
-          parser.line(text.slice(start), true);
-          break;
+      if (isUtf8(buf.subarray(0, last))) {
+        const text = buf.toString('utf8', 0, last);
+        for (let start = 0; ; ) {
+          const nl = text.indexOf('\n', start);
+          if (nl === -1) {
+            parser.line(text.slice(start), true);
+            break;
+          }
+          parser.line(text.slice(start, nl), true);
+          start = nl + 1;
         }
-        parser.line(text.slice(start, nl), true);
-        start = nl + 1;
+      } else {
+        // Rare: find the lines that are not UTF-8, one by one, to report each.
+        for (let start = 0; start <= last; ) {
+          let nl = buf.indexOf(NL, start);
+          if (nl === -1 || nl > last) nl = last;
+          parser.line(buf.toString('utf8', start, nl), true, !isUtf8(buf.subarray(start, nl)));
+          start = nl + 1;
+        }
       }
       buf.copy(buf, 0, last + 1, end);
       have = end - last - 1;
     }
-    if (have) parser.line(buf.toString('utf8', 0, have), false);
+    if (have) parser.line(buf.toString('utf8', 0, have), false, !isUtf8(buf.subarray(0, have)));
     return parser.result(have === 0);
   } finally {
     closeSync(fd);
@@ -118,8 +134,12 @@ class LineParser {
 
   constructor(private readonly label: string) {}
 
-  line(text: string, terminated: boolean): void {
+  /** One line; `badUtf8`: its bytes were not UTF-8 and `text` holds U+FFFD for them. */
+  line(text: string, terminated: boolean, badUtf8 = false): void {
     const no = ++this.lineNo;
+    if (badUtf8) {
+      this.problems.push({ line: no, kind: 'encoding', detail: 'not valid UTF-8: the bytes that are not are read as U+FFFD (the file keeps them as they are)' });
+    }
     if (text.trim() === '') return;
     let obj: unknown;
     try {
@@ -153,8 +173,10 @@ class LineParser {
       const many = u.count > 1 ? `${u.count} entries` : 'an entry';
       this.problems.push({ line: u.first, kind: 'unknown-kind', detail: `${many} of kind "${printable(kind)}" unknown to this baton, kept and shown as unknown` });
     }
+    if (!this.sawFirst) this.problems.push({ line: 1, kind: 'header', detail: 'the file is empty: no baton-transcript header line and no entries' });
+    // Stable: problems of one line keep the order they were found in.
     this.problems.sort((a, b) => a.line - b.line);
-    return { header: this.header, entries: this.entries, problems: this.problems, endsWithNewline, lines: this.lineNo };
+    return { header: this.header, entries: this.entries, problems: this.problems, endsWithNewline, lines: this.lineNo, empty: !this.sawFirst };
   }
 
   private acceptHeader(obj: Record<string, unknown>, no: number) {
@@ -253,114 +275,4 @@ const REQUIRED: Record<string, Array<[string, (v: unknown) => boolean]>> = {
 function badField(kind: string, o: Record<string, unknown>): string | undefined {
   for (const [field, ok] of REQUIRED[kind] ?? []) if (!ok(o[field])) return field;
   return undefined;
-}
-
-/** The line an entry is stored as. An unknown entry goes back out exactly as it was read. */
-export function entryLine(e: Entry): string {
-  return JSON.stringify(e.kind === 'unknown' ? e.raw : e);
-}
-
-export const headerLine = (h: LogHeader) => JSON.stringify(h);
-
-/** Creates a new log holding only the header, durably. Fails if the file exists. */
-export function createLog(path: string, header: LogHeader): void {
-  const fd = openPrivate(path, 'wx');
-  try {
-    writeAll(fd, Buffer.from(headerLine(header) + '\n'));
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const FLUSH_BYTES = 1024 * 1024;
-
-/**
- * Appends entry lines to an existing log. Lines are buffered and written in one go at the
- * next sync point, when the buffer grows past 1 MiB, or at the end of the current event
- * loop turn, so a streamed turn costs a few writes instead of one per entry, and a
- * crash of baton (not of the machine) loses nothing that was handed over.
- */
-export class LogWriter {
-  private fd: number | undefined;
-  private pending: string[] = [];
-  private pendingBytes = 0;
-  private scheduled = false;
-  private needsNewline: boolean;
-  private failure: unknown;
-
-  constructor(path: string, opts: { endsWithNewline: boolean }) {
-    this.fd = openPrivate(path, 'a');
-    this.needsNewline = !opts.endsWithNewline;
-  }
-
-  get closed() {
-    return this.fd === undefined;
-  }
-
-  append(entries: readonly Entry[], sync: boolean): void {
-    this.check();
-    for (const e of entries) {
-      const line = entryLine(e) + '\n';
-      this.pending.push(line);
-      this.pendingBytes += line.length;
-    }
-    if (sync) this.sync();
-    else if (this.pendingBytes >= FLUSH_BYTES) this.flush();
-    else if (!this.scheduled && this.pending.length) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        try {
-          this.flush();
-        } catch (e) {
-          // Nobody is on the stack to catch it; the next append, sync or close rethrows it.
-          this.failure = e;
-        }
-      });
-    }
-  }
-
-  /** Hands buffered lines to the OS (survives a crash of this process, not of the machine). */
-  flush(): void {
-    if (this.fd === undefined || !this.pending.length) return;
-    let text = this.pending.join('');
-    // After a torn last line the next entry must not be glued onto the fragment.
-    if (this.needsNewline) text = '\n' + text;
-    this.pending = [];
-    this.pendingBytes = 0;
-    writeAll(this.fd, Buffer.from(text));
-    this.needsNewline = false;
-  }
-
-  /** Flushes and fsyncs: everything appended so far is on disk when this returns. */
-  sync(): void {
-    this.check();
-    this.flush();
-    if (this.fd !== undefined) fdatasyncSync(this.fd);
-  }
-
-  close(): void {
-    if (this.fd === undefined) return;
-    try {
-      this.sync();
-    } finally {
-      closeSync(this.fd);
-      this.fd = undefined;
-    }
-  }
-
-  private check() {
-    if (this.failure !== undefined) {
-      const f = this.failure;
-      this.failure = undefined;
-      throw f;
-    }
-    if (this.fd === undefined) throw new Error('transcript log is closed');
-  }
-}
-
-function writeAll(fd: number, buf: Buffer) {
-  let off = 0;
-  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
 }

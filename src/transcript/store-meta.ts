@@ -3,7 +3,8 @@
 // for listings: the transcript log is the record, so nothing here may be the only copy
 // of something that matters after a restart (that belongs in an entry).
 
-import { chmodSync, closeSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, renameSync, rmSync, statSync } from 'node:fs';
+import { notePath } from '../fs-failure.js';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { Adapter } from 'lowdb';
@@ -64,8 +65,15 @@ class PrivateJSONFile<T> implements Adapter<T> {
     const run = this.chain.then(async () => {
       const dir = this.file.slice(0, this.file.lastIndexOf('/'));
       const base = this.file.slice(this.file.lastIndexOf('/') + 1);
-      closeSync(openPrivate(join(dir, `.${base}.tmp`), 'w'));
-      await this.inner.write(data);
+      const tmp = join(dir, `.${base}.tmp`);
+      closeSync(openPrivate(tmp, 'w'));
+      try {
+        await this.inner.write(data);
+      } catch (e) {
+        // A full disk: steno's temp file is left half-written; meta.json itself is untouched.
+        rmSync(tmp, { force: true });
+        throw notePath(e, tmp);
+      }
       if ((statSync(this.file).mode & 0o777) !== FILE_MODE) chmodSync(this.file, FILE_MODE);
     });
     this.chain = run.catch(() => undefined);

@@ -8,7 +8,7 @@
 
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { badInput } from '../errors.js';
 import { Transcript } from './transcript.js';
 import type { Entry, UserAuthor } from './types.js';
@@ -25,14 +25,14 @@ import {
   noConversation,
   printable,
 } from './store-home.js';
-import { FORMAT, FORMAT_VERSION, LogWriter, createLog, readLog } from './store-log.js';
+import { FORMAT, FORMAT_VERSION, LogWriter, appendHeader, createLog, readLog } from './store-log.js';
 import type { LoadProblem, LogHeader } from './store-log.js';
 import { acquireLock } from './store-lock.js';
 import type { Lock } from './store-lock.js';
 import { openMeta, writeMeta } from './store-meta.js';
 import type { ConversationMeta, MetaHandle } from './store-meta.js';
 
-export { resolveHome, isConversationId, newConversationId } from './store-home.js';
+export { resolveHome, isConversationId, newConversationId, ensurePrivateDir, makeDirs } from './store-home.js';
 export { formatProblem, FORMAT, FORMAT_VERSION } from './store-log.js';
 export type { LoadProblem, ProblemKind, LogHeader } from './store-log.js';
 export type { ConversationMeta, MetaHandle, MetaPatch } from './store-meta.js';
@@ -74,6 +74,13 @@ export interface OpenConversation {
   sync(): void;
   /** Flushes, fsyncs, waits for metadata writes, releases the lock. Safe to call twice. */
   close(): Promise<void>;
+  /**
+   * For a conversation this process created (createConversation): when no user message
+   * reached its log (the command failed before anything of the user's was recorded: an
+   * agent not installed, a full disk), removes it, lock and all, so no empty
+   * conversation is left behind; returns whether it did. Otherwise only closes it.
+   */
+  discardIfUnused(): Promise<boolean>;
 }
 
 /** Metadata writes at sync points are coalesced to at most one per this interval. */
@@ -106,8 +113,10 @@ export function findConversation(home: string, idOrPrefix: string): { id: string
   let names: string[];
   try {
     names = readdirSync(conversationsDir(home));
-  } catch {
-    throw noConversation(idOrPrefix);
+  } catch (e) {
+    // Missing: nothing was ever stored. Anything else (permission denied, ...) says so itself.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw noConversation(idOrPrefix);
+    throw e;
   }
   const hits = names.filter((n) => isConversationId(n) && n.startsWith(idOrPrefix));
   if (hits.length === 1) return { id: hits[0]!, dir: join(conversationsDir(home), hits[0]!) };
@@ -140,7 +149,7 @@ export function readConversation(home: string, idOrPrefix: string, opts: Omit<Op
   return openConversation(home, idOrPrefix, { ...opts, write: false });
 }
 
-async function openDir(dir: string, id: string, opts: OpenOptions, lock: Lock | undefined): Promise<OpenConversation> {
+async function openDir(dir: string, id: string, opts: OpenOptions & { created?: boolean }, lock: Lock | undefined): Promise<OpenConversation> {
   const now = opts.now ?? (() => new Date());
   const logPath = join(dir, TRANSCRIPT_FILE);
   if (!existsSync(logPath)) throw badInput(`conversation ${id} has no transcript (${logPath} is missing)`, `restore the file, or remove ${dir}`);
@@ -154,6 +163,13 @@ async function openDir(dir: string, id: string, opts: OpenOptions, lock: Lock | 
   const meta = await openMeta(dir, defaults, { write: opts.write, now });
   problems.push(...meta.problems);
 
+  let endsWithNewline = log.endsWithNewline;
+  if (opts.write && log.empty) {
+    // A log left without even its header (reported above as a problem): it gets one before
+    // the first entry, so it does not read as headerless on every load from now on.
+    appendHeader(logPath, { format: FORMAT, version: FORMAT_VERSION, conversation: id, created: meta.handle.data.created }, { endsWithNewline });
+    endsWithNewline = true;
+  }
   const user = opts.user ?? lastUser(log.entries);
   let writer: LogWriter | undefined;
   let lastTouch = 0;
@@ -169,7 +185,7 @@ async function openDir(dir: string, id: string, opts: OpenOptions, lock: Lock | 
     if (handoff?.kind === 'handoff') touch({ lastAgent: { harness: handoff.to.harness, model: handoff.to.model } });
     else if (o.sync && Date.now() - lastTouch >= META_TOUCH_MS) touch();
   };
-  if (opts.write) writer = new LogWriter(logPath, { endsWithNewline: log.endsWithNewline });
+  if (opts.write) writer = new LogWriter(logPath, { endsWithNewline });
   const transcript = new Transcript({ id, entries: log.entries, sink: opts.write ? sink : undefined, now, ...(user ? { user } : {}) });
 
   let closed = false;
@@ -187,7 +203,7 @@ async function openDir(dir: string, id: string, opts: OpenOptions, lock: Lock | 
   const handle = { closeSync: closeNow };
   if (opts.write) registerWriter(handle);
 
-  return {
+  const conv: OpenConversation = {
     id,
     dir,
     writable: opts.write,
@@ -214,7 +230,44 @@ async function openDir(dir: string, id: string, opts: OpenOptions, lock: Lock | 
       }
       if (metaFailure !== undefined) throw metaFailure;
     },
+    async discardIfUnused() {
+      if (!opts.created || closed) {
+        await conv.close();
+        return false;
+      }
+      // What is on disk decides, not what is in memory: a message that did not reach the
+      // file (a full disk) is not kept anywhere.
+      try {
+        transcript.flush();
+        writer?.sync();
+      } catch {
+        // The write that failed is what made the command fail; the file says what is kept.
+      }
+      let used = true;
+      try {
+        used = readLog(logPath, `conversation ${id}`).entries.some((e) => e.kind === 'user_message');
+      } catch {
+        // Unreadable: keep it, whatever it holds.
+      }
+      if (used) {
+        await conv.close();
+        return false;
+      }
+      await meta.settled().catch(() => undefined);
+      closed = true;
+      openWriters.delete(handle);
+      try {
+        writer?.close();
+      } catch {
+        // as above
+      }
+      // Still holding the lock: nobody can have opened it meanwhile. The lock goes with the directory.
+      rmSync(dir, { recursive: true, force: true });
+      fsyncDir(dirname(dir));
+      return true;
+    },
   };
+  return conv;
 }
 
 function lastUser(entries: readonly Entry[]): UserAuthor | undefined {
@@ -289,11 +342,18 @@ export async function createConversation(home: string, opts: CreateOptions): Pro
     (id) => ({ format: FORMAT, version: FORMAT_VERSION, conversation: id, created: iso }),
     opts.entries ?? [],
   );
-  const lock = acquireLock(dir, id);
+  let lock: Lock;
   try {
-    return await openDir(dir, id, { write: true, user: opts.user, now: nowFn }, lock);
+    lock = acquireLock(dir, id);
   } catch (e) {
-    lock.release();
+    // Made a moment ago and known to no one yet (a full disk refused the lock file).
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  try {
+    return await openDir(dir, id, { write: true, user: opts.user, now: nowFn, created: true }, lock);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
     throw e;
   }
 }

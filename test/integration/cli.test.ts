@@ -1,13 +1,13 @@
 // The command line, run in-process (src/cli.ts main) and, for exit codes, as a real process.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, writeFileSync, rmSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readdirSync, readFileSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { main } from '../../src/cli.js';
 import { bufferIo } from '../../src/commands/io.js';
-import { createConversation } from '../../src/transcript/store.js';
+import { createConversation, openConversation, readConversation } from '../../src/transcript/store.js';
 
 const user = { type: 'user' as const, name: 'ana', device: 'box' };
 let home = '';
@@ -170,6 +170,54 @@ cli('as a real process: exit codes and one clear line', () => {
   assert.is(r.status, 2);
   assert.is(r.stderr.split('\n')[0], 'baton: no conversation nope');
   assert.not.match(r.stderr, /at .*\.ts:\d+/, 'no stack trace');
+});
+
+cli('a reader that stops early (| head) ends the output quietly: exit 0, no EPIPE stack trace', async () => {
+  await seed('one');
+  await seed('two');
+  const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'src', 'cli.js'), 'transcript', 'list'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The reader is gone before baton writes its first line: every write meets a closed pipe.
+  child.stdout!.destroy();
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
+  const code = await new Promise<number | null>((r) => child.once('close', (c) => r(c)));
+  assert.is(code, 0, err);
+  assert.is(err, '', 'nothing on stderr');
+});
+
+cli('a zero-length transcript file is reported as missing its header; the first write gives it one', async () => {
+  const id = await seed('emptied');
+  truncateSync(join(home, 'conversations', id, 'transcript.jsonl'), 0);
+  const r = await run(['transcript', 'show', id]);
+  assert.is(r.code, 0, r.err);
+  assert.match(r.err, new RegExp(`^baton: warning: conversation ${id}: line 1: the file is empty: no baton-transcript header line and no entries$`, 'm'));
+
+  const w = await openConversation(home, id, { write: true, user });
+  assert.equal(w.problems.map((p) => p.kind), ['header']);
+  w.transcript.startSegment({ harness: 'claude', model: 'opus', switchId: 'z' });
+  w.transcript.apply({ type: 'user_text', text: 'after the empty file' });
+  await w.close();
+  const again = await readConversation(home, id);
+  assert.equal(again.problems, [], 'no warning on every later load');
+  assert.is(again.transcript.entries.length, 2);
+  await again.close();
+  assert.match(readFileSync(join(home, 'conversations', id, 'transcript.jsonl'), 'utf8'), new RegExp(`^\\{"format":"baton-transcript","version":1,"conversation":"${id}"`));
+});
+
+cli('invalid UTF-8 in a transcript file is reported by show and export, not silently replaced', async () => {
+  const id = await seed('bytes');
+  const path = join(home, 'conversations', id, 'transcript.jsonl');
+  const lines = readFileSync(path).toString('latin1').split('\n');
+  const at = lines.findIndex((l) => l.includes('PARSER-MARKER'));
+  lines[at] = lines[at]!.replace('PARSER-MARKER', 'PARSER-\xff\xfe-MARKER');
+  writeFileSync(path, Buffer.from(lines.join('\n'), 'latin1'));
+  const warning = new RegExp(`^baton: warning: conversation ${id}: line ${at + 1}: not valid UTF-8`, 'm');
+  for (const args of [['transcript', 'show', id], ['transcript', 'export', id], ['transcript', 'export', id, '--format', 'md']]) {
+    const r = await run(args);
+    assert.is(r.code, 0, r.err);
+    assert.match(r.err, warning, args.join(' '));
+  }
 });
 
 cli.run();

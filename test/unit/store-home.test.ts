@@ -11,6 +11,7 @@ import {
   conversationDir,
   ensurePrivateDir,
   isConversationId,
+  makeDirs,
   newConversationId,
   openPrivate,
   printable,
@@ -98,6 +99,52 @@ h('private dirs and files get 0700/0600 whatever the umask, and loose ones are t
     assert.is(mode(old), 0o600);
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+});
+
+h('resolveHome refuses a home that is a file, /dev/null or under a file (exit 2, before anything is read or written)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'baton-home-file-'));
+  try {
+    const file = join(dir, 'f');
+    writeFileSync(file, 'x');
+    for (const [home, said] of [[file, 'is not a directory'], ['/dev/null', 'is not a directory'], [join(file, 'sub'), 'is not a directory: a part of that path is a file']] as const) {
+      try {
+        resolveHome({ BATON_HOME: home });
+        assert.unreachable(home);
+      } catch (e) {
+        assert.instance(e, BatonError);
+        assert.is((e as BatonError).exitCode, 2);
+        assert.is((e as BatonError).message, `BATON_HOME ${home} ${said}`);
+        assert.match((e as BatonError).hint ?? '', /set BATON_HOME to a directory/);
+      }
+    }
+    // From XDG_STATE_HOME, it says which directory it means.
+    assert.throws(() => resolveHome({ XDG_STATE_HOME: file }), (e: unknown) => /^baton's state directory .* is not a directory/.test((e as Error).message));
+    // Missing is fine: it is made on the first write.
+    assert.is(resolveHome({ BATON_HOME: join(dir, 'new', 'home') }), join(dir, 'new', 'home'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+h('makeDirs makes missing parents one by one, and fails instead of looping where the file system refuses (/proc)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'baton-makedirs-'));
+  try {
+    makeDirs(join(dir, 'a', 'b', 'c'));
+    assert.is(mode(join(dir, 'a', 'b', 'c')), 0o700);
+    makeDirs(join(dir, 'a', 'b', 'c')); // already there: nothing to do
+    writeFileSync(join(dir, 'file'), '');
+    assert.throws(() => makeDirs(join(dir, 'file', 'x')), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOTDIR');
+    // mkdirSync(..., { recursive: true }) never returns here.
+    try {
+      makeDirs(`/proc/baton-unit-${process.pid}/x`);
+      assert.unreachable('made a directory under /proc');
+    } catch (e) {
+      assert.instance(e, BatonError);
+      assert.is((e as BatonError).message, `cannot create /proc/baton-unit-${process.pid}: that file system does not allow a directory there (ENOENT)`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

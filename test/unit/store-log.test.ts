@@ -169,4 +169,29 @@ l('after a torn tail the first append starts on a new line', () => {
   assert.ok(readFileSync(file, 'utf8').endsWith(JSON.stringify(entry(3)) + '\n'));
 });
 
+l('a zero-length file is reported as missing its header (not silently an empty conversation)', () => {
+  const file = join(dir, 'empty.jsonl');
+  writeFileSync(file, '');
+  const r = readLog(file);
+  assert.ok(r.empty);
+  assert.equal(r.entries, []);
+  assert.equal(r.problems.map((p) => [p.line, p.kind, p.detail]), [[1, 'header', 'the file is empty: no baton-transcript header line and no entries']]);
+  assert.not.ok(readLog((writeFileSync(join(dir, 'one.jsonl'), lines(header)), join(dir, 'one.jsonl'))).empty);
+});
+
+l('lines that are not UTF-8 are reported with their line number; the entry is kept as read', () => {
+  const file = join(dir, 'bytes.jsonl');
+  // Latin-1 bytes 0xFF 0xFE inside the text: valid JSON, not UTF-8.
+  const line = Buffer.from(JSON.stringify(entry(2, 'note \u00ff\u00fe 2')), 'latin1');
+  writeFileSync(file, Buffer.concat([Buffer.from(lines(header, entry(1))), line, Buffer.from('\n' + lines(entry(3)))]));
+  const r = readLog(file);
+  assert.equal(r.problems.map((p) => [p.line, p.kind]), [[3, 'encoding']]);
+  assert.match(formatProblem(r.problems[0]!), /^line 3: not valid UTF-8/);
+  assert.equal(r.entries.map((e) => e.seq), [1, 2, 3]);
+  assert.ok(r.entries[1]!.kind === 'notice' && r.entries[1]!.text.includes('\uFFFD'));
+  // A torn last line that is not UTF-8 either: both said.
+  appendFileSync(file, Buffer.from([0x7b, 0xc3]));
+  assert.equal(readLog(file).problems.map((p) => [p.line, p.kind]), [[3, 'encoding'], [5, 'encoding'], [5, 'torn']]);
+});
+
 l.run();
