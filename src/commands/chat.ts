@@ -6,13 +6,14 @@ import { runChat, titleFrom } from '../conversation/chat.js';
 import { userAuthor } from '../conversation/user.js';
 import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';
 import { BatonError, EXIT, badInput } from '../errors.js';
-import { createConversation, openConversation, pruneAtStartup, resolveHome, type OpenConversation } from '../transcript/store.js';
+import { createConversation, formatProblem, openConversation, pruneAtStartup, resolveHome, type OpenConversation } from '../transcript/store.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
 import { currentBranch, isRepo } from '../worktree/git.js';
 import { createGitFactsProvider } from '../worktree/git-facts.js';
 import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';
 import { stripControls } from '../transcript/sanitize.js';
+import { requireUtf8Arg } from './utf8-input.js';
 
 export function registerChat(y: Argv, io: Io): Argv {
   return y.command(
@@ -31,6 +32,7 @@ export function registerChat(y: Argv, io: Io): Argv {
         .option('timeout', { type: 'number', default: 600, describe: 'seconds before the agent is stopped (exit 4)' }),
     async (a) => {
       if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
+      requireUtf8Arg(a.prompt, 'the message');
       const home = resolveHome(io.env);
       const pruned = await pruneAtStartup(home, io.env);
       if (pruned?.pruned.length) await deletePrunedCheckpoints(pruned.pruned, (w) => io.err(`baton: warning: ${w}\n`));
@@ -41,6 +43,7 @@ export function registerChat(y: Argv, io: Io): Argv {
         let conv: OpenConversation;
         if (a.conversation) {
           conv = await openConversation(home, a.conversation, { write: true, user: userAuthor(io.env) });
+          for (const p of conv.problems) io.err(`baton: warning: conversation ${conv.id}: ${stripControls(formatProblem(p))}\n`);
         } else {
           if (!a.agent) throw badInput('a new conversation needs an agent', `give --agent NAME (known: ${catalog.registry.names().join(', ')})`);
           const repo = await isRepo(io.cwd);
@@ -63,6 +66,7 @@ export function registerChat(y: Argv, io: Io): Argv {
         for (const sig of signals) process.on(sig, onSignal);
         const cancelled = () =>
           new BatonError(`the turn was cancelled (${String(cancel.signal.reason)})`, EXIT.cancelled, `your message and what the agent said before it stopped are in the transcript: baton transcript show ${conv.id}`);
+        let failed = false;
         try {
           const cwd = conv.meta.data.cwd;
           const repo = await isRepo(cwd);
@@ -84,12 +88,16 @@ export function registerChat(y: Argv, io: Io): Argv {
           }
           if (cancel.signal.aborted) throw cancelled();
         } catch (err) {
+          failed = true;
           // A driver that was cancelled before its CLI started fails instead: still a cancel.
           if (cancel.signal.aborted && !(err instanceof BatonError && err.exitCode === EXIT.cancelled)) throw cancelled();
           throw err;
         } finally {
           for (const sig of signals) process.off(sig, onSignal);
-          await conv.close();
+          // A new conversation that failed before the user's message was recorded (the agent
+          // is not installed, the disk is full) leaves nothing behind.
+          if (failed && !a.conversation) await conv.discardIfUnused();
+          else await conv.close();
         }
       } finally {
         await catalog.registry.dispose();

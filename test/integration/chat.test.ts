@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, readdirSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { main } from '../../src/cli.js';
 import { bufferIo } from '../../src/commands/io.js';
 import { readConversation } from '../../src/transcript/store.js';
@@ -138,6 +138,44 @@ c('bad input and faults: exit codes, messages, nothing lost', async () => {
   const timeout = await run(['chat', '--new', '--agent', 'alpha', '--timeout', '2', 'wait [[slow]]']);
   assert.is(timeout.code, 4);
   assert.match(timeout.err, /did not finish the turn within 2 s/);
+});
+
+c('a new conversation whose turn fails before the agent ran (not installed, exit 3) leaves no conversation behind', async () => {
+  const missing = await run(['chat', '--new', '--agent', 'ghost', 'hi MARK-GHOST']);
+  assert.is(missing.code, 3, missing.err);
+  assert.match(missing.err, /Ghost \(ghost\) is not installed/);
+  const left = existsSync(join(home, 'conversations')) ? readdirSync(join(home, 'conversations')) : [];
+  assert.equal(left, [], 'no empty conversation, no leftover directory');
+  const list = await run(['transcript', 'list']);
+  assert.is(list.out, 'no conversations yet\n');
+
+  // One that got as far as the agent keeps the message, as before.
+  const crash = await run(['chat', '--new', '--agent', 'alpha', 'please [[crash]] MARK-STAYS']);
+  assert.is(crash.code, 4, crash.err);
+  const kept = readdirSync(join(home, 'conversations'));
+  assert.is(kept.length, 1);
+  const conv = await readConversation(home, kept[0]!);
+  assert.ok(conv.transcript.entries.some((e) => e.kind === 'user_message' && e.text.includes('MARK-STAYS')));
+  await conv.close();
+});
+
+c('a message that is not valid UTF-8 is refused with exit 2 naming the byte; nothing is sent or created', async () => {
+  const a = await chat(['--new', '--agent', 'alpha', 'ok MARK-UTF']);
+  const before = readFileSync(join(home, 'conversations', a.conversation, 'transcript.jsonl'));
+  const cli = join(process.cwd(), 'dist', 'src', 'cli.js');
+  const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
+  // Raw bytes reach argv only through something that writes them: a shell's printf (Node's own argv strings are UTF-8).
+  for (const target of [['--new', '--agent', 'alpha'], ['--conversation', a.conversation]]) {
+    const r = spawnSync('/bin/sh', ['-c', 'exec "$@" "$(printf \'caf\\351 MARK-LATIN1\')"', 'sh', process.execPath, cli, '--plugins', plugins, 'chat', ...target], { cwd, env, encoding: 'utf8' });
+    assert.is(r.status, 2, r.stderr);
+    assert.is(r.stderr.split('\n')[0], 'baton: the message is not valid UTF-8 (byte 0xE9 at byte 3); nothing was sent');
+    assert.match(r.stderr, /\n {2}hint: convert it to UTF-8 first/);
+  }
+  assert.equal(readdirSync(join(home, 'conversations')), [a.conversation], 'no conversation created');
+  assert.ok(readFileSync(join(home, 'conversations', a.conversation, 'transcript.jsonl')).equals(before), 'the conversation is unchanged');
+  // U+FFFD typed on purpose is text like any other.
+  const typed = await chat(['--conversation', a.conversation, 'a replacement character \uFFFD on purpose']);
+  assert.match(replyOf(typed), /\uFFFD on purpose/);
 });
 
 c('a conversation open in another writer is refused with exit 5', async () => {
