@@ -5,9 +5,10 @@
 // that makes writing many objects cheap (objectWriterEnv), and remembers where a
 // directory's repository is (one git start less per checkpoint).
 // It must never write the user's index, HEAD, refs or stash, and never leave its
-// temporary index behind.
+// temporary index behind: one left by a baton that was killed mid-checkpoint (each a
+// copy of a repository's index) is removed by the next one.
 
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync, realpathSync } from 'node:fs';
@@ -86,6 +87,58 @@ export function objectWriterEnv(inherited: string | undefined = process.env.GLIB
   return { GLIBC_TUNABLES: inherited ? `${MALLOC_KEEP}:${inherited}` : MALLOC_KEEP };
 }
 
+// Temporary index directories are named baton-index-<pid>-XXXXXX, so a later baton can
+// tell the ones whose process is gone. Unnamed ones (baton-index-XXXXXX) come from
+// batons before that; they are removed once a day old.
+const TEMP_PREFIX = 'baton-index-';
+const OWNED = /^baton-index-(\d+)-[A-Za-z0-9]{6}$/;
+const UNOWNED = /^baton-index-[A-Za-z0-9]{6}$/;
+const UNOWNED_AGE_MS = 24 * 60 * 60 * 1000;
+
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    // EPERM: alive, someone else's.
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes the temporary index directories of batons that were killed mid-checkpoint: ours
+ * (same user) whose pid is gone, or old unnamed ones. Never one of a live process.
+ * Best effort: a directory it cannot read or remove is left as it is.
+ */
+export async function sweepTempIndexes(dir = tmpdir(), now = Date.now()): Promise<string[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.startsWith(TEMP_PREFIX));
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  const uid = process.getuid?.();
+  for (const name of names) {
+    const owned = OWNED.exec(name);
+    if (!owned && !UNOWNED.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      const st = await lstat(path);
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
+      const stale = owned ? Number(owned[1]) !== process.pid && processGone(Number(owned[1])) : now - st.mtimeMs > UNOWNED_AGE_MS;
+      if (!stale) continue;
+      await rm(path, { recursive: true, force: true });
+      removed.push(path);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+let swept: Promise<unknown> | undefined;
+
 /**
  * Runs fn with GIT_INDEX_FILE pointing at a private index: a copy of the worktree's index
  * when `copyFrom` is given and it exists, otherwise empty. Removed afterwards whatever happens.
@@ -94,7 +147,9 @@ export async function withTempIndex<T>(
   copyFrom: string | null,
   fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
 ): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'baton-index-'));
+  // Once per process: what killed batons left behind.
+  await (swept ??= sweepTempIndexes());
+  const dir = await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-`));
   const file = join(dir, 'index');
   try {
     if (copyFrom) {
