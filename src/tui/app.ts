@@ -6,6 +6,8 @@
 
 import blessed from 'blessed';
 import { PassThrough } from 'node:stream';
+import { BatonError } from '../errors.js';
+import { fsFailure } from '../fs-failure.js';
 import { FrameScheduler } from './frames.js';
 import { openHelp } from './help.js';
 import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
@@ -184,6 +186,17 @@ export class App implements OverlayHost {
     await tab.dispose();
   }
 
+  /**
+   * A command that failed, on the status line: an expected failure (a BatonError, a full
+   * disk, a read-only directory) as its message and hint; anything else as `error: ...`.
+   * The app stays as it was: keys, quit and signals keep working.
+   */
+  showFailure(e: unknown): void {
+    const known = e instanceof BatonError ? e : fsFailure(e);
+    if (known) this.showMessage(`${known.message}${known.hint ? ` · ${known.hint}` : ''}`, 15_000);
+    else this.showMessage(`error: ${e instanceof Error ? e.message : String(e)}`, 15_000);
+  }
+
   showMessage(text: string | undefined, ms = 4000): void {
     this.message = text;
     if (this.messageTimer) clearTimeout(this.messageTimer);
@@ -240,7 +253,7 @@ export class App implements OverlayHost {
         this.showMessage(`${this.opts.keys.prefix} ${a.key} is not bound · ${this.opts.keys.prefix} ? lists the keys`);
         return;
       case 'command':
-        void this.run(a.command).catch((e: unknown) => this.showMessage(`error: ${(e as Error).message}`));
+        void this.run(a.command).catch((e: unknown) => this.showFailure(e));
         return;
     }
   }

@@ -8,13 +8,13 @@
 
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TabSession, type TabSnapshot } from '../conversation/tab-session.js';
 import { userAuthor } from '../conversation/user.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts.js';
-import { createConversation, openConversation, type OpenConversation } from '../transcript/store.js';
+import { createConversation, ensurePrivateDir, openConversation, type OpenConversation } from '../transcript/store.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
 import { currentBranch, isRepo } from '../worktree/git.js';
 import type { App } from './app.js';
@@ -357,12 +357,19 @@ export class ConversationTabs {
 
   /** Closes every conversation (the app ends the programs). */
   async dispose(): Promise<void> {
-    await this.remember();
+    // Remembering the tabs may fail (a full disk): every conversation is closed all the same.
+    let failure: unknown;
+    try {
+      await this.remember();
+    } catch (e) {
+      failure = e ?? new Error('remembering the tabs failed');
+    }
     for (const { session, terminal } of this.sessions.values()) {
       await session.dispose().catch(() => undefined);
       terminal.dispose();
     }
     this.sessions.clear();
+    if (failure !== undefined) throw failure;
   }
 
   // ---- restore ----
@@ -378,7 +385,9 @@ export class ConversationTabs {
       const snap = session.snapshot();
       if (snap.agent) list.push({ conversation: snap.conversationId, agent: snap.agent, ...(snap.model ? { model: snap.model } : {}) });
     }
-    await mkdir(join(this.opts.home, 'tabs'), { recursive: true, mode: 0o700 });
+    // Nothing to remember and nothing remembered before: no need for the state directory.
+    if (!list.length && !existsSync(this.tabsFile())) return;
+    ensurePrivateDir(join(this.opts.home, 'tabs'));
     await writeFile(this.tabsFile(), JSON.stringify({ cwd: this.opts.cwd, tabs: list }), { mode: 0o600 });
   }
 

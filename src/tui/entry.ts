@@ -85,7 +85,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     process.on('SIGHUP', onHangup);
     // The caller may restore earlier tabs first; with none open, offer a new one.
     void Promise.resolve(opts.onReady?.(app)).then(() => {
-      if (app.tabs.length === 0) void app.run('new-tab');
-    });
+      if (app.tabs.length === 0) void app.run('new-tab').catch((e: unknown) => app.showFailure(e));
+    }, (e: unknown) => app.showFailure(e));
   });
 }

@@ -58,7 +58,11 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
     if (stay) opts.warn?.(stay.charAt(0).toLowerCase() + stay.slice(1));
     return code;
   } finally {
-    await tabs.dispose();
-    await registry.dispose();
+    try {
+      await tabs.dispose();
+    } finally {
+      // Whatever closing the tabs ran into: the plugin watcher would keep the process alive.
+      await registry.dispose();
+    }
   }
 }

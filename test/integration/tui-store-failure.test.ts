@@ -1,0 +1,88 @@
+// The TUI when the store cannot be opened: BATON_HOME under /proc, where a new tab's
+// conversation cannot be made. Before, Node's recursive mkdir retried there forever on
+// the one main thread: the screen froze at 100% CPU, deaf to C-b q and to SIGTERM. Now the
+// failure is said on the status line (message and hint) and the TUI answers quit and
+// signals as in any other state. baton runs in a real PTY (src/cli.ts open) with a drop-in
+// agent whose "TUI" is cat.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureDecl } from '../helpers/acp-fixture.js';
+import { ROOT } from '../helpers/baton-tui.js';
+import { TestTerminal, until } from '../helpers/term.js';
+
+let dir = '';
+let t: TestTerminal | undefined;
+
+function start(home: string): TestTerminal {
+  dir = mkdtempSync(join(tmpdir(), 'baton-tui-store-'));
+  const work = join(dir, 'work');
+  mkdirSync(work);
+  const plugins = join(dir, 'config', 'baton', 'plugins');
+  mkdirSync(plugins, { recursive: true });
+  const decl = { ...fixtureDecl({ name: 'cat-agent', title: 'Cat agent' }), tui: { command: '/bin/sh', args: ['-c', 'echo AGENT-READY; exec cat'] } };
+  writeFileSync(join(plugins, 'cat-agent.mjs'), `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n`);
+  return new TestTerminal([process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts'), 'open', work], {
+    cols: 160,
+    rows: 30,
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: dir,
+      USER: 'tester',
+      BATON_HOME: home,
+      XDG_CONFIG_HOME: join(dir, 'config'),
+      XDG_DATA_HOME: join(dir, 'data'),
+      ACP_FIXTURE_HOME: join(dir, 'acp'),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      SHELL: '/bin/sh',
+    },
+  });
+}
+
+/** Picks the agent in the new-tab picker and waits for the failure on the status line. */
+async function openAgentTab(term: TestTerminal, home: string): Promise<void> {
+  await term.waitFor(/│Cat agent/, 60_000, 'the picker listing the agent');
+  const rows = term.rows();
+  const top = rows.findIndex((r) => /┌─ New tab/.test(r));
+  const at = rows.slice(top + 1).findIndex((r) => /│Cat agent/.test(r));
+  for (let i = 0; i < at; i++) term.press('Down');
+  term.press('Enter');
+  const parent = home.slice(0, home.lastIndexOf('/'));
+  await term.waitFor(`cannot create ${parent}: that file system does not allow a directory there (ENOENT)`, 30_000, 'the failure on the status line');
+}
+
+/** Waits for the TUI to end; a generous limit only keeps a regression from hanging the suite. */
+async function ended(term: TestTerminal, what: string): Promise<number> {
+  await until(() => term.exitCode !== undefined, what, 60_000);
+  return term.exitCode!;
+}
+
+const s = suite('tui store failure');
+s.after.each(async () => {
+  await t?.kill();
+  t = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+s('BATON_HOME under /proc: a new agent tab fails with a message, and C-b q quits', async () => {
+  const home = `/proc/baton-tui-${process.pid}/home`;
+  t = start(home);
+  await openAgentTab(t, home);
+  assert.match(t.screenText(), /No tabs\./, 'no tab was opened');
+  t.press('C-b', 'q');
+  assert.is(await ended(t, 'baton to quit on C-b q'), 0);
+});
+
+s('BATON_HOME under /proc: after the failure, SIGTERM ends baton', async () => {
+  const home = `/proc/baton-tui-${process.pid}/home`;
+  t = start(home);
+  await openAgentTab(t, home);
+  process.kill(t.pid, 'SIGTERM');
+  assert.is(await ended(t, 'baton to end on SIGTERM'), 0);
+});
+
+s.run();
