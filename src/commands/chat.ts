@@ -2,11 +2,11 @@
 // one headless turn. Naming an agent other than the conversation's current one is a handoff.
 
 import type { Argv } from 'yargs';
-import { runChat, titleFrom } from '../conversation/chat.js';
+import { runChat } from '../conversation/chat.js';
 import { userAuthor } from '../conversation/user.js';
 import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';
 import { BatonError, EXIT, badInput } from '../errors.js';
-import { createConversation, formatProblem, openConversation, pruneAtStartup, resolveHome, type OpenConversation } from '../transcript/store.js';
+import { createConversation, formatProblem, openConversation, pruneAtStartup, resolveHome, titleFrom, type OpenConversation } from '../transcript/store.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
 import { currentBranch, isRepo } from '../worktree/git.js';
 import { createGitFactsProvider } from '../worktree/git-facts.js';

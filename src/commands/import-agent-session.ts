@@ -4,9 +4,8 @@
 // session and a cursor at the end, so continuing with the same CLI resumes natively.
 
 import { userAuthor } from '../conversation/user.js';
-import { titleFrom } from '../conversation/chat.js';
 import { BatonError, EXIT } from '../errors.js';
-import { createConversation, resolveHome } from '../transcript/store.js';
+import { createConversation, resolveHome, titleFrom } from '../transcript/store.js';
 import { agentCatalog } from './agent-catalog.js';
 import type { Io } from './io.js';
 

@@ -14,6 +14,7 @@ import { ResumeFailedError, type HarnessDriver, type HeadlessResult } from '../p
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
+import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { Entry } from '../transcript/types.js';
 import { hasContext, lastSegmentOf, prepareBrief, resumableCursor, type PreparedBrief } from './prepare-brief.js';
@@ -233,8 +234,3 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   }
 }
 
-/** A conversation's title from its first message: its first line, bounded. */
-export function titleFrom(prompt: string): string {
-  const line = prompt.trim().split('\n')[0]!.replace(/\s+/g, ' ');
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
-}

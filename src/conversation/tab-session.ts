@@ -8,10 +8,10 @@ import { EventEmitter } from 'node:events';
 import type { AgentStatus, HarnessDriver, Ingestor, TranscriptEvent } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts.js';
+import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { AgentTerminal } from './agent-terminal.js';
 import { AgentStatusTracker } from './agent-status.js';
-import { titleFrom } from './chat.js';
 import { Delivery } from './delivery.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
 

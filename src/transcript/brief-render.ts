@@ -126,7 +126,9 @@ const INPUT_LIST_MAX = 200;
 const INPUT_DEPTH_MAX = 16;
 
 function clipInput(v: unknown, depth: number): unknown {
-  if (typeof v === 'string') return v.length > INPUT_STRING_MAX ? fitText(v, INPUT_STRING_MAX, clean) : v;
+  // Cleaned before JSON.stringify, which would turn a control sequence into `\u001b[1m`
+  // text that no longer reads as one (and so no longer joins a key it splits).
+  if (typeof v === 'string') return v.length > INPUT_STRING_MAX ? fitText(v, INPUT_STRING_MAX, clean) : clean(v);
   if (v === null || typeof v !== 'object') return v;
   if (depth >= INPUT_DEPTH_MAX) return '[...]';
   if (Array.isArray(v)) {

@@ -2,6 +2,9 @@
 // in `meta.json`, through lowdb's JSONFile adapter, kept 0600. Metadata is a convenience
 // for listings: the transcript log is the record, so nothing here may be the only copy
 // of something that matters after a restart (that belongs in an entry).
+// It is the one door of redaction for titles: a title is redacted whenever it is written
+// and whenever it is read (a meta.json from before a rule existed), so listings, `show`,
+// exports and handoff entries never carry a credential from a first prompt.
 
 import { chmodSync, closeSync, renameSync, rmSync, statSync } from 'node:fs';
 import { notePath } from '../fs-failure.js';
@@ -10,6 +13,7 @@ import { Low } from 'lowdb';
 import type { Adapter } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { FILE_MODE, META_FILE, openPrivate } from './store-home.js';
+import { redact } from './redact.js';
 import type { LoadProblem } from './store-log.js';
 import type { AgentRef } from './types.js';
 
@@ -30,6 +34,24 @@ export interface ConversationMeta {
   forkedFrom?: { conversation: string; seq: number };
   /** A fork into its own git worktree: the branch baton made for it. */
   worktreeBranch?: string;
+}
+
+const TITLE_MAX = 60;
+
+/**
+ * A conversation's title from its first message: its first line, bounded. Redacted before
+ * it is cut, so a key cut in half by the bound is still found whole.
+ */
+export function titleFrom(prompt: string): string {
+  const line = redact(prompt.trim().split('\n')[0]!).replace(/\s+/g, ' ');
+  return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
+}
+
+/** The metadata with its title redacted (the same object when there was nothing to hide). */
+function redactMeta<T extends { title?: unknown }>(m: T): T {
+  if (typeof m.title !== 'string') return m;
+  const title = redact(m.title);
+  return title === m.title ? m : { ...m, title };
 }
 
 /** What callers may change; id and created are fixed at creation. */
@@ -112,7 +134,7 @@ export async function openMeta(
     const read = await adapter.read();
     if (read === null) problems.push({ line: 0, kind: 'meta', detail: `${META_FILE} is missing; using defaults` });
     else if (typeof read !== 'object' || Array.isArray(read)) throw new Error('not an object');
-    else db.data = { ...defaults, ...read, id: defaults.id };
+    else db.data = redactMeta({ ...defaults, ...read, id: defaults.id });
   } catch {
     let detail = `${META_FILE} is unreadable; using defaults`;
     if (opts.write) {
@@ -129,7 +151,7 @@ export async function openMeta(
     async update(patch) {
       if (!opts.write) throw new Error('conversation was opened read-only');
       await db.update((d) => {
-        Object.assign(d, patch);
+        Object.assign(d, redactMeta(patch));
         if (patch.updated === undefined) d.updated = now().toISOString();
       });
     },
@@ -140,5 +162,5 @@ export async function openMeta(
 /** Writes a new conversation's meta.json (used inside the not-yet-visible directory). */
 export async function writeMeta(dir: string, meta: ConversationMeta): Promise<void> {
   const adapter = new PrivateJSONFile<ConversationMeta>(join(dir, META_FILE));
-  await new Low<ConversationMeta>(adapter, meta).write();
+  await new Low<ConversationMeta>(adapter, redactMeta(meta)).write();
 }

@@ -36,6 +36,7 @@ export { resolveHome, isConversationId, newConversationId, ensurePrivateDir, mak
 export { formatProblem, FORMAT, FORMAT_VERSION } from './store-log.js';
 export type { LoadProblem, ProblemKind, LogHeader } from './store-log.js';
 export type { ConversationMeta, MetaHandle, MetaPatch } from './store-meta.js';
+export { titleFrom } from './store-meta.js';
 export { prune, pruneAtStartup, retentionDays } from './store-retention.js';
 export type { PruneResult, PrunedConversation } from './store-retention.js';
 export { listConversations, lastSeqOf } from './store-list.js';
@@ -388,12 +389,14 @@ export async function importJsonl(home: string, file: string, opts: ImportOption
   const from: { file: string; conversation?: string } = { file };
   if (typeof src.header?.conversation === 'string') from.conversation = src.header.conversation;
   const srcTitle = typeof src.header?.title === 'string' ? src.header.title : undefined;
+  // Through a Transcript, the door of redaction: the source's secrets are not copied.
+  const entries = new Transcript({ id: 'import', entries: src.entries }).entries;
   const { id } = await buildConversation(
     home,
     at,
     (id) => ({ id, title: opts.title ?? srcTitle ?? `imported from ${basename(file)}`, created: iso, updated: iso, cwd: opts.cwd, importedFrom: from }),
     (id) => ({ format: FORMAT, version: FORMAT_VERSION, conversation: id, created: iso, importedFrom: from }),
-    src.entries,
+    entries,
   );
   return { id, entries: src.entries.length, problems: src.problems };
 }

@@ -1,10 +1,15 @@
 // Credential redaction, both ways: every sample in test/fixtures/redaction/positive.txt is
 // redacted exactly where its secrets are (and nowhere else), every sample in negative.txt
-// comes out unchanged; markers never lengthen a text; entries and values are redacted deeply.
+// comes out unchanged; markers never lengthen a text; entries and values are redacted deeply;
+// control sequences never hide a key; and redaction holds wherever text is kept or shown
+// (an entry committed or loaded, a brief, a title).
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { buildBrief } from '../../src/transcript/brief.js';
 import { redact, redactEntry, redactionMarker, redactValue } from '../../src/transcript/redact.js';
+import { titleFrom } from '../../src/transcript/store-meta.js';
+import { Transcript } from '../../src/transcript/transcript.js';
 import type { Entry } from '../../src/transcript/types.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/redaction/${name}`, import.meta.url), 'utf8');
@@ -33,12 +38,30 @@ const corpus = suite('redaction corpus');
 const positives = samples('positive.txt');
 const negatives = samples('negative.txt');
 
-corpus('the corpus has samples for every kind of credential', () => {
+const KINDS = [
+  'aws-key', 'aws-secret', 'github-token', 'openai-key', 'anthropic-key', 'slack-token', 'google-api-key', 'private-key', 'bearer',
+  'password', 'secret', 'api-key', 'access-token', 'refresh-token', 'client-secret', 'token', 'stripe-key', 'slack-webhook', 'jwt',
+  'npm-token', 'gitlab-token', 'sendgrid-key', 'azure-key', 'signature', 'basic-auth', 'huggingface-token', 'pypi-token',
+  'digitalocean-token', 'shopify-token', 'discord-webhook', 'google-oauth-secret',
+];
+
+/** The secrets a sample marks with «». */
+const secretsOf = (s: Sample) => s.text.split(/«|»/).filter((_, i) => i % 2 === 1);
+const unmarked = (s: Sample) => s.text.replace(/«|»/g, '');
+
+corpus('the corpus has at least 60 secrets and 60 look-alikes, and samples of every kind of credential', () => {
   const kinds = new Set(positives.flatMap((s) => s.title.split(' ')));
-  for (const k of ['aws-key', 'aws-secret', 'github-token', 'openai-key', 'anthropic-key', 'slack-token', 'google-api-key', 'private-key', 'bearer', 'password', 'secret', 'api-key', 'access-token', 'refresh-token']) {
-    assert.ok(kinds.has(k), `no positive sample of ${k}`);
-  }
-  assert.ok(negatives.length >= 15);
+  for (const k of KINDS) assert.ok(kinds.has(k), `no positive sample of ${k}`);
+  for (const k of kinds) assert.ok(KINDS.includes(k), `${k} is not a known kind`);
+  assert.ok(positives.flatMap(secretsOf).length >= 60, `${positives.flatMap(secretsOf).length} secrets`);
+  assert.ok(negatives.length >= 60, `${negatives.length} look-alikes`);
+});
+
+corpus('recall is 100% and false positives 0, counted over the whole corpus', () => {
+  const secrets = positives.flatMap((s) => secretsOf(s).map((secret) => ({ secret, out: redact(unmarked(s)) })));
+  const missed = secrets.filter((x) => x.out.includes(x.secret)).map((x) => x.secret);
+  const touched = negatives.filter((s) => redact(s.text) !== s.text).map((s) => s.title);
+  assert.equal({ missed, touched }, { missed: [], touched: [] });
 });
 
 for (const s of positives) {
@@ -113,6 +136,59 @@ rules('short and plain texts come back as the same string', () => {
   assert.is(redact(''), '');
 });
 
+const controls = suite('control sequences never hide a key');
+const ESC = '\u001b';
+const AKIA = 'AKIA' + 'IOSFODNN7EXAMPLE';
+
+controls('a key split by an escape sequence is found, and replaced with the sequences inside it', () => {
+  assert.is(redact(`AKIA${ESC}[1mIOSFODNN7EXAMPLE`), '[REDACTED:aws-key]');
+  assert.is(redact(`id=${ESC}[33mAKIA${ESC}[1mIOSFODNN7EXAMPLE${ESC}[0m, ok`), `id=${ESC}[33m[REDACTED:aws-key]${ESC}[0m, ok`);
+});
+
+controls('split by an OSC title, a carriage return, an 8-bit CSI or a NUL', () => {
+  const gh = 'ghp_' + 'R'.repeat(36);
+  for (const cut of [`${ESC}]0;title\u0007`, '\r', '\u009b1m', '\u0000']) {
+    const out = redact(`token ${gh.slice(0, 10)}${cut}${gh.slice(10)} end`);
+    assert.is(out, 'token [REDACTED:github-token] end', JSON.stringify(cut));
+  }
+  const stripe = 'sk_live_' + 'F4KE'.repeat(6);
+  assert.is(redact(`STRIPE=${stripe.slice(0, 12)}${ESC}[2m${stripe.slice(12)}`), 'STRIPE=[REDACTED:stripe-key]');
+});
+
+controls('a secret found by its context is found through sequences too', () => {
+  // The sequence before the value is not part of it and stays.
+  assert.is(redact(`DB_PASSWORD=${ESC}[1mhunter2${ESC}[0mFAKE`), `DB_PASSWORD=${ESC}[1m[REDACTED]`);
+  assert.is(redact(`postgres://app:s3cr${ESC}[4met@db/x`), 'postgres://app:[REDACTED]@db/x');
+});
+
+controls('in a tool input: stored redacted, and the brief shows neither the key nor the sequence', () => {
+  const tr = new Transcript({ id: 'c1' });
+  tr.startSegment({ harness: 'claude', model: 'opus', switchId: 'a' });
+  tr.apply({ type: 'user_text', text: 'configure the bucket' });
+  tr.apply({ type: 'tool_call', toolCallId: 't1', toolName: 'Bash', input: { command: `aws configure set aws_access_key_id AKIA${ESC}[1mIOSFODNN7EXAMPLE` } });
+  tr.apply({ type: 'tool_result', toolCallId: 't1', output: `AKIA${ESC}[1mIOSFODNN7EXAMPLE` });
+  tr.apply({ type: 'turn_end' });
+  const stored = JSON.stringify(tr.entries);
+  assert.not.ok(stored.includes('IOSFODNN7EXAMPLE'), stored);
+  const brief = buildBrief(tr, { target: { harness: 'codex', model: 'gpt-5', title: 'Codex' }, mode: 'fresh', maxChars: 20_000 }).text!;
+  assert.not.ok(brief.includes('IOSFODNN7EXAMPLE'), brief);
+  assert.not.ok(brief.includes('u001b'), 'no escaped sequence either');
+  assert.ok(brief.includes('aws_access_key_id [REDACTED:aws-key]'), brief);
+});
+
+controls('never longer, and a second pass changes nothing, whatever sequences surround a key', () => {
+  // No unfinished `ESC[`: it takes the letter after it as its final byte, so the text shown
+  // (by a terminal as by stripControls) is no longer the key.
+  const seqs = ['', `${ESC}[1m`, `${ESC}[0m`, `${ESC}]0;t\u0007`, '\r', '\u009b0m'];
+  for (const a of seqs) for (const b of seqs) for (const c of seqs) {
+    const text = `key ${a}AKIA${b}IOSFODNN7${c}EXAMPLE${a} y`;
+    const out = redact(text);
+    assert.ok(out.length <= text.length, JSON.stringify(text));
+    assert.is(redact(out), out, JSON.stringify(text));
+    assert.not.ok(out.includes('EXAMPLE'), JSON.stringify(text));
+  }
+});
+
 const values = suite('redactValue and redactEntry');
 
 values('redactValue walks objects and arrays and redacts secret-named fields by key', () => {
@@ -168,6 +244,52 @@ values('redactEntry returns the same entry when there is nothing to redact', () 
   for (const e of clean) assert.is(redactEntry(e), e, e.kind);
 });
 
+const everywhere = suite('redaction wherever text is kept or shown');
+const sk = 'sk_live_' + 'F4KEabcdefghijklmnopqrst';
+
+everywhere('entries loaded into a Transcript (a log written raw, an import) come out redacted, every kind', () => {
+  const raw: Entry[] = [
+    { ...base, seq: 1, kind: 'handoff', from: null, to: { harness: 'claude', model: 'opus' }, newSegment: 's1', switchId: 'x', mode: 'fresh', briefChars: 0, uptoSeq: 0, briefTitle: `deploy with ${sk}`, git: { branch: 'main', contextFiles: [{ path: '.context/env', text: `STRIPE=${sk}` }] } },
+    { ...base, seq: 2, kind: 'user_message', text: `use ${sk}` },
+    { ...base, seq: 3, kind: 'tool_call', toolCallId: 't', toolName: 'Bash', input: { command: `curl -u x:${sk} https://api.stripe.com` } },
+    { ...base, seq: 4, kind: 'tool_result', toolCallId: 't', toolName: 'Bash', output: `key=${sk}`, isError: false },
+    { ...base, seq: 5, kind: 'unknown', originalKind: 'future', raw: { kind: 'future', seq: 5, secret: sk } },
+  ];
+  const tr = new Transcript({ id: 'c1', entries: raw });
+  const held = JSON.stringify(tr.entries);
+  assert.not.ok(held.includes('F4KEabcdef'), held);
+  assert.is(tr.entries.length, raw.length);
+  assert.equal(tr.entries.map((e) => e.seq), [1, 2, 3, 4, 5]);
+  assert.ok(JSON.stringify(raw).includes(sk), 'the entries given are not changed');
+});
+
+everywhere('no secret of the corpus reaches a brief, from a message, a tool input or a tool output', () => {
+  const tr = new Transcript({ id: 'c1' });
+  tr.startSegment({ harness: 'claude', model: 'opus', switchId: 'a' });
+  positives.forEach((s, i) => {
+    const text = unmarked(s);
+    tr.apply({ type: 'user_text', text });
+    tr.apply({ type: 'tool_call', toolCallId: `t${i}`, toolName: 'Bash', input: { command: text } });
+    tr.apply({ type: 'tool_result', toolCallId: `t${i}`, output: text });
+    tr.apply({ type: 'turn_end' });
+  });
+  const brief = buildBrief(tr, { target: { harness: 'codex', model: 'gpt-5', title: 'Codex' }, mode: 'fresh', maxChars: 200_000, title: unmarked(positives[0]!) }).text!;
+  assert.ok(brief.includes('[REDACTED:stripe-key]'));
+  const seen = positives.flatMap(secretsOf).filter((secret) => brief.includes(secret));
+  assert.equal(seen, []);
+});
+
+everywhere('a title is redacted before it is cut, so a key across the 60-character bound leaves nothing', () => {
+  // The key ends past the bound: cut first, its first 29 characters would no longer be a key.
+  const prompt = `deploy billing to prod with ${sk} and then run the smoke tests`;
+  const title = titleFrom(prompt);
+  assert.ok(title.length <= 60);
+  assert.is(title, 'deploy billing to prod with [REDACTED:stripe-key] and then …');
+  assert.is(titleFrom(`  fix\tthe   parser\nsecond line`), 'fix the parser');
+});
+
 corpus.run();
 rules.run();
+controls.run();
 values.run();
+everywhere.run();

@@ -1,8 +1,10 @@
 // stripControls: what an agent wrote can be shown in baton's own views without any of it
 // acting on the user's terminal; printable text, newlines and tabs are kept as they are.
+// controlView: the same text with a map back to the original, which redaction reads.
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { stripControls } from '../../src/transcript/sanitize.js';
+import { controlView, stripControls } from '../../src/transcript/sanitize.js';
 
 const t = suite('stripControls');
 
@@ -73,4 +75,40 @@ t('every code point below U+00A0 except tab and newline is gone after one pass',
   assert.ok(out.includes('~') && out.includes(' '));
 });
 
+const v = suite('controlView');
+
+/** Pieces a terminal stream is made of: text, escape sequences whole or cut, lone controls. */
+const piece = fc.oneof(
+  fc.string({ maxLength: 6 }),
+  fc.constantFrom(`${ESC}[1m`, `${ESC}[0m`, `${ESC}[38;5;196m`, `${ESC}]0;title${BEL}`, `${ESC}]8;;http://x${ST}`, `${ESC}P1$r${ST}`, '\u009b1m', `${ESC}7`, `${ESC}[`, ESC, '\r', '\u0000', '\u009d', 'AKIA', '[1m', 'm'),
+);
+
+v('its text is stripControls exactly, and each character maps to the same character in the original, in order', () => {
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+      const text = parts.join('');
+      const view = controlView(text);
+      const stripped = stripControls(text);
+      if (!view) return stripped === text;
+      if (view.text !== stripped || view.at.length !== stripped.length) return false;
+      for (let j = 0; j < view.at.length; j++) {
+        if (text[view.at[j]!] !== view.text[j]) return false;
+        if (j > 0 && view.at[j]! <= view.at[j - 1]!) return false;
+      }
+      return true;
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+v('a sequence that splits a word maps the word back around it', () => {
+  const text = `key AKIA${ESC}[1mIOSF${ESC}[0m.`;
+  const view = controlView(text)!;
+  assert.is(view.text, 'key AKIAIOSF.');
+  const start = view.text.indexOf('AKIA');
+  assert.is(text.slice(view.at[start]!, view.at[start + 7]! + 1), `AKIA${ESC}[1mIOSF`);
+  assert.is(controlView('no controls here'), undefined);
+});
+
 t.run();
+v.run();

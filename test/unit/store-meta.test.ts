@@ -1,6 +1,7 @@
 // Conversation metadata through lowdb: defaults, merge and `updated` stamping, 0600
 // under a permissive umask (including lowdb's temp file), read-only handles, and
-// missing or unreadable meta.json (reported; kept aside rather than overwritten).
+// missing or unreadable meta.json (reported; kept aside rather than overwritten); titles
+// redacted on every write and on read (a meta.json written raw by an older baton).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -81,6 +82,27 @@ m('an unreadable meta.json is reported; a writer moves it aside instead of overw
   assert.is(readFileSync(join(dir, 'meta.json.corrupt-2026-05-05T10-00-00-000Z'), 'utf8'), '{"title": "half');
   await w.handle.update({ title: 'fresh' });
   assert.is((JSON.parse(readFileSync(metaFile(), 'utf8')) as ConversationMeta).title, 'fresh');
+});
+
+const key = 'sk_live_' + 'F4KEabcdefghijklmnopqrst';
+
+m('a title is redacted when it is written, by creation or by update', async () => {
+  await writeMeta(dir, { ...defaults, title: `deploy with ${key}` });
+  assert.not.ok(readFileSync(metaFile(), 'utf8').includes('F4KE'), 'creation');
+  const o = await openMeta(dir, defaults, { write: true });
+  assert.is(o.handle.data.title, 'deploy with [REDACTED:stripe-key]');
+  await o.handle.update({ title: `rotate ${key} today` });
+  await o.settled();
+  assert.not.ok(readFileSync(metaFile(), 'utf8').includes('F4KE'), 'update');
+  assert.is(o.handle.data.title, 'rotate [REDACTED:stripe-key] today');
+});
+
+m('a title written raw by an older baton reads redacted, and the file is left as it was', async () => {
+  const old = JSON.stringify({ ...defaults, title: `use ${key}` });
+  writeFileSync(metaFile(), old);
+  const o = await openMeta(dir, defaults, { write: false });
+  assert.is(o.handle.data.title, 'use [REDACTED:stripe-key]');
+  assert.is(readFileSync(metaFile(), 'utf8'), old, 'a reader changes nothing');
 });
 
 m.run();
