@@ -1,11 +1,14 @@
 // `baton transcript list | show | search | export | import | prune`: reading and moving
 // canonical transcripts. Readers never take the writer lock; nothing here writes to an
-// existing conversation. Everything shown passes through the sanitizer (render-text.ts),
-// and then through main()'s terminalSafe door; JSON goes out through jsonText (lossless).
+// existing conversation. Everything shown passes through redaction (a log an older baton
+// wrote may hold secrets raw: render-text.ts, and here for search and the JSONL export),
+// the sanitizer, and then main()'s terminalSafe door; JSON goes out through jsonText
+// (lossless).
 
 import type { Argv } from 'yargs';
 import { badInput } from '../errors.js';
 import { renderEntries, renderMarkdown, authorLabel } from '../transcript/render-text.js';
+import { redactEntry } from '../transcript/redact.js';
 import { stripControls } from '../transcript/sanitize.js';
 import {
   formatProblem,
@@ -100,7 +103,8 @@ export function registerTranscript(y: Argv, io: Io): Argv {
           for (const row of await listConversations(home())) {
             const conv = await readConversation(home(), row.id);
             for (const e of conv.transcript.entries) {
-              const text = searchableText(e);
+              // Searched redacted: a query for part of a secret finds nothing to print.
+              const text = searchableText(redactEntry(e));
               const at = text.toLowerCase().indexOf(needle);
               if (at < 0) continue;
               hits++;
@@ -126,7 +130,7 @@ export function registerTranscript(y: Argv, io: Io): Argv {
           } else {
             const header = { format: FORMAT, version: FORMAT_VERSION, conversation: conv.id, title: conv.meta.data.title, created: conv.meta.data.created };
             io.out(jsonText(header) + '\n');
-            for (const e of conv.transcript.entries) io.out(storedJson(e) + '\n');
+            for (const e of conv.transcript.entries) io.out(storedJson(redactEntry(e)) + '\n');
           }
           await conv.close();
         },

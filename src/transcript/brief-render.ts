@@ -12,12 +12,11 @@ import { stripControls } from './sanitize.js';
 import type { Author, Entry, EntryKind } from './types.js';
 
 /**
- * The cleaner every piece of a brief goes through; no step ever lengthens a text. Redacting
- * before stripping catches a key right after a colour code (ESC[31mghp_...), which once
- * stripped would be glued to the word before it; redacting after catches one that escape
- * sequences had split.
+ * The cleaner every piece of a brief goes through; no step ever lengthens a text. redact
+ * reads through control sequences (a key after a colour code, or split by one), so one
+ * pass before stripping is enough.
  */
-export const clean = (s: string): string => redact(stripControls(redact(s)));
+export const clean = (s: string): string => stripControls(redact(s));
 
 export type BodyClass = 'user' | 'agent' | 'notice' | 'tool_call' | 'tool_result' | 'reasoning' | 'fixed';
 

@@ -65,7 +65,11 @@ const TOKENS = new RegExp(
   TOKEN_RULES.map((r) => `(${r.prefix}(?<=(?:^|[^${r.before}]|\\u001b\\[[0-9;:?]*[A-Za-z])${r.prefix})${r.rest})`).join('|'),
   'g',
 );
-const TOKEN_PREFILTER = new RegExp(TOKEN_RULES.map((r) => r.prefix).join('|'));
+// Every prefix above, found fast: by the capitals some start with, or by the '_' or '-' that
+// ends the others, looked behind from there (an alternation of lowercase starts would try
+// at almost every character of a text).
+const TOKEN_PREFILTER =
+  /A(?:KIA|SIA|Iza)|GOCSPX-|SG\.|eyJ|[_-](?<=[sr]k[_-]|whsec_|gh[pousr]_|github_pat_|gl(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas|agent)-|xox[abeprs]-|xapp-|npm_|hf_|pypi-|do[opr]_v1_|shp(?:at|ca|pa|ss)_)/;
 
 function tokenSpans(text: string, out: Span[]): void {
   if (!TOKEN_PREFILTER.test(text)) return;
@@ -121,21 +125,26 @@ export function fieldKind(name: string): string | undefined {
 
 // ---- secrets recognized by what precedes them --------------------------------------------
 
+// Patterns start at a rare character or literal ('://', '=', 'Key') and look behind from
+// there for the name before it, so a text is not tried at every letter.
 interface ContextRule {
   /** Cheap test: when it fails, the rule cannot match. */
   prefilter: RegExp;
-  /** Global, with indices ('d'). */
+  /**
+   * Global. The secret is the last group and ends the match (what follows it is a
+   * lookahead), so its place is known without the indices flag, which slows every scan.
+   */
   pattern: RegExp;
   /** The secret in a match, or undefined when the match holds none (a placeholder). */
   secret(m: RegExpExecArray): Span | undefined;
 }
 
-/** The span of group `g` of `m`, unless its value is a placeholder or a flag. */
+/** The span of group `g` of `m`, which ends the match, unless it is a placeholder or a flag. */
 function group(m: RegExpExecArray, g: number, kind: string): Span | undefined {
   const v = m[g];
   if (v === undefined || notASecret(v)) return undefined;
-  const [start, end] = m.indices![g]!;
-  return { start, end, kind };
+  const end = m.index + m[0].length;
+  return { start: end - v.length, end, kind };
 }
 
 const JSON_FIELD = `[A-Za-z0-9_.-]{0,40}?(?:${FIELD_WORDS})`;
@@ -162,44 +171,40 @@ function namesItself(name: string, value: string): boolean {
 
 const CONTEXT_RULES: readonly ContextRule[] = [
   {
-    prefilter: /bearer/i,
-    pattern: /(Authorization["']?\s*[:=]\s*["']?Bearer[ \t]+)([A-Za-z0-9\-._~+/]{12,}=*)/dgi,
-    secret: (m) => group(m, 2, 'bearer'),
+    // Authorization: Bearer TOKEN, and Basic base64(user:password).
+    prefilter: /uthorization|UTHORIZATION/,
+    pattern: /Authorization["']?\s*[:=]\s*["']?(?:Bearer[ \t]+([A-Za-z0-9\-._~+/]{12,}=*)|Basic[ \t]+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=]))/gi,
+    secret: (m) => (m[1] !== undefined ? group(m, 1, 'bearer') : group(m, 2, 'basic-auth')),
   },
   {
-    prefilter: /basic/i,
-    pattern: /(Authorization["']?\s*[:=]\s*["']?Basic[ \t]+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dgi,
-    secret: (m) => group(m, 2, 'basic-auth'),
-  },
-  {
-    prefilter: /aws_secret_access_key|SecretAccessKey/i,
+    prefilter: /[Aa]ccess_?[Kk]ey|ACCESS_KEY/,
     // `aws configure set aws_secret_access_key KEY` separates them with a space.
-    pattern: /((?:aws_secret_access_key|SecretAccessKey)["']?(?:\s*[=:]\s*|[ \t]+)["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
+    pattern: /((?:aws_secret_access_key|SecretAccessKey)["']?(?:\s*[=:]\s*|[ \t]+)["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi,
     secret: (m) => group(m, 2, 'aws-secret'),
   },
   {
     // "password": "value" in JSON; string values only, escapes included.
-    prefilter: /secret|passw|passphrase|api[_-]?key|token|private_?key/i,
-    pattern: new RegExp(`"(${JSON_FIELD})"\\s*:\\s*"([^"\\\\\\r\\n]*(?:\\\\.[^"\\\\\\r\\n]*)*)"`, 'dgi'),
+    prefilter: /"\s*:\s*"/,
+    pattern: new RegExp(`"(${JSON_FIELD})"\\s*:\\s*"([^"\\\\\\r\\n]*(?:\\\\.[^"\\\\\\r\\n]*)*)(?=")`, 'gi'),
     secret: (m) => group(m, 2, fieldKind(m[1]!) ?? 'secret'),
   },
   {
     // The same inside a JSON string: \"password\": \"value\".
     prefilter: /\\"/,
-    pattern: new RegExp(`\\\\"(${JSON_FIELD})\\\\"\\s*:\\s*\\\\"((?:[^"\\\\]|\\\\[^"])+?)\\\\"`, 'dgi'),
+    pattern: new RegExp(`\\\\"(${JSON_FIELD})\\\\"\\s*:\\s*\\\\"((?:[^"\\\\]|\\\\[^"])+?)(?=\\\\")`, 'gi'),
     secret: (m) => group(m, 2, fieldKind(m[1]!) ?? 'secret'),
   },
   {
     // scheme://user:password@host, up to the last '@' (a password may hold one unescaped).
     // Not a digest (docker://image:tag@sha256:...).
     prefilter: /:\/\//,
-    pattern: /\b[a-z][a-z0-9+.-]{1,30}:\/\/[^\s:/@?#"'<>`]*:([^\s/?#"'<>`]+)@(?!sha\d+:)/dgi,
+    pattern: /:\/\/(?<=\b[a-z][a-z0-9+.-]{1,30}:\/\/)[^\s:/@?#"'<>`]*:([^\s/?#"'<>`]+)(?=@(?!sha\d+:))/gi,
     secret: (m) => group(m, 1, 'password'),
   },
   {
     // ?password=...&access_token=... in a URL, and Azure SAS / S3 presigned signatures.
-    prefilter: /[?&](?:passw|client_secret|secret|api_?key|access_token|refresh_token|auth_token|private_token|sig|x-amz-signature)=/i,
-    pattern: /[?&](password|passwd|client_secret|secret|api_?key|access_token|refresh_token|auth_token|private_token|sig|x-amz-signature)=([^&\s#"'<>`]+)/dgi,
+    prefilter: /[?&](?:[Pp]ass|PASS|[Ss]ecret|SECRET|[Cc]lient|CLIENT|[Aa]pi|API|[Aa]ccess|ACCESS|[Rr]efresh|REFRESH|[Aa]uth|AUTH|[Pp]rivate|PRIVATE|[Ss]ig|SIG|[Xx]-[Aa]mz)/,
+    pattern: /=(?<=[?&](password|passwd|client_secret|secret|api_?key|access_token|refresh_token|auth_token|private_token|sig|x-amz-signature)=)([^&\s#"'<>`]+)/gi,
     secret: (m) => {
       const name = m[1]!.toLowerCase();
       const signature = name === 'sig' || name === 'x-amz-signature';
@@ -209,54 +214,56 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   },
   {
     // Azure storage and Service Bus connection strings.
-    prefilter: /AccountKey|SharedAccessKey/,
-    pattern: /(?:AccountKey|SharedAccessKey)\s*=\s*([A-Za-z0-9+/]{30,}={0,2})/dg,
+    prefilter: /(?:Account|SharedAccess)Key/,
+    pattern: /Key(?<=(?:Account|SharedAccess)Key)\s*=\s*([A-Za-z0-9+/]{30,}={0,2})/g,
     secret: (m) => group(m, 1, 'azure-key'),
   },
   {
     // .NET / ODBC connection strings: ...;User Id=sa;Password=...;
-    prefilter: /;\s*(?:Password|PWD|Pwd)\s*=/,
-    pattern: /;[ \t]*(?:Password|PWD|Pwd)[ \t]*=[ \t]*([^;"'\r\n]+?)[ \t]*(?=;|["'\r\n]|$)/dg,
+    prefilter: /P(?:assword|WD|wd)[ \t]*=/,
+    pattern: /=(?<=;[ \t]*(?:Password|PWD|Pwd)[ \t]*=)[ \t]*([^;"'\r\n]*[^;"'\r\n \t])(?=[ \t]*(?:;|["'\r\n]|$))/g,
     secret: (m) => group(m, 1, 'password'),
   },
   {
     prefilter: /hooks\.slack\.com/,
-    pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(T[A-Z0-9]{6,}\/[A-Z0-9]{6,}\/[A-Za-z0-9/]{16,})/dg,
+    pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/(T[A-Z0-9]{6,}\/[A-Z0-9]{6,}\/[A-Za-z0-9/]{16,})/g,
     secret: (m) => group(m, 1, 'slack-webhook'),
   },
   {
-    prefilter: /discord(?:app)?\.com\/api\/webhooks/,
-    pattern: /discord(?:app)?\.com\/api\/webhooks\/([0-9]{15,}\/[A-Za-z0-9_-]{50,})/dg,
+    prefilter: /api\/webhooks\//,
+    pattern: /discord(?:app)?\.com\/api\/webhooks\/([0-9]{15,}\/[A-Za-z0-9_-]{50,})/g,
     secret: (m) => group(m, 1, 'discord-webhook'),
   },
   {
     // --password=..., --api-key=..., --token=... on a command line; the '=' form only (a
     // flag followed by a space may take no value: `psql --password mydb`).
-    prefilter: /--[a-z-]*(?:password|passwd|secret|api-key|token)=/i,
-    pattern: /(?<![\w-])--([a-z-]*(?:password|passwd|secret|api-key|token))=("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'`]+)/dgi,
+    prefilter: /--[a-z-]*(?:[Pp]ass|PASS|[Ss]ecret|SECRET|[Aa]pi-[Kk]ey|API-KEY|[Tt]oken|TOKEN)/,
+    pattern: /=(?<=(?<![\w-])--([a-z-]*(?:password|passwd|secret|api-key|token))=)("[^"\r\n]*"|'[^'\r\n]*'|[^\s"'`]+)/gi,
     secret: (m) => {
       const raw = m[2]!;
       const quoted = raw.length >= 2 && (raw[0] === '"' || raw[0] === "'");
       const v = quoted ? raw.slice(1, -1) : raw;
       if (notASecret(v)) return undefined;
-      const start = m.indices![2]![0] + (quoted ? 1 : 0);
+      const end = m.index + m[0].length - (quoted ? 1 : 0);
       const name = m[1]!.toLowerCase();
-      return { start, end: start + v.length, kind: name.endsWith('token') ? 'token' : (fieldKind(name) ?? 'secret') };
+      return { start: end - v.length, end, kind: name.endsWith('token') ? 'token' : (fieldKind(name) ?? 'secret') };
     },
   },
   {
     // NAME=value as in .env, a shell or docker -e; `NAME = "literal"` as in settings code.
     prefilter: /PASSW|PASSPHRASE|SECRET|_KEY|APIKEY|TOKEN/,
+    // Groups: the name, blanks before and after '=', then the value double-quoted,
+    // single-quoted or bare (a bare value only right after '=', as a shell requires).
     pattern: new RegExp(
-      `(?<![^\\s"'\`=:])(${ENV_NAME})(?:=(?:"([^"\\r\\n]*)"|'([^'\\r\\n]*)'|([^\\s"'\`;|&<>(){}\\[\\],\\\\]+)(?![^\\s"'\`;]))|[ \\t]*=[ \\t]*(?:"([^"\\r\\n]*)"|'([^'\\r\\n]*)'))`,
-      'dg',
+      `=(?<=(?<![^\\s"'\`=:])(${ENV_NAME})([ \\t]*)=)([ \\t]*)(?:"([^"\\r\\n]*)(?=")|'([^'\\r\\n]*)(?=')|(?<==)([^\\s"'\`;|&<>(){}\\[\\],\\\\]+)(?![^\\s"'\`;]))`,
+      'g',
     ),
     secret: (m) => {
       const name = m[1]!;
-      const g = [2, 3, 4, 5, 6].find((i) => m[i] !== undefined);
+      const g = [4, 5, 6].find((i) => m[i] !== undefined);
       if (g === undefined) return undefined;
       const value = m[g]!;
-      const code = g >= 5;
+      const code = m[2] !== '' || m[3] !== '';
       if (name.endsWith('TOKEN')) {
         // A token setting must look like one; MAX_TOKEN=4096 and PAD_TOKEN="<pad>" do not.
         if (code || value.length < 16 || /^[0-9]+$/.test(value)) return undefined;
@@ -267,7 +274,11 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   },
 ];
 
+// All the prefilters in one: most texts hold none of them and are scanned once.
+const CONTEXT_PREFILTER = new RegExp(CONTEXT_RULES.map((r) => r.prefilter.source).join('|'));
+
 function contextSpans(text: string, out: Span[]): void {
+  if (!CONTEXT_PREFILTER.test(text)) return;
   for (const rule of CONTEXT_RULES) {
     if (!rule.prefilter.test(text)) continue;
     rule.pattern.lastIndex = 0;

@@ -32,7 +32,8 @@ export function redactionMarker(kind: string, length: number): string {
  * found in the shown text is replaced together with the sequences inside it.
  */
 export function redact(text: string): string {
-  if (text.length < 8) return text;
+  // A log may hold anything where a string belongs; what is not one has nothing to match.
+  if (typeof text !== 'string' || text.length < 8) return text;
   const spans = secretSpans(text);
   const view = controlView(text);
   if (view) {

@@ -1,13 +1,15 @@
 // Renders transcript entries as plain text for baton's own views (`baton transcript show`,
 // the Markdown export, the TUI's transcript view): authors, folded tool traffic and the
 // "Switched this conversation from A to B" dividers. Every piece of agent or user content
-// passes through the sanitizer, so no terminal control sequence an agent wrote reaches
-// the user's terminal from here.
+// passes through redaction and the sanitizer, so neither a credential (a log written before
+// a rule existed holds them raw) nor a terminal control sequence an agent wrote reaches the
+// user's terminal from here.
 // It must never throw on what a log holds: the loader checks only the fields code relies
 // on, so an optional field written by an older baton (or by hand) may hold anything — a
 // cost that is a string, a detail that is an object. Such values are shown as text or
 // left out, never trusted to have their declared type.
 
+import { redact, redactValue } from './redact.js';
 import { stripControls } from './sanitize.js';
 import type { Author, Entry } from './types.js';
 
@@ -57,6 +59,12 @@ export function dividerText(e: Entry, titles: Record<string, string> = {}): stri
 /** A stored number shown only when it is one: an older log may hold anything there. */
 const count = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
 
+// A folded text shows its first line only: redacting this much of it is enough (a secret that
+// starts in the first line and runs past this is a PEM block, redacted as cut).
+const FOLD_REDACT = 4096;
+const redactFirst = (text: string) => redact(text.length <= FOLD_REDACT ? text : text.slice(0, FOLD_REDACT));
+const clean = (text: string) => stripControls(redact(text));
+
 function fold(text: string, width = ONE_LINE): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
@@ -75,16 +83,19 @@ function inputText(input: unknown): string {
 export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
   const titles = opts.titles ?? {};
   const head = (label: string) => `[${e.seq}] ${label}`;
-  const body = (text: string) => stripControls(text).split('\n').map((l) => `    ${l}`);
+  const body = (text: string) => clean(text).split('\n').map((l) => `    ${l}`);
+  const folded = (text: string) => fold(stripControls(redactFirst(text)));
   switch (e.kind) {
     case 'user_message':
       return [head(authorLabel(e.author, titles)), ...body(e.text)];
     case 'agent_text':
       return [head(authorLabel(e.author, titles)), ...body(e.text)];
     case 'reasoning':
-      return [head(`${authorLabel(e.author, titles)} · thinking`), ...body(opts.expandTools ? e.text : fold(e.text))];
+      return [head(`${authorLabel(e.author, titles)} · thinking`), ...(opts.expandTools ? body(e.text) : [`    ${folded(e.text)}`])];
     case 'tool_call': {
-      const input = stripControls(inputText(e.input));
+      // Redacted as a value (a field named password, a key a sequence splits) before JSON
+      // turns its control characters into text.
+      const input = stripControls(inputText(redactValue(e.input)));
       return opts.expandTools
         ? [head(`tool ${stripControls(e.toolName)}`), ...body(input)]
         : [head(`tool ${stripControls(e.toolName)} ${fold(input)}`)];
@@ -93,10 +104,10 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
       const mark = e.isError ? 'error' : 'result';
       return opts.expandTools
         ? [head(`${mark} of ${stripControls(e.toolName)}`), ...body(e.output)]
-        : [head(`${mark} of ${stripControls(e.toolName)}: ${fold(stripControls(e.output))}`)];
+        : [head(`${mark} of ${stripControls(e.toolName)}: ${folded(e.output)}`)];
     }
     case 'approval':
-      return [head(`approval: ${plain(e.decision)}${e.detail ? ` — ${fold(plain(e.detail))}` : ''}`)];
+      return [head(`approval: ${plain(e.decision)}${e.detail ? ` — ${folded(typeof e.detail === 'string' ? e.detail : inputText(e.detail))}` : ''}`)];
     case 'handoff': {
       const divider = dividerText(e, titles);
       if (!divider) return [head(`started with ${agentTitle(e.to.harness, titles)} (${plain(e.to.model)})`)];
@@ -118,9 +129,9 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
       return parts.length ? [head(`turn end · ${parts.join(' · ')}`)] : [];
     }
     case 'notice':
-      return [head(`notice: ${stripControls(e.text)}`)];
+      return [head(`notice: ${clean(e.text)}`)];
     case 'error':
-      return [head(`error: ${stripControls(e.text)}`)];
+      return [head(`error: ${clean(e.text)}`)];
     case 'reset':
       return [head(e.undoes !== undefined ? `reset [${plain(e.undoes)}] undone` : `reset to [${e.toSeq}]${e.restored ? ', worktree restored' : ''}`)];
     case 'unknown':
@@ -129,6 +140,11 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
     case 'cursor':
       return [];
   }
+}
+
+/** Whether renderEntry shows anything of `e`, without rendering (and redacting) it. */
+export function isRendered(e: Entry): boolean {
+  return renderEntry(e.kind === 'user_message' || e.kind === 'agent_text' || e.kind === 'reasoning' || e.kind === 'notice' || e.kind === 'error' ? { ...e, text: '' } : e.kind === 'tool_result' ? { ...e, output: '' } : e.kind === 'tool_call' ? { ...e, input: null } : e).length > 0;
 }
 
 export function renderEntries(entries: readonly Entry[], opts: RenderOptions = {}): string {
@@ -143,9 +159,9 @@ export function renderEntries(entries: readonly Entry[], opts: RenderOptions = {
 /** The Markdown export: the same content, as a document. */
 export function renderMarkdown(entries: readonly Entry[], title: string, opts: RenderOptions = {}): string {
   const titles = opts.titles ?? {};
-  const out: string[] = [`# ${plain(title)}`, ''];
+  const out: string[] = [`# ${plain(redact(title))}`, ''];
   const fence = (text: string) => {
-    const t = stripControls(text);
+    const t = clean(text);
     const ticks = '`'.repeat(Math.max(3, ...[...t.matchAll(/`+/g)].map((m) => m[0].length + 1)));
     return [ticks, t, ticks];
   };
@@ -153,10 +169,10 @@ export function renderMarkdown(entries: readonly Entry[], title: string, opts: R
     switch (e.kind) {
       case 'user_message':
       case 'agent_text':
-        out.push(`**${authorLabel(e.author, titles)}** _(#${e.seq})_`, '', stripControls(e.text), '');
+        out.push(`**${authorLabel(e.author, titles)}** _(#${e.seq})_`, '', clean(e.text), '');
         break;
       case 'tool_call':
-        out.push(`<details><summary>tool ${stripControls(e.toolName)} (#${e.seq})</summary>`, '', ...fence(inputText(e.input)), '', '</details>', '');
+        out.push(`<details><summary>tool ${stripControls(e.toolName)} (#${e.seq})</summary>`, '', ...fence(inputText(redactValue(e.input))), '', '</details>', '');
         break;
       case 'tool_result':
         out.push(`<details><summary>${e.isError ? 'error' : 'result'} of ${stripControls(e.toolName)} (#${e.seq})</summary>`, '', ...fence(e.output), '', '</details>', '');

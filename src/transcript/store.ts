@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, stat
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { badInput } from '../errors.js';
+import { redactEntry } from './redact.js';
 import { Transcript } from './transcript.js';
 import type { Entry, UserAuthor } from './types.js';
 import {
@@ -308,7 +309,9 @@ async function buildConversation(
       createLog(logPath, makeHeader(id));
       if (entries.length) {
         const w = new LogWriter(logPath, { endsWithNewline: true });
-        w.append(entries, false);
+        // Copied entries (an import, a fork of a log an older baton wrote) are redacted as
+        // committed ones are: a new log never holds a secret.
+        w.append(entries.map(redactEntry), false);
         w.close();
       }
       await writeMeta(tmp, makeMeta(id));
@@ -389,14 +392,12 @@ export async function importJsonl(home: string, file: string, opts: ImportOption
   const from: { file: string; conversation?: string } = { file };
   if (typeof src.header?.conversation === 'string') from.conversation = src.header.conversation;
   const srcTitle = typeof src.header?.title === 'string' ? src.header.title : undefined;
-  // Through a Transcript, the door of redaction: the source's secrets are not copied.
-  const entries = new Transcript({ id: 'import', entries: src.entries }).entries;
   const { id } = await buildConversation(
     home,
     at,
     (id) => ({ id, title: opts.title ?? srcTitle ?? `imported from ${basename(file)}`, created: iso, updated: iso, cwd: opts.cwd, importedFrom: from }),
     (id) => ({ format: FORMAT, version: FORMAT_VERSION, conversation: id, created: iso, importedFrom: from }),
-    entries,
+    src.entries,
   );
   return { id, entries: src.entries.length, problems: src.problems };
 }

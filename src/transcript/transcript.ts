@@ -1,8 +1,8 @@
 // The in-memory canonical transcript of one conversation: append-only entries, the
 // segments derived from them, native cursors, and `apply()`, the single door through
 // which normalized harness events become entries. Pure: no disk, no git, no clock
-// unless one is injected. Persistence is a sink the store plugs in. It is also the one
-// door of redaction for entries: whatever it holds, committed or loaded, is redacted.
+// unless one is injected. Persistence is a sink the store plugs in. Every entry it commits
+// is redacted first (redact.ts), so what is kept in memory and in the log holds no secret.
 
 import type { GitFacts } from './git-facts.js';
 import { redactEntry } from './redact.js';
@@ -66,9 +66,7 @@ export class Transcript {
     this.sink = opts.sink;
     this.now = opts.now ?? (() => new Date());
     this.user = opts.user ?? { type: 'user', name: 'user', device: 'unknown' };
-    // Loaded entries are redacted too: a log written before a rule existed, or imported
-    // from elsewhere, is shown, briefed, forked and exported without its secrets.
-    for (const e of opts.entries ?? []) this.index(redactEntry(e));
+    for (const e of opts.entries ?? []) this.index(e);
   }
 
   get entries(): readonly Entry[] {

@@ -15,7 +15,7 @@ import { checkpointAfter, resetConversation, undoLastReset } from '../conversati
 import type { TabSession } from '../conversation/tab-session.js';
 import { removeForkWorktree } from '../conversation/worktree-forks.js';
 import type { Registry } from '../plugins/registry.js';
-import { renderEntry } from '../transcript/render-text.js';
+import { isRendered, renderEntry } from '../transcript/render-text.js';
 import type { Transcript } from '../transcript/transcript.js';
 import type { Entry } from '../transcript/types.js';
 import type { App } from './app.js';
@@ -118,7 +118,7 @@ export async function resetFromView(ctx: ForkActionsContext, s: TabSession, seq:
     return app.showMessage(`${agentTitle ?? 'The agent'} is still working. Nothing was reset — wait for it to finish (or interrupt it) and retry.`, 8000);
   }
   // Counted as the view shows them: bookkeeping entries (cursors, sessions) draw nothing.
-  const hidden = t.visible().filter((e) => e.seq > seq && renderEntry(e).length > 0).length;
+  const hidden = t.visible().filter((e) => e.seq > seq && isRendered(e)).length;
   if (!hidden) return app.showMessage(`#${seq} is the last entry: a reset to it would hide nothing.`);
   const answer = await askReset(app, {
     seq,
@@ -182,7 +182,7 @@ export async function undoResetFromView(ctx: ForkActionsContext, s: TabSession, 
     return app.showMessage(`${s.driver?.title ?? 'The agent'} is still working. Nothing was undone — wait for it to finish (or interrupt it) and retry.`, 8000);
   }
   const shown = new Set(t.visible().map((e) => e.seq));
-  const back = t.entries.filter((e) => e.seq > reset.toSeq && e.seq < reset.seq && !shown.has(e.seq) && renderEntry(e).length > 0).length;
+  const back = t.entries.filter((e) => e.seq > reset.toSeq && e.seq < reset.seq && !shown.has(e.seq) && isRendered(e)).length;
   const running = s.deps.terminal.isRunning() ? s.driver?.title : undefined;
   if (!(await askUndoReset(app, { toSeq: reset.toSeq, back, ...(running ? { runningTitle: running } : {}) }))) return;
   await s.ingested();

@@ -2,12 +2,13 @@
 // redacted exactly where its secrets are (and nowhere else), every sample in negative.txt
 // comes out unchanged; markers never lengthen a text; entries and values are redacted deeply;
 // control sequences never hide a key; and redaction holds wherever text is kept or shown
-// (an entry committed or loaded, a brief, a title).
+// (an entry committed, a brief, a title, and what the views print of a log written raw).
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildBrief } from '../../src/transcript/brief.js';
 import { redact, redactEntry, redactionMarker, redactValue } from '../../src/transcript/redact.js';
+import { isRendered, renderEntries, renderEntry, renderMarkdown } from '../../src/transcript/render-text.js';
 import { titleFrom } from '../../src/transcript/store-meta.js';
 import { Transcript } from '../../src/transcript/transcript.js';
 import type { Entry } from '../../src/transcript/types.js';
@@ -138,7 +139,6 @@ rules('short and plain texts come back as the same string', () => {
 
 const controls = suite('control sequences never hide a key');
 const ESC = '\u001b';
-const AKIA = 'AKIA' + 'IOSFODNN7EXAMPLE';
 
 controls('a key split by an escape sequence is found, and replaced with the sequences inside it', () => {
   assert.is(redact(`AKIA${ESC}[1mIOSFODNN7EXAMPLE`), '[REDACTED:aws-key]');
@@ -234,6 +234,14 @@ values('redactEntry covers text, tool input and output, approval detail and unkn
   }
 });
 
+values('redactEntry covers a handoff\'s title and git facts (the card is regenerated from them)', () => {
+  const e: Entry = { ...base, kind: 'handoff', from: null, to: { harness: 'a', model: 'm' }, newSegment: 's1', switchId: 'x', mode: 'fresh', briefChars: 0, uptoSeq: 0, briefTitle: `deploy ${ghp}`, git: { branch: 'main', contextFiles: [{ path: '.context/env', text: `TOKEN=${ghp}` }] } };
+  const out = redactEntry(e);
+  assert.not.ok(JSON.stringify(out).includes(ghp));
+  assert.is((out as { briefTitle: string }).briefTitle, 'deploy [REDACTED:github-token]');
+  assert.ok(JSON.stringify(e).includes(ghp), 'the input entry is not changed');
+});
+
 values('redactEntry returns the same entry when there is nothing to redact', () => {
   const clean: Entry[] = [
     { ...base, kind: 'user_message', text: 'hello' },
@@ -247,20 +255,37 @@ values('redactEntry returns the same entry when there is nothing to redact', () 
 const everywhere = suite('redaction wherever text is kept or shown');
 const sk = 'sk_live_' + 'F4KEabcdefghijklmnopqrst';
 
-everywhere('entries loaded into a Transcript (a log written raw, an import) come out redacted, every kind', () => {
+everywhere('an entry written raw (by an older baton) renders redacted: show, --expand, the Markdown export, the TUI view', () => {
   const raw: Entry[] = [
-    { ...base, seq: 1, kind: 'handoff', from: null, to: { harness: 'claude', model: 'opus' }, newSegment: 's1', switchId: 'x', mode: 'fresh', briefChars: 0, uptoSeq: 0, briefTitle: `deploy with ${sk}`, git: { branch: 'main', contextFiles: [{ path: '.context/env', text: `STRIPE=${sk}` }] } },
-    { ...base, seq: 2, kind: 'user_message', text: `use ${sk}` },
-    { ...base, seq: 3, kind: 'tool_call', toolCallId: 't', toolName: 'Bash', input: { command: `curl -u x:${sk} https://api.stripe.com` } },
-    { ...base, seq: 4, kind: 'tool_result', toolCallId: 't', toolName: 'Bash', output: `key=${sk}`, isError: false },
-    { ...base, seq: 5, kind: 'unknown', originalKind: 'future', raw: { kind: 'future', seq: 5, secret: sk } },
+    { ...base, seq: 1, kind: 'user_message', text: `use ${sk}` },
+    { ...base, seq: 2, kind: 'reasoning', text: `the key ${sk} looks live` },
+    { ...base, seq: 3, kind: 'tool_call', toolCallId: 't', toolName: 'Bash', input: { command: `curl -u ${sk}: https://api.stripe.com`, env: { STRIPE_PASSWORD: 'hunter2FAKE' }, split: `AKIA${ESC}[1mIOSFODNN7EXAMPLE` } },
+    { ...base, seq: 4, kind: 'tool_result', toolCallId: 't', toolName: 'Bash', output: `key=${sk}\n${'x'.repeat(10_000)}` },
+    { ...base, seq: 5, kind: 'approval', decision: 'allow', detail: `run with ${sk}` },
+    { ...base, seq: 6, kind: 'notice', text: `rotated ${sk}` },
+    { ...base, seq: 7, kind: 'error', text: `401 for ${sk}` },
+  ] as Entry[];
+  const outs = [renderEntries(raw), renderEntries(raw, { expandTools: true }), renderMarkdown(raw, `title ${sk}`), raw.flatMap((e) => renderEntry(e)).join('\n')];
+  for (const out of outs) {
+    assert.not.ok(out.includes('F4KEabcdef'), out);
+    assert.not.ok(out.includes('hunter2FAKE'), out);
+    assert.not.ok(out.includes('IOSFODNN7EXAMPLE'), out);
+    assert.ok(out.includes('[REDACTED:stripe-key]'), out);
+  }
+});
+
+everywhere('isRendered says exactly which entries renderEntry shows', () => {
+  const all: Entry[] = [
+    { ...base, kind: 'user_message', text: 'hi' },
+    { ...base, kind: 'turn_end' },
+    { ...base, kind: 'turn_end', usage: { inputTokens: 3 } },
+    { ...base, kind: 'turn_end', costUsd: 0.5 },
+    { ...base, kind: 'agent_session', harness: 'claude', agentSession: 's' },
+    { ...base, kind: 'cursor', harness: 'claude', agentSession: 's', deliveredSeq: 1 },
+    { ...base, kind: 'reset', toSeq: 1 },
+    { ...base, kind: 'unknown', originalKind: 'future', raw: {} },
   ];
-  const tr = new Transcript({ id: 'c1', entries: raw });
-  const held = JSON.stringify(tr.entries);
-  assert.not.ok(held.includes('F4KEabcdef'), held);
-  assert.is(tr.entries.length, raw.length);
-  assert.equal(tr.entries.map((e) => e.seq), [1, 2, 3, 4, 5]);
-  assert.ok(JSON.stringify(raw).includes(sk), 'the entries given are not changed');
+  for (const e of all) assert.is(isRendered(e), renderEntry(e).length > 0, JSON.stringify(e));
 });
 
 everywhere('no secret of the corpus reaches a brief, from a message, a tool input or a tool output', () => {
