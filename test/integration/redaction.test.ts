@@ -1,7 +1,8 @@
 // Redaction at rest, end to end through the command line: what `transcript import` stores
 // (from a baton export or from an agent CLI's own session), the title `baton chat` gives a
 // conversation (meta.json and the handoff entry), and a conversation an older baton wrote
-// raw, which list, show, export, search and brief print redacted without rewriting it.
+// raw, which list, show, export, search and brief print redacted without rewriting it, and
+// a fork of it stores redacted.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -132,6 +133,11 @@ r('a conversation written raw by an older baton is printed redacted everywhere, 
   leaks('list, show, export and brief', out);
   leaks('search', (await run(['transcript', 'search', 'ACCOUNTNAME'])).out);
   assert.is(storedFiles(c.id), before, 'the log and meta.json are not rewritten');
+  // A fork copies the entries into a new log: redacted as they are written.
+  const fork = await run(['fork', c.id, '--at', '5']);
+  assert.is(fork.code, 0, fork.err);
+  leaks('the fork as stored', storedFiles(fork.out.split('\n')[0]!.trim()));
+  leaks('what fork printed', fork.out + fork.err);
 });
 
 r('transcript import --from claude: the title and entries from the session log are redacted', async () => {
