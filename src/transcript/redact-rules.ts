@@ -197,7 +197,7 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   {
     // scheme://user:password@host, up to the last '@' (a password may hold one unescaped).
     // Not a digest (docker://image:tag@sha256:...).
-    prefilter: /:\/\//,
+    prefilter: /:\/\/[^\s/]*@/,
     pattern: /:\/\/(?<=\b[a-z][a-z0-9+.-]{1,30}:\/\/)[^\s:/@?#"'<>`]*:([^\s/?#"'<>`]+)(?=@(?!sha\d+:))/gi,
     secret: (m) => group(m, 1, 'password'),
   },
@@ -274,13 +274,21 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   },
 ];
 
-// All the prefilters in one: most texts hold none of them and are scanned once.
-const CONTEXT_PREFILTER = new RegExp(CONTEXT_RULES.map((r) => r.prefilter.source).join('|'));
+// All the prefilters in one scan, a group each: the rules whose prefilter is found run.
+const CONTEXT_TRIGGERS = new RegExp(CONTEXT_RULES.map((r) => `(${r.prefilter.source})`).join('|'), 'g');
 
 function contextSpans(text: string, out: Span[]): void {
-  if (!CONTEXT_PREFILTER.test(text)) return;
-  for (const rule of CONTEXT_RULES) {
-    if (!rule.prefilter.test(text)) continue;
+  let triggered = 0;
+  CONTEXT_TRIGGERS.lastIndex = 0;
+  for (let m = CONTEXT_TRIGGERS.exec(text); m; m = CONTEXT_TRIGGERS.exec(text)) {
+    let i = 1;
+    while (m[i] === undefined) i++;
+    triggered |= 1 << (i - 1);
+  }
+  if (!triggered) return;
+  for (let r = 0; r < CONTEXT_RULES.length; r++) {
+    if (!(triggered & (1 << r))) continue;
+    const rule = CONTEXT_RULES[r]!;
     rule.pattern.lastIndex = 0;
     for (let m = rule.pattern.exec(text); m; m = rule.pattern.exec(text)) {
       const s = rule.secret(m);
