@@ -1,13 +1,12 @@
 // One gemini turn without a terminal: `gemini -o stream-json -p …` in its own process group,
-// events streamed as the JSON lines arrive. A prompt up to ARGV_PROMPT_LIMIT goes as
-// `--prompt=<text>` (the `=` form, so a prompt starting with "-" is not an option); a longer
-// one (a handoff brief) goes on stdin with an empty `--prompt=`, which gemini reads in
-// whole (up to 8 MiB). Resume is `--resume <uuid>`, honoured when gemini reports that same
+// events streamed as the JSON lines arrive. The prompt always goes on stdin with an empty
+// `--prompt=`, which gemini reads in whole (up to 8 MiB): never in argv, where `ps` would show
+// a brief or a message to every user of the machine. Resume is `--resume <uuid>`, honoured when gemini reports that same
 // session id. Not ACP: gemini's ACP session/load is fragile in 0.61 (see docs/plugins.md).
 // Failures are BatonErrors (3 not installed; ResumeFailedError; 4 with gemini's own words);
 // the whole group is always ended before this returns.
 
-import { ARGV_PROMPT_LIMIT, BatonError, EXIT, findExecutable, type HeadlessResult, type HeadlessTurn, ResumeFailedError, runHeadlessProcess } from '../../src/plugins/kit.js';
+import { BatonError, EXIT, findExecutable, type HeadlessResult, type HeadlessTurn, ResumeFailedError, runHeadlessProcess } from '../../src/plugins/kit.js';
 import { geminiAccountEnv } from './home.js';
 import { GeminiStreamMapper } from './headless-events.js';
 
@@ -23,7 +22,7 @@ const RESUME_GONE_RE = /Error resuming session|Invalid session identifier|No pre
 const NOISE = /^(Warning: 256-color support not detected.*|Ripgrep is not available.*|YOLO mode is enabled.*|Loaded cached credentials\.?)$/;
 
 /** argv after `gemini` for one headless turn, and what goes on stdin. */
-export function geminiArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | 'resume' | 'prompt'>): { argv: string[]; stdin?: string } {
+export function geminiArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | 'resume' | 'prompt'>): { argv: string[]; stdin: string } {
   const argv: string[] = [];
   // Without --yes, gemini's non-interactive default: tools that would need approval are not
   // offered to the model at all (it cannot ask anyone).
@@ -32,7 +31,6 @@ export function geminiArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | '
   argv.push(...(turn.args ?? []));
   if (turn.resume) argv.push('--resume', turn.resume);
   argv.push('-o', 'stream-json');
-  if (Buffer.byteLength(turn.prompt) <= ARGV_PROMPT_LIMIT) return { argv: [...argv, `--prompt=${turn.prompt}`] };
   return { argv: [...argv, '--prompt='], stdin: turn.prompt };
 }
 
@@ -58,7 +56,6 @@ export async function runGeminiTurn(turn: HeadlessTurn): Promise<HeadlessResult>
     graceMs: 2000,
     // gemini relaunches itself as a child node process: the group holds both.
     sweepGraceMs: 1000,
-    // No stdin at all without a prompt on it: gemini would wait half a second for input.
     stdin,
     onRecord: (record) => mapper.feed(record),
     cannotStart: (err) =>

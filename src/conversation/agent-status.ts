@@ -49,6 +49,12 @@ export class AgentStatusTracker {
     return this.set('exited');
   }
 
+  /** A program was just launched: working (not taking input) until its screen reads idle. */
+  launched(): boolean {
+    this.lastEventAt = 0;
+    return this.set('working');
+  }
+
   /** A new program started in the tab. */
   restarted(): boolean {
     this.lastEventAt = 0;

@@ -14,7 +14,6 @@ import { BatonError } from '../errors.js';
 import type { HarnessDriver, LaunchSpec } from '../plugins/api.js';
 import type { NativeCursor } from '../transcript/types.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
-import { quietTerminal } from './delivery.js';
 import { hasContext, prepareBrief } from './prepare-brief.js';
 import type { ArmedSwitch, TabSession } from './tab-session.js';
 
@@ -27,18 +26,16 @@ export type SwitchOutcome = {
 
 const STOP_GRACE_MS = 3000;
 
-/** Waits until the terminal has been quiet for `quietMs` after showing something, or `maxMs`. */
-const settled = (session: TabSession, quietMs: number, maxMs: number) => quietTerminal(session.deps.terminal, quietMs, maxMs, true);
-
 interface Launched {
   spec: LaunchSpec;
   resumed: boolean;
   /** The launch forks this session (a native fork's cursor) instead of continuing it. */
   forked?: NativeCursor;
-  prompt: string | undefined;
+  /** What the new agent must hear before the next message (a replay, or a returning agent's delta). */
+  brief: string | undefined;
 }
 
-async function launch(session: TabSession, driver: HarnessDriver, model: string, message: string | undefined, switchId: string, record: boolean): Promise<Launched> {
+async function launch(session: TabSession, driver: HarnessDriver, model: string, switchId: string, record: boolean): Promise<Launched> {
   const { conversation: conv, registry, env } = session.deps;
   const t = conv.transcript;
   const budget = briefMaxCharsFromEnv(env);
@@ -86,14 +83,15 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
     if (resume && !forked) t.apply({ type: 'session', agentSession: resume });
     conv.sync();
   }
-  const prompt = [briefText, message].filter((p): p is string => !!p).join('\n\n') || undefined;
-  const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: model === 'default' ? undefined : model, resume, ...(forked ? { fork: true } : {}), initialPrompt: prompt, switchId, env });
-  return { spec, resumed: !!resume, ...(forked ? { forked } : {}), prompt };
+  const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: model === 'default' ? undefined : model, resume, ...(forked ? { fork: true } : {}), env });
+  return { spec, resumed: !!resume, ...(forked ? { forked } : {}), brief: briefText ?? undefined };
 }
 
 /**
  * Launches `agent` in the tab (the previous program must be stopped) and follows its log.
- * With `message`, the message is part of the first prompt and recorded once the CLI shows it.
+ * The CLI starts with no prompt. The brief it must hear (if any) waits for the next message
+ * and goes with it, in one paste, once the CLI is ready: `message` here (a switch), else the
+ * user's next send. A brief is never sent alone, so no model turn is spent on it.
  */
 export async function launchAgent(session: TabSession, agent: string, model: string | undefined, message: string | undefined, switchId: string = randomUUID()): Promise<SwitchOutcome> {
   const { registry, terminal, conversation: conv, env } = session.deps;
@@ -105,7 +103,7 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   const m = model ?? registry.settings(agent).model ?? driver.defaultModel ?? 'default';
   let launched: Launched;
   try {
-    launched = await launch(session, driver, m, message, switchId, true);
+    launched = await launch(session, driver, m, switchId, true);
   } catch (err) {
     const why = err instanceof BatonError ? err.message : String(err);
     return { kind: 'stopped-not-switched', message: `${driver.title} could not be launched: ${why}. Your message is kept.`, draft: message };
@@ -115,10 +113,7 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   session.driver = driver;
   session.model = m;
   session.startedAt = since;
-  session.status.restarted();
-  // Started with a prompt (a brief, a message): it is working on it, not waiting for input.
-  if (launched.prompt) session.status.submitted();
-  session.changed();
+  session.starting(launched.brief ? { text: launched.brief, switchId } : undefined);
   const current = conv.transcript.currentSegment;
   if (driver.ingest) {
     let forked = launched.forked;
@@ -143,38 +138,22 @@ export async function launchAgent(session: TabSession, agent: string, model: str
     await session.follow(undefined);
   }
   await conv.meta.update({ lastAgent: { harness: driver.name, model: m } });
-  // A brief sent alone (a restore, a start with context) shows up in the log as a user
-  // message; it is baton's text, so it is recognised and not recorded as the user's.
-  if (!message && launched.prompt && session.following) void session.pendingDelivery.expect(launched.prompt, { record: false });
   if (!message) {
-    const how = launched.forked ? ' in a fork of its own session' : launched.resumed ? ' in its own session' : launched.prompt ? ' with the conversation so far' : '';
-    return { kind: 'started', message: `${driver.title} started${how}.` };
+    const how = launched.forked ? ' in a fork of its own session' : launched.resumed ? ' in its own session' : '';
+    const next = launched.brief ? (launched.resumed ? ': your next message carries what it missed' : ': your next message carries the conversation so far') : '';
+    return { kind: 'started', message: `${driver.title} started${how}${next}.` };
   }
 
-  const delivery = session.pendingDelivery;
-  const checkpoint = session.deps.checkpoint ? await session.deps.checkpoint(conv.transcript.lastSeq + 1) : undefined;
-  const meta = { checkpoint, switchId };
-  let ok: boolean;
-  if (!session.following) {
-    if (launched.spec.prompt === 'paste') {
-      await settled(session, 1500, session.deps.readyTimeoutMs ?? 30_000);
-      terminal.write(`${launched.prompt ?? message}\r`);
+  if (!(await session.whenReady(session.deps.readyTimeoutMs ?? 60_000))) {
+    if (!terminal.isRunning()) {
+      session.queue.unshift(message);
+      return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
     }
-    ok = terminal.isRunning();
-    if (ok) {
-      conv.transcript.apply({ type: 'user_text', text: message, checkpoint, switchId });
-      session.nameAfter(message);
-    }
-  } else if (launched.spec.prompt === 'paste') {
-    await settled(session, 1500, session.deps.readyTimeoutMs ?? 30_000);
-    ok = terminal.isRunning() && (await delivery.submit(launched.prompt ?? message, meta, message));
-  } else {
-    ok = await delivery.expect(message, meta);
+    session.queue.unshift(message);
+    return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.` };
   }
-  if (ok) {
-    conv.sync();
-    return { kind: 'switched', message: `Continued with ${driver.title}.` };
-  }
+  const sent = await session.deliver(message, { switchId });
+  if (sent.kind === 'delivered') return { kind: 'switched', message: `Continued with ${driver.title}.` };
   if (!terminal.isRunning()) {
     session.queue.unshift(message);
     return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };

@@ -11,8 +11,9 @@ import type { GitFactsProvider } from '../transcript/git-facts.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { AgentTerminal } from './agent-terminal.js';
+import { briefAndMessage, removeLaunchFiles } from '../plugins/handoff-file.js';
 import { AgentStatusTracker } from './agent-status.js';
-import { Delivery } from './delivery.js';
+import { Delivery, quietTerminal } from './delivery.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
 
 const SCREEN_POLL_MS = 1000;
@@ -26,8 +27,15 @@ export interface TabSessionDeps {
   checkpoint?: (seq: number) => Promise<string | undefined>;
   /** How long a submitted message may take to show up in the CLI's log (default 8 s). */
   deliveryTimeoutMs?: number;
-  /** How long a launched CLI has to show it came up (default 30 s). */
+  /** How long a launched CLI has to show it is ready for input (default 60 s). */
   readyTimeoutMs?: number;
+}
+
+/** A brief that waits for the next message, to go with it in one paste. */
+export interface PendingBrief {
+  text: string;
+  /** The switch (or start) it belongs to: the message that carries it is recorded with it. */
+  switchId: string;
 }
 
 export interface ArmedSwitch {
@@ -48,6 +56,8 @@ export interface TabSnapshot {
   notice: string | undefined;
   /** A switch whose outcome is unknown must be reconciled before another send. */
   unresolved: boolean;
+  /** The next message carries a brief (the conversation so far, or what a returning agent missed). */
+  briefPending: boolean;
 }
 
 export type SendResult =
@@ -69,6 +79,9 @@ export class TabSession extends EventEmitter {
   model: string | undefined;
   /** When the current agent's run started, for ending what it leaves behind. */
   startedAt: Date | undefined;
+  private pendingBrief: PendingBrief | undefined;
+  /** Handoff files written for this run (a brief too long to paste); removed when it ends. */
+  private runFiles: string[] = [];
   private ingestor: Ingestor | undefined;
   private readonly delivery: Delivery;
   /** Ingested events waiting behind the checkpoint of a message typed into the CLI. */
@@ -84,6 +97,8 @@ export class TabSession extends EventEmitter {
     this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000);
     this.disposers.push(
       deps.terminal.onExit(() => {
+        // The run's handoff files live as long as the run.
+        removeLaunchFiles(this.runFiles.splice(0));
         if (this.status.exited()) this.changed();
         // (A switch stops the agent itself; that exit is part of the switch.)
         if (!this.switching) this.dropArmedSwitch(`${this.driver?.title ?? 'the agent'} exited; nothing was sent.`);
@@ -111,7 +126,54 @@ export class TabSession extends EventEmitter {
       queue: [...this.queue],
       notice: this.notice,
       unresolved: this.unresolved,
+      briefPending: this.pendingBrief !== undefined,
     };
+  }
+
+  /**
+   * A new program was just launched in the tab: it counts as working (messages are queued)
+   * until its screen reads idle, and `brief`, if any, waits for the next message. A driver
+   * with no screen heuristics is taken as ready once the program has been quiet a moment.
+   */
+  starting(brief: PendingBrief | undefined): void {
+    this.pendingBrief = brief;
+    this.status.launched();
+    this.changed();
+    if (!this.driver?.statusFromScreen) {
+      const ms = this.deps.readyTimeoutMs ?? 60_000;
+      void quietTerminal(this.deps.terminal, 1500, ms, true).then(() => {
+        if (this.status.current === 'working' && this.status.screen('idle')) this.readScreen(true);
+      });
+    }
+  }
+
+  /** Resolves true once the program reads idle (ready for input); false if it exits or `timeoutMs` passes. */
+  whenReady(timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const check = async () => {
+        if (this.status.current === 'idle') {
+          finish();
+          // A TUI can draw its input box a moment before it takes keys: let it settle.
+          await quietTerminal(this.deps.terminal, 300, 2000);
+          resolve(this.deps.terminal.isRunning());
+        } else if (this.status.current === 'exited' || !this.deps.terminal.isRunning() || this.disposed) {
+          finish();
+          resolve(false);
+        }
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        this.off('change', onChange);
+      };
+      const onChange = () => void check();
+      this.on('change', onChange);
+      timer = setTimeout(() => {
+        finish();
+        resolve(false);
+      }, timeoutMs);
+      void check();
+    });
   }
 
   /** Starts (or restores) an agent in the tab with whatever context the conversation has. */
@@ -190,27 +252,36 @@ export class TabSession extends EventEmitter {
     return this.delivery;
   }
 
-  /** Types `text` into the CLI and records it once the CLI's own log shows it. */
-  async deliver(text: string): Promise<SendResult> {
+  /**
+   * Types `text` into the CLI (with the pending brief before it, in the same paste) and
+   * records it, as written, once the CLI's own log shows it.
+   */
+  async deliver(text: string, opts: { switchId?: string } = {}): Promise<SendResult> {
     const t = this.conversation.transcript;
     const checkpoint = this.deps.checkpoint ? await this.deps.checkpoint(t.lastSeq + 1) : undefined;
+    const brief = this.pendingBrief;
+    const switchId = opts.switchId ?? brief?.switchId;
+    const pasted = brief ? briefAndMessage(this.conversation.meta.data.cwd, brief.text, text, brief.switchId) : { text };
+    if (pasted.file) this.runFiles.push(pasted.file);
     this.status.submitted();
     this.changed();
     if (!this.ingestor) {
       // Nothing to verify against (no log this driver can read): record it as typed.
-      this.deps.terminal.write(text + '\r');
-      t.apply({ type: 'user_text', text, checkpoint });
+      this.deps.terminal.write(pasted.text.replace(/\r?\n/g, '\r') + '\r');
+      this.pendingBrief = undefined;
+      t.apply({ type: 'user_text', text, checkpoint, switchId });
       this.nameAfter(text);
       this.conversation.sync();
       return { kind: 'delivered' };
     }
-    const ok = await this.delivery.submit(text, { checkpoint });
+    const ok = await this.delivery.submit(pasted.text, { checkpoint, switchId }, text);
     if (!ok) {
       this.status.restarted();
       const title = this.driver?.title ?? 'the agent';
       this.say(`${title} did not show the message in its log after a retry. It may not have been sent; it is back in the compose bar.`);
       return { kind: 'failed', message: text };
     }
+    if (brief && this.pendingBrief === brief) this.pendingBrief = undefined;
     return { kind: 'delivered' };
   }
 
@@ -342,6 +413,19 @@ export class TabSession extends EventEmitter {
     if (!this.disposed) this.emit('change', this.snapshot());
   }
 
+  /**
+   * A brief that never went (no message followed before the agent stopped) is said so in the
+   * transcript: the handoff entry alone would read as if it had been handed over.
+   */
+  private dropPendingBrief(): void {
+    const brief = this.pendingBrief;
+    if (!brief) return;
+    this.pendingBrief = undefined;
+    const title = this.driver?.title ?? 'the agent';
+    this.conversation.transcript.apply({ type: 'notice', text: `The brief prepared for ${title} (switch ${brief.switchId}) was never sent: no message followed before it stopped.` });
+    this.conversation.sync();
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
     clearInterval(this.screenTimer);
@@ -356,6 +440,8 @@ export class TabSession extends EventEmitter {
   /** Ends the running CLI (its process group, then anything it left behind, by pid). */
   async stopAgent(graceMs: number): Promise<void> {
     await this.deps.terminal.stop(graceMs);
+    removeLaunchFiles(this.runFiles.splice(0));
+    this.dropPendingBrief();
     if (this.driver?.endLeftovers && this.startedAt) {
       await this.driver.endLeftovers({ env: this.deps.env, since: this.startedAt }).catch(() => []);
     }
@@ -366,9 +452,9 @@ export class TabSession extends EventEmitter {
     return { kind: 'refused', message };
   }
 
-  private readScreen(): void {
+  private readScreen(changedAlready = false): void {
     const guess = this.driver?.statusFromScreen?.(this.deps.terminal.screenLines());
-    if (this.status.screen(guess)) {
+    if (this.status.screen(guess) || changedAlready) {
       this.changed();
       if (this.status.current === 'idle') void this.drainQueue();
     }

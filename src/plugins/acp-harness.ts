@@ -271,7 +271,6 @@ export function acpDriver(decl: AcpAgentDecl): DriverDefinition {
         args: [...(decl.tui.args ?? []), ...(opts.args ?? [])],
         env: { ...(decl.env ?? {}) },
         cwd: opts.cwd,
-        prompt: opts.initialPrompt ? 'paste' : 'none',
       };
     },
     headless: (turn) => runAcpTurn(decl, turn),

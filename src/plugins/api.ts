@@ -13,7 +13,12 @@ import type { TranscriptEvent } from '../transcript/types.js';
 
 export type { TranscriptEvent, Usage } from '../transcript/types.js';
 
-/** Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN); briefs past this go as a file. */
+/**
+ * Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN). baton never puts a
+ * brief or a message on a command line (`ps` shows argv to every user); this is the size up
+ * to which a first message is pasted into a CLI whole, past which the brief goes as a 0600
+ * file that the pasted message points at.
+ */
 export const ARGV_PROMPT_LIMIT = 100 * 1024;
 
 export interface DetectResult {
@@ -50,27 +55,21 @@ export interface LaunchOptions extends DriverEnv {
   resume?: string;
   /** With `resume`: fork the native session instead of continuing it. */
   fork?: boolean;
-  /** First message: a brief + the user's message, or just the message. */
-  initialPrompt?: string;
-  /** Names the handoff file when the prompt is too long for argv. */
-  switchId?: string;
   /** Extra arguments (config/harness-registry.json `defaults.<name>.args`, then the user's), placed where the CLI takes options. */
   args?: string[];
 }
 
+/**
+ * How to start the CLI's own terminal UI in a tab: argv and environment only. It starts with
+ * no prompt: baton pastes the first message (with the brief, when one goes) once the CLI's
+ * screen reads idle, so nothing private is ever on a command line.
+ */
 export interface LaunchSpec {
   command: string;
   args: string[];
   /** Additions to the user's environment (a driver may leave it out: none). */
   env: Record<string, string>;
   cwd: string;
-  /**
-   * How `initialPrompt` reaches the CLI: already in argv, or to be typed once the CLI is
-   * ready (bracketed paste + Enter), or not at all (none given).
-   */
-  prompt: 'argv' | 'paste' | 'none';
-  /** Files the launch wrote (e.g. the handoff brief); removed when the run ends. */
-  files?: string[];
 }
 
 export type AgentStatus = 'idle' | 'working' | 'approval' | 'exited';

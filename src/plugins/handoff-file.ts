@@ -1,7 +1,6 @@
-// A first message too long for the command line (Linux refuses one argv string over
-// 128 KiB; a brief may be 200k characters) is written to `<cwd>/.baton/handoff-<switchId>.md`
-// (dir 0700, file 0600) and the CLI is given a short message pointing at it. One
-// implementation for every driver that passes its first prompt in argv. The file is the
+// A brief too long to paste into a CLI with the message it goes with (a brief may be 200k
+// characters) is written to `<cwd>/.baton/handoff-<switchId>.md` (dir 0700, file 0600) and the
+// CLI is given a short pointer to it before the message. The file is the
 // user's worktree's guest: `.baton/` is added to the repository's own exclude file
 // (.git/info/exclude, never a tracked .gitignore) so it never shows in `git status`, and
 // whoever runs the launch removes it when the run ends (removeLaunchFiles). Writes only
@@ -9,17 +8,18 @@
 
 import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { badInput } from '../errors.js';
 import { ARGV_PROMPT_LIMIT } from './api.js';
 
 export const HANDOFF_DIR = '.baton';
 const EXCLUDE_LINE = `${HANDOFF_DIR}/`;
 
 export interface HandoffPrompt {
-  /** What goes on the command line: the prompt itself, or the pointer to the file. */
+  /** What is pasted: the brief and the message, or a pointer to the brief's file and the message. */
   text: string;
-  /** The file holding the whole prompt, when it was too long for argv (absolute). */
+  /** The file holding the brief, when the whole was too long to paste (absolute). */
   file?: string;
 }
 
@@ -52,18 +52,47 @@ export function excludeHandoffDir(cwd: string): boolean {
   }
 }
 
+/**
+ * `<cwd>/.baton`, made 0700 if missing. One that is a symbolic link or not a directory is
+ * refused: baton would otherwise chmod the link's target and write a brief into it.
+ */
+function handoffDir(cwd: string): string {
+  const dir = join(cwd, HANDOFF_DIR);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink() || !st.isDirectory()) {
+    throw badInput(`${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; baton writes handoff briefs there only into a directory of its own`, `remove ${dir} (baton makes it again, 0700)`);
+  }
+  // Opened without following links, so the mode is set on this very directory.
+  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    fchmodSync(fd, 0o700);
+  } finally {
+    closeSync(fd);
+  }
+  return dir;
+}
+
 /** Writes `text` where the agent can read it; returns the absolute path and the name relative to cwd. */
 export function writeHandoffFile(cwd: string, switchId: string | undefined, text: string): { path: string; rel: string } {
   const id = (switchId ?? randomUUID()).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 80) || randomUUID();
   // Excluded before the file exists, so no `git status` in between ever lists it.
   excludeHandoffDir(cwd);
-  const dir = join(cwd, HANDOFF_DIR);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  handoffDir(cwd);
   const rel = `${HANDOFF_DIR}/handoff-${id}.md`;
   const path = join(cwd, rel);
-  writeFileSync(path, text, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  // Never through a link: a file planted there as a symlink is refused (ELOOP), not followed.
+  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
   return { path, rel };
 }
 
@@ -90,12 +119,18 @@ export function removeLaunchFiles(files: readonly string[]): void {
   }
 }
 
-/** The prompt as it goes on the command line, through a handoff file when it is too long. */
-export function handoffPrompt(cwd: string, prompt: string, switchId: string | undefined, limit = ARGV_PROMPT_LIMIT): HandoffPrompt {
-  if (Buffer.byteLength(prompt, 'utf8') <= limit) return { text: prompt };
-  const file = writeHandoffFile(cwd, switchId, prompt);
+/**
+ * What is pasted into a CLI to send `message` with the `brief` it must hear first: both whole
+ * when they fit ARGV_PROMPT_LIMIT, else the brief in a 0600 file and a pointer to it, the
+ * message always last and unchanged (delivery recognises the message at the end of what the
+ * CLI logs, and the transcript records only the message).
+ */
+export function briefAndMessage(cwd: string, brief: string, message: string, switchId: string | undefined, limit = ARGV_PROMPT_LIMIT): HandoffPrompt {
+  const whole = `${brief}\n\n${message}`;
+  if (Buffer.byteLength(whole, 'utf8') <= limit) return { text: whole };
+  const file = writeHandoffFile(cwd, switchId, brief);
   return {
-    text: `Your first message is too long to pass on the command line (${prompt.length} characters), so it was saved to the file ${file.path}. Read that whole file now and act on it exactly as if it had been typed here.`,
+    text: `[baton handoff brief] The conversation so far (${brief.length} characters) is in the file ${file.path}. Read that whole file first, then answer my message below.\n\n${message}`,
     file: file.path,
   };
 }

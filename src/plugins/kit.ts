@@ -13,7 +13,7 @@ export { acpDriver, runAcpTurn, type AcpAgentDecl } from './acp-harness.js';
 export { detectCli, type CliFacts } from './detect-cli.js';
 export { findExecutable, probeVersion } from './find-executable.js';
 export { firstNewLog, tailLogOnceFound, type FoundLogTail, type LogHeader, type LogSearch } from './found-log-tail.js';
-export { handoffPrompt } from './handoff-file.js';
+export { briefAndMessage } from './handoff-file.js';
 export { cannotStartCli, lastLines, resumeHonoured, runHeadlessProcess, type HeadlessExit, type HeadlessProcessOptions } from './headless-process.js';
 export { readJsonlFile } from './json-lines.js';
 export { tailJsonl, tailLines, type LogTail, type TailJsonlOptions, type TailLinesOptions } from './log-tail.js';

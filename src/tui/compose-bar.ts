@@ -20,6 +20,8 @@ export interface ComposeState {
   armedTitle: string | undefined;
   /** The armed line in other words than a switch's (a restart after a reset): its head and note. */
   armedText?: { head: string; note: string };
+  /** Said when the next message carries a brief to the agent that runs (a restore, a fork, a fresh start with context). */
+  carries?: string;
   queue: readonly string[];
   status: string;
 }
@@ -215,6 +217,7 @@ export class ComposeBar {
       const note = s.armedText?.note ?? ARMED_NOTE;
       lines.push(`{yellow-fg}{bold}${escapeTags(head)}{/bold}{/yellow-fg} {gray-fg}${escapeTags(flat(note, width - head.length - 2))}{/gray-fg}`);
     }
+    else if (s.carries) lines.push(`{gray-fg}${escapeTags(flat(s.carries, width))}{/gray-fg}`);
     if (s.queue.length) lines.push(queueLine(s.queue, this.selected?.index, width));
     const prompt = `${s.author} › `;
     if (!this.focused && !this.draft) {

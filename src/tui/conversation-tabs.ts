@@ -223,6 +223,7 @@ export class ConversationTabs {
       agentTitle: snap?.agentTitle,
       armedTitle,
       ...(armedText ? { armedText } : {}),
+      ...(snap?.briefPending && snap.agentTitle ? { carries: `Your next message carries the conversation so far to ${snap.agentTitle}.` } : {}),
       queue: snap?.queue ?? [],
       status: stopped ? 'stopped' : snap ? snap.status : 'plain shell',
     });

@@ -5,7 +5,6 @@
 // listener inside the pane.
 
 import type { AgentTerminal, TerminalLaunch } from '../conversation/agent-terminal.js';
-import { removeLaunchFiles } from '../plugins/handoff-file.js';
 import type { Tab, TabLaunch } from './tab.js';
 
 const OUTPUT_SAMPLE_MS = 250;
@@ -28,21 +27,12 @@ export class TabTerminal implements AgentTerminal {
 
   async launch(spec: TerminalLaunch): Promise<void> {
     const launch: TabLaunch = { command: spec.command, args: spec.args, env: spec.env, cwd: spec.cwd, agent: spec.agent, model: spec.model, title: spec.title };
-    const files = spec.files ?? [];
-    try {
-      if (!this.tab) {
-        this.tab = this.openTab(launch);
-        this.onOpened(this.tab);
-      } else {
-        await this.tab.relaunch(launch);
-      }
-    } catch (e) {
-      removeLaunchFiles(files);
-      throw e;
+    if (!this.tab) {
+      this.tab = this.openTab(launch);
+      this.onOpened(this.tab);
+    } else {
+      await this.tab.relaunch(launch);
     }
-    // The launch's files (a handoff brief) live as long as this run: gone when it ends,
-    // whether on its own, replaced by the next launch, or ended with the tab.
-    if (files.length) this.tab.pane.onExit(() => removeLaunchFiles(files));
     this.lastBytes = -1;
     this.watchExit(this.tab);
   }

@@ -1,16 +1,18 @@
 // The live test shapes every real driver suite shares (test/real/<cli>.test.ts), after the
 // headless ones in real-driver-tests.ts: ingest following a live headless session (an abort
-// while the model hangs, then a whole turn, then dispose); a first message past the argv
-// limit going as a file; the launched TUI for real in a PTY (a file-reference brief and a
-// second turn, or an interrupted turn and a second one; resuming the first session); and
-// launch()'s argv. Each function adds one test to the CLI's suite; what differs between
+// while the model hangs, then a whole turn, then dispose); the launched TUI for real in a PTY,
+// started with no prompt and given its first message as baton gives it, pasted once the
+// screen reads idle (a brief past the paste limit as a file the message points at, then a
+// second turn; or an interrupted turn and a second one; resuming the first session); and
+// launch()'s argv, which never carries a message. Each function adds one test to the CLI's suite; what differs between
 // CLIs is data.
 // It must never weaken a check for one CLI to fit another: a difference is a parameter.
 import * as assert from 'uvu/assert';
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
-import { ARGV_PROMPT_LIMIT, type LaunchOptions, type LaunchSpec, type TranscriptEvent } from '../../src/plugins/api.js';
+import { type LaunchOptions, type LaunchSpec, type TranscriptEvent } from '../../src/plugins/api.js';
+import { briefAndMessage } from '../../src/plugins/handoff-file.js';
 import { bodyContains } from '../fake-llm/server.js';
 import { bigBrief, token, typesOf, watchers, type Of, type RealDriver } from './real-driver.js';
 import { until, type TestTerminal } from './term.js';
@@ -92,7 +94,7 @@ export interface LaunchArgvSpec {
   title: string;
   /** A new session: the argv, and the env (for the work dir). */
   plain: { args: string[]; env: (cwd: string) => Record<string, string> };
-  /** A model, resume, a first message starting with a dash, extra args: the argv. */
+  /** A model, resume, extra args: the argv. */
   full: { opts: Partial<LaunchOptions>; args: string[] };
   /** A fork of session abc: its argv, or 'refused' (exit 2) for a CLI that cannot fork. */
   fork: { resume: string; args: string[] } | 'refused';
@@ -106,10 +108,9 @@ export function launchArgvTest(cli: RealDriver, spec: LaunchArgvSpec): void {
   cli.suite(spec.title, async () => {
     const { cwd, env } = cli.env;
     const plain = await cli.driver.launch({ cwd, env });
-    assert.equal(plain, { command: cli.name, args: spec.plain.args, env: spec.plain.env(cwd), cwd, prompt: 'none' });
+    assert.equal(plain, { command: cli.name, args: spec.plain.args, env: spec.plain.env(cwd), cwd });
     const full = await cli.driver.launch({ cwd, env, ...spec.full.opts });
     assert.equal(full.args, spec.full.args);
-    assert.is(full.prompt, 'argv');
     if (spec.fork === 'refused') {
       try {
         await cli.driver.launch({ cwd, env, resume: 'abc-123', fork: true });
@@ -130,36 +131,21 @@ export function launchArgvTest(cli: RealDriver, spec: LaunchArgvSpec): void {
   });
 }
 
-/** launch() with a first message past the argv limit: it goes as .baton/handoff-<switchId>.md (0600 in a 0700 dir), argv stays short. */
-async function launchBigBrief(cli: RealDriver, switchId: string): Promise<{ spec: LaunchSpec; file: string }> {
-  const { cwd, env } = cli.env;
-  const brief = bigBrief(token('big'));
-  const spec = await cli.driver.launch({ cwd, env, initialPrompt: brief, switchId });
-  const file = join(cwd, `.baton/handoff-${switchId}.md`);
-  assert.equal(spec.files, [file]);
-  assert.is(readFileSync(file, 'utf8'), brief);
-  assert.is(statSync(file).mode & 0o777, 0o600);
-  assert.is(statSync(join(cwd, '.baton')).mode & 0o777, 0o700);
-  assert.ok(spec.args.every((a) => Buffer.byteLength(a) <= ARGV_PROMPT_LIMIT));
-  return { spec, file };
-}
-
-/** The argv's last word points at the file (pointer); `before`: the word ahead of it. */
-export function bigFirstMessageTest(cli: RealDriver, spec: { switchId: string; pointer: RegExp; before?: string }): void {
-  cli.suite('launch(): a first message over 100 KiB goes as .baton/handoff-<switchId>.md (0600 in a 0700 dir)', async () => {
-    const { spec: launch } = await launchBigBrief(cli, spec.switchId);
-    const last = launch.args[launch.args.length - 1]!;
-    assert.ok(Buffer.byteLength(last) < 1000, 'a short pointer in argv');
-    assert.match(last, spec.pointer);
-    if (spec.before !== undefined) assert.is(launch.args[launch.args.length - 2], spec.before);
-  });
-}
-
 /** Sends `text` at the TUI's prompt once it is on screen, then Enter. */
 async function submit(tui: TestTerminal, text: string, how: 'paste' | 'type'): Promise<void> {
   if (how === 'paste') tui.paste(text);
   else tui.type(text);
   await tui.waitFor(text, 15_000);
+  tui.press('Enter');
+}
+
+/** As baton gives a TUI its first message: once its screen reads idle, one paste, then Enter. */
+export async function firstMessage(cli: RealDriver, tui: TestTerminal, text: string, readyMs = 120_000): Promise<void> {
+  await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', readyMs, `${cli.name} ready for input`);
+  tui.paste(text);
+  // A long paste may be drawn folded ("[Pasted text …]"): wait for the screen to settle, not for the text.
+  await new Promise((r) => setTimeout(r, 300));
+  await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) !== 'working', 15_000);
   tui.press('Enter');
 }
 
@@ -170,18 +156,28 @@ export interface TuiBriefSpec {
   check?: (spec: LaunchSpec) => void;
 }
 
-/** The TUI started with a brief past the argv limit: the model is told the file; after the first turn, a second one typed at its prompt. */
+/** The TUI's first message carries a brief past the paste limit: the brief goes as a 0600 file the pasted message points at; after the first turn, a second one. */
 export function tuiBriefTest(cli: RealDriver, spec: TuiBriefSpec): void {
-  cli.suite('the launched TUI for real: a >100 KiB first message goes as a file reference; ingest follows; the screen says idle', async () => {
-    const { spec: launch, file } = await launchBigBrief(cli, 'sw-tui');
+  cli.suite('the launched TUI for real: a brief past the paste limit goes as a file the first message points at; ingest follows; the screen says idle', async () => {
+    const { cwd, env } = cli.env;
+    const launch = await cli.driver.launch({ cwd, env });
     spec.check?.(launch);
+    const brief = bigBrief(token('big'));
+    const message = `go on ${token('msg')}`;
+    const pasted = briefAndMessage(cwd, brief, message, 'sw-tui');
+    const file = join(cwd, '.baton/handoff-sw-tui.md');
+    assert.is(pasted.file, file);
+    assert.is(readFileSync(file, 'utf8'), brief);
+    assert.is(statSync(file).mode & 0o777, 0o600);
     const before = cli.lastSeq();
     await cli.withTui(launch, async (tui, events) => {
       const started = Date.now();
+      await firstMessage(cli, tui, pasted.text);
       await until(() => turnEnds(events) > 0, 'the first turn from the log', spec.firstMs);
       assert.ok(cli.carrying(before, file).length > 0, 'the model was told where the brief is');
       const user = events.find((e) => e.type === 'user_text') as Of<'user_text'>;
       assert.match(user.text, file);
+      assert.ok(user.text.replace(/\s+/g, ' ').trim().endsWith(message), 'the message last, as written: what delivery recognises');
       await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, `${cli.name} idle on screen`);
       const tok2 = token('tui2');
       await submit(tui, `next ${tok2}`, 'paste');
@@ -213,10 +209,11 @@ export interface TuiInterruptSpec {
 export function tuiInterruptTest(cli: RealDriver, spec: TuiInterruptSpec): void {
   cli.suite(spec.title, async () => {
     const first = `hold on ${token('tui')} [[FAKE_HANG]]`;
-    const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, initialPrompt: first });
+    const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env });
     const since = new Date();
     await cli.withTui(launch, async (tui, events) => {
       const started = Date.now();
+      await firstMessage(cli, tui, first, spec.startMs);
       await until(() => events.some((e) => e.type === 'user_text' && e.text === first), `the first message from ${spec.log}`, spec.startMs);
       await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'working', spec.workingMs, `${cli.name} working on screen`);
       await spec.interrupt(tui);
@@ -241,9 +238,10 @@ export function tuiResumeTest(cli: RealDriver, spec: { resumeMs: number }): void
     assert.ok(first, 'the first turn ran');
     const tok = token('tui-resume');
     const before = cli.lastSeq();
-    const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, resume: first.session, initialPrompt: `resumed ${tok}` });
-    const { ing, events } = await cli.withTui(launch, async (_, events) => {
+    const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, resume: first.session });
+    const { ing, events } = await cli.withTui(launch, async (tui, events) => {
       const started = Date.now();
+      await firstMessage(cli, tui, `resumed ${tok}`, spec.resumeMs);
       await until(() => turnEnds(events) > 0, 'the resumed turn ends', spec.resumeMs);
       cli.timed('TUI resume + 1 turn', started);
     }, { agentSession: first.session });

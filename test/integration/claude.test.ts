@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARGV_PROMPT_LIMIT, type TranscriptEvent } from '../../src/plugins/api.js';
+import { type TranscriptEvent } from '../../src/plugins/api.js';
 import { BatonError } from '../../src/errors.js';
 import definition from '../../plugins/claude/index.js';
 import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
@@ -42,41 +42,19 @@ s('identity and capabilities', () => {
   assert.equal(driver.capabilities, { resume: true, fork: true, tabSession: true });
 });
 
-s('launch: extra args first, then model, resume + fork, then the message after --', async () => {
-  const spec = await driver.launch({ cwd, env: env(), model: 'sonnet', resume: 'abc-123', fork: true, initialPrompt: '-starts with a dash', args: ['--verbose'] });
+s('launch: extra args first, then model, resume + fork; never a prompt on the command line', async () => {
+  const spec = await driver.launch({ cwd, env: env(), model: 'sonnet', resume: 'abc-123', fork: true, args: ['--verbose'] });
   assert.is(spec.command, 'claude');
-  assert.equal(spec.args, ['--verbose', '--model', 'sonnet', '--resume', 'abc-123', '--fork-session', '--', '-starts with a dash']);
+  assert.equal(spec.args, ['--verbose', '--model', 'sonnet', '--resume', 'abc-123', '--fork-session']);
   assert.equal(spec.env, {});
   assert.is(spec.cwd, cwd);
-  assert.is(spec.prompt, 'argv');
-  assert.is(spec.files, undefined);
 });
 
 s('launch: nothing to say, no prompt; fork without resume is no fork', async () => {
   const spec = await driver.launch({ cwd, env: env(), fork: true });
   assert.equal(spec.args, []);
-  assert.is(spec.prompt, 'none');
   const resumed = await driver.launch({ cwd, env: env(), resume: 'abc' });
   assert.equal(resumed.args, ['--resume', 'abc']);
-});
-
-s('launch: a message over the argv limit goes as a file reference (.baton 0700, file 0600)', async () => {
-  const big = `${'x'.repeat(ARGV_PROMPT_LIMIT)} BIG-TAIL`;
-  const spec = await driver.launch({ cwd, env: env(), initialPrompt: big, switchId: 'sw-1' });
-  const file = join(cwd, '.baton', 'handoff-sw-1.md');
-  assert.equal(spec.files, [file]);
-  assert.is(readFileSync(file, 'utf8'), big);
-  assert.is(statSync(file).mode & 0o777, 0o600);
-  assert.is(statSync(join(cwd, '.baton')).mode & 0o777, 0o700);
-  const text = spec.args[spec.args.length - 1]!;
-  assert.is(spec.args[spec.args.length - 2], '--');
-  assert.ok(Buffer.byteLength(text) < 1024, 'argv carries only a short reference');
-  assert.match(text, file);
-  assert.is(spec.prompt, 'argv');
-  // Exactly at the limit still fits.
-  const edge = await driver.launch({ cwd, env: env(), initialPrompt: 'y'.repeat(ARGV_PROMPT_LIMIT), switchId: 'sw-2' });
-  assert.is(edge.files, undefined);
-  assert.ok(!readdirSync(join(cwd, '.baton')).includes('handoff-sw-2.md'));
 });
 
 s('launch: an account is its own CLAUDE_CONFIG_DIR under $XDG_CONFIG_HOME/baton/accounts, made 0700', async () => {

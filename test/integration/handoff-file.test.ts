@@ -1,15 +1,16 @@
-// Handoff files in real git repositories (temp dirs): a long first prompt is written to
-// .baton/handoff-<id>.md (0600 in a 0700 dir) and never shows in `git status` — .baton/ is
+// Handoff files in real git repositories (temp dirs): a brief too long to paste with its
+// message is written to .baton/handoff-<id>.md (0600 in a 0700 dir, never through a link) and never shows in `git status` — .baton/ is
 // excluded through the repository's own info/exclude, once, the file's mode kept, also
 // from a linked worktree and from a subdirectory — and removeLaunchFiles takes it away.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { excludeHandoffDir, handoffPrompt, removeLaunchFiles, writeHandoffFile } from '../../src/plugins/handoff-file.js';
-import { codexLaunch } from '../../plugins/codex/launch.js';
+import { briefAndMessage, excludeHandoffDir, removeLaunchFiles, writeHandoffFile } from '../../src/plugins/handoff-file.js';
+import { BatonError } from '../../src/errors.js';
+import { symlinkSync } from 'node:fs';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -35,33 +36,62 @@ function repo(name = 'repo'): string {
   return dir;
 }
 
-s('a prompt within the limit stays in argv: no file, no .baton, no exclude line', () => {
+s('a brief and message within the limit are pasted whole: no file, no .baton, no exclude line', () => {
   const dir = repo();
   const before = exclude(dir);
-  assert.equal(handoffPrompt(dir, 'short message', 'sw1'), { text: 'short message' });
+  assert.equal(briefAndMessage(dir, '[baton handoff brief] B', 'short message', 'sw1'), { text: '[baton handoff brief] B\n\nshort message' });
   assert.not.ok(existsSync(join(dir, '.baton')));
   assert.is(exclude(dir), before);
 });
 
-s('a long brief launch (codex) leaves git status clean: file 0600, dir 0700, .baton/ excluded once', () => {
+s('a long brief goes as a file (0600, dir 0700, .baton/ excluded once, git status clean); the message is pasted last, unchanged', () => {
   const dir = repo();
   const brief = 'B'.repeat(200_000);
-  const spec = codexLaunch({ cwd: dir, initialPrompt: brief, switchId: 'sw-long', env: { HOME: root } });
-  assert.equal(spec.files, [join(dir, '.baton', 'handoff-sw-long.md')]);
-  const file = spec.files![0]!;
+  const pasted = briefAndMessage(dir, brief, 'my message MSG-1', 'sw-long');
+  const file = join(dir, '.baton', 'handoff-sw-long.md');
+  assert.is(pasted.file, file);
   assert.is(readFileSync(file, 'utf8'), brief);
-  assert.ok(spec.args.some((a) => a.includes(file)), 'codex is pointed at the file');
+  assert.ok(pasted.text.includes(file), 'the CLI is pointed at the file');
+  assert.ok(pasted.text.endsWith('\n\nmy message MSG-1'), 'the message last, as written');
+  assert.ok(Buffer.byteLength(pasted.text) < 1024);
   assert.is(mode(file), 0o600);
   assert.is(mode(join(dir, '.baton')), 0o700);
   assert.is(git(dir, 'status', '--porcelain'), '');
   assert.is(count(exclude(dir), '.baton/'), 1);
   // A second handoff in the same repository adds nothing to the exclude file.
-  handoffPrompt(dir, brief, 'sw-two', 1000);
+  briefAndMessage(dir, brief, 'again', 'sw-two', 1000);
   assert.is(count(exclude(dir), '.baton/'), 1);
   assert.is(git(dir, 'status', '--porcelain'), '');
-  removeLaunchFiles(spec.files!);
+  removeLaunchFiles([file]);
   assert.not.ok(existsSync(file));
   assert.ok(existsSync(join(dir, '.baton', 'handoff-sw-two.md')), "another run's file stays");
+});
+
+s('a .baton that is a symbolic link is refused (exit 2): its target is neither chmodded nor written', () => {
+  const dir = repo();
+  const target = join(root, 'elsewhere');
+  mkdirSync(target, { mode: 0o755 });
+  symlinkSync(target, join(dir, '.baton'));
+  try {
+    writeHandoffFile(dir, 'sw-x', 'secret brief');
+    assert.unreachable('a symlinked .baton was used');
+  } catch (e) {
+    assert.instance(e, BatonError);
+    assert.is((e as BatonError).exitCode, 2);
+    assert.match((e as BatonError).message, 'symbolic link');
+  }
+  assert.is(mode(target), 0o755, 'the target keeps its mode');
+  assert.equal(readdirSync(target), []);
+});
+
+s('a handoff file planted as a symbolic link is not followed', () => {
+  const dir = repo();
+  writeHandoffFile(dir, 'first', 'x');
+  const victim = join(root, 'victim.txt');
+  writeFileSync(victim, 'untouched');
+  symlinkSync(victim, join(dir, '.baton', 'handoff-sw-y.md'));
+  assert.throws(() => writeHandoffFile(dir, 'sw-y', 'secret brief'), /ELOOP|symbolic/);
+  assert.is(readFileSync(victim, 'utf8'), 'untouched');
 });
 
 s("the exclude file keeps its mode and its content; a last line without newline is not joined", () => {
@@ -120,7 +150,7 @@ s('outside any repository the file is written all the same', () => {
   const dir = join(root, 'plain');
   mkdirSync(dir);
   assert.not.ok(excludeHandoffDir(dir));
-  const r = handoffPrompt(dir, 'x'.repeat(50), undefined, 10);
+  const r = briefAndMessage(dir, 'x'.repeat(50), 'm', undefined, 10);
   assert.ok(r.file && existsSync(r.file));
   assert.is(mode(r.file!), 0o600);
 });

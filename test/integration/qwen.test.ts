@@ -8,7 +8,6 @@ import * as assert from 'uvu/assert';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ARGV_PROMPT_LIMIT } from '../../src/plugins/api.js';
 import { BatonError } from '../../src/errors.js';
 import definition from '../../plugins/qwen/index.js';
 import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
@@ -42,11 +41,10 @@ s('identity and capabilities: resume, no native fork', () => {
   assert.equal(driver.capabilities, { resume: true, fork: false, tabSession: true });
 });
 
-s('launch: args, model, resume, the message as one --prompt-interactive= string; auto-update forced off', async () => {
-  const spec = await driver.launch({ cwd, env: env(), model: 'qwen3-coder', resume: 's-1', initialPrompt: '-dash first\nsecond line', args: ['--debug'] });
+s('launch: args, model, resume, never a prompt on the command line; auto-update forced off', async () => {
+  const spec = await driver.launch({ cwd, env: env(), model: 'qwen3-coder', resume: 's-1', args: ['--debug'] });
   assert.is(spec.command, 'qwen');
-  assert.equal(spec.args, ['--debug', '--model', 'qwen3-coder', '--resume', 's-1', '--prompt-interactive=-dash first\nsecond line']);
-  assert.is(spec.prompt, 'argv');
+  assert.equal(spec.args, ['--debug', '--model', 'qwen3-coder', '--resume', 's-1']);
   assert.equal(Object.keys(spec.env), ['QWEN_CODE_SYSTEM_SETTINGS_PATH']);
   const layer = spec.env.QWEN_CODE_SYSTEM_SETTINGS_PATH!;
   assert.is(layer, join(dir, 'config', 'baton', 'qwen', 'system-settings.json'));
@@ -54,7 +52,6 @@ s('launch: args, model, resume, the message as one --prompt-interactive= string;
   assert.is(statSync(layer).mode & 0o777, 0o600);
   const none = await driver.launch({ cwd, env: env() });
   assert.equal(none.args, []);
-  assert.is(none.prompt, 'none');
 });
 
 s('launch: fork is refused (exit 2): qwen cannot fork a session', async () => {
@@ -68,16 +65,8 @@ s('launch: fork is refused (exit 2): qwen cannot fork a session', async () => {
   }
 });
 
-s('launch: a message over the argv limit goes as a file reference; an account is its own QWEN_HOME', async () => {
-  const big = `${'q'.repeat(ARGV_PROMPT_LIMIT + 1)}`;
-  const spec = await driver.launch({ cwd, env: env(), initialPrompt: big, switchId: 'sw-9', account: 'team' });
-  const file = join(cwd, '.baton', 'handoff-sw-9.md');
-  assert.equal(spec.files, [file]);
-  assert.is(readFileSync(file, 'utf8'), big);
-  assert.is(statSync(file).mode & 0o777, 0o600);
-  assert.is(statSync(join(cwd, '.baton')).mode & 0o777, 0o700);
-  const arg = spec.args[spec.args.length - 1]!;
-  assert.ok(arg.startsWith('--prompt-interactive=') && arg.includes(file) && Buffer.byteLength(arg) < 1024);
+s('launch: an account is its own QWEN_HOME, made 0700', async () => {
+  const spec = await driver.launch({ cwd, env: env(), account: 'team' });
   const home = join(dir, 'config', 'baton', 'accounts', 'qwen', 'team');
   assert.is(spec.env.QWEN_HOME, home);
   assert.is(statSync(home).mode & 0o777, 0o700);

@@ -7,7 +7,7 @@
 // program that cannot open a session by id (capabilities.tabSession false) gets the brief.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forkConversation } from '../../src/conversation/fork.js';
@@ -16,16 +16,24 @@ import { loadRegistry, type Registry } from '../../src/plugins/registry.js';
 import { createConversation, openConversation, type OpenConversation } from '../../src/transcript/store.js';
 import { TabTerminal } from '../../src/tui/tab-terminal.js';
 import { Tab } from '../../src/tui/tab.js';
+import { pasteInput } from '../helpers/paste-cli.js';
 import { until } from '../helpers/term.js';
 
+// A small interactive CLI in a real PTY: it turns bracketed paste on, shows an idle prompt,
+// takes a paste + Enter as one message (as the real TUIs do), logs it as its user message and
+// answers; it also logs how it was launched (its whole argv) and the session it runs in.
 const CLI = `import { appendFileSync } from 'node:fs';
 const log = process.env.FORKY_LOG;
 const how = JSON.parse(process.argv[2]);
 const rec = (r) => appendFileSync(log, JSON.stringify(r) + '\\n');
-rec({ type: 'launched', ...how });
+rec({ type: 'launched', ...how, argv: process.argv.slice(2) });
 rec({ type: 'session', agentSession: how.fork ? 'FORKED-NEW' : how.resume ?? 'FRESH' });
-process.stdout.write('forky ready\\n');
-setInterval(() => {}, 1000);
+${pasteInput('forky ready> ')}
+onMessage((text) => {
+  rec({ type: 'user_text', text });
+  rec({ type: 'agent_text', text: 'got ' + text.length + ' chars' });
+  rec({ type: 'turn_end' });
+});
 `;
 
 const dropIn = (cli: string, tabSession = true) => `export default (kit) => ({
@@ -35,15 +43,21 @@ const dropIn = (cli: string, tabSession = true) => `export default (kit) => ({
   capabilities: { resume: true, fork: true, tabSession: ${tabSession} },
   async detect() { return { installed: true, installHint: 'written by test/switch-transaction.test.ts' }; },
   launch(opts) {
-    const how = { resume: opts.resume ?? null, fork: !!opts.fork, prompt: opts.initialPrompt ?? null };
-    return { command: process.execPath, args: [${JSON.stringify(cli)}, JSON.stringify(how)], env: { FORKY_LOG: opts.env.FORKY_LOG }, cwd: opts.cwd, prompt: 'none' };
+    const how = { resume: opts.resume ?? null, fork: !!opts.fork };
+    return { command: process.execPath, args: [${JSON.stringify(cli)}, JSON.stringify(how)], env: { FORKY_LOG: opts.env.FORKY_LOG }, cwd: opts.cwd };
   },
+  statusFromScreen: (lines) => (lines.some((l) => l.includes('forky ready>')) ? 'idle' : undefined),
   async ingest(opts) {
     const tail = await kit.tailJsonl(opts.env.FORKY_LOG, { onRecord: (r) => { if (r.type !== 'launched') opts.onEvent(r); } });
     return { agentSession: undefined, skipped: 0, dispose: () => tail.dispose() };
   },
 });
 `;
+
+/** The forky CLI's log records, in order. */
+function records(log: string): Record<string, any>[] {
+  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+}
 
 let home = '';
 let registry: Registry | undefined;
@@ -114,8 +128,9 @@ s('a tab on a native fork launches the CLI with the source session and fork, no 
   assert.match(outcome.message, /in a fork of its own session/);
 
   await until(() => conv.transcript.cursor('forky')?.agentSession === 'FORKED-NEW', 'the new session becomes the fork\'s cursor');
-  const launched = readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)[0]!;
-  assert.equal(launched, { type: 'launched', resume: 'SRC-1', fork: true, prompt: null }, 'the source session, forked, and no brief');
+  const launched = records(log)[0]!;
+  assert.equal({ resume: launched.resume, fork: launched.fork }, { resume: 'SRC-1', fork: true }, 'the source session, forked');
+  assert.not.ok(records(log).some((r) => r.type === 'user_text'), 'nothing was sent: no model turn on the fork\'s own');
   const cursor = conv.transcript.cursor('forky')!;
   assert.is(cursor.fork, undefined, 'no longer marked fork');
   assert.is(cursor.deliveredSeq, at, 'the new session holds what the forked one held');
@@ -123,18 +138,74 @@ s('a tab on a native fork launches the CLI with the source session and fork, no 
   assert.equal(sessions, ['FORKED-NEW'], 'the source\'s session is never recorded as the fork\'s');
 });
 
-s('a tab program that cannot open a session by id starts fresh with the brief, never blank', async () => {
+s('a tab program that cannot open a session by id starts fresh; the brief goes with the next message, which alone is recorded', async () => {
   // forky ran a turn in its session SRC-1 (headless, say); the tab cannot reopen it.
   const { env, log, src: conv } = await forkyWithOneTurn(false, 'hello MARK-EARLIER');
 
   session = tabOn(conv, env);
   const outcome = await session.start('forky');
   assert.is(outcome.kind, 'started', outcome.message);
-  await until(() => readFileSync(log, 'utf8').includes('launched'), 'the CLI was launched');
-  const launched = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]!) as { resume: string | null; fork: boolean; prompt: string | null };
+  assert.match(outcome.message, /your next message carries the conversation so far/);
+  await until(() => records(log).some((r) => r.type === 'launched'), 'the CLI was launched');
+  const launched = records(log)[0]!;
   assert.is(launched.resume, null, 'no session id handed to a program that cannot take one');
   assert.is(launched.fork, false);
-  assert.match(launched.prompt ?? '', /MARK-EARLIER/, 'the brief carries the earlier turn');
+  assert.not.ok(JSON.stringify(launched.argv).includes('MARK-EARLIER'), 'nothing of the conversation on the command line');
+  assert.ok(session.snapshot().briefPending);
+  // No turn is spent on the brief alone.
+  await new Promise((r) => setTimeout(r, 500));
+  assert.not.ok(records(log).some((r) => r.type === 'user_text'), 'the brief was not sent alone');
+
+  await until(() => session!.snapshot().status === 'idle', 'ready for input');
+  const r = await session.send('next question MARK-NEXT');
+  assert.is(r.kind, 'delivered');
+  const sent = records(log).filter((x) => x.type === 'user_text');
+  assert.is(sent.length, 1, 'one message reached the CLI');
+  assert.match(sent[0]!.text, /^\[baton handoff brief\][^]*MARK-EARLIER[^]*next question MARK-NEXT$/, 'the brief, then the message, in one paste');
+  await until(() => conv.transcript.entries.some((e) => e.kind === 'agent_text' && /got/.test(e.text)), 'the answer recorded');
+  const users = conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
+  assert.equal(users, ['hello MARK-EARLIER', 'next question MARK-NEXT'], 'the message recorded as typed, never the brief');
+  assert.not.ok(session.snapshot().briefPending);
+});
+
+s('a switch pastes the brief and the message once the new CLI is ready; the transcript records the message as typed', async () => {
+  const { env, log, src: conv } = await forkyWithOneTurn(false, 'hello MARK-ONE');
+  // The conversation's agent is forky; arm a switch to forky-2 (the same program under another name).
+  writeFileSync(join(home, 'plugins', 'forky2.mjs'), dropIn(join(home, 'forky-cli.mjs'), false).replace("name: 'forky'", "name: 'forky2'").replace("title: 'Forky'", "title: 'Forky Two'"));
+  await registry!.dispose();
+  registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [join(home, 'plugins')] });
+  session = tabOn(conv, env);
+  assert.is((await session.start('forky')).kind, 'started');
+  await until(() => session!.snapshot().status === 'idle', 'forky ready');
+  assert.ok(session.arm('forky2').armed);
+  const r = await session.send('over to you MARK-TWO');
+  assert.is(r.kind, 'switch');
+  assert.is(r.kind === 'switch' && r.outcome.kind, 'switched', r.kind === 'switch' ? r.outcome.message : '');
+  const sent = records(log).filter((x) => x.type === 'user_text').map((x) => x.text as string);
+  assert.is(sent.filter((t) => t.includes('MARK-TWO')).length, 1, 'the message went once');
+  assert.match(sent[sent.length - 1]!, /^\[baton handoff brief\][^]*MARK-ONE[^]*over to you MARK-TWO$/);
+  for (const l of records(log).filter((x) => x.type === 'launched')) assert.not.ok(JSON.stringify(l.argv).includes('MARK'), 'no brief or message in argv');
+  const users = conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
+  assert.equal(users, ['hello MARK-ONE', 'over to you MARK-TWO']);
+  const handoff = conv.transcript.entries.find((e) => e.kind === 'handoff' && e.to.harness === 'forky2');
+  assert.ok(handoff && handoff.kind === 'handoff' && handoff.briefChars > 0 && handoff.briefHash, 'the brief recorded only as the handoff\'s');
+});
+
+s('a brief too long to paste goes as a 0600 file the pasted message points at; the file is gone when the run ends', async () => {
+  const { env, log, src: conv } = await forkyWithOneTurn(false, `hello ${'long words '.repeat(20_000)} MARK-BIG`);
+  session = tabOn(conv, env);
+  assert.is((await session.start('forky')).kind, 'started');
+  await until(() => session!.snapshot().status === 'idle', 'ready for input');
+  assert.is((await session.send('short MARK-SMALL')).kind, 'delivered');
+  const sent = records(log).filter((x) => x.type === 'user_text').map((x) => x.text as string);
+  assert.is(sent.length, 1);
+  const file = /in the file (\S+\.md)\./.exec(sent[0]!)?.[1];
+  assert.ok(file, `the paste points at the file: ${sent[0]!.slice(0, 200)}`);
+  assert.ok(sent[0]!.endsWith('short MARK-SMALL'));
+  assert.match(readFileSync(file!, 'utf8'), /MARK-BIG/);
+  assert.is(statSync(file!).mode & 0o777, 0o600);
+  await session.stopAgent(1000);
+  assert.not.ok(existsSync(file!), 'removed when the run ended');
 });
 
 s.run();

@@ -18,6 +18,7 @@ import { TabTerminal } from '../../src/tui/tab-terminal.js';
 import { Tab } from '../../src/tui/tab.js';
 import { createCheckpoint } from '../../src/worktree/checkpoint.js';
 import { resetConversation } from '../../src/conversation/reset.js';
+import { pasteInput } from '../helpers/paste-cli.js';
 import { until } from '../helpers/term.js';
 
 // The CLI: each line typed at it is logged as the user's message, then answered at once
@@ -203,7 +204,6 @@ s.run();
 // session, confirmed at each turn's end), so a resume is what an ordinary restart would do;
 // each launch is recorded (resume, first prompt) and logs to a file of its own.
 const RESUMABLE_CLI = `import { appendFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 const log = process.env.RESUMABLE_LOG;
 const rec = (r) => appendFileSync(log, JSON.stringify(r) + '\\n');
 const answer = (text) => {
@@ -212,12 +212,8 @@ const answer = (text) => {
   rec({ type: 'turn_end' });
 };
 rec({ type: 'session', agentSession: process.env.RESUMABLE_SESSION });
-if (process.argv[2]) answer(process.argv[2]);
-process.stdout.write('resumable ready\\n> ');
-createInterface({ input: process.stdin }).on('line', (line) => {
-  answer(line);
-  process.stdout.write('ok: ' + line + '\\n> ');
-});
+${pasteInput('resumable ready> ')}
+onMessage(answer);
 `;
 
 const resumableDropIn = (cli: string, dir: string) => `import { appendFileSync } from 'node:fs';
@@ -229,17 +225,17 @@ export default (kit) => ({
   families: [],
   capabilities: { resume: true, fork: false },
   async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
+  statusFromScreen: (lines) => (lines.some((l) => /resumable ready> $/.test(l.trimEnd() + ' ')) ? 'idle' : undefined),
   launch(opts) {
     n++;
-    appendFileSync(join(${JSON.stringify(dir)}, 'launches.jsonl'), JSON.stringify({ n, resume: opts.resume ?? null, prompt: opts.initialPrompt ?? null }) + '\\n');
+    appendFileSync(join(${JSON.stringify(dir)}, 'launches.jsonl'), JSON.stringify({ n, resume: opts.resume ?? null }) + '\\n');
     const log = join(${JSON.stringify(dir)}, 'log-' + n + '.jsonl');
     appendFileSync(log, '');
     return {
       command: process.execPath,
-      args: [${JSON.stringify(cli)}, ...(opts.initialPrompt ? [opts.initialPrompt] : [])],
+      args: [${JSON.stringify(cli)}],
       env: { RESUMABLE_LOG: log, RESUMABLE_SESSION: opts.resume ?? 'session-' + n },
       cwd: opts.cwd,
-      prompt: opts.initialPrompt ? 'argv' : 'none',
     };
   },
   async ingest(opts) {
@@ -252,7 +248,6 @@ export default (kit) => ({
 interface Launch {
   n: number;
   resume: string | null;
-  prompt: string | null;
 }
 
 const r = suite('tab-session reset');
@@ -300,7 +295,7 @@ r('after a reset the agent is stopped, the same agent is armed, and the next sen
   const launches = () => readFileSync(join(home, 'launches.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Launch);
 
   assert.is((await session.start('resumable')).kind, 'started');
-  await until(() => terminal.screenLines().some((l) => l.includes('resumable ready')), 'the CLI is up');
+  await until(() => session.status.current === 'idle', 'the CLI is up and reads idle');
   for (const text of ['ALPHA the first message', 'BETA the second message']) {
     assert.is((await session.send(text)).kind, 'delivered');
     await until(() => conv.transcript.entries.some((e) => e.kind === 'agent_text' && e.text === `ok: ${text}`), `the answer to ${text}`);
@@ -329,7 +324,11 @@ r('after a reset the agent is stopped, the same agent is armed, and the next sen
   const [, again] = launches();
   assert.ok(again, 'launched again');
   assert.is(again!.resume, null, 'no resume: the session remembers what the reset hid');
-  const prompt = again!.prompt ?? '';
+  // What the restarted CLI received: its log's one user message.
+  const logged = readFileSync(join(home, 'log-2.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; text?: string });
+  const received = logged.filter((x) => x.type === 'user_text');
+  assert.is(received.length, 1, 'one message, brief and all, reached the CLI');
+  const prompt = received[0]!.text ?? '';
   assert.ok(prompt.includes('ALPHA the first message'), 'the brief holds what is still shown');
   assert.not.ok(prompt.includes('BETA'), 'and not the hidden turn');
   assert.ok(prompt.trimEnd().endsWith('GAMMA after the reset'), 'the message comes after the brief');

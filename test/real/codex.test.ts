@@ -52,17 +52,15 @@ shape.readSessionTest(cli, {
 });
 
 live.launchArgvTest(cli, {
-  title: 'launch(): argv for a new session, a model, resume, fork and a first message; an account gets its own CODEX_HOME',
+  title: 'launch(): argv for a new session, a model, resume and fork, never a message; an account gets its own CODEX_HOME',
   plain: { args: ['--no-daemon'], env: () => ({}) },
   full: {
-    opts: { model: 'gpt-x', resume: 'abc-123', initialPrompt: '-starts with a dash', args: ['-c', 'a=1'] },
-    args: ['resume', 'abc-123', '--no-daemon', '-m', 'gpt-x', '-c', 'a=1', '--', '-starts with a dash'],
+    opts: { model: 'gpt-x', resume: 'abc-123', args: ['-c', 'a=1'] },
+    args: ['resume', 'abc-123', '--no-daemon', '-m', 'gpt-x', '-c', 'a=1'],
   },
   fork: { resume: 'abc-123', args: ['fork', 'abc-123', '--no-daemon'] },
   account: { env: (dir) => ({ CODEX_HOME: dir }), made: (dir) => dir },
 });
-
-live.bigFirstMessageTest(cli, { switchId: 'sw-1', pointer: /\.baton\/handoff-sw-1\.md/, before: '--' });
 
 live.tuiInterruptTest(cli, {
   title: 'the launched TUI for real: ingest follows it, the screen says working then idle, no daemon is left',

@@ -85,11 +85,11 @@ shape.readSessionTest(cli, {
 });
 
 live.launchArgvTest(cli, {
-  title: 'launch(): argv for a new session, a model, resume and a first message; no native fork; an account gets its own GEMINI_CLI_HOME',
+  title: 'launch(): argv for a new session, a model and resume, never a message; no native fork; an account gets its own GEMINI_CLI_HOME',
   plain: { args: [], env: () => ({}) },
   full: {
-    opts: { model: 'gemini-2.5-pro', resume: 'abc-123', initialPrompt: '-starts with a dash', args: ['--debug'] },
-    args: ['--resume', 'abc-123', '-m', 'gemini-2.5-pro', '--debug', '--prompt-interactive=-starts with a dash'],
+    opts: { model: 'gemini-2.5-pro', resume: 'abc-123', args: ['--debug'] },
+    args: ['--resume', 'abc-123', '-m', 'gemini-2.5-pro', '--debug'],
   },
   fork: 'refused',
   account: { env: (dir) => ({ GEMINI_CLI_HOME: dir }), made: (dir) => dir },
@@ -101,13 +101,12 @@ live.launchArgvTest(cli, {
   },
 });
 
-live.bigFirstMessageTest(cli, { switchId: 'sw-2', pointer: /^--prompt-interactive=[^]*\.baton\/handoff-sw-2\.md/ });
-
 s('the launched TUI for real: the approval on screen, then ingest has the call, its result and the answer', async () => {
   const tok = token('tui');
-  const spec = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, initialPrompt: `[[FAKE_SHELL: echo ${tok} > tui.txt]] ${tok}` });
+  const spec = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env });
   await cli.withTui(spec, async (tui, events) => {
     const started = Date.now();
+    await live.firstMessage(cli, tui, `[[FAKE_SHELL: echo ${tok} > tui.txt]] ${tok}`);
     await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === 'approval', 120_000, 'gemini asking to run the shell command');
     tui.press('Enter'); // "Allow once" is selected
     await until(() => events.some((e) => e.type === 'turn_end'), 'the turn end from the log', 60_000);

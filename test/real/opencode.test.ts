@@ -112,11 +112,11 @@ shape.readSessionTest(cli, {
 });
 
 live.launchArgvTest(cli, {
-  title: 'launch(): argv for a new session, a model, resume, fork and a first message; PWD; an account gets its own XDG dirs',
+  title: 'launch(): argv for a new session, a model, resume and fork, never a message; PWD; an account gets its own XDG dirs',
   plain: { args: [], env: (cwd) => ({ PWD: cwd }) },
   full: {
-    opts: { model: 'fake/fake-model', resume: 'ses_abc', initialPrompt: '-starts with a dash', args: ['--agent', 'plan'] },
-    args: ['--session', 'ses_abc', '--model', 'fake/fake-model', '--agent', 'plan', '--prompt=-starts with a dash'],
+    opts: { model: 'fake/fake-model', resume: 'ses_abc', args: ['--agent', 'plan'] },
+    args: ['--session', 'ses_abc', '--model', 'fake/fake-model', '--agent', 'plan'],
   },
   fork: { resume: 'ses_abc', args: ['--session', 'ses_abc', '--fork'] },
   account: {
@@ -125,10 +125,8 @@ live.launchArgvTest(cli, {
   },
 });
 
-live.bigFirstMessageTest(cli, { switchId: 'sw-1', pointer: /^--prompt=.*\.baton\/handoff-sw-1\.md/ });
-
 live.tuiInterruptTest(cli, {
-  title: 'the launched TUI for real: it submits --prompt, ingest follows it, the screen says working then idle',
+  title: 'the launched TUI for real: its first message pasted once idle, ingest follows it, the screen says working then idle',
   log: 'the database',
   startMs: TURN_MS,
   workingMs: 60_000,
