@@ -2,7 +2,8 @@
 // Fork and reset from the TUI's transcript view, as a person does them: the built baton
 // (dist/src/cli.js) in a real PTY, a real git repository in a temp dir, real claude against
 // the fake LLM. f forks at the selected entry into a new tab (the new conversation on disk
-// holds the history up to there, the new tab's claude starts with it) or into a new git
+// holds the history up to there; the new tab's claude starts ready, spending no turn, and the
+// next message carries that history with it) or into a new git
 // worktree (its directory on branch baton/..., claude running there); closing that tab
 // offers to remove the worktree, asks again when it is dirty, and removes worktree and
 // branch. A fork's tab is marked in the tab bar (↳#seq, ⎇branch). r resets to the entry:
@@ -161,11 +162,19 @@ s('f on the second reply, t: a new tab holding the history up to there, its clau
   assert.not.ok(entries(fork).some((e) => e.seq! > forkSeq && e.kind === 'agent_text' && e.text!.includes('GAMMA')), 'nothing after the fork point');
   assert.ok(entries(source).some((e) => e.text?.includes('third message GAMMA')), 'the source keeps its history');
 
-  // The fork's claude got the history up to the fork point, and nothing after it.
-  const req = await fake.waitForRequest((r) => bodyContains(r, `baton transcript show ${fork}`), 90_000, 'the fork\'s first request');
+  // The fork's claude starts blank and ready: no model turn is spent on the brief alone.
+  await t.waitFor(idle(2), 90_000, 'the fork\'s claude ready');
+  await t.waitFor(/Your next message carries the conversation so far to Claude Code/, 10_000, 'the compose bar says the brief waits for the next message');
+  assert.is(fake.requests().filter((r) => bodyContains(r, `baton transcript show ${fork}`)).length, 0, 'nothing sent yet');
+  // The next message carries it: the history up to the fork point, nothing after it, then the message.
+  await send('in the fork DELTA', 2);
+  const req = fake.requests().find((r) => bodyContains(r, `baton transcript show ${fork}`))!;
+  assert.ok(req, 'the brief went with the message');
   assert.ok(bodyContains(req, 'second message BETA'));
+  assert.ok(bodyContains(req, 'in the fork DELTA'));
   assert.not.ok(bodyContains(req, 'third message GAMMA'));
-  await t.waitFor(idle(2), 60_000, 'the fork\'s claude answered');
+  await until(() => texts(fork, 'user_message').includes('in the fork DELTA'), 'the message recorded in the fork');
+  assert.not.ok(texts(fork, 'user_message').some((x) => x.includes('[baton handoff brief]')), 'the brief is never a user message');
 });
 
 let wtFork: string;
@@ -191,7 +200,7 @@ s('f, w: a new git worktree on branch baton/<id> holding the files after the for
   assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'later\n', 'the source\'s files untouched');
   // claude shows the directory it runs in under its banner.
   await t.waitFor((scr) => scr.includes(m.cwd), 60_000, 'claude running in the worktree');
-  await t.waitFor(idle(3), 90_000, 'the worktree fork\'s claude answered');
+  await t.waitFor(idle(3), 90_000, 'the worktree fork\'s claude ready');
 });
 
 s('closing the worktree fork\'s tab offers removal; a dirty worktree is said so and asked again; then worktree and branch are gone, the conversation stays', async () => {
@@ -306,7 +315,7 @@ s('quitting with a worktree fork open removes nothing and says the worktree stay
   await t.waitFor(/3:Claude Code ↳#\d+ ⎇/, 90_000, 'the worktree fork\'s tab');
   const kept = convDirs().find((id) => id !== source && id !== wtFork && meta(id).worktreeBranch)!;
   assert.ok(kept, 'a second worktree fork');
-  await t.waitFor(idle(3), 90_000, 'its claude answered');
+  await t.waitFor(idle(3), 90_000, 'its claude ready');
   stayed = meta(kept);
 });
 
@@ -373,8 +382,16 @@ s('a in the fork dialog: the fork continues with another agent, which starts on 
   await t.waitFor(/continued by Codex CLI/, 10_000, 'the dialog names the chosen agent');
   t.type('t');
   await t.waitFor(/3:Codex CLI/, 60_000, 'the fork\'s tab runs codex');
-  const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'only message OMEGA'), 90_000, 'codex\'s first request');
-  assert.ok(bodyContains(req, '[baton handoff brief]'), 'another agent gets a replay');
+  await t.waitFor(/3:Codex CLI[^\n]* idle/, 90_000, 'codex ready');
+  assert.is(fake.requests().filter((r) => r.api === 'openai-responses').length, 0, 'no turn spent on the brief alone');
+  await escape();
+  t.press('C-b', 'm');
+  await t.waitFor(/Your next message carries the conversation so far to Codex CLI/, 10_000, 'the compose bar says the brief waits');
+  t.type('over to codex PSI');
+  t.press('Enter');
+  const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'over to codex PSI'), 90_000, 'codex\'s first request');
+  assert.ok(bodyContains(req, '[baton handoff brief]'), 'another agent gets a replay, with the message');
+  assert.ok(bodyContains(req, 'only message OMEGA'), 'of the history so far');
   await escape();
   t.press('C-b', 'q');
   await t.waitFor((scr) => /Quit baton/.test(scr) || t.exitCode !== undefined, 15_000);
