@@ -304,7 +304,7 @@ t('an ACP agent without a terminal UI cannot open in a tab: bad input, pointing 
     assert.match((err as BatonError).hint!, 'baton chat --agent headless-only');
   }
   const withTui = acpDriver({ name: 'g', command: 'goose', args: ['acp'], installHint: 'y', tui: { command: 'goose', args: ['session'] } });
-  assert.equal(await withTui.launch({ env, cwd: work, args: ['--debug'] }), { command: 'goose', args: ['session', '--debug'], env: {}, cwd: work, prompt: 'none' });
+  assert.equal(await withTui.launch({ env, cwd: work, args: ['--debug'] }), { command: 'goose', args: ['session', '--debug'], env: {}, cwd: work });
 });
 
 t.run();

@@ -168,7 +168,7 @@ t('baton agents: a drop-in\'s title, version and error are printed without contr
   families: [],
   capabilities: { resume: false, fork: false },
   detect: async () => ({ installed: true, version: ${JSON.stringify(version)}, loginHint: ${JSON.stringify(`log in${BEL}${NUL}`)} }),
-  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }),
+  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd }),
 };
 `,
   );

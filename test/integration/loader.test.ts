@@ -28,7 +28,7 @@ export default {
   families: [],
   capabilities: { resume: false, fork: false },
   detect: async () => ({ installed: false, installHint: 'nothing to install' }),
-  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }),
+  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd }),
   ${extra}
 };
 `;
@@ -116,7 +116,7 @@ t('a drop-in may leave out families, capabilities and a launch\'s env; planMode 
   writeFileSync(join(pluginDir, 'bare.mjs'), `export default {
   name: 'bare', title: 'Bare',
   detect: async () => ({ installed: false, installHint: 'get bare' }),
-  launch: async ({ cwd }) => ({ command: 'bare', args: [], cwd, prompt: 'none' }),
+  launch: async ({ cwd }) => ({ command: 'bare', args: [], cwd }),
 };`);
   writeFileSync(join(pluginDir, 'older.mjs'), driverSource('older').replace('fork: false }', "fork: true, planMode: true, submit: 'type', someday: 'x' }").replace('env: {}, ', ''));
   const r = await open();
@@ -124,7 +124,7 @@ t('a drop-in may leave out families, capabilities and a launch\'s env; planMode 
   const bare = r.get('bare');
   assert.equal(bare.families, []);
   assert.equal(bare.capabilities, { resume: false, fork: false, tabSession: true });
-  assert.equal(await bare.launch({ cwd: root, env }), { command: 'bare', args: [], env: {}, cwd: root, prompt: 'none' });
+  assert.equal(await bare.launch({ cwd: root, env }), { command: 'bare', args: [], env: {}, cwd: root });
   const older = r.get('older');
   assert.equal(older.capabilities, { resume: false, fork: true, tabSession: true }, 'only the fields baton reads');
   assert.equal((await older.launch({ cwd: root, env })).env, {});

@@ -71,7 +71,7 @@ export const driver: HarnessDriver = {
   name: ${JSON.stringify(name)}, title: 'Built-in ${name}', families: ['fixture'],
   capabilities: { resume: true, fork: false },
   detect: async () => ({ installed: false, installHint: 'bundled' }),
-  launch: ({ cwd }) => ({ command: ${JSON.stringify(name)}, args: [], env: {}, cwd, prompt: 'none' }),
+  launch: ({ cwd }) => ({ command: ${JSON.stringify(name)}, args: [], env: {}, cwd }),
 };
 `;
   writeFileSync(join(dir, 'alpha', 'index.ts'), driverTs('alpha'));

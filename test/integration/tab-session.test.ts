@@ -43,7 +43,7 @@ const dropIn = (cli: string) => `export default (kit) => ({
   capabilities: { resume: false, fork: false },
   async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
   launch(opts) {
-    return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG }, cwd: opts.cwd, prompt: 'none' };
+    return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG }, cwd: opts.cwd };
   },
   async ingest(opts) {
     const tail = await kit.tailJsonl(opts.env.TYPED_CLI_LOG, { onRecord: (r) => opts.onEvent(r) });

@@ -16,7 +16,7 @@ const minimal = (more: Partial<DriverDefinition> = {}): DriverDefinition => ({
   name: 'min',
   title: 'Minimal',
   detect: async () => ({ installed: false, installHint: 'get it' }),
-  launch: ({ cwd }) => ({ command: 'min', args: [], cwd, prompt: 'none' }),
+  launch: ({ cwd }) => ({ command: 'min', args: [], cwd }),
   ...more,
 });
 
@@ -26,7 +26,7 @@ s('left out: no families, no resume, no fork, tabSession true, no env additions'
   const d = normalizeDriver(def);
   assert.equal(d.families, []);
   assert.equal(d.capabilities, { resume: false, fork: false, tabSession: true });
-  assert.equal(d.launch(opts), { command: 'min', args: [], env: {}, cwd: '/w', prompt: 'none' });
+  assert.equal(d.launch(opts), { command: 'min', args: [], env: {}, cwd: '/w' });
 });
 
 s('given: kept as written; a partial capabilities object gets the rest from the defaults', () => {
@@ -46,11 +46,11 @@ s('capability fields baton does not read (planMode, submit, anything newer) pass
 });
 
 s('an async launch gets its env filled in too; an env given is kept', async () => {
-  const d = normalizeDriver(minimal({ launch: async ({ cwd }) => ({ command: 'min', args: ['-x'], cwd, prompt: 'none' }) }));
+  const d = normalizeDriver(minimal({ launch: async ({ cwd }) => ({ command: 'min', args: ['-x'], cwd }) }));
   const spec = d.launch(opts);
   assert.instance(spec, Promise);
-  assert.equal(await spec, { command: 'min', args: ['-x'], env: {}, cwd: '/w', prompt: 'none' });
-  const withEnv = normalizeDriver(minimal({ launch: ({ cwd }) => ({ command: 'min', args: [], env: { A: '1' }, cwd, prompt: 'none' }) }));
+  assert.equal(await spec, { command: 'min', args: ['-x'], env: {}, cwd: '/w' });
+  const withEnv = normalizeDriver(minimal({ launch: ({ cwd }) => ({ command: 'min', args: [], env: { A: '1' }, cwd }) }));
   assert.equal((await withEnv.launch(opts)).env, { A: '1' });
 });
 
@@ -79,7 +79,7 @@ s('a driver that is a class instance keeps its prototype methods and its `this`;
       return { installed: true, path: this.bin, installHint: 'x' };
     }
     launch(o: LaunchOptions): LaunchSpecDefinition {
-      return { command: this.bin, args: [], cwd: o.cwd, prompt: 'none' };
+      return { command: this.bin, args: [], cwd: o.cwd };
     }
     statusFromScreen(): AgentStatus | undefined {
       return this.bin === 'cls-bin' ? 'idle' : undefined;
