@@ -10,7 +10,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
-import yargs from 'yargs';
+import yargs from './commands/yargs.js';
 import { BatonError, EXIT } from './errors.js';
 import { fsFailure } from './fs-failure.js';
 import { resolveHome } from './transcript/store-home.js';

@@ -1,6 +1,6 @@
 // `baton agents [--json]`: every driver, installed or not, with version and hints.
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { describeAgents, formatAgents } from '../plugins/describe-agents.js';
 import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';

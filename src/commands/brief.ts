@@ -1,7 +1,7 @@
 // `baton brief ID [--upto SEQ] [--to NAME] [--max-chars N]`: prints the handoff brief
 // exactly as it would be sent, built by the same code path the switch uses.
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { badInput, noSuchEntry } from '../errors.js';
 import { lastSegmentOf, prepareBrief } from '../conversation/prepare-brief.js';
 import { briefMaxCharsFromEnv, parseBriefMaxChars } from '../transcript/settings.js';

@@ -1,7 +1,7 @@
 // `baton chat [--conversation ID | --new] [--agent NAME] [--model M] [--json] PROMPT`:
 // one headless turn. Naming an agent other than the conversation's current one is a handoff.
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { runChat } from '../conversation/chat.js';
 import { userAuthor } from '../conversation/user.js';
 import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';

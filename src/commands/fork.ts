@@ -4,7 +4,7 @@
 // then on stderr whether the fork is native (its first turn forks the agent's own session)
 // or a replay (a brief), and why.
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { forkConversation, type ForkResult } from '../conversation/fork.js';
 import { badInput } from '../errors.js';
 import { resolveHome } from '../transcript/store.js';

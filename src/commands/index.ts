@@ -1,6 +1,6 @@
 // Every command baton has, registered on one yargs parser. Each lives in its own module.
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { setPluginDirs } from './agent-catalog.js';
 import { registerAgents } from './agents.js';
 import { registerBrief } from './brief.js';

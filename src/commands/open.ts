@@ -1,6 +1,6 @@
 // `baton [open] [DIR]`: the full-screen TUI in DIR (default: the current directory).
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { runBaton } from '../tui/run-baton.js';
 import { pluginDirs } from './agent-catalog.js';
 import type { Io } from './io.js';

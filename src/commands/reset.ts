@@ -1,6 +1,6 @@
 // `baton reset ID --to SEQ [--restore] [--force]` and `baton reset ID --undo`.
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { badInput } from '../errors.js';
 import { resetConversation, undoLastReset } from '../conversation/reset.js';
 import { userAuthor } from '../conversation/user.js';

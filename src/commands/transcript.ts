@@ -5,7 +5,7 @@
 // the sanitizer, and then main()'s terminalSafe door; JSON goes out through jsonText
 // (lossless).
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { badInput } from '../errors.js';
 import { renderEntries, renderMarkdown, authorLabel } from '../transcript/render-text.js';
 import { redactEntry } from '../transcript/redact.js';

@@ -1,7 +1,7 @@
 // `baton worktree list [--json]` and `baton worktree remove <conversation-id|path> [--force]`:
 // the worktrees forks live in, with their conversations, and removing one with its branch.
 
-import type { Argv } from 'yargs';
+import type { Argv } from './yargs.js';
 import { listForkWorktrees, removeForkWorktree, type ForkWorktreeRow } from '../conversation/worktree-forks.js';
 import { resolveHome } from '../transcript/store.js';
 import { stripControls } from '../transcript/sanitize.js';

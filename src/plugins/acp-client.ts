@@ -1,7 +1,6 @@
 // baton's side of one ACP connection (the "client" in ACP terms), over an agent's stdio:
 // initialize, sessions (new, load, resume, fork), prompt, cancel, and the requests an agent makes of its client —
-// permission, file system, terminals. This and the other src/plugins/acp*.ts files are the
-// only door through which @agentclientprotocol/sdk enters baton. It decides nothing about
+// permission, file system, terminals. The SDK itself enters through acp-sdk.ts. It decides nothing about
 // policy (the harness does) and never spawns the agent itself.
 
 import { Readable, Writable } from 'node:stream';
@@ -19,12 +18,12 @@ import {
   type RequestPermissionResponse,
   type ResumeSessionResponse,
   type SessionUpdate,
-} from '@agentclientprotocol/sdk/unstable';
+} from './acp-sdk.js';
 import { readTextFile, writeTextFile } from './acp-fs.js';
 import { TerminalPool } from './acp-terminals.js';
 
-export { RequestError } from '@agentclientprotocol/sdk/unstable';
-export type { AuthMethod, InitializeResponse, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+export { RequestError } from './acp-sdk.js';
+export type { AuthMethod, InitializeResponse, PromptResponse, SessionUpdate } from './acp-sdk.js';
 
 export interface AcpClientOptions {
   /** Directory relative terminal cwds resolve against. */

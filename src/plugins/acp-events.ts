@@ -6,7 +6,7 @@
 // Never invents content: what is not in an update is not in an event.
 
 import type { TranscriptEvent, Usage } from './api.js';
-import type { ContentBlock, SessionUpdate, ToolCallContent, Usage as AcpUsage } from '@agentclientprotocol/sdk/unstable';
+import type { AcpUsage, ContentBlock, SessionUpdate, ToolCallContent } from './acp-sdk.js';
 
 interface ToolState {
   id: string;

@@ -6,7 +6,7 @@
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute } from 'node:path';
-import { RequestError } from '@agentclientprotocol/sdk/unstable';
+import { RequestError } from './acp-sdk.js';
 
 function absolute(path: string): string {
   if (!isAbsolute(path)) throw RequestError.invalidParams({ path }, `path must be absolute: ${path}`);

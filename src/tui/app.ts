@@ -4,7 +4,7 @@
 // blessed screen. It never parses a program's output itself (panes do) and never
 // decides about conversations: commands it does not implement are hooks for the caller.
 
-import blessed from 'blessed';
+import blessed from './blessed.js';
 import { PassThrough } from 'node:stream';
 import { BatonError } from '../errors.js';
 import { fsFailure } from '../fs-failure.js';

@@ -6,7 +6,7 @@
 // user types sends. Any queued message can be selected, taken back to edit, or deleted.
 // It edits text only; sending and the queue itself are the conversation's business.
 
-import blessed from 'blessed';
+import blessed from './blessed.js';
 import { stripControls } from '../transcript/sanitize.js';
 import type { App } from './app.js';
 import type { BlessedKey as ScrollKey } from './scroll-mode.js';

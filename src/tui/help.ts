@@ -2,7 +2,7 @@
 // lists is what the keys do — never a hand-written copy of the defaults — and the transcript
 // view's own keys, from the list the view itself uses.
 
-import blessed from 'blessed';
+import blessed from './blessed.js';
 import { COMPOSE_KEYS } from './compose-bar.js';
 import { describeBindings, type KeyConfig } from './keys.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';

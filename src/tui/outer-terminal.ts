@@ -4,7 +4,7 @@
 // encodes them, so its encoding must be the one the program asked for. It writes escape
 // sequences through blessed's program and keeps no other state.
 
-import type blessed from 'blessed';
+import type blessed from './blessed.js';
 import type { CursorShape } from './xterm.js';
 
 const SHAPE_CODE = { block: 2, underline: 4, bar: 6 } as const;

@@ -2,7 +2,7 @@
 // take the keyboard while it is open, and give both back. Keeps overlays free of the
 // app's internals; it must never reach the PTYs.
 
-import type blessed from 'blessed';
+import type blessed from './blessed.js';
 
 export interface OverlayHost {
   readonly screen: blessed.Widgets.Screen;

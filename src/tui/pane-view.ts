@@ -4,7 +4,7 @@
 // baton's notice in its place. It decides nothing about when to draw (see frames.ts) and
 // must never write to the PTY.
 
-import blessed from 'blessed';
+import blessed from './blessed.js';
 import { DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
 import type { Pane } from './pane.js';
 import { wrapLines } from './wrap.js';

@@ -23,6 +23,9 @@ import {
   type Terminal,
 } from './xterm.js';
 
+/** node-pty's handle, for the modules beside this one (pane.ts is node-pty's one door). */
+export type { IPty } from 'node-pty';
+
 export interface PaneLaunch {
   command: string;
   args: string[];

@@ -2,7 +2,7 @@
 // plain shell) and the yes/no confirmation. Each resolves once, with undefined/false when
 // dismissed; neither acts on the choice itself.
 
-import blessed from 'blessed';
+import blessed from './blessed.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import { escapeTags, oneLine } from './tab-bar.js';
 import { wrapLines } from './wrap.js';

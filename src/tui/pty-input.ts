@@ -4,7 +4,7 @@
 // does not take now (a large paste) is retried shortly. It never reads the PTY.
 
 import { writeSync } from 'node:fs';
-import type { IPty } from 'node-pty';
+import type { IPty } from './pane.js';
 
 export class PtyInput {
   private queue: Buffer[] = [];

@@ -7,7 +7,7 @@
 // conversation-tabs.ts), q or Esc leaves. Everything shown went through the sanitizer
 // (render-text.ts).
 
-import blessed from 'blessed';
+import blessed from './blessed.js';
 import { CARD_LABEL, regenerateCard } from '../conversation/handoff-card.js';
 import { renderEntry } from '../transcript/render-text.js';
 import type { Transcript } from '../transcript/transcript.js';
