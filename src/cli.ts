@@ -70,15 +70,35 @@ function isEntryPoint(): boolean {
   }
 }
 
+// A command is done when its handler resolves, and baton then exits, whatever a plugin left
+// running (an interval, a socket, a turn baton stopped waiting for): so a command that
+// serves must not resolve before it has finished serving. And the reverse: should the event
+// loop run dry while the command is still waiting (a promise no one can settle any more),
+// that is a failure, never a silent exit 0.
+function exitNow(code: number): void {
+  process.exitCode = code;
+  // stdout and stderr are synchronous for files, pipes and terminals on Linux; the empty
+  // writes are a flush where they are not.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
 if (isEntryPoint()) {
+  let finished = false;
+  process.once('beforeExit', () => {
+    if (finished) return;
+    process.stderr.write('baton: internal error: the command stopped before it finished (it was waiting for something that can no longer happen; a plugin may be at fault)\n');
+    process.exitCode = EXIT.internal;
+  });
   main(process.argv.slice(2)).then(
     (code) => {
-      process.exitCode = code;
+      finished = true;
+      exitNow(code);
     },
     (err: unknown) => {
+      finished = true;
       // A bug: its stack trace is kept, but an error's message may quote data (a driver's output).
       terminalSafe(processIo()).err(`${inspect(err)}\n`);
-      process.exitCode = EXIT.internal;
+      exitNow(EXIT.internal);
     },
   );
 }

@@ -55,7 +55,9 @@ export function registerChat(y: Argv, io: Io): Argv {
           });
         }
         // Ctrl-C, SIGTERM or a hangup cancel the turn: the driver ends the CLI's process group
-        // (nothing is left running) and what the agent said so far stays in the transcript.
+        // (nothing is left running) and what the agent said so far stays in the transcript. A
+        // driver that does not stop within a few seconds is abandoned (turn-guard.ts): exit 130
+        // all the same, and the groups it started through the kit end as baton exits.
         const cancel = new AbortController();
         const onSignal = (sig: NodeJS.Signals) => {
           if (cancel.signal.aborted) return;
@@ -64,8 +66,13 @@ export function registerChat(y: Argv, io: Io): Argv {
         };
         const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
         for (const sig of signals) process.on(sig, onSignal);
-        const cancelled = () =>
-          new BatonError(`the turn was cancelled (${String(cancel.signal.reason)})`, EXIT.cancelled, `your message and what the agent said before it stopped are in the transcript: baton transcript show ${conv.id}`);
+        // baton's own words when it had to stop waiting for the driver, else the plain cancel.
+        const cancelled = (err?: unknown) =>
+          new BatonError(
+            err instanceof BatonError && err.exitCode === EXIT.cancelled ? err.message : `the turn was cancelled (${String(cancel.signal.reason)})`,
+            EXIT.cancelled,
+            `your message and what the agent said before it stopped are in the transcript: baton transcript show ${conv.id}`,
+          );
         let failed = false;
         try {
           const cwd = conv.meta.data.cwd;
@@ -90,7 +97,7 @@ export function registerChat(y: Argv, io: Io): Argv {
         } catch (err) {
           failed = true;
           // A driver that was cancelled before its CLI started fails instead: still a cancel.
-          if (cancel.signal.aborted && !(err instanceof BatonError && err.exitCode === EXIT.cancelled)) throw cancelled();
+          if (cancel.signal.aborted) throw cancelled(err);
           throw err;
         } finally {
           for (const sig of signals) process.off(sig, onSignal);

@@ -6,7 +6,9 @@
 // alone; should the fork fail before the prompt reached the model, the turn falls back to
 // the replay with the full brief. Everything is checked before anything is written,
 // so bad input changes nothing; once the message is recorded, a failure leaves it and an
-// error entry in the transcript, never loses it.
+// error entry in the transcript, never loses it. The driver's time limits are baton's to
+// keep (turn-guard.ts: its deadline and a cancel hold whatever the driver does), and a turn
+// that ends without an answer (see `answered`) is a failure too, never a silent success.
 
 import { randomUUID } from 'node:crypto';
 import { BatonError, EXIT } from '../errors.js';
@@ -18,6 +20,7 @@ import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { Entry } from '../transcript/types.js';
 import { hasContext, lastSegmentOf, prepareBrief, resumableCursor, type PreparedBrief } from './prepare-brief.js';
+import { guardTurn, TurnAbandonedError } from './turn-guard.js';
 
 export interface ChatTurn {
   /** The agent to run; default the conversation's current one. */
@@ -68,9 +71,29 @@ interface Plan {
   fork?: boolean;
 }
 
-async function readyDriver(registry: Registry, name: string): Promise<HarnessDriver> {
+/** How long a driver's `detect()` may take before `baton chat` gives up on it. */
+export const DETECT_TIMEOUT_MS = 10_000;
+
+async function readyDriver(registry: Registry, name: string, signal: AbortSignal | undefined): Promise<HarnessDriver> {
   const driver = registry.get(name);
-  const found = await registry.detect(name);
+  // A driver's detect() is its own code: bounded, and a cancel does not wait for it.
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const found = await Promise.race([
+    registry.detect(name),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new BatonError(`${driver.title} (${name}) did not say whether it is installed within ${DETECT_TIMEOUT_MS / 1000} s`, EXIT.agentFailed, 'see `baton agents`; a drop-in driver may be at fault')),
+        DETECT_TIMEOUT_MS,
+      );
+      onAbort = () => reject(new BatonError(`the turn was cancelled (${String(signal!.reason)}) before ${driver.title} started`, EXIT.cancelled));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+  ]).finally(() => {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  });
   if (!found.installed) {
     throw new BatonError(`${driver.title} (${name}) is not installed`, EXIT.agentNotInstalled, found.installHint);
   }
@@ -92,7 +115,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   if (!name) {
     throw new BatonError('this conversation has no agent yet', EXIT.badInput, `choose one with --agent NAME (known: ${registry.names().join(', ')})`);
   }
-  const driver = await readyDriver(registry, name);
+  const driver = await readyDriver(registry, name, turn.signal);
   const model = turn.model ?? (current?.harness === name ? current.model : lastSegmentOf(t.segments, name)?.model) ?? registry.settings(name).model ?? driver.defaultModel ?? 'default';
   const titles = Object.fromEntries(registry.drivers().map((d) => [d.name, d.title]));
   const plan: Plan = { driver, model, switching: !current || current.harness !== name || current.model !== model };
@@ -152,23 +175,35 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   t.apply({ type: 'user_text', text: turn.prompt, checkpoint, switchId: plan.switching ? switchId : undefined });
   conv.sync();
 
-  const run = (prompt: string, resume: string | undefined): Promise<HeadlessResult> =>
-    driver.headless!({
-      cwd: conv.meta.data.cwd,
-      prompt,
-      model: model === 'default' ? undefined : model,
-      resume,
-      ...(resume && plan.fork ? { fork: true } : {}),
-      yes: turn.yes,
-      args: [...(registry.settings(name).args ?? []), ...(turn.args ?? [])],
-      timeoutMs: turn.timeoutMs,
-      env: turn.env,
-      ...(turn.signal ? { signal: turn.signal } : {}),
-      onEvent: (e) => {
-        // The message itself was recorded above; a driver echoing it back adds nothing.
-        if (e.type !== 'user_text') t.apply(e);
-      },
-    });
+  // baton keeps the turn's deadline and cancel itself (turn-guard.ts); once a run is over
+  // (settled, or abandoned by baton) its driver's late events are not recorded.
+  const run = async (prompt: string, resume: string | undefined): Promise<HeadlessResult> => {
+    let listening = true;
+    try {
+      return await guardTurn(
+        (signal) =>
+          driver.headless!({
+            cwd: conv.meta.data.cwd,
+            prompt,
+            model: model === 'default' ? undefined : model,
+            resume,
+            ...(resume && plan.fork ? { fork: true } : {}),
+            yes: turn.yes,
+            args: [...(registry.settings(name).args ?? []), ...(turn.args ?? [])],
+            timeoutMs: turn.timeoutMs,
+            env: turn.env,
+            signal,
+            onEvent: (e) => {
+              // The message itself was recorded above; a driver echoing it back adds nothing.
+              if (listening && e.type !== 'user_text') t.apply(e);
+            },
+          }),
+        { timeoutMs: turn.timeoutMs, signal: turn.signal, title: driver.title },
+      );
+    } finally {
+      listening = false;
+    }
+  };
   const compose = (brief: string | null) => (brief ? `${brief}\n\n${turn.prompt}` : turn.prompt);
 
   let result: HeadlessResult;
@@ -192,6 +227,11 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     } catch (err2) {
       return fail(err2);
     }
+  }
+  t.flush();
+  if (!answered(t.entries.slice(before))) {
+    if (!turn.signal?.aborted) noAnswer(t.entries.slice(before));
+    t.apply({ type: 'error', text: `The turn was cancelled (${String(turn.signal!.reason)}) before ${driver.title} answered.`, code: String(EXIT.cancelled) });
   }
   if (plan.resume && !result.resumed) {
     // The CLI answered in a new session of its own: the reply stands, but that session
@@ -224,13 +264,32 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     return r;
   }
 
+  /** The driver settled without an answer: a failed turn, its own error entry saying why, or baton's. */
+  function noAnswer(entries: Entry[]): never {
+    const said = entries.filter((e) => e.kind === 'error').pop();
+    const why = said?.kind === 'error' ? `: ${said.text}` : ' (no text, no tool call, no approval request)';
+    const err = new BatonError(`${driver.title} ended the turn without an answer${why}`, EXIT.agentFailed, `your message is kept in the transcript (baton transcript show ${conv.id}); retry with baton chat`);
+    if (!said) return fail(err);
+    conv.sync();
+    throw err;
+  }
+
   function fail(err: unknown): never {
     t.flush();
     const message = err instanceof Error ? err.message : String(err);
-    t.apply({ type: 'error', text: `${driver.title} failed: ${message}`, code: err instanceof BatonError ? String(err.exitCode) : 'internal' });
+    const text = err instanceof TurnAbandonedError ? message.charAt(0).toUpperCase() + message.slice(1) : message.startsWith(driver.title) ? message : `${driver.title} failed: ${message}`;
+    t.apply({ type: 'error', text, code: err instanceof BatonError ? String(err.exitCode) : 'internal' });
     conv.sync();
     if (err instanceof BatonError) throw err;
     throw new BatonError(`${driver.title} failed: ${message}`, EXIT.agentFailed, 'your message is kept in the transcript; retry with baton chat');
   }
 }
 
+/**
+ * Whether a turn's entries hold an answer: something the agent said or did — text that is
+ * not blank, a tool call, or an approval request. Reasoning, usage (turn_end), a session
+ * id, notices and errors alone are not one: a turn of only those ended without an answer.
+ */
+export function answered(entries: readonly Entry[]): boolean {
+  return entries.some((e) => (e.kind === 'agent_text' && e.text.trim() !== '') || e.kind === 'tool_call' || e.kind === 'approval');
+}

@@ -111,7 +111,18 @@ export interface HeadlessTurn extends DriverEnv {
   yes: boolean;
   /** Extra arguments (config defaults, then the user's), placed where the CLI takes options. */
   args?: string[];
+  /**
+   * End the turn (and everything it started) after this long: BatonError exit 4, in the
+   * driver's own words. baton keeps the limit too: 1 s past it, it aborts `signal`, and 3 s
+   * after that it stops waiting (src/conversation/turn-guard.ts).
+   */
   timeoutMs: number;
+  /**
+   * Aborted on a cancel (Ctrl-C, SIGTERM, a hangup; the reason is the signal's name) or at
+   * baton's own deadline (reason `timeout`). Stop within 3 s: after that baton stops
+   * waiting, records the turn as failed and exits; groups started with the kit's
+   * `spawnGroup` are killed as it exits, and events emitted later are not recorded.
+   */
   signal?: AbortSignal;
   onEvent(event: TranscriptEvent): void;
 }
@@ -225,7 +236,11 @@ export interface DriverParts {
   ingest?(opts: IngestOptions): Promise<Ingestor>;
   /** Status from the screen when events do not say (last resort). */
   statusFromScreen?(lines: readonly string[]): AgentStatus | undefined;
-  /** One turn without a PTY. */
+  /**
+   * One turn without a PTY. It must answer: emit text that is not blank, a tool call or an
+   * approval request. A turn that settles with none of these (only reasoning, usage, notices
+   * or errors) is a failed turn for baton (exit 4, an error entry).
+   */
   headless?(turn: HeadlessTurn): Promise<HeadlessResult>;
   /** Reads a whole native session from the CLI's own log (unknown session: BatonError exit 2). */
   readSession?(opts: ReadSessionOptions): Promise<ImportedSession>;

@@ -6,6 +6,7 @@
 // stops the others. Watching re-imports changed files (ESM cannot unload a module, so an
 // edited file is imported under a new URL; the old instance is simply no longer used).
 // Beyond calling a factory export, it never runs a driver's code: loading is all it does.
+// Drop-ins go through drop-in-load.ts, which checks each in a worker under a deadline first.
 
 import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -77,6 +78,7 @@ function firstLine(err: unknown): string {
 }
 
 /**
+/**
  * The built-in drivers: `DIR/<cli>/index.<ext>`, one per folder, by folder name. The other
  * modules of a folder are the driver's own parts and are never imported here.
  */
@@ -101,15 +103,26 @@ export function builtinDriverFiles(dir: string, extensions: readonly string[]): 
   return out;
 }
 
-/** Import one plugin file and check what it exports. Never throws. */
-export async function loadPluginFile(path: string): Promise<LoadedModule> {
-  let url = pathToFileURL(path).href;
+/**
+ * The URL a plugin file is imported under: its path plus a stamp of its mtime and size, so
+ * it changes exactly when the file does (and an edited file is imported afresh).
+ */
+export function pluginUrl(path: string): string | PluginProblem {
   try {
     const st = statSync(path);
-    url += `?v=${st.mtimeMs}-${st.size}`;
+    return `${pathToFileURL(path).href}?v=${st.mtimeMs}-${st.size}`;
   } catch (err) {
-    return { path, problem: { path, message: `cannot read: ${firstLine(err)}` } };
+    return { path, message: `cannot read: ${firstLine(err)}` };
   }
+}
+
+/**
+ * Import one plugin file and check what it exports. Never throws. `url` imports it under
+ * that URL (from `pluginUrl`, taken once by the caller) instead of a fresh stamp.
+ */
+export async function loadPluginFile(path: string, opts: { url?: string } = {}): Promise<LoadedModule> {
+  const url = opts.url ?? pluginUrl(path);
+  if (typeof url !== 'string') return { path, problem: url };
   let mod: Record<string, unknown>;
   try {
     mod = (await import(url)) as Record<string, unknown>;
@@ -130,13 +143,6 @@ export async function loadPluginFile(path: string): Promise<LoadedModule> {
   const problems = driverProblems(exported);
   if (problems.length) return { path, problem: { path, message: `not a valid driver: ${problems.join('; ')}` } };
   return { path, url, driver: exported as DriverDefinition };
-}
-
-/** Load every plugin file of `dirs` in order (directories in the order given, files by name). */
-export async function loadPluginDirs(dirs: readonly string[], extensions = DROP_IN_EXTENSIONS): Promise<LoadedModule[]> {
-  const out: LoadedModule[] = [];
-  for (const dir of dirs) for (const file of listPluginFiles(dir, extensions)) out.push(await loadPluginFile(file));
-  return out;
 }
 
 /**

@@ -2,7 +2,8 @@
 // ACP agents declared in config/harness-registry.json (and the user's overlay of it in
 // $XDG_CONFIG_HOME/baton), and drop-ins (the user's plugin dir, then each --plugins DIR),
 // in that order. Model families map to drivers in preference order: the first installed
-// wins. A broken plugin is a problem naming its file and the rest still load; two plugins
+// wins. A broken plugin is a problem naming its file and the rest still load (a drop-in
+// that does not finish loading in time too, see drop-in-load.ts); two plugins
 // with one name is a problem naming both files, and the later one is not registered.
 // With `watch`, drop-ins and the user's config are reloaded while baton runs and a
 // 'change' event says what changed. Every driver enters through normalizeDriver(): the rest
@@ -15,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { BatonError, EXIT, badInput } from '../errors.js';
 import type { Detection, DriverDefinition, HarnessDriver } from './api.js';
 import { acpDriver } from './acp-harness.js';
-import { builtinDriverFiles, configDir, defaultPluginDir, loadPluginDirs, loadPluginFile, watchPluginDirs, type LoadedModule, type PluginProblem } from './loader.js';
+import { loadDropIns, pluginLoadTimeout } from './drop-in-load.js';
+import { builtinDriverFiles, configDir, defaultPluginDir, loadPluginFile, watchPluginDirs, type LoadedModule, type PluginProblem } from './loader.js';
 import { normalizeDriver } from './normalize-driver.js';
 import { readRegistryConfig, type DriverDefaults, type FamilyDecl, type RegistryConfig } from './validate.js';
 
@@ -289,7 +291,9 @@ class DriverRegistry implements Registry {
       else if (m.driver) add(m.driver, { kind: 'builtin', path: m.path }, m.driver);
     }
     for (const decl of config.acpAgents) add(acpDriver(decl), { kind: 'config', path: declPaths.get(decl.name)! }, JSON.stringify(decl));
-    for (const m of await loadPluginDirs(this.dropInDirs)) {
+    const timeout = pluginLoadTimeout(this.env);
+    if (timeout.problem) problems.push(timeout.problem);
+    for (const m of await loadDropIns(this.dropInDirs, { timeoutMs: timeout.ms })) {
       if (m.problem) problems.push(m.problem);
       else add(m.driver!, { kind: 'drop-in', path: m.path }, m.url);
     }
