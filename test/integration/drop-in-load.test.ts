@@ -33,7 +33,9 @@ async function baton(args: string[], ms = 60_000): Promise<{ code: number | null
   let gone = false;
   const closed = new Promise<void>((resolve) => child.once('close', (code) => ((r.code = code), (gone = true), resolve())));
   try {
-    await until(() => gone, `baton ${args.join(' ')} to exit (stderr so far: ${JSON.stringify(r.err)})`, ms);
+    await until(() => gone, `baton ${args.join(' ')} to exit`, ms).catch((err: Error) => {
+      throw new Error(`${err.message}; its stderr: ${JSON.stringify(r.err)}`);
+    });
   } finally {
     try {
       process.kill(-child.pid!, 'SIGKILL');

@@ -78,7 +78,9 @@ function start(args: string[]) {
     /** Waits for the exit; a baton that is still running after `ms` fails the test (and is killed). */
     async exit(ms = 60_000): Promise<Run> {
       try {
-        await until(() => gone, `baton ${args.join(' ')} to exit (stderr so far: ${JSON.stringify(r.err)})`, ms);
+        await until(() => gone, `baton ${args.join(' ')} to exit`, ms).catch((err: Error) => {
+        throw new Error(`${err.message}; its stderr: ${JSON.stringify(r.err)}`);
+      });
       } finally {
         kill();
       }
