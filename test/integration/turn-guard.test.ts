@@ -182,7 +182,7 @@ t('a turn that ended without an answer (blank text, reasoning, usage only; or on
   assert.is(said.code, 4, said.err);
   assert.match(said.err, /Odd ended the turn without an answer: the model is overloaded/);
   const after = (await conversation()).entries;
-  const turn = after.slice(after.findLastIndex((e) => e.kind === 'user_message'));
+  const turn = after.slice(after.map((e) => e.kind).lastIndexOf('user_message'));
   assert.equal(turn.map((e) => e.kind), ['user_message', 'error']);
 });
 
