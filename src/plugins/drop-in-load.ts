@@ -1,33 +1,52 @@
 // Loading the user's drop-ins under a time limit. A drop-in's top-level code runs when it is
 // imported, and JavaScript cannot interrupt a module on the thread that imports it: one
 // whose top-level await never settles, or that spins in a loop, would hang every command
-// that loads plugins (`chat`, `agents`, `brief`, the TUI). So each drop-in is first loaded
-// in a worker thread (drop-in-check-worker.ts) — imported, its factory called, its shape
-// checked, exactly as below — with a deadline per file. A file that overruns is reported
-// by its path and not loaded; the worker is terminated (that stops even a busy loop) and a
-// fresh one goes on with the next file. Only the files that loaded cleanly there are then
-// imported in baton's own thread, under the same deadline, since code can behave
-// differently the second time (a pending import that overruns is abandoned, never awaited).
+// that loads plugins (`chat`, `agents`, `brief`, the TUI). So each drop-in is first imported
+// in a worker thread, with a deadline per file. A file that overruns (or ends the worker:
+// process.exit) is reported by its path and not loaded; the worker is terminated (that stops
+// even a busy loop) and a fresh one goes on with the next file. Only files whose top-level
+// code finished there — cleanly or with an error — are then loaded in baton's own thread
+// (loader.ts: import, factory, shape check, its problems in its usual words), under the same
+// deadline, since code can behave differently the second time (a load that overruns is
+// abandoned, never awaited).
 //
-// What this costs, and what it does not promise: a drop-in's top-level code runs twice
-// (once in the check; its output there is discarded), and one worker starts whenever there
-// are drop-ins not yet checked under their current stamp. Built-ins are baton's own code and
-// load directly, at no extra cost. This guards against mistakes, not malice (a drop-in runs
-// with the user's rights anyway), and it covers loading only: a driver's functions run in
-// baton's thread, where their callers keep their own time limits (`baton chat`'s turn
-// timeout and signals, the deadline on `detect()`).
+// What this costs, and what it does not promise: a drop-in's top-level code runs twice (once
+// in the check; its output there is discarded), and one worker starts whenever there are
+// drop-ins not yet checked under their current stamp. The worker only imports the files:
+// it needs neither baton's modules nor a TypeScript loader. Built-ins are baton's own code
+// and load directly, at no extra cost. This guards against mistakes, not malice (a drop-in
+// runs with the user's rights anyway), and it covers top-level code only: a driver's
+// functions, its factory included, run in baton's thread, where an async hang meets a
+// deadline (here, `baton chat`'s turn timeout and signals, `detect()`'s limit) but a
+// synchronous endless loop cannot be interrupted.
 
 import { Worker } from 'node:worker_threads';
 import { listPluginFiles, loadPluginFile, pluginUrl, type LoadedModule, type PluginProblem } from './loader.js';
-import type { CheckMessage, CheckRequest } from './drop-in-check-worker.js';
 
 export const PLUGIN_LOAD_TIMEOUT_ENV = 'BATON_PLUGIN_LOAD_TIMEOUT';
 export const PLUGIN_LOAD_TIMEOUT_DEFAULT_MS = 5000;
-/** A worker's own start (Node, baton's loader and the kit) is not the drop-in's time. */
+/** A worker's own start is not the drop-in's time. */
 const WORKER_START_MS = 30_000;
 
-const fromSource = import.meta.url.endsWith('.ts');
-const workerUrl = new URL(`./drop-in-check-worker.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+type CheckMessage = { i: number; phase: 'start' | 'done' };
+
+// The worker: imports each URL in order and says when it starts and when its top-level code
+// finished (an error thrown there is the in-process load's to report). Plain CommonJS, run
+// with `eval`, so it has nothing to resolve: the same in the built package and from sources.
+// Its timer keeps it alive, so a top-level await left with nothing to settle it meets the
+// deadline like any other, and an exit before the end can only be the drop-in's own.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const alive = setInterval(() => {}, 1 << 30);
+(async () => {
+  for (const [i, url] of workerData.urls.entries()) {
+    parentPort.postMessage({ i, phase: 'start' });
+    try { await import(url); } catch {}
+    parentPort.postMessage({ i, phase: 'done' });
+  }
+  clearInterval(alive);
+})();
+`;
 
 /** URLs (path + stamp) that loaded cleanly in a check: importing them again costs nothing. */
 const checkedOk = new Set<string>();
@@ -96,19 +115,7 @@ function withDeadline<T>(p: Promise<T>, ms: number, onTimeout: () => T): Promise
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
-function startWorker(request: CheckRequest): Worker {
-  const opts = { workerData: request, stdout: true, stderr: true };
-  if (!fromSource) return new Worker(workerUrl, opts);
-  // Run from the TypeScript sources (the tests, under tsx): on Node 20 a worker does not
-  // inherit tsx's module hooks, so it registers them before importing the worker module.
-  // Both of tsx's hooks, as `node --import tsx` has in this thread (CommonJS included:
-  // without it a `.js` drop-in is read differently in the worker).
-  const [cjs, esm] = [import.meta.resolve('tsx/cjs'), import.meta.resolve('tsx/esm/api')];
-  const boot = `import(${JSON.stringify(cjs)}).then(() => import(${JSON.stringify(esm)})).then((m) => m.register()).then(() => import(${JSON.stringify(workerUrl.href)}))`;
-  return new Worker(boot, { ...opts, eval: true });
-}
-
-/** Loads `files` in worker threads; the problems of those that did not load cleanly, by path. */
+/** Imports `files` in worker threads; the problems of those whose top-level code did not finish, by path. */
 async function check(files: { path: string; url: string }[], timeoutMs: number): Promise<Map<string, PluginProblem>> {
   const problems = new Map<string, PluginProblem>();
   let next = 0;
@@ -122,9 +129,8 @@ async function check(files: { path: string; url: string }[], timeoutMs: number):
  */
 function checkFrom(files: { path: string; url: string }[], from: number, timeoutMs: number, problems: Map<string, PluginProblem>): Promise<number> {
   return new Promise((resolve) => {
-    const request: CheckRequest = { files: files.slice(from) };
     // Its output is discarded: the same code prints again when baton imports it.
-    const worker = startWorker(request);
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { urls: files.slice(from).map((f) => f.url) }, stdout: true, stderr: true });
     worker.stdout.resume();
     worker.stderr.resume();
     let current = -1;
@@ -162,13 +168,9 @@ function checkFrom(files: { path: string; url: string }[], from: number, timeout
         arm(timeoutMs, () => fail(overran(files[i]!.path, timeoutMs, '').message));
         return;
       }
-      if (m.problem) problems.set(files[i]!.path, m.problem);
       if (i === files.length - 1) finish(files.length);
     });
     worker.on('error', (err) => fail(`failed to load: ${(err.message || String(err)).split('\n')[0]}`));
-    worker.on('exit', (code) =>
-      // 13: the worker's module ended with a top-level await pending and nothing left to settle it.
-      fail(code === 13 ? 'its top-level await can never finish (nothing is left that could settle it): not loaded' : `ended the thread that loaded it (exit code ${code}, process.exit?): not loaded`),
-    );
+    worker.on('exit', (code) => fail(`ended the thread that loaded it (process.exit(${code})): not loaded`));
   });
 }
