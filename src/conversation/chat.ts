@@ -71,8 +71,8 @@ interface Plan {
   fork?: boolean;
 }
 
-/** How long a driver's `detect()` may take before `baton chat` gives up on it. */
-export const DETECT_TIMEOUT_MS = 10_000;
+/** How long a driver's `detect()` may take before `baton chat` gives up on it (version probes take 5 s at most each). */
+export const DETECT_TIMEOUT_MS = 30_000;
 
 async function readyDriver(registry: Registry, name: string, signal: AbortSignal | undefined): Promise<HarnessDriver> {
   const driver = registry.get(name);

@@ -53,6 +53,20 @@ export default {
 };
 `;
 
+// A driver whose detect() never answers (and holds the event loop): baton cannot even start the turn.
+const DEAF_DRIVER = `
+import { writeFileSync } from 'node:fs';
+export default {
+  name: 'deaf',
+  title: 'Deaf',
+  families: [],
+  capabilities: { resume: false, fork: false, planMode: false, submit: 'paste' },
+  detect: ({ env }) => new Promise(() => { writeFileSync(env.ODD_MARK, 'detecting'); setInterval(() => {}, 1000); }),
+  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }),
+  headless: async () => ({ resumed: false }),
+};
+`;
+
 const cli = join(process.cwd(), 'dist', 'src', 'cli.js');
 let home = '';
 let cwd = '';
@@ -119,6 +133,7 @@ t.before.each(() => {
   plugins = join(home, 'plugins');
   mkdirSync(plugins);
   writeFileSync(join(plugins, 'odd.mjs'), ODD_DRIVER);
+  writeFileSync(join(plugins, 'deaf.mjs'), DEAF_DRIVER);
 });
 t.after.each(() => {
   rmSync(home, { recursive: true, force: true });
@@ -155,6 +170,17 @@ t('the same hung driver and SIGTERM: exit 130 within the grace period, an error 
   assert.is(last.kind, 'error');
   assert.match(last.kind === 'error' ? last.text : '', /^The turn was cancelled \(SIGTERM\)/);
   assert.is(last.kind === 'error' ? last.code : '', '130');
+  await assertUnlocked(id);
+});
+
+t('a driver whose detect() never answers: SIGTERM still ends baton with 130, the lock released', async () => {
+  const run = start(['chat', '--new', '--agent', 'deaf', 'hello']);
+  await until(() => existsSync(join(home, 'turn-started')), 'the driver to be asked whether it is installed', 30_000);
+  process.kill(run.child.pid!, 'SIGTERM');
+  const r = await run.exit(30_000);
+  assert.is(r.code, 130, r.err);
+  assert.match(r.err, /the turn was cancelled \(SIGTERM\) before Deaf started/);
+  const { id } = await conversation();
   await assertUnlocked(id);
 });
 
