@@ -20,8 +20,8 @@ let plugins = '';
 const files: Record<string, string> = {};
 
 const driver = (name: string) =>
-  `export default { name: '${name}', title: '${name}', families: [], capabilities: { resume: false, fork: false, planMode: false, submit: 'paste' },
-  detect: async () => ({ installed: false, installHint: 'none' }), launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }) };\n`;
+  `export default { name: '${name}', title: '${name}', families: [], capabilities: { resume: false, fork: false },
+  detect: async () => ({ installed: false, installHint: 'none' }), launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd }) };\n`;
 
 /** Runs the built CLI to its end; one still running after `ms` fails the test (and is killed). */
 async function baton(args: string[], ms = 60_000): Promise<{ code: number | null; out: string; err: string }> {

@@ -21,9 +21,9 @@ export default {
   name: 'odd',
   title: 'Odd',
   families: [],
-  capabilities: { resume: false, fork: false, planMode: false, submit: 'paste' },
+  capabilities: { resume: false, fork: false },
   detect: async () => ({ installed: true, installHint: 'nothing to install' }),
-  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }),
+  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd }),
   headless(turn) {
     writeFileSync(turn.env.ODD_MARK, String(process.pid));
     // The message is the prompt's last line (a brief of the earlier turns goes before it).
@@ -60,9 +60,9 @@ export default {
   name: 'deaf',
   title: 'Deaf',
   families: [],
-  capabilities: { resume: false, fork: false, planMode: false, submit: 'paste' },
+  capabilities: { resume: false, fork: false },
   detect: ({ env }) => new Promise(() => { writeFileSync(env.ODD_MARK, 'detecting'); setInterval(() => {}, 1000); }),
-  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd, prompt: 'none' }),
+  launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd }),
   headless: async () => ({ resumed: false }),
 };
 `;
@@ -173,15 +173,18 @@ t('the same hung driver and SIGTERM: exit 130 within the grace period, an error 
   await assertUnlocked(id);
 });
 
-t('a driver whose detect() never answers: SIGTERM still ends baton with 130, the lock released', async () => {
-  const run = start(['chat', '--new', '--agent', 'deaf', 'hello']);
-  await until(() => existsSync(join(home, 'turn-started')), 'the driver to be asked whether it is installed', 30_000);
+t('a driver whose detect() never answers: SIGTERM still ends baton with 130, the conversation unchanged and unlocked', async () => {
+  const first = await start(['chat', '--new', '--agent', 'odd', 'please answer']).exit();
+  assert.is(first.code, 0, first.err);
+  const before = await conversation();
+  const run = start(['chat', '--conversation', before.id, '--agent', 'deaf', 'hello']);
+  await until(() => readFileSync(join(home, 'turn-started'), 'utf8') === 'detecting', 'the driver to be asked whether it is installed', 30_000);
   process.kill(run.child.pid!, 'SIGTERM');
   const r = await run.exit(30_000);
   assert.is(r.code, 130, r.err);
   assert.match(r.err, /the turn was cancelled \(SIGTERM\) before Deaf started/);
-  const { id } = await conversation();
-  await assertUnlocked(id);
+  assert.equal((await conversation()).entries, before.entries, 'nothing was recorded');
+  await assertUnlocked(before.id);
 });
 
 t('a driver that forgets to settle, with nothing else running: never exit 0 — exit 4 after the timeout, with an error entry', async () => {
