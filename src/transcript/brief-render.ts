@@ -96,9 +96,26 @@ export function renderItem(it: Item, allot: number): string {
   return body ? `${it.header}\n${body}` : it.header;
 }
 
+/**
+ * A stored field as text. The log of an older baton (or one written by hand) may hold any
+ * value where a string belongs: a brief is still made, never thrown on.
+ */
+export function asText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'object') {
+    try {
+      return JSON.stringify(v) ?? '';
+    } catch {
+      return '[unreadable]';
+    }
+  }
+  return String(v);
+}
+
 /** A cleaned single-line label of at most `max` characters. */
-export function label(s: string, max = 80): string {
-  const one = clean(s).replace(/\s+/g, ' ').trim();
+export function label(s: unknown, max = 80): string {
+  const one = clean(asText(s)).replace(/\s+/g, ' ').trim();
   return one.length <= max ? one : `${one.slice(0, max - 3)}...`;
 }
 
@@ -185,11 +202,11 @@ export function itemFor(e: Entry, agent: AgentLabel): Item {
     case 'user_message':
     case 'agent_text':
       header = `${tag} ${who}:`;
-      raw = e.text;
+      raw = asText(e.text);
       break;
     case 'reasoning':
       header = `${tag} ${who}, thinking:`;
-      raw = e.text;
+      raw = asText(e.text);
       break;
     case 'tool_call':
       header = `${tag} ${who} called ${label(e.toolName, 60)}:`;
@@ -197,19 +214,19 @@ export function itemFor(e: Entry, agent: AgentLabel): Item {
       break;
     case 'tool_result':
       header = `${tag} ${label(e.toolName, 60)} ${e.isError ? 'failed' : 'returned'}:`;
-      raw = e.output;
+      raw = asText(e.output);
       break;
     case 'approval':
       header = `${tag} approval${e.toolCallId ? ` of ${label(e.toolCallId, 60)}` : ''}: ${label(e.decision, 60)}`;
-      raw = e.detail ?? '';
+      raw = asText(e.detail);
       break;
     case 'notice':
       header = `${tag} notice:`;
-      raw = e.text;
+      raw = asText(e.text);
       break;
     case 'error':
       header = `${tag} error${e.code ? ` (${label(e.code, 40)})` : ''}:`;
-      raw = e.text;
+      raw = asText(e.text);
       break;
     case 'handoff':
       header = e.from

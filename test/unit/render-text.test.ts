@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { parseLog } from '../../src/transcript/store-log.js';
 import { authorLabel, renderEntries, renderEntry, renderMarkdown } from '../../src/transcript/render-text.js';
 import type { Entry } from '../../src/transcript/types.js';
+import { buildBrief } from '../../src/transcript/brief.js';
 
 const ESC = '\u001b';
 const BEL = '\u0007';
@@ -40,9 +41,13 @@ function badLog(): Entry[] {
     line(12, 'agent_session', { harness: 'claude', agentSession: 42 }),
     line(13, 'tool_call', { toolCallId: 5, toolName: 'Bash', input: {} }, agent),
     line(14, 'agent_text', { text: {} }, agent),
+    line(15, 'approval', { decision: { yes: 1 }, detail: ['x'], toolCallId: 9 }),
+    line(16, 'error', { text: 5, code: 404 }, agent),
+    line(17, 'tool_result', { toolCallId: 't', toolName: 7, output: { big: true }, isError: false }, agent),
+    line(18, 'notice', { text: null }),
   ];
   const r = parseLog(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  assert.is(r.entries.length, 14);
+  assert.is(r.entries.length, 18);
   return r.entries;
 }
 
@@ -88,6 +93,20 @@ t('control sequences in authors, agent names, titles and kinds are never rendere
   assert.not.match(out, CONTROL);
   assert.match(out, /\[2\] ana@box\n/, 'whole sequences go, the text stays');
   assert.match(renderEntry(entries[3]!, { titles }).join('\n'), /from claude to Codex ────/);
+});
+
+t('a brief over bad stored values is made, not thrown on, and carries no control character', () => {
+  const entries = badLog();
+  for (const maxChars of [1024, 120_000]) {
+    let text = '';
+    try {
+      text = buildBrief(entries, { conversationId: 'abcd1234', target: { harness: 'codex', model: 'gpt-5' }, mode: 'fresh', maxChars }).text ?? '';
+    } catch (e) {
+      assert.unreachable(`the brief threw: ${(e as Error).stack}`);
+    }
+    assert.ok(text.includes('[baton handoff brief]'));
+    assert.not.match(text, CONTROL);
+  }
 });
 
 t.run();
