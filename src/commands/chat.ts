@@ -1,5 +1,6 @@
-// `baton chat [--conversation ID | --new] [--agent NAME] [--model M] [--json] PROMPT`:
+// `baton chat [--conversation ID | --new] [--agent NAME] [--model M] [--json] [PROMPT | --file PATH | -]`:
 // one headless turn. Naming an agent other than the conversation's current one is a handoff.
+// The message may come from a file or standard input (message-input.ts), never only argv.
 
 import type { Argv } from './yargs.js';
 import { runChat } from '../conversation/chat.js';
@@ -13,15 +14,16 @@ import { createGitFactsProvider } from '../worktree/git-facts.js';
 import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';
 import { stripControls } from '../transcript/sanitize.js';
-import { requireUtf8Arg } from './utf8-input.js';
+import { readMessage } from './message-input.js';
 
 export function registerChat(y: Argv, io: Io): Argv {
   return y.command(
-    'chat <prompt>',
+    'chat [prompt]',
     'one headless turn; naming another agent hands the conversation over to it',
     (c) =>
       c
-        .positional('prompt', { type: 'string', demandOption: true, describe: 'the message to send' })
+        .positional('prompt', { type: 'string', describe: 'the message to send (- or none with a pipe: read it from standard input)' })
+        .option('file', { alias: 'f', type: 'string', describe: 'read the message from this file (- for standard input)' })
         .option('conversation', { alias: 'c', type: 'string', describe: 'continue this conversation (id or unique prefix)' })
         .option('new', { type: 'boolean', describe: 'start a new conversation (the default without --conversation)' })
         .conflicts('conversation', 'new')
@@ -32,7 +34,7 @@ export function registerChat(y: Argv, io: Io): Argv {
         .option('timeout', { type: 'number', default: 600, describe: 'seconds before the agent is stopped (exit 4)' }),
     async (a) => {
       if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
-      requireUtf8Arg(a.prompt, 'the message');
+      const prompt = await readMessage({ prompt: a.prompt, file: a.file }, io);
       const home = resolveHome(io.env);
       const pruned = await pruneAtStartup(home, io.env);
       if (pruned?.pruned.length) await deletePrunedCheckpoints(pruned.pruned, (w) => io.err(`baton: warning: ${w}\n`));
@@ -49,7 +51,7 @@ export function registerChat(y: Argv, io: Io): Argv {
           const repo = await isRepo(io.cwd);
           conv = await createConversation(home, {
             cwd: io.cwd,
-            title: titleFrom(a.prompt),
+            title: titleFrom(prompt),
             user: userAuthor(io.env),
             baseBranch: repo ? ((await currentBranch(io.cwd)) ?? undefined) : undefined,
           });
@@ -78,7 +80,7 @@ export function registerChat(y: Argv, io: Io): Argv {
           const cwd = conv.meta.data.cwd;
           const repo = await isRepo(cwd);
           const result = await runChat(
-            { agent: a.agent, model: a.model, prompt: a.prompt, yes: a.yes, timeoutMs: a.timeout * 1000, env: io.env, signal: cancel.signal },
+            { agent: a.agent, model: a.model, prompt, yes: a.yes, timeoutMs: a.timeout * 1000, env: io.env, signal: cancel.signal },
             {
               conversation: conv,
               registry: catalog.registry,

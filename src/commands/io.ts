@@ -12,6 +12,10 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   cwd: string;
   columns?: number;
+  /** All of standard input, when the command may read it (a message piped to `baton chat`). */
+  readStdin?(): Promise<Buffer>;
+  /** Standard input is a terminal (nothing was piped). */
+  stdinIsTTY?: boolean;
 }
 
 /**
@@ -29,6 +33,12 @@ export function processIo(): Io {
     env: process.env,
     cwd: process.cwd(),
     columns: process.stdout.columns,
+    stdinIsTTY: process.stdin.isTTY === true,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const c of process.stdin) chunks.push(c as Buffer);
+      return Buffer.concat(chunks);
+    },
   };
 }
 
@@ -44,7 +54,7 @@ function quietOnEpipe(stream: NodeJS.WriteStream): (text: string) => void {
 }
 
 /** An Io that keeps what was printed, for tests and for callers that want the text. */
-export function bufferIo(env: NodeJS.ProcessEnv, cwd: string): Io & { stdout: () => string; stderr: () => string } {
+export function bufferIo(env: NodeJS.ProcessEnv, cwd: string, stdin?: string | Buffer): Io & { stdout: () => string; stderr: () => string } {
   let out = '';
   let err = '';
   return {
@@ -53,6 +63,8 @@ export function bufferIo(env: NodeJS.ProcessEnv, cwd: string): Io & { stdout: ()
     env,
     cwd,
     columns: 100,
+    stdinIsTTY: stdin === undefined,
+    ...(stdin !== undefined ? { readStdin: async () => Buffer.from(stdin) } : {}),
     stdout: () => out,
     stderr: () => err,
   };
@@ -66,11 +78,9 @@ export function bufferIo(env: NodeJS.ProcessEnv, cwd: string): Io & { stdout: ()
  */
 export function terminalSafe(io: Io): Io {
   return {
+    ...io,
     out: (t) => io.out(stripControls(t)),
     err: (t) => io.err(stripControls(t)),
-    env: io.env,
-    cwd: io.cwd,
-    ...(io.columns === undefined ? {} : { columns: io.columns }),
   };
 }
 

@@ -2,7 +2,7 @@
 // test/fixtures/acp-agent, declared as two drop-ins with separate session stores).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync, readdirSync, existsSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,9 +16,9 @@ let home = '';
 let cwd = '';
 let plugins = '';
 
-async function run(args: string[]) {
+async function run(args: string[], stdin?: string | Buffer) {
   const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
-  const io = bufferIo(env, cwd);
+  const io = bufferIo(env, cwd, stdin);
   const code = await main(['--plugins', plugins, ...args], io);
   return { code, out: io.stdout(), err: io.stderr() };
 }
@@ -231,6 +231,49 @@ c('Ctrl-C cancels the turn: exit 130, the agent\'s whole group ended (a helper t
       // already gone
     }
   }
+});
+
+c('a message from --file or standard input, however long (10 MB), reaches the agent whole and is recorded as it was; argv never carries it', async () => {
+  const big = `start MARK-BIG ${'lorem ipsum dolor '.repeat(600_000)} end MARK-BIG-END`;
+  assert.ok(Buffer.byteLength(big) > 10_000_000);
+  const file = join(cwd, 'message.txt');
+  writeFileSync(file, big);
+  const viaFile = await run(['chat', '--json', '--new', '--agent', 'alpha', '--file', 'message.txt']);
+  assert.is(viaFile.code, 0, viaFile.err);
+  const a = JSON.parse(viaFile.out) as { conversation: string; entries: { kind: string; text?: string }[] };
+  assert.is(a.entries.find((e) => e.kind === 'user_message')?.text, big);
+  assert.match(a.entries.filter((e) => e.kind === 'agent_text').map((e) => e.text).join(''), /MARK-BIG-END/, 'the agent saw the end of it');
+
+  const viaStdin = await run(['chat', '--json', '--conversation', a.conversation, '-'], 'from a pipe MARK-PIPE\nsecond line');
+  assert.is(viaStdin.code, 0, viaStdin.err);
+  const b = JSON.parse(viaStdin.out) as { entries: { kind: string; text?: string }[] };
+  assert.is(b.entries.find((e) => e.kind === 'user_message')?.text, 'from a pipe MARK-PIPE\nsecond line');
+  // No argument and a pipe: the pipe is the message.
+  const piped = await run(['chat', '--json', '--conversation', a.conversation], 'piped alone MARK-PIPE2');
+  assert.is(piped.code, 0, piped.err);
+
+  // A real process: 10 MB through --file, where an argument of that size fails with E2BIG.
+  const cli = join(import.meta.dirname, '../../dist/src/cli.js');
+  const p = spawnSync(process.execPath, [cli, '--plugins', plugins, 'chat', '--conversation', a.conversation, '--file', file], { cwd, env: { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  assert.is(p.status, 0, p.stderr);
+  assert.match(p.stdout, /MARK-BIG-END/);
+});
+
+c('a message given twice, none at all, an empty one or an unreadable file: exit 2 with a hint, nothing created', async () => {
+  const before = existsSync(join(home, 'conversations')) ? readdirSync(join(home, 'conversations')).length : 0;
+  for (const [args, stdin, re] of [
+    [['chat', '--new', '--agent', 'alpha', 'hi', '--file', 'x.txt'], undefined, /given twice/],
+    [['chat', '--new', '--agent', 'alpha'], undefined, /no message to send/],
+    [['chat', '--new', '--agent', 'alpha', '-'], '   \n', /the message is empty/],
+    [['chat', '--new', '--agent', 'alpha', '--file', 'missing.txt'], undefined, /cannot read the message from --file missing\.txt: no such file/],
+  ] as const) {
+    const r = await run([...args], stdin);
+    assert.is(r.code, 2, `${args.join(' ')}: ${r.err}`);
+    assert.match(r.err, re);
+    assert.match(r.err, /hint:/);
+  }
+  const after = existsSync(join(home, 'conversations')) ? readdirSync(join(home, 'conversations')).length : 0;
+  assert.is(after, before, 'no conversation was created');
 });
 
 c.run();
