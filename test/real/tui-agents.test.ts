@@ -8,9 +8,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { TestTerminal } from '../helpers/term.js';
 import { ROOT } from '../helpers/baton-tui.js';
 
@@ -96,6 +97,17 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   await t.waitFor(/1:Codex CLI/, 60_000, 'the tab now runs codex');
   const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'MARK-E2E-2'), 90_000, 'codex\'s first request');
   assert.ok(bodyContains(req, '[baton handoff brief]'), 'codex got the brief');
+  // Nothing private on a command line: no process of the agents' (nor baton's) has the brief
+  // or a message in its argv, which /proc/PID/cmdline shows to every user.
+  for (const pid of [...processesWithHome(menv.home), t.pid]) {
+    let argv = '';
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    assert.not.ok(/baton handoff brief|MARK-E2E-1|MARK-E2E-2/.test(argv), `pid ${pid}'s argv carries the brief or a message: ${argv.slice(0, 200)}`);
+  }
   assert.ok(bodyContains(req, 'MARK-E2E-1'), 'with the earlier turn');
   await t.waitFor(/Continued with Codex CLI/, 60_000, 'the outcome, said plainly');
 });
