@@ -15,7 +15,7 @@ import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse } from '
 import { AcpEventMapper } from './acp-events.js';
 import { acpOffersFork, BATON_VERSION } from './acp-probe.js';
 import { findExecutable, probeVersion } from './find-executable.js';
-import { spawnGroup, type ExitInfo, type ProcessGroup } from './process-group.js';
+import { spawnGroup, type ExitInfo, type ProcessGroup } from '../proc/index.js';
 import type { AcpAgentDecl } from './validate.js';
 
 export type { AcpAgentDecl } from './validate.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { DriverEnv } from './api.js';
 import type { InitializeResponse } from './acp-client.js';
 import { findExecutable } from './find-executable.js';
-import { spawnGroup } from './process-group.js';
+import { spawnGroup } from '../proc/index.js';
 import type { AcpAgentDecl } from './validate.js';
 
 const PROBE_TIMEOUT_MS = 20_000;

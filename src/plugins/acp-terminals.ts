@@ -6,7 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
-import { spawnGroup, type ProcessGroup } from './process-group.js';
+import { spawnGroup, type ProcessGroup } from '../proc/index.js';
 
 /** Without a limit from the agent, output is still bounded: baton's memory is not the agent's to fill. */
 const DEFAULT_LIMIT = 1024 * 1024;

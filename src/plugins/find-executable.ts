@@ -5,7 +5,7 @@
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { runGroup } from './process-group.js';
+import { runGroup } from '../proc/index.js';
 import { extractVersion } from './version-range.js';
 
 function isExecutableFile(p: string): boolean {

@@ -9,7 +9,7 @@
 import { BatonError, EXIT } from '../errors.js';
 import type { HeadlessTurn } from './api.js';
 import { jsonObjectLine } from './json-lines.js';
-import { spawnGroup, type ExitInfo, type ProcessGroup } from './process-group.js';
+import { spawnGroup, type ExitInfo, type ProcessGroup } from '../proc/index.js';
 
 const STDERR_KEEP = 8 * 1024;
 /** How long output may trail the sweep of the group (a process outside it holding stdout). */

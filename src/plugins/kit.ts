@@ -3,7 +3,8 @@
 // baton's; a drop-in that exports a factory `(kit) => driver` receives this module whole, so
 // it needs no path into baton's install and can build on the same pieces the built-ins do:
 // the contract and its errors, finding a CLI and its version, the handoff prompt, following
-// and parsing a session log, running a headless process in its own group, and ACP.
+// and parsing a session log, running a headless process in its own group, ACP, and what
+// baton knows about processes (src/proc: group members, open files, ending by pid).
 // It re-exports only; it holds no state and grants nothing a plugin could not do itself.
 
 export * from './api.js';
@@ -17,7 +18,24 @@ export { briefAndMessage } from './handoff-file.js';
 export { cannotStartCli, lastLines, resumeHonoured, runHeadlessProcess, type HeadlessExit, type HeadlessProcessOptions } from './headless-process.js';
 export { readJsonlFile } from './json-lines.js';
 export { tailJsonl, tailLines, type LogTail, type TailJsonlOptions, type TailLinesOptions } from './log-tail.js';
-export { runGroup, spawnGroup, type GroupSpawnOptions, type RunResult } from './process-group.js';
+export {
+  alive,
+  bootTime,
+  endPids,
+  groupMembers,
+  isZombie,
+  openFiles,
+  processesUnder,
+  readStat,
+  runGroup,
+  spawnGroup,
+  startedAtMs,
+  type EndPidsOptions,
+  type GroupSpawnOptions,
+  type OpenFile,
+  type ProcStat,
+  type RunResult,
+} from '../proc/index.js';
 export { followSessionLog, type LogParser, type SessionLogPlace } from './session-log-follower.js';
 export { importSessionLog } from './session-log-import.js';
 export { addUsage } from './usage.js';

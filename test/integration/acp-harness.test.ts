@@ -11,12 +11,11 @@ import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
 import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type TranscriptEvent } from '../../src/plugins/api.js';
 import { acpDriver } from '../../src/plugins/acp-harness.js';
-import { groupAlive } from '../../src/plugins/process-group.js';
+import { alive, groupAlive } from '../../src/proc/index.js';
 import { loadRegistry, type Registry } from '../../src/plugins/registry.js';
 import { Transcript } from '../../src/transcript/transcript.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { fixtureDecl, writeFixtureDropIn, type FixtureDecl } from '../helpers/acp-fixture.js';
-import { alive } from '../helpers/term.js';
 
 let root = '';
 let work = '';

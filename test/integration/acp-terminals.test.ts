@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TerminalPool } from '../../src/plugins/acp-terminals.js';
-import { groupAlive } from '../../src/plugins/process-group.js';
+import { groupAlive } from '../../src/proc/index.js';
 
 const node = process.execPath;
 let dir = '';

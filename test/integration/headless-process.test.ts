@@ -5,7 +5,7 @@
 // after its leader exits with a helper still holding stdout: nothing is left running.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { groupAlive } from '../../src/plugins/process-group.js';
+import { groupAlive } from '../../src/proc/index.js';
 import { lastLines, resumeHonoured, runHeadlessProcess, type HeadlessProcessOptions } from '../../src/plugins/headless-process.js';
 
 const node = process.execPath;

@@ -1,11 +1,11 @@
-// Process groups: own group per spawn, graceful stop then SIGKILL to the whole group,
-// deadlines, spawn errors, and nothing left behind when baton exits.
+// Process groups baton spawns (src/proc/spawn-group.ts): own group per spawn, graceful stop
+// then SIGKILL to the whole group, deadlines, spawn errors, and nothing left behind when
+// baton exits.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { groupAlive, groupMembers, runGroup, spawnGroup } from '../../src/plugins/process-group.js';
+import { alive, groupAlive, groupMembers, readStat, runGroup, signalGroup, spawnGroup } from '../../src/proc/index.js';
 
 const node = process.execPath;
 // A helper that ignores SIGTERM: only a SIGKILL ends it (the codex-acp shim's orphan).
@@ -13,19 +13,7 @@ const stubborn = "process.on('SIGTERM',()=>{});setInterval(()=>{},1000)";
 // A leader that starts `stubborn` in its own group, prints the helper's pid, and exits on SIGTERM.
 const leaderWithStubbornHelper = `const c=require('child_process').spawn(process.execPath,['-e',${JSON.stringify(stubborn)}],{stdio:'ignore'});console.log(c.pid);setInterval(()=>{},1000)`;
 
-function pgidOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!);
-  } catch {
-    return false;
-  }
-}
+const pgidOf = (pid: number) => readStat(pid)!.pgrp;
 
 async function until(cond: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -46,7 +34,7 @@ function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
   });
 }
 
-const t = suite('process-group');
+const t = suite('spawn-group');
 
 t('a spawned process leads a group of its own', async () => {
   const g = await spawnGroup(node, ['-e', 'setInterval(()=>{},1000)']);
@@ -112,7 +100,7 @@ t('runGroup gives up on a command that hangs', async () => {
 });
 
 t('when baton exits, the groups it started are killed', async () => {
-  const modUrl = new URL('../../src/plugins/process-group.ts', import.meta.url).href;
+  const modUrl = new URL('../../src/proc/spawn-group.ts', import.meta.url).href;
   const script = `
     import { spawnGroup } from ${JSON.stringify(modUrl)};
     const g = await spawnGroup(process.execPath, ['-e', ${JSON.stringify(leaderWithStubbornHelper)}], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -127,11 +115,7 @@ t('when baton exits, the groups it started are killed', async () => {
   try {
     await until(() => !groupAlive(pgid) && !alive(helper));
   } finally {
-    try {
-      process.kill(-pgid, 'SIGKILL');
-    } catch {
-      // already gone, as it should be
-    }
+    signalGroup(pgid, 'SIGKILL'); // gone already, as it should be
   }
 });
 

@@ -5,7 +5,8 @@
 // never signals a group it did not start; argv arrays only, never a shell string.
 
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { groupAlive } from './members.js';
+import { endGroup, signalGroup } from './signal.js';
 
 export interface GroupSpawnOptions {
   cwd?: string;
@@ -23,7 +24,6 @@ export interface ExitInfo {
   signal: NodeJS.Signals | null;
 }
 
-const POLL_MS = 25;
 const live = new Set<ProcessGroup>();
 let exitHookInstalled = false;
 
@@ -35,57 +35,6 @@ function installExitHook(): void {
   process.once('exit', () => {
     for (const g of live) signalGroup(g.pgid, 'SIGKILL');
   });
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-pgid, signal);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Pids of the live (non-zombie) processes in group `pgid`. Zombies are left out: they
- * hold no resources and wait only for their parent (or init) to reap them.
- */
-export function groupMembers(pgid: number): number[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    // No procfs (macOS): the group exists if it can be signalled.
-    return signalGroup(pgid, 0) ? [pgid] : [];
-  }
-  const out: number[] = [];
-  for (const name of names) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'latin1');
-    } catch {
-      continue; // exited while we looked
-    }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (rest[0] === 'Z' || rest[0] === 'X') continue;
-    if (Number(rest[2]) === pgid) out.push(Number(name));
-  }
-  return out;
-}
-
-export function groupAlive(pgid: number): boolean {
-  return groupMembers(pgid).length > 0;
-}
-
-async function waitUntil(cond: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    if (cond()) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
 }
 
 export class ProcessGroup {
@@ -152,13 +101,7 @@ export class ProcessGroup {
 
   private async doStop(graceMs: number): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
-    if (groupAlive(this.pgid)) {
-      signalGroup(this.pgid, 'SIGTERM');
-      if (!(await waitUntil(() => !groupAlive(this.pgid), graceMs))) {
-        signalGroup(this.pgid, 'SIGKILL');
-        await waitUntil(() => !groupAlive(this.pgid), 5000);
-      }
-    }
+    await endGroup(this.pgid, graceMs);
     // The leader's 'exit' event follows its death by at most one turn of the loop.
     if (!this.exitInfo && this.child.exitCode === null && this.child.signalCode === null) {
       await Promise.race([this.exited, new Promise((r) => setTimeout(r, 1000))]);
