@@ -6,32 +6,7 @@
 // whose executable lives under the CODEX_HOME that run used, started after the run began
 // (a daemon the user started themselves is left alone), ended by pid, never by name.
 
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
-
-/** USER_HZ: /proc start times are in clock ticks, 100 per second on Linux. */
-const TICKS_PER_SECOND = 100;
-
-function bootTimeMs(): number | undefined {
-  try {
-    const m = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'));
-    return m ? Number(m[1]) * 1000 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** When a process started (ms since the epoch), from /proc/<pid>/stat. */
-function startedAt(pid: number, boot: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z' || fields[0] === 'X') return undefined; // a zombie holds nothing
-    return boot + (Number(fields[19]) / TICKS_PER_SECOND) * 1000;
-  } catch {
-    return undefined;
-  }
-}
+import { bootTime, endPids, isZombie, processesUnder, readStat, startedAtMs } from '../../src/plugins/kit.js';
 
 export interface DaemonQuery {
   /** The CODEX_HOME the run used. */
@@ -42,65 +17,21 @@ export interface DaemonQuery {
 
 /** Pids of live processes whose executable is under `codexHome` (this process excluded). */
 export function codexDaemons(q: DaemonQuery): number[] {
-  const prefix = resolve(q.codexHome) + sep;
-  const boot = bootTimeMs();
+  const boot = bootTime();
   const after = q.startedAfter ? q.startedAfter.getTime() - 1000 : undefined;
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const out: number[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    if (pid === process.pid) continue;
-    let exe: string;
-    try {
-      exe = readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '');
-    } catch {
-      continue; // gone, or not ours to look at
-    }
-    if (!exe.startsWith(prefix)) continue;
-    const started = boot === undefined ? undefined : startedAt(pid, boot);
-    if (started === undefined && boot !== undefined) continue;
-    if (after !== undefined && started !== undefined && started < after) continue;
-    out.push(pid);
-  }
-  return out;
+  return processesUnder(q.codexHome, ['exe']).filter((pid) => {
+    if (boot === undefined) return true; // no start times to go by
+    const s = readStat(pid);
+    if (!s || isZombie(s)) return false; // gone, or a zombie that holds nothing
+    return after === undefined || startedAtMs(s, boot) >= after;
+  });
 }
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Ends codex daemons of a run by pid: SIGTERM, then rounds of SIGSTOP + SIGKILL until none
  * is left (the pid-update loop may start a new app-server while the old one dies). Returns
  * every pid it signalled.
  */
-export async function endCodexDaemons(q: DaemonQuery, graceMs = 1500): Promise<number[]> {
-  const all = new Set<number>();
-  for (let round = 0; round < 10; round++) {
-    const pids = codexDaemons(q);
-    if (!pids.length) break;
-    for (const pid of pids) all.add(pid);
-    if (round === 0) {
-      for (const pid of pids) signal(pid, 'SIGTERM');
-    } else {
-      // Frozen first, so none of them can start another before it is killed.
-      for (const pid of pids) signal(pid, 'SIGSTOP');
-      for (const pid of pids) signal(pid, 'SIGKILL');
-    }
-    const deadline = Date.now() + (round === 0 ? graceMs : 1000);
-    while (Date.now() < deadline && codexDaemons(q).some((p) => pids.includes(p))) await sleep(25);
-  }
-  return [...all];
+export function endCodexDaemons(q: DaemonQuery, graceMs = 1500): Promise<number[]> {
+  return endPids(() => codexDaemons(q), { graceMs, rounds: 10 });
 }

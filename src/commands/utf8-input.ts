@@ -5,8 +5,8 @@
 // It must never refuse valid text, U+FFFD typed on purpose included.
 
 import { isUtf8 } from 'node:buffer';
-import { readFileSync } from 'node:fs';
 import { badInput } from '../errors.js';
+import { cmdlineBytes } from '../proc/index.js';
 
 /** The byte offset of the first byte that is not part of valid UTF-8, or -1. */
 export function firstInvalidUtf8(buf: Uint8Array): number {
@@ -38,18 +38,8 @@ export function requireUtf8(buf: Uint8Array, what: string): void {
  */
 export function rawArgBytes(value: string): Buffer | undefined {
   if (!value.includes('\uFFFD')) return undefined;
-  let cmdline: Buffer;
-  try {
-    cmdline = readFileSync('/proc/self/cmdline');
-  } catch {
-    return undefined;
-  }
-  for (let start = 0; start < cmdline.length; ) {
-    let end = cmdline.indexOf(0, start);
-    if (end < 0) end = cmdline.length;
-    const arg = cmdline.subarray(start, end);
+  for (const arg of cmdlineBytes('self') ?? []) {
     if (!isUtf8(arg) && arg.toString('utf8') === value) return arg;
-    start = end + 1;
   }
   return undefined;
 }

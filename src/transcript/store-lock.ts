@@ -10,6 +10,7 @@ import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unli
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { refused } from '../errors.js';
+import { exists, readStat } from '../proc/index.js';
 import { fsFailureCode, notePath } from '../fs-failure.js';
 import { FILE_MODE, LOCK_FILE, openPrivate } from './store-home.js';
 
@@ -45,14 +46,8 @@ const UNREADABLE_GRACE_MS = 10_000;
 const PROCESS_STARTED = new Date(Date.now() - process.uptime() * 1000).toISOString();
 
 function procStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[19];
-  } catch {
-    return undefined;
-  }
+  const s = readStat(pid);
+  return s ? String(s.startTicks) : undefined;
 }
 
 function me(): LockOwner {
@@ -62,20 +57,10 @@ function me(): LockOwner {
   return o;
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Live unless it is provably gone: same host and (dead pid, or the pid now names a process started later). */
 export function ownerState(o: LockOwner): LockState {
   if (o.hostname !== hostname()) return 'live';
-  if (!pidAlive(o.pid)) return 'stale';
+  if (!exists(o.pid)) return 'stale';
   if (o.procStart !== undefined) {
     const now = procStart(o.pid);
     if (now !== undefined && now !== o.procStart) return 'stale';

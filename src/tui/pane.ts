@@ -5,9 +5,8 @@
 // ended by its pid, never by name.
 
 import * as pty from 'node-pty';
-import { readFileSync } from 'node:fs';
 import { paintRow, type BlessedRow } from './cells.js';
-import { sessionGroups, signalGroup } from './process-group.js';
+import { readStat, sessionGroups, signalGroup } from '../proc/index.js';
 import { PtyInput } from './pty-input.js';
 import { History, historyText, historyWrapped, paintHistory } from './history.js';
 import {
@@ -384,14 +383,8 @@ export class Pane {
    */
   hasForegroundJob(): boolean {
     if (this.exited) return false;
-    try {
-      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const tpgid = Number(fields[5]);
-      return tpgid > 0 && tpgid !== this.pid;
-    } catch {
-      return false;
-    }
+    const tpgid = readStat(this.pid)?.tpgid ?? -1;
+    return tpgid > 0 && tpgid !== this.pid;
   }
 
   /** The program's exit, whenever it comes. */

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { badInput } from '../errors.js';
+import { exists } from '../proc/index.js';
 import { gitLine, gitTry, GitError, notARepository } from './git.js';
 
 export interface RepoPaths {
@@ -95,16 +96,6 @@ const OWNED = /^baton-index-(\d+)-[A-Za-z0-9]{6}$/;
 const UNOWNED = /^baton-index-[A-Za-z0-9]{6}$/;
 const UNOWNED_AGE_MS = 24 * 60 * 60 * 1000;
 
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (e) {
-    // EPERM: alive, someone else's.
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
 /**
  * Removes the temporary index directories of batons that were killed mid-checkpoint: ours
  * (same user) whose pid is gone, or old unnamed ones. Never one of a live process.
@@ -126,7 +117,7 @@ export async function sweepTempIndexes(dir = tmpdir(), now = Date.now()): Promis
     try {
       const st = await lstat(path);
       if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
-      const stale = owned ? Number(owned[1]) !== process.pid && processGone(Number(owned[1])) : now - st.mtimeMs > UNOWNED_AGE_MS;
+      const stale = owned ? Number(owned[1]) !== process.pid && !exists(Number(owned[1])) : now - st.mtimeMs > UNOWNED_AGE_MS;
       if (!stale) continue;
       await rm(path, { recursive: true, force: true });
       removed.push(path);

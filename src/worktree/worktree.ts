@@ -12,6 +12,7 @@ import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { alreadyExists, badInput, noCommits, refused, worktreeLocked, type BatonError } from '../errors.js';
+import { signalGroup } from '../proc/index.js';
 import {
   GitError, branchExists, git, gitTry, headCommit, isDirty, isRepo, isValidBranchName,
   notARepository, repoRoot, resolveCommit,
@@ -194,12 +195,7 @@ function runSetup(argv: readonly string[], cwd: string, sourceRoot: string, time
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const endGroup = () => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
     };
     const timer = setTimeout(() => {
       output += `\n[baton: setup stopped after ${timeoutMs} ms]`;
