@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readStat, residentKb, signalGroup } from '../src/proc/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const N = Number(process.env.BATON_BENCH_SEQ ?? 1_000_000);
@@ -69,14 +70,8 @@ class Client {
   }
   async kill(): Promise<void> {
     const done = new Promise<void>((r) => this.p.onExit(() => r()));
-    try {
-      process.kill(-this.p.pid, 'SIGTERM');
-    } catch {}
-    const t = setTimeout(() => {
-      try {
-        process.kill(-this.p.pid, 'SIGKILL');
-      } catch {}
-    }, 3000);
+    signalGroup(this.p.pid, 'SIGTERM');
+    const t = setTimeout(() => signalGroup(this.p.pid, 'SIGKILL'), 3000);
     await done;
     clearTimeout(t);
   }
@@ -168,14 +163,12 @@ async function echoLatency(c: Client, samples: number): Promise<number[]> {
 }
 
 function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
+  return (residentKb(pid) ?? NaN) / 1024;
 }
 
 function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]);
+  const s = readStat(pid);
+  return s ? s.utime + s.stime : NaN;
 }
 
 /** The node process running baton (the PTY's child is node itself). */

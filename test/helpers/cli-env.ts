@@ -4,13 +4,14 @@
 // globally through npm), and PATH with the pinned CLIs in .cache/clis first.
 // cleanup() ends every process still running from inside that scratch dir (codex's TUI
 // leaves a detached app-server daemon) by pid, then removes the dir.
-// The pieces (scratchHome, setupCli, killProcesses) are exported so multi-cli-env.ts can
+// The pieces (scratchHome, setupCli) are exported so multi-cli-env.ts can
 // put several CLIs in one home.
 // It must never touch the real home, install anything, or kill a process by name.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { endPids, processesUnder } from '../../src/proc/index.js';
 
 export type CliName = 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode' | 'codex-acp' | 'claude-code-acp';
 
@@ -252,91 +253,17 @@ function safeRealpath(p: string): string {
 }
 
 /**
- * Pids of processes (other than this one) whose executable, cwd or command line lives
- * under dir: what a CLI left behind there, such as codex's detached app-server daemon.
+ * Ends, by pid, every process (other than this one) whose executable, cwd or command line
+ * lies under dir: what a CLI left behind there, such as codex's detached app-server daemon
+ * and its restart loop (src/proc's endPids: TERM, then rounds of STOP + KILL). Returns
+ * every pid it signalled.
  */
-export function processesUnder(dir: string): number[] {
-  const prefix = `${dir.replace(/\/+$/, '')}/`;
-  const out: number[] = [];
-  for (const pid of otherPids()) {
-    const paths: string[] = [];
-    for (const link of ['exe', 'cwd']) {
-      try {
-        paths.push(readlinkSync(`/proc/${pid}/${link}`).replace(/ \(deleted\)$/, ''));
-      } catch {}
-    }
-    try {
-      paths.push(...readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
-    } catch {}
-    if (paths.some((p) => p.startsWith(prefix) || `${p}/` === prefix)) out.push(pid);
-  }
-  return out;
-}
-
-/** The pids in /proc, this process's left out (none where there is no /proc). */
-export function otherPids(): number[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  return entries.filter((e) => /^\d+$/.test(e)).map(Number).filter((pid) => pid !== process.pid);
-}
-
-/**
- * Ends, by pid, every process under dir: TERM, then KILL after graceMs; then rounds of
- * STOP + KILL until none is left, because a daemon's children and its restart loop
- * (codex's pid-update-loop) can start new processes there while the first ones die.
- * Returns every pid it signalled.
- */
-export async function killProcessesUnder(dir: string, graceMs = 2000): Promise<number[]> {
-  return killProcesses(() => processesUnder(dir), graceMs);
-}
-
-/** killProcessesUnder with any finder of pids: find() is asked again each round. */
-export async function killProcesses(find: () => number[], graceMs = 2000): Promise<number[]> {
-  const all = new Set<number>();
-  for (let round = 0; round < 20; round++) {
-    const pids = find();
-    if (!pids.length) break;
-    pids.forEach((p) => all.add(p));
-    if (round === 0) {
-      for (const pid of pids) signal(pid, 'SIGTERM');
-    } else {
-      // Frozen first, so none of them can start another before it is killed.
-      for (const pid of pids) signal(pid, 'SIGSTOP');
-      for (const pid of pids) signal(pid, 'SIGKILL');
-    }
-    const deadline = Date.now() + (round === 0 ? graceMs : 1000);
-    let alive = pids.filter(isAlive);
-    while (alive.length && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 25));
-      alive = alive.filter(isAlive);
-    }
-  }
-  return [...all];
+export function killProcessesUnder(dir: string, graceMs = 2000): Promise<number[]> {
+  return endPids(() => processesUnder(dir), { graceMs });
 }
 
 /** Ends every process left under dir (by pid), then removes it. */
 export async function cleanupDir(dir: string): Promise<void> {
   await killProcessesUnder(dir);
   rmSync(dir, { recursive: true, force: true });
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {}
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    // A zombie still answers kill(0); its state in /proc says it is gone.
-    if (/^\S+ \([^)]*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return false;
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

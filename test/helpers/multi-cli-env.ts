@@ -7,8 +7,9 @@
 // with its HOME (a shell tool started in a cwd outside the dir still carries that HOME),
 // then removes the dir.
 // It must never touch the real home, install anything, or kill a process by name.
-import { readFileSync, rmSync } from 'node:fs';
-import { killProcesses, otherPids, processesUnder, requireBin, scratchHome, setupCli, type CliEnv, type CliName } from './cli-env.js';
+import { rmSync } from 'node:fs';
+import { allPids, endPids, environOf, processesUnder } from '../../src/proc/index.js';
+import { requireBin, scratchHome, setupCli, type CliEnv, type CliName } from './cli-env.js';
 
 export interface MultiCliEnvOptions {
   /** The fake LLM's base URL, e.g. http://127.0.0.1:PORT (no /v1). */
@@ -66,7 +67,7 @@ export function multiCliEnv(opts: MultiCliEnvOptions): MultiCliEnv {
   let cleaning: Promise<void> | undefined;
   const cleanup = () =>
     (cleaning ??= (async () => {
-      await killProcesses(() => [...new Set([...processesUnder(dir), ...processesWithHome(home)])]);
+      await endPids(() => [...new Set([...processesUnder(dir), ...processesWithHome(home)])]);
       rmSync(dir, { recursive: true, force: true });
     })());
 
@@ -88,12 +89,6 @@ export function multiCliEnv(opts: MultiCliEnvOptions): MultiCliEnv {
 
 /** Pids of processes (other than this one) whose environment has HOME=home. */
 export function processesWithHome(home: string): number[] {
-  const needle = `\0HOME=${home}\0`;
-  const out: number[] = [];
-  for (const pid of otherPids()) {
-    try {
-      if (`\0${readFileSync(`/proc/${pid}/environ`, 'latin1')}`.includes(needle)) out.push(pid);
-    } catch {}
-  }
-  return out;
+  const item = `HOME=${home}`;
+  return (allPids() ?? []).filter((pid) => pid !== process.pid && environOf(pid)?.includes(item));
 }

@@ -14,7 +14,8 @@ import {
 import { findExecutable } from '../../src/plugins/find-executable.js';
 import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { bodyContains, startFakeLlm, type FakeLlm, type LoggedRequest } from '../fake-llm/server.js';
-import { cliEnv, processesUnder, type CliEnv, type CliName } from './cli-env.js';
+import { processesUnder } from '../../src/proc/index.js';
+import { cliEnv, type CliEnv, type CliName } from './cli-env.js';
 import { TestTerminal } from './term.js';
 
 export type Of<T extends TranscriptEvent['type']> = Extract<TranscriptEvent, { type: T }>;

@@ -5,6 +5,7 @@
 // It must never pass a shell string: argv only.
 import { spawn } from 'node:child_process';
 import type { CliEnv } from './cli-env.js';
+import { signalGroup } from '../../src/proc/index.js';
 
 export interface CliRun {
   code: number | null;
@@ -38,9 +39,7 @@ export function runCli(e: CliEnv, args: string[], opts: RunCliOptions = {}): Pro
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   let timedOut = false;
   const killGroup = () => {
-    try {
-      if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    } catch {}
+    if (child.pid) signalGroup(child.pid, 'SIGKILL');
   };
   const timer = setTimeout(() => {
     timedOut = true;

@@ -3,11 +3,11 @@
 // person would see. Waiting is always polling for a condition with a deadline. Everything
 // it starts is ended by process group.
 
-import { readFileSync } from 'node:fs';
 import * as pty from 'node-pty';
 import headless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import type { Terminal } from '@xterm/headless';
+import { signalGroup } from '../../src/proc/index.js';
 import { keyBytes } from '../../src/tui/key-parse.js';
 
 const { Terminal: TerminalCtor } = headless as unknown as { Terminal: typeof Terminal };
@@ -140,29 +140,6 @@ export class TestTerminal {
     }
     signalGroup(this.pid, 'SIGKILL');
     this.term.dispose();
-  }
-}
-
-function signalGroup(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    // Gone already.
-  }
-}
-
-/** Whether a process exists (and is not a zombie). */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !/\) Z /.test(stat);
-  } catch {
-    return false;
   }
 }
 

@@ -26,6 +26,7 @@ import { redact } from '../../src/transcript/redact.js';
 import { Transcript } from '../../src/transcript/transcript.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { briefCase } from '../helpers/brief-transcripts.js';
+import { signalGroup } from '../../src/proc/index.js';
 
 const SEEDS = Array.from({ length: 160 }, (_, i) => i + 1);
 
@@ -217,11 +218,7 @@ p('byte-identical in a separate process with another time zone and locale', asyn
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (err += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  try {
-    process.kill(-child.pid!, 'SIGKILL');
-  } catch {
-    // The group is already gone.
-  }
+  signalGroup(child.pid!, 'SIGKILL');
   assert.is(code, 0, err);
   assert.equal(JSON.parse(out), here);
 });

@@ -10,7 +10,8 @@ import { main } from '../../src/cli.js';
 import { bufferIo } from '../../src/commands/io.js';
 import { readConversation } from '../../src/transcript/store.js';
 import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
-import { alive, until } from '../helpers/term.js';
+import { alive, signalGroup } from '../../src/proc/index.js';
+import { until } from '../helpers/term.js';
 
 let home = '';
 let cwd = '';
@@ -195,7 +196,7 @@ c('a conversation open in another writer is refused with exit 5', async () => {
     assert.is(r.code, 5);
     assert.match(r.err, new RegExp(`pid ${holder.pid}`));
   } finally {
-    process.kill(-holder.pid!, 'SIGKILL');
+    signalGroup(holder.pid!, 'SIGKILL');
   }
 });
 
@@ -225,11 +226,7 @@ c('Ctrl-C cancels the turn: exit 130, the agent\'s whole group ended (a helper t
     assert.ok(conv.transcript.entries.some((e) => e.kind === 'user_message' && e.text.includes('MARK-CANCEL')), 'the message is kept');
     await conv.close();
   } finally {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    signalGroup(child.pid!, 'SIGKILL');
   }
 });
 

@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_BIN_DIR, CLI_NAMES, cliEnv, killProcessesUnder, processesUnder, type CliEnv } from '../helpers/cli-env.js';
+import { alive, processesUnder, signalPid } from '../../src/proc/index.js';
+import { CLI_BIN_DIR, CLI_NAMES, cliEnv, killProcessesUnder, type CliEnv } from '../helpers/cli-env.js';
 
 const FAKE = 'http://127.0.0.1:9';
 const envs: CliEnv[] = [];
@@ -110,20 +111,10 @@ reaper.before.each(() => {
 });
 reaper.after.each(() => {
   for (const c of started.splice(0)) {
-    try {
-      process.kill(c.pid!, 'SIGKILL');
-    } catch {}
+    signalPid(c.pid!, 'SIGKILL');
   }
   rmSync(dir, { recursive: true, force: true });
 });
-
-function alive(pid: number): boolean {
-  try {
-    return !/^\S+ \([^)]*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 function daemon(cmd: string, args: string[], cwd: string): ChildProcess {
   // detached + unref: like codex's app-server, it is no longer anyone's child to wait for.

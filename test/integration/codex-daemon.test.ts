@@ -10,7 +10,8 @@ import { copyFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codexDaemons, endCodexDaemons } from '../../plugins/codex/leftovers.js';
-import { alive, until } from '../helpers/term.js';
+import { alive, signalGroup } from '../../src/proc/index.js';
+import { until } from '../helpers/term.js';
 
 let dir = '';
 let home = '';
@@ -36,9 +37,7 @@ t.before.each(() => {
 });
 t.after.each(() => {
   for (const c of started.splice(0)) {
-    try {
-      process.kill(-c.pid!, 'SIGKILL');
-    } catch {}
+    signalGroup(c.pid!, 'SIGKILL');
   }
   rmSync(dir, { recursive: true, force: true });
 });

@@ -2,9 +2,9 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync } from 'node:fs';
 import { Pane } from '../../src/tui/pane.js';
-import { alive, until } from '../helpers/term.js';
+import { alive, readStat } from '../../src/proc/index.js';
+import { until } from '../helpers/term.js';
 
 const s = suite('pane');
 const env = { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: process.env.HOME };
@@ -190,8 +190,7 @@ s('dispose ends the session: children ignoring SIGHUP and background jobs in the
   await until(() => /job=\d+/.test(screen(p)), 'pids');
   const child = Number(/child=(\d+)/.exec(screen(p))![1]);
   const job = Number(/job=(\d+)/.exec(screen(p))![1]);
-  const pgrp = (pid: number) => { const st = readFileSync(`/proc/${pid}/stat`, 'utf8'); return Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[2]); };
-  assert.is.not(pgrp(job), p.pid);
+  assert.is.not(readStat(job)!.pgrp, p.pid);
   assert.ok(alive(p.pid) && alive(child) && alive(job));
   await p.dispose(300);
   await until(() => !alive(p.pid) && !alive(child) && !alive(job), 'all gone');

@@ -15,6 +15,7 @@ import type { CliEnv } from '../helpers/cli-env.js';
 import { gitRaw, initRepo, TempDirs } from '../helpers/git-repo.js';
 import { describeRun, runCli } from '../helpers/run-cli.js';
 import { until } from '../helpers/term.js';
+import { signalGroup } from '../../src/proc/index.js';
 
 const CLI = realpathSync(new URL('../../dist/src/cli.js', import.meta.url).pathname);
 const temps = new TempDirs('baton-snapshot-');
@@ -44,7 +45,7 @@ s('a temporary index left by a baton killed mid-checkpoint is removed by the nex
     assert.is(during.length, 1, `one temporary index while the checkpoint runs: ${during.join(', ')}`);
     assert.ok(existsSync(join(tmp, during[0]!, 'index')), 'it holds the copy of the index');
   } finally {
-    process.kill(-child.pid!, 'SIGKILL');
+    signalGroup(child.pid!, 'SIGKILL');
   }
   await exited;
   const left = temporaries();

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, u
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
+import { readStat } from '../../src/proc/index.js';
 import { acquireLock, lockHolder } from '../../src/transcript/store-lock.js';
 import type { LockOwner } from '../../src/transcript/store-lock.js';
 import { killAll, spawnWriter } from '../fixtures/store-spawn.js';
@@ -80,7 +81,7 @@ k('a lock left by a dead pid is stale and taken over', () => {
 });
 
 k('a lock whose pid now belongs to a younger process is stale (pid reuse)', () => {
-  if (!existsSync(`/proc/${process.pid}/stat`)) return; // only where start times can be read
+  if (!readStat('self')) return; // only where start times can be read
   writeLock(owner({ procStart: '1', token: 'reused' }));
   assert.is(lockHolder(dir)?.state, 'stale');
   acquireLock(dir, 'c1').release();

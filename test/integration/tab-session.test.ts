@@ -19,6 +19,7 @@ import { Tab } from '../../src/tui/tab.js';
 import { createCheckpoint } from '../../src/worktree/checkpoint.js';
 import { resetConversation } from '../../src/conversation/reset.js';
 import { pasteInput } from '../helpers/paste-cli.js';
+import { exists } from '../../src/proc/index.js';
 import { until } from '../helpers/term.js';
 
 // The CLI: each line typed at it is logged as the user's message, then answered at once
@@ -262,14 +263,6 @@ r.after.each(async () => {
   rw = undefined;
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 r('after a reset the agent is stopped, the same agent is armed, and the next send starts it with no resume and a brief without the hidden entries', async () => {
   const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-reset-'));
@@ -312,7 +305,7 @@ r('after a reset the agent is stopped, the same agent is armed, and the next sen
   await session.reset();
 
   assert.not.ok(terminal.isRunning(), 'the agent is stopped');
-  assert.not.ok(alive(pid), 'its process is gone');
+  assert.not.ok(exists(pid), 'its process is gone');
   assert.is(session.driver?.name, 'resumable', 'the tab still belongs to the agent');
   assert.equal(session.armed, { agent: 'resumable', title: 'Resumable CLI', model: 'default' }, 'the same agent, armed to start again');
   assert.is(session.snapshot().status, 'exited');

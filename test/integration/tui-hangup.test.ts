@@ -4,7 +4,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startBatonTui } from '../helpers/baton-tui.js';
-import { alive, until } from '../helpers/term.js';
+import { alive } from '../../src/proc/index.js';
+import { until } from '../helpers/term.js';
 
 const s = suite('tui hangup');
 

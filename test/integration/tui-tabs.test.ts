@@ -5,8 +5,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
-import { readdirSync, readFileSync } from 'node:fs';
-import { alive, until } from '../helpers/term.js';
+import { alive, childrenOf, readStat } from '../../src/proc/index.js';
+import { until } from '../helpers/term.js';
 
 const s = suite<{ b: BatonTui }>('tui tabs');
 
@@ -93,31 +93,19 @@ s('prefix q asks first while a command runs; n keeps baton; after it ends q quit
   for (const pid of pids) await until(() => !alive(pid), `shell ${pid} to be gone`);
 });
 
-/** Whether `parent` has a child process called `name`. */
-function childNamed(parent: number, name: string): boolean {
-  return procs().some((p) => p.ppid === parent && p.comm === name);
+/** Children of `parent` whose command name is `name`. */
+function childrenNamed(parent: number, name: string): number[] {
+  return childrenOf(parent).filter((pid) => readStat(pid)?.comm === name);
 }
 
-function procs(): { pid: number; ppid: number; comm: string }[] {
-  const out: { pid: number; ppid: number; comm: string }[] = [];
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({ pid: Number(d), ppid: Number(fields[1]), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
-    } catch {
-      // Gone while reading.
-    }
-  }
-  return out;
+/** Whether `parent` has a child process called `name`. */
+function childNamed(parent: number, name: string): boolean {
+  return childrenNamed(parent, name).length > 0;
 }
 
 /** Pids of the shells baton started (direct children of its node process). */
 function shellPids(root: number): number[] {
-  return procs()
-    .filter((p) => p.ppid === root && p.comm === 'sh')
-    .map((p) => p.pid);
+  return childrenNamed(root, 'sh');
 }
 
 s.run();

@@ -8,10 +8,11 @@
 // are ended by pid in cleanup, which the codex TUI's detached daemon shows is needed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { cliEnv, processesUnder, type CliEnv } from '../helpers/cli-env.js';
+import { exeOf, processesUnder, readStat, signalGroup } from '../../src/proc/index.js';
+import { cliEnv, type CliEnv } from '../helpers/cli-env.js';
 import { selectedRuns } from '../helpers/cli-runs.js';
 import { lastSeqOf, requestsCarrying, token } from '../helpers/real-driver.js';
 import { describeRun, runCli, type CliRun } from '../helpers/run-cli.js';
@@ -80,23 +81,6 @@ for (const spec of selectedRuns()) {
   s.run();
 }
 
-function exeOf(pid: number): string {
-  try {
-    return readlinkSync(`/proc/${pid}/exe`);
-  } catch {
-    return '';
-  }
-}
-
-function sessionOf(pid: number): number {
-  try {
-    // Fields after "(comm) ": state ppid pgrp session.
-    return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[3]);
-  } catch {
-    return -1;
-  }
-}
-
 const daemon = suite('codex TUI leaves a daemon (real CLI)');
 
 daemon('the app-server daemon outlives the TUI and cleanup ends it by pid', async () => {
@@ -116,10 +100,13 @@ daemon('the app-server daemon outlives the TUI and cleanup ends it by pid', asyn
     // releases/ in a session of its own, which a kill of the TUI's group does not reach.
     const releases = join(env.home, '.codex/packages/app-server-daemon/releases/');
     const daemons = () =>
-      processesUnder(env.dir).filter((pid) => exeOf(pid).startsWith(releases) && sessionOf(pid) !== t.pid && sessionOf(pid) > 0);
+      processesUnder(env.dir).filter((pid) => {
+        const session = readStat(pid)?.session ?? -1;
+        return (exeOf(pid) ?? '').startsWith(releases) && session !== t.pid && session > 0;
+      });
     await until(() => daemons().length > 0, 'a detached codex daemon running from $CODEX_HOME/packages', 90_000);
     // A hard kill of the TUI's group, as when baton force-closes a pane: the daemon lives on.
-    process.kill(-t.pid, 'SIGKILL');
+    signalGroup(t.pid, 'SIGKILL');
     await t.exited;
     await t.kill();
     killed = true;
