@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
+import { signalGroup } from '../../src/proc/index.js';
 import { until } from '../helpers/term.js';
 
 const cli = join(process.cwd(), 'dist', 'src', 'cli.js');
@@ -37,11 +38,7 @@ async function baton(args: string[], ms = 60_000): Promise<{ code: number | null
       throw new Error(`${err.message}; its stderr: ${JSON.stringify(r.err)}`);
     });
   } finally {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // gone already
-    }
+    signalGroup(child.pid!, 'SIGKILL');
   }
   await closed;
   return r;

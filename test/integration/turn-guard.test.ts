@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openConversation, readConversation } from '../../src/transcript/store.js';
 import type { Entry } from '../../src/transcript/types.js';
-import { alive, until } from '../helpers/term.js';
+import { alive, signalGroup } from '../../src/proc/index.js';
+import { until } from '../helpers/term.js';
 
 // One driver, `odd`, whose behaviour the prompt picks. It marks the start of its turn in a
 // file, so a test knows when the turn is under way.
@@ -103,11 +104,7 @@ function start(args: string[]) {
     },
   };
   function kill() {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // gone already
-    }
+    signalGroup(child.pid!, 'SIGKILL');
   }
 }
 

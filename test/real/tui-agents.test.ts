@@ -8,8 +8,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cmdlineOf } from '../../src/proc/index.js';
 import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { TestTerminal } from '../helpers/term.js';
@@ -100,12 +100,9 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   // Nothing private on a command line: no process of the agents' (nor baton's) has the brief
   // or a message in its argv, which /proc/PID/cmdline shows to every user.
   for (const pid of [...processesWithHome(menv.home), t.pid]) {
-    let argv = '';
-    try {
-      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    } catch {
-      continue;
-    }
+    const args = cmdlineOf(pid);
+    if (!args) continue;
+    const argv = args.join('\0');
     assert.not.ok(/baton handoff brief|MARK-E2E-1|MARK-E2E-2/.test(argv), `pid ${pid}'s argv carries the brief or a message: ${argv.slice(0, 200)}`);
   }
   assert.ok(bodyContains(req, 'MARK-E2E-1'), 'with the earlier turn');
