@@ -5,10 +5,12 @@
 // and kill(-1) reach this process's own group and every process the user owns), nor
 // group 1 or below through signalGroup.
 
-import { alive } from './alive.js';
+import { alive, groupExists } from './alive.js';
 import { groupAlive } from './members.js';
 
 const POLL_MS = 25;
+/** While a group still answers signal 0, a scan of /proc (to tell zombies apart) at most this often. */
+const SCAN_MS = 250;
 
 /** Sends `signal` to process `pid`; false when it is gone or not ours. */
 export function signalPid(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -43,16 +45,32 @@ export async function waitUntil(cond: () => boolean, ms: number): Promise<boolea
 }
 
 /**
+ * A test for "group `pgid` has no live member" cheap enough to poll: signal 0 to the group
+ * answers most polls (ESRCH: nobody is left) without reading /proc; only while the group
+ * still answers does a scan, at most every SCAN_MS, tell whether all that is left is zombies.
+ */
+function groupGoneTest(pgid: number): () => boolean {
+  let nextScan = 0;
+  return () => {
+    if (!groupExists(pgid)) return true;
+    if (Date.now() < nextScan) return false;
+    nextScan = Date.now() + SCAN_MS;
+    return !groupAlive(pgid);
+  };
+}
+
+/**
  * Ends process group `pgid`: SIGTERM, then SIGKILL to whatever is left after `graceMs`,
  * and resolves once no live member is left (or 5 s after the SIGKILL: a process in
  * uninterruptible sleep cannot be hurried). Resolves at once for a group that is gone.
  */
 export async function endGroup(pgid: number, graceMs: number): Promise<void> {
-  if (!groupAlive(pgid)) return;
+  const gone = groupGoneTest(pgid);
+  if (gone()) return;
   signalGroup(pgid, 'SIGTERM');
-  if (await waitUntil(() => !groupAlive(pgid), graceMs)) return;
+  if (await waitUntil(gone, graceMs)) return;
   signalGroup(pgid, 'SIGKILL');
-  await waitUntil(() => !groupAlive(pgid), 5000);
+  await waitUntil(gone, 5000);
 }
 
 export interface EndPidsOptions {
