@@ -1,6 +1,7 @@
 // What the fake LLM answers, decided once for every API: an echo of the last user text;
 // scripted tool calls from markers in that text ([[FAKE_SHELL: cmd]], [[FAKE_WRITE: path
-// :: content]]), one per request, in order, then a final text once their results are
+// :: content]], [[FAKE_CALL: ToolName :: {json args}]] for any tool the client declared by
+// that exact name, such as claude's AskUserQuestion), one per request, in order, then a final text once their results are
 // back; an object built from the schema for structured-output requests; a short title
 // for title-generation calls. Markers only ever become a call to a tool the client
 // declared, so background calls (which declare none) can never run a command twice.
@@ -19,9 +20,10 @@ export type Decision =
 
 export type Marker =
   | { kind: 'shell'; command: string }
-  | { kind: 'write'; path: string; content: string };
+  | { kind: 'write'; path: string; content: string }
+  | { kind: 'call'; name: string; args: Record<string, unknown> };
 
-const MARKER_RE = /\[\[FAKE_(SHELL|WRITE):\s*([\s\S]*?)\]\]/g;
+const MARKER_RE = /\[\[FAKE_(SHELL|WRITE|CALL):\s*([\s\S]*?)\]\]/g;
 
 export function parseMarkers(text: string): Marker[] {
   const out: Marker[] = [];
@@ -29,6 +31,16 @@ export function parseMarkers(text: string): Marker[] {
     const body = m[2]!.trim();
     if (m[1] === 'SHELL') {
       if (body) out.push({ kind: 'shell', command: body });
+    } else if (m[1] === 'CALL') {
+      const sep = body.indexOf('::');
+      const name = (sep > 0 ? body.slice(0, sep) : body).trim();
+      let args: unknown = {};
+      try {
+        args = sep > 0 ? JSON.parse(body.slice(sep + 2)) : {};
+      } catch {
+        continue;
+      }
+      if (name && typeof args === 'object' && args !== null && !Array.isArray(args)) out.push({ kind: 'call', name, args: args as Record<string, unknown> });
     } else {
       const sep = body.indexOf('::');
       if (sep > 0) out.push({ kind: 'write', path: body.slice(0, sep).trim(), content: body.slice(sep + 2).trim() });
@@ -94,6 +106,7 @@ function findTool(tools: ToolDecl[], names: string[], fallback: RegExp): ToolDec
 }
 
 function toolCallFor(marker: Marker, conv: Conversation): Decision | undefined {
+  if (marker.kind === 'call') return conv.tools.some((t) => t.name === marker.name) ? { kind: 'tool', name: marker.name, args: marker.args } : undefined;
   const shell = findTool(conv.tools, SHELL_TOOLS, /shell|bash/i);
   if (marker.kind === 'write') {
     const path = absolutePath(marker.path, conv);

@@ -17,6 +17,18 @@ markers('parses shell and write markers in order, trimming around ::', () => {
   assert.equal(parseMarkers('[[FAKE_WRITE: no separator]] [[FAKE_SHELL: ]] [[fake_shell: x]]'), []);
 });
 
+markers('a call marker names any declared tool and its JSON arguments; unparsable or undeclared, it calls nothing', () => {
+  const text = '[[FAKE_CALL: AskUserQuestion :: {"questions": [{"question": "Which?", "options": [{"label": "A"}]}]}]] ask';
+  assert.equal(parseMarkers(text), [{ kind: 'call', name: 'AskUserQuestion', args: { questions: [{ question: 'Which?', options: [{ label: 'A' }] }] } }]);
+  assert.equal(parseMarkers('[[FAKE_CALL: X :: not json]] [[FAKE_CALL: Y :: [1]]]'), []);
+  const conv = emptyConversation();
+  pushUserText(conv, text);
+  assert.is(decide(conv).kind, 'text', 'not declared: no call');
+  conv.tools.push({ name: 'AskUserQuestion', parameters: {} });
+  assert.equal(decide(conv), { kind: 'tool', name: 'AskUserQuestion', args: { questions: [{ question: 'Which?', options: [{ label: 'A' }] }] } });
+  assert.equal(parseMarkers(defuse(text)), []);
+});
+
 markers('defused text holds no marker that parses again', () => {
   const text = 'x [[FAKE_SHELL: rm -rf /tmp/q]] y';
   assert.equal(parseMarkers(defuse(text)), []);
