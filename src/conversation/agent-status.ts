@@ -1,16 +1,33 @@
-// A hosted agent's status, from the best source available: the driver's ingested events
-// first (a user message or agent activity means working, a turn end means idle), the
-// driver's screen heuristics when events have been quiet for a while, and the process
-// exit last of all. Pure state: the caller feeds it and reads it.
+// A hosted agent's status, from two witnesses that must agree before baton calls it idle
+// (idle is when baton may type into the CLI): the driver's ingested log events (a user
+// message or agent activity opens a turn, a turn end closes it) and the driver's reading of
+// the screen. A dialog, a permission prompt or a question on the screen is `approval`
+// whatever the log says: the user is needed, and nothing baton types may answer it. An
+// idle-looking screen while the log says a turn is open is working (a CLI between a
+// submit and its spinner, or finishing a tool call after an approval); a turn the log closed
+// while the screen still says working is working. Only a log that has stayed silent for a
+// long while, under a screen that has read idle all that time, lets a turn the log never
+// closed (an interrupt some CLIs do not log) count as over. Pure state: the caller feeds it
+// and reads it; it never looks at a terminal itself.
 
 import type { AgentStatus, TranscriptEvent } from '../plugins/api.js';
 
-/** Events this recent outrank what the screen seems to say. */
-const EVENTS_TRUSTED_MS = 3000;
+/** How long the screen must have read idle, with the log silent, before a turn the log never closed counts as over. */
+export const STALE_TURN_MS = 10_000;
+/** How long a freshly launched CLI may show nothing its driver recognises before baton stops waiting for it to. */
+export const STARTUP_MS = 60_000;
 
 export class AgentStatusTracker {
   private status: AgentStatus = 'idle';
+  /** The log showed a turn begin (or baton submitted one) and no turn end since. */
+  private turnOpen = false;
   private lastEventAt = 0;
+  /** The screen's last verdict (a reading the driver could not place leaves it as it was), and since when. */
+  private screenSays: AgentStatus | undefined;
+  private screenSince = 0;
+  /** Launched, and the screen has given no verdict yet: not ready to be typed at. */
+  private startingSince: number | undefined;
+  private gone = false;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -18,9 +35,14 @@ export class AgentStatusTracker {
     return this.status;
   }
 
+  /** Whether the log (or a submit of baton's) has a turn open. */
+  get turnIsOpen(): boolean {
+    return this.turnOpen;
+  }
+
   /** Returns true when the status changed. */
   event(e: TranscriptEvent): boolean {
-    if (this.status === 'exited') return false;
+    if (this.gone) return false;
     this.lastEventAt = this.now();
     switch (e.type) {
       case 'user_text':
@@ -28,43 +50,85 @@ export class AgentStatusTracker {
       case 'reasoning':
       case 'tool_call':
       case 'tool_result':
-        return this.set('working');
       case 'approval':
-        return this.set('working');
+        this.turnOpen = true;
+        this.startingSince = undefined;
+        break;
       case 'turn_end':
-        return this.set('idle');
+        this.turnOpen = false;
+        this.startingSince = undefined;
+        break;
       default:
-        return false;
+        break;
     }
+    return this.settle();
   }
 
-  /** A reading of the screen by the driver's heuristics; ignored while events are fresh. */
+  /** A reading of the screen by the driver's heuristics (undefined: nothing it recognises). Also the clock's tick. */
   screen(s: AgentStatus | undefined): boolean {
-    if (!s || this.status === 'exited') return false;
-    if (this.now() - this.lastEventAt < EVENTS_TRUSTED_MS && s !== 'approval') return false;
-    return this.set(s);
+    if (this.gone) return false;
+    if (s && s !== 'exited' && s !== this.screenSays) {
+      this.screenSays = s;
+      this.screenSince = this.now();
+    }
+    if (s) this.startingSince = undefined;
+    return this.settle();
   }
 
   exited(): boolean {
+    this.gone = true;
     return this.set('exited');
   }
 
-  /** A program was just launched: working (not taking input) until its screen reads idle. */
+  /**
+   * A program was just launched in the tab: nothing is known of it yet, and it is not ready
+   * for input (working) until its screen says so, or STARTUP_MS pass with the screen saying
+   * nothing its driver recognises. (A driver that reads no screen is told idle by its session
+   * once the program has been quiet a moment.)
+   */
   launched(): boolean {
-    this.lastEventAt = 0;
-    return this.set('working');
+    this.reset();
+    this.startingSince = this.now();
+    return this.settle();
   }
 
-  /** A new program started in the tab. */
-  restarted(): boolean {
+  private reset(): void {
+    this.gone = false;
+    this.turnOpen = false;
     this.lastEventAt = 0;
-    return this.set('idle');
+    this.screenSays = undefined;
   }
 
-  /** We just submitted a message: it is working until a turn end says otherwise. */
+  /** We just submitted a message: a turn is open until the log ends it. */
   submitted(): boolean {
+    if (this.gone) return false;
+    this.turnOpen = true;
     this.lastEventAt = this.now();
-    return this.set('working');
+    return this.settle();
+  }
+
+  /** A submit of ours the log never showed: the turn it opened was never the CLI's. */
+  withdrawn(): boolean {
+    if (this.gone) return false;
+    this.turnOpen = false;
+    return this.settle();
+  }
+
+  private settle(): boolean {
+    if (this.gone) return this.set('exited');
+    if (this.screenSays === 'approval') return this.set('approval');
+    const now = this.now();
+    if (this.startingSince !== undefined) {
+      if (now - this.startingSince < STARTUP_MS) return this.set('working');
+      this.startingSince = undefined;
+    }
+    if (this.turnOpen) {
+      const quietSince = Math.max(this.lastEventAt, this.screenSince);
+      if (this.screenSays !== 'idle' || now - quietSince < STALE_TURN_MS) return this.set('working');
+      // The log never closed this turn, and has said nothing for a long while under an idle screen.
+      this.turnOpen = false;
+    }
+    return this.set(this.screenSays === 'working' ? 'working' : 'idle');
   }
 
   private set(s: AgentStatus): boolean {

@@ -1,23 +1,44 @@
 // Submitting a message to a CLI running in a terminal, and knowing it arrived: the text is
-// pasted (bracketed when the CLI asked for it), Enter is pressed, and delivery is confirmed
-// only when the CLI's own log shows the message (the ingest hands it to claim(), which
-// gives back what to record with it, so the entry lands in the log's order). If it
-// does not show within the timeout, Enter is pressed once more — the text may still sit in
-// the CLI's input box — and after that the caller is told it failed. The text itself is
-// never typed twice.
+// pasted (bracketed when the CLI asked for it), Enter is pressed once the screen shows the
+// CLI took the paste in, and delivery is confirmed only when the CLI's own log shows the
+// message (the ingest hands it to claim(), which gives back what to record with it, so the
+// entry lands in the log's order). If it does not show within the timeout, Enter is pressed
+// once more — the text may still sit in the CLI's input box — unless the screen now shows a
+// dialog (an Enter would answer it), and after that the caller is told it failed.
+// The text itself is never typed twice. A message given up on is still claimed if the log
+// shows it later (the user pressed Enter in the pane, or the CLI took it late): recorded
+// once, and the caller told. One given up on while it still shows on the screen (in the
+// CLI's input box) holds back anything else baton would type there until it is gone.
 
 import type { AgentTerminal } from './agent-terminal.js';
 
 /**
  * Some TUIs take an Enter that arrives in the same read as a paste as part of the paste, and
- * some drop one that comes while they still draw the pasted text (claude, busy or on a loaded
- * machine): Enter waits until the screen has been quiet this long after the paste...
+ * some (gemini: within 40 ms of handling the paste) turn it into a new line: Enter waits until
+ * the screen shows the paste was taken in, and this long after...
  */
-const ENTER_AFTER_PASTE_MS = 120;
-/** ...but never longer than this. */
+const ENTER_AFTER_PASTE_MS = 150;
+/** ...but never longer than this for the screen to change. */
 const ENTER_AFTER_PASTE_MAX_MS = 1500;
+const SCREEN_POLL_MS = 15;
+/** Messages given up on that a late claim can still find, newest kept. */
+const LATE_KEPT = 16;
 
 const normalize = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Text as a screen shows it, whatever the wrapping: no whitespace, no box-drawing borders. */
+const squash = (s: string) => s.replace(/[\s\u2500-\u257f]+/g, '');
+/** The end of a message, which is what an input box shows of it last. */
+const NEEDLE_CHARS = 24;
+
+/** How many times `needle` shows on the screen. */
+function occurrences(lines: readonly string[], needle: string): number {
+  if (!needle) return 0;
+  const screen = squash(lines.join('\n'));
+  let n = 0;
+  for (let i = screen.indexOf(needle); i >= 0; i = screen.indexOf(needle, i + needle.length)) n++;
+  return n;
+}
 
 /** What to record with the message once the log shows it. */
 export interface DeliveryMeta {
@@ -31,6 +52,21 @@ export interface Pending {
   text: string;
   meta: DeliveryMeta;
   resolve: (ok: boolean) => void;
+  /** Given up on before the log showed it: a claim now is a late one. */
+  late?: boolean;
+}
+
+export interface DeliveryHooks {
+  /** Whether Enter may be pressed now: false while the screen shows a dialog it would answer. */
+  mayPressEnter?: () => boolean;
+}
+
+/** A message given up on while it still showed on the screen: most likely in the CLI's input box. */
+interface Leftover {
+  pending: Pending;
+  needle: string;
+  /** How often its end showed on the screen before it was pasted. */
+  baseline: number;
 }
 
 /**
@@ -56,13 +92,19 @@ export function quietTerminal(terminal: AgentTerminal, quietMs: number, maxMs: n
   });
 }
 
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
 export class Delivery {
   private pending: Pending[] = [];
+  /** Given up on, still claimable: oldest first. */
+  private late: Pending[] = [];
+  private leftover: Leftover | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly terminal: AgentTerminal,
     private readonly timeoutMs: number,
+    private readonly hooks: DeliveryHooks = {},
   ) {}
 
   /** Expect `text` in the log without typing it (it went in through argv at launch). */
@@ -72,57 +114,113 @@ export class Delivery {
 
   /** Types `text`; `logged` is what the CLI's log will show (default: the text itself). */
   async submit(text: string, meta: DeliveryMeta = {}, logged = text): Promise<boolean> {
+    // A message typed again supersedes the copy given up on: the new one is what the log will show.
+    this.late = this.late.filter((p) => normalize(p.text) !== normalize(logged));
+    const needle = squash(logged).slice(-NEEDLE_CHARS);
+    const before = this.terminal.screenLines();
+    const baseline = occurrences(before, needle);
     // Waiting starts before the first byte goes out: a fast CLI logs the message at once.
-    const done = this.wait(logged, meta, true);
+    let entry: Pending | undefined;
+    const done = this.wait(logged, meta, true, (p) => (entry = p));
     const body = text.replace(/\r?\n/g, '\r');
-    const drawn = quietTerminal(this.terminal, ENTER_AFTER_PASTE_MS, ENTER_AFTER_PASTE_MAX_MS);
     this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
-    await drawn;
-    this.terminal.write('\r');
-    return done;
+    await this.screenChanged(before.join('\n'), ENTER_AFTER_PASTE_MAX_MS);
+    await sleep(ENTER_AFTER_PASTE_MS);
+    if (entry && this.pending.includes(entry) && this.mayPressEnter()) this.terminal.write('\r');
+    const ok = await done;
+    if (!ok && entry?.late && occurrences(this.terminal.screenLines(), needle) > baseline) {
+      this.leftover = { pending: entry, needle, baseline };
+    }
+    return ok;
   }
 
+  /**
+   * The text of a message given up on that still shows on the screen (in the CLI's input
+   * box, most likely): nothing else may be typed there until it is gone. Forgotten once it
+   * no longer shows, or once the log shows it.
+   */
+  leftoverShowing(): string | undefined {
+    const l = this.leftover;
+    if (!l) return undefined;
+    if (l.pending.late && this.late.includes(l.pending) && occurrences(this.terminal.screenLines(), l.needle) > l.baseline) return l.pending.text;
+    this.leftover = undefined;
+    return undefined;
+  }
 
   /**
-   * Called with each user message the CLI's log shows. True when it is the echo of a
-   * message we are waiting for (the log may hold more around it: a brief before it).
+   * Called with each user message the CLI's log shows. The message we wait for that it is the
+   * echo of (the log may hold more around it: a brief before it), else one given up on
+   * (`late` set), else undefined.
    */
   claim(logged: string): Pending | undefined {
     const seen = normalize(logged);
-    const i = this.pending.findIndex((p) => {
+    const matches = (p: Pending) => {
       const want = normalize(p.text);
       return seen === want || seen.endsWith(want) || (want.length > 200 && seen.includes(want.slice(-200)));
-    });
-    if (i < 0) return undefined;
-    const [p] = this.pending.splice(i, 1);
-    p!.resolve(true);
+    };
+    const i = this.pending.findIndex(matches);
+    if (i >= 0) {
+      const [p] = this.pending.splice(i, 1);
+      p!.resolve(true);
+      return p;
+    }
+    const j = this.late.findIndex(matches);
+    if (j < 0) return undefined;
+    const [p] = this.late.splice(j, 1);
+    if (this.leftover?.pending === p) this.leftover = undefined;
     return p;
   }
 
+  /** Forgets the messages given up on (another CLI now runs): no late claim, no leftover. */
+  forgetGivenUp(): void {
+    this.late = [];
+    this.leftover = undefined;
+  }
+
+  /** Forgets everything (the CLI is gone or replaced): no wait, no late claim, no leftover. */
   cancel(): void {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
     for (const p of this.pending.splice(0)) p.resolve(false);
+    this.late = [];
+    this.leftover = undefined;
   }
 
-  private wait(text: string, meta: DeliveryMeta, retryEnter: boolean): Promise<boolean> {
+  private wait(text: string, meta: DeliveryMeta, retryEnter: boolean, made?: (p: Pending) => void): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
       const entry: Pending = { text, meta, resolve };
+      made?.(entry);
       this.pending.push(entry);
       const giveUp = () => {
         const i = this.pending.indexOf(entry);
-        if (i >= 0) {
-          this.pending.splice(i, 1);
-          resolve(false);
-        }
+        if (i < 0) return;
+        this.pending.splice(i, 1);
+        entry.late = true;
+        this.late.push(entry);
+        if (this.late.length > LATE_KEPT) this.late.shift();
+        resolve(false);
       };
       this.after(this.timeoutMs, () => {
         if (!this.pending.includes(entry)) return;
         if (!retryEnter) return giveUp();
-        this.terminal.write('\r');
+        // An Enter into a dialog would answer it: then the message is left as it is.
+        if (this.mayPressEnter()) this.terminal.write('\r');
         this.after(this.timeoutMs, giveUp);
       });
     });
+  }
+
+  private mayPressEnter(): boolean {
+    return this.hooks.mayPressEnter?.() ?? true;
+  }
+
+  /** Resolves once the screen differs from `before`, or after `maxMs`. */
+  private async screenChanged(before: string, maxMs: number): Promise<void> {
+    const deadline = Date.now() + maxMs;
+    while (Date.now() < deadline) {
+      await sleep(SCREEN_POLL_MS);
+      if (this.terminal.screenLines().join('\n') !== before) return;
+    }
   }
 
   private after(ms: number, fn: () => void): void {
@@ -132,5 +230,4 @@ export class Delivery {
     }, ms);
     this.timers.add(t);
   }
-
 }

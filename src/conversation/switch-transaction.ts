@@ -154,12 +154,13 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   }
   const sent = await session.deliver(message, { switchId });
   if (sent.kind === 'delivered') return { kind: 'switched', message: `Continued with ${driver.title}.` };
-  if (!terminal.isRunning()) {
-    session.queue.unshift(message);
-    return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
-  }
+  // Not taken: deliver queued it when nothing was typed yet or the CLI is gone (its input box
+  // with it), else handed it back to the compose bar (never to the queue: it may still sit in
+  // the CLI's input box) and keeps it claimable should it show up late.
+  if (!terminal.isRunning()) return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
+  if (sent.kind === 'queued') return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.` };
   session.unresolved = true;
-  return { kind: 'unknown', message: `${driver.title} is running but never showed your message. Check the pane before sending again; your message was not recorded.`, draft: message };
+  return { kind: 'unknown', message: `${driver.title} is running but never showed your message. Check the pane before sending again; your message was not recorded and is back in the compose bar.` };
 }
 
 /** The armed switch, carried out with the message that was sent. */

@@ -1,8 +1,12 @@
 // One tab = one conversation: the transcript (kept current by the driver's ingest while the
 // CLI runs in the tab's terminal), the agent's status, the queue of messages written while
 // it works, and the armed switch. The TUI sends commands in (start, arm, send, queue edits)
-// and reads snapshots out; no TUI type crosses this boundary. The switch transaction itself
-// lives in switch-transaction.ts.
+// and reads snapshots out, plus two events for the compose bar: 'draft' (text handed back
+// to it) and 'taken' (a message the CLI took late, whose copy there is to go); no TUI type
+// crosses this boundary. The switch transaction itself lives in switch-transaction.ts.
+// What it must never do: type while the CLI is not idle by both its log and its screen (a
+// dialog would be answered), or type a message again that may still be in the CLI's input
+// box (a failed delivery goes back to the compose bar, never into the queue).
 
 import { EventEmitter } from 'node:events';
 import type { AgentStatus, HarnessDriver, Ingestor, TranscriptEvent } from '../plugins/api.js';
@@ -62,7 +66,8 @@ export interface TabSnapshot {
 
 export type SendResult =
   | { kind: 'delivered' }
-  | { kind: 'queued'; position: number }
+  /** `message` says what the queue waits for. */
+  | { kind: 'queued'; position: number; message: string }
   | { kind: 'refused'; message: string }
   | { kind: 'failed'; message: string }
   | { kind: 'switch'; outcome: SwitchOutcome };
@@ -89,12 +94,15 @@ export class TabSession extends EventEmitter {
   private holding: Promise<void> | undefined;
   private readonly disposers: (() => void)[] = [];
   private draining = false;
+  /** A message is on its way into the CLI (its checkpoint, the paste, the wait for the log). */
+  private delivering = false;
   private readonly screenTimer: NodeJS.Timeout;
   private disposed = false;
 
   constructor(readonly deps: TabSessionDeps) {
     super();
-    this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000);
+    // An Enter into a dialog would answer it: the retry Enter is held back while one shows.
+    this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000, { mayPressEnter: () => this.screenReading() !== 'approval' });
     this.disposers.push(
       deps.terminal.onExit(() => {
         // The run's handoff files live as long as the run.
@@ -228,12 +236,29 @@ export class TabSession extends EventEmitter {
       return { kind: 'switch', outcome };
     }
     if (!this.driver) return this.refuse('No agent runs in this tab. Nothing was sent — pick one first.');
-    if (this.status.current === 'working' || this.status.current === 'approval' || this.draining) {
-      this.queue.push(text);
-      this.changed();
-      return { kind: 'queued', position: this.queue.length };
-    }
+    if (this.draining || this.queue.length || !this.mayType()) return this.enqueue(text);
     return this.deliver(text);
+  }
+
+  /** Idle by both witnesses (read afresh), nothing on its way in, and nothing of ours left in the CLI's input box. */
+  private mayType(): boolean {
+    if (this.status.screen(this.screenReading())) this.changed();
+    return this.status.current === 'idle' && !this.delivering && this.delivery.leftoverShowing() === undefined;
+  }
+
+  private enqueue(text: string): SendResult {
+    this.queue.push(text);
+    this.changed();
+    void this.drainQueue();
+    return { kind: 'queued', position: this.queue.length, message: `queued (#${this.queue.length}): ${this.waitingFor()}` };
+  }
+
+  /** What a queued message waits for, in the user's words. */
+  private waitingFor(): string {
+    const title = this.driver?.title ?? 'the agent';
+    if (this.status.current === 'approval') return `${title} needs you first: answer it in its pane (a dialog, a permission or a question); then the message goes.`;
+    if (this.delivery.leftoverShowing() !== undefined) return `${title}'s input box still holds a message of yours that was not sent: press Enter in its pane to send it, or clear it there; then this one goes.`;
+    return `sent when ${title} is idle.`;
   }
 
   editQueued(index: number, text: string): void {
@@ -254,35 +279,72 @@ export class TabSession extends EventEmitter {
 
   /**
    * Types `text` into the CLI (with the pending brief before it, in the same paste) and
-   * records it, as written, once the CLI's own log shows it.
+   * records it, as written, once the CLI's own log shows it. Called only when it may type
+   * (mayType); a CLI that stopped being idle while the checkpoint was taken gets the message
+   * queued instead (nothing was typed yet).
    */
   async deliver(text: string, opts: { switchId?: string } = {}): Promise<SendResult> {
-    const t = this.conversation.transcript;
-    const checkpoint = this.deps.checkpoint ? await this.deps.checkpoint(t.lastSeq + 1) : undefined;
-    const brief = this.pendingBrief;
-    const switchId = opts.switchId ?? brief?.switchId;
-    const pasted = brief ? briefAndMessage(this.conversation.meta.data.cwd, brief.text, text, brief.switchId) : { text };
-    if (pasted.file) this.runFiles.push(pasted.file);
-    this.status.submitted();
-    this.changed();
-    if (!this.ingestor) {
-      // Nothing to verify against (no log this driver can read): record it as typed.
-      this.deps.terminal.write(pasted.text.replace(/\r?\n/g, '\r') + '\r');
-      this.pendingBrief = undefined;
-      t.apply({ type: 'user_text', text, checkpoint, switchId });
-      this.nameAfter(text);
-      this.conversation.sync();
+    // Set before the first await: a send meanwhile queues behind this one instead of typing into it.
+    this.delivering = true;
+    try {
+      const t = this.conversation.transcript;
+      const checkpoint = this.deps.checkpoint ? await this.deps.checkpoint(t.lastSeq + 1) : undefined;
+      this.delivering = false;
+      if (!this.mayType()) {
+        this.queue.unshift(text);
+        this.changed();
+        return { kind: 'queued', position: 1, message: `queued (#1): ${this.waitingFor()}` };
+      }
+      this.delivering = true;
+      const brief = this.pendingBrief;
+      const switchId = opts.switchId ?? brief?.switchId;
+      const pasted = brief ? briefAndMessage(this.conversation.meta.data.cwd, brief.text, text, brief.switchId) : { text };
+      if (pasted.file) this.runFiles.push(pasted.file);
+      this.status.submitted();
+      this.changed();
+      if (!this.ingestor) {
+        // Nothing to verify against (no log this driver can read): record it as typed.
+        this.deps.terminal.write(pasted.text.replace(/\r?\n/g, '\r') + '\r');
+        this.pendingBrief = undefined;
+        t.apply({ type: 'user_text', text, checkpoint, switchId });
+        this.nameAfter(text);
+        this.conversation.sync();
+        return { kind: 'delivered' };
+      }
+      const ok = await this.delivery.submit(pasted.text, { checkpoint, switchId }, text);
+      if (!ok) {
+        this.status.withdrawn();
+        return this.undelivered(text);
+      }
+      if (brief && this.pendingBrief === brief) this.pendingBrief = undefined;
       return { kind: 'delivered' };
+    } finally {
+      this.delivering = false;
+      this.changed();
     }
-    const ok = await this.delivery.submit(pasted.text, { checkpoint, switchId }, text);
-    if (!ok) {
-      this.status.restarted();
-      const title = this.driver?.title ?? 'the agent';
-      this.say(`${title} did not show the message in its log after a retry. It may not have been sent; it is back in the compose bar.`);
-      return { kind: 'failed', message: text };
+  }
+
+  /**
+   * A message the CLI's log never showed (after a retry Enter). It is never typed again by
+   * baton: it goes back to the compose bar, and the notice says where it is; if the log
+   * shows it later after all, it is recorded once and the compose bar's copy goes (record()).
+   */
+  private undelivered(text: string): SendResult {
+    const title = this.driver?.title ?? 'the agent';
+    if (!this.deps.terminal.isRunning()) {
+      // The CLI is gone, and its input box with it: the message waits for the next run.
+      this.queue.unshift(text);
+      this.say(`${title} exited before it took your message: it is queued, and goes when ${title} runs again.`);
+      return { kind: 'queued', position: 1, message: `queued (#1): sent when ${title} runs again.` };
     }
-    if (brief && this.pendingBrief === brief) this.pendingBrief = undefined;
-    return { kind: 'delivered' };
+    this.emit('draft', text);
+    const inBox = this.delivery.leftoverShowing() !== undefined;
+    this.say(
+      inBox
+        ? `${title} did not take your message (its log never showed it, after a retry). It still shows in ${title}'s input box: press Enter in its pane to send it from there (it is then recorded once), or clear it there. A copy is back in the compose bar; nothing is typed into ${title} until its input box no longer holds it.`
+        : `${title} did not take your message (its log never showed it, after a retry). It is back in the compose bar, not sent; if ${title} takes it after all, it is recorded once and the copy leaves the compose bar.`,
+    );
+    return { kind: 'failed', message: text };
   }
 
   /** An untitled conversation is named after its first message, as `baton chat` names it. */
@@ -349,6 +411,12 @@ export class TabSession extends EventEmitter {
         this.conversation.transcript.apply({ type: 'user_text', text: claimed.text, checkpoint: claimed.meta.checkpoint, switchId: claimed.meta.switchId });
         this.nameAfter(claimed.text);
       }
+      if (claimed.late && claimed.meta.record !== false) {
+        // Given up on, then taken (Enter pressed in the pane, or the CLI took it late): the
+        // copy handed back to the compose bar must not be sent a second time.
+        this.say(`${this.driver?.title ?? 'The agent'} took your message after all: it is recorded once.`);
+        this.emit('taken', claimed.text);
+      }
     } else {
       this.conversation.transcript.apply(e);
       if (e.type === 'user_text') this.nameAfter(e.text);
@@ -389,6 +457,8 @@ export class TabSession extends EventEmitter {
   async follow(ingestor: Ingestor | undefined): Promise<void> {
     const old = this.ingestor;
     this.ingestor = ingestor;
+    // Messages the previous CLI was given and never took are not this one's to claim.
+    if (ingestor && ingestor !== old) this.delivery.forgetGivenUp();
     await old?.dispose();
   }
 
@@ -452,27 +522,36 @@ export class TabSession extends EventEmitter {
     return { kind: 'refused', message };
   }
 
+  /** What the driver reads on the screen now (undefined: nothing it recognises, or it reads none). */
+  private screenReading(): AgentStatus | undefined {
+    return this.driver?.statusFromScreen?.(this.deps.terminal.screenLines());
+  }
+
   private readScreen(changedAlready = false): void {
-    const guess = this.driver?.statusFromScreen?.(this.deps.terminal.screenLines());
-    if (this.status.screen(guess) || changedAlready) {
+    if (this.status.screen(this.screenReading()) || changedAlready) {
       this.changed();
       if (this.status.current === 'idle') void this.drainQueue();
+    } else if (this.queue.length && this.status.current === 'idle') {
+      // (A message left in the CLI's input box may have gone meanwhile.)
+      void this.drainQueue();
     }
   }
 
+  /**
+   * Sends the queue, oldest first, while the CLI may be typed at. A message it did not take
+   * went back to the compose bar (never to the queue: it may still sit in the CLI's input
+   * box); the rest wait for the next idle.
+   */
   private async drainQueue(): Promise<void> {
-    if (this.draining || !this.queue.length || this.armed) return;
+    if (this.draining || this.delivering || !this.queue.length || this.armed || this.disposed || !this.mayType()) return;
     this.draining = true;
     try {
-      while (this.queue.length && this.status.current === 'idle' && !this.disposed) {
+      do {
         const next = this.queue.shift()!;
         this.changed();
         const r = await this.deliver(next);
-        if (r.kind === 'failed') {
-          this.queue.unshift(next);
-          break;
-        }
-      }
+        if (r.kind !== 'delivered') break;
+      } while (this.queue.length && !this.disposed && this.mayType());
     } finally {
       this.draining = false;
       this.changed();

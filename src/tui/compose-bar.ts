@@ -172,6 +172,38 @@ export class ComposeBar {
     this.render();
   }
 
+  /**
+   * Puts text back into `owner`'s draft, whether it is shown or kept for later (a message its
+   * agent did not take comes back to its own tab, whichever tab is in front).
+   */
+  restoreFor(owner: object, text: string): void {
+    if (owner === this.owner) return this.restore(text);
+    const kept = this.kept.get(owner);
+    const draft = kept?.draft ? `${text}\n${kept.draft}` : text;
+    this.kept.set(owner, { draft, cursor: draft.length });
+  }
+
+  /**
+   * Takes `text` out of `owner`'s draft where restoreFor() put it, if it is still there as it
+   * was put (a message its agent took after all must not be sent twice); true when it was.
+   */
+  dropFrom(owner: object, text: string): boolean {
+    const shown = owner === this.owner;
+    const cur = shown ? { draft: this.draft, cursor: this.cursor } : this.kept.get(owner);
+    if (!cur) return false;
+    const draft = cur.draft === text ? '' : cur.draft.startsWith(`${text}\n`) ? cur.draft.slice(text.length + 1) : undefined;
+    if (draft === undefined) return false;
+    const cursor = Math.max(0, Math.min(draft.length, cur.cursor - (cur.draft.length - draft.length)));
+    if (!shown) {
+      this.kept.set(owner, { draft, cursor });
+      return true;
+    }
+    this.draft = draft;
+    this.cursor = cursor;
+    this.render();
+    return true;
+  }
+
   /** Pasted text (untrusted) into the draft at the cursor, whole: nothing in it sends or commands. */
   paste(text: string): void {
     const clean = pastedText(text);

@@ -153,6 +153,13 @@ export class ConversationTabs {
     });
     const s = session;
     s.on('change', (snap: TabSnapshot) => this.onSessionChange(s, snap));
+    // A message its agent did not take comes back to this tab's draft; one it took late leaves it.
+    s.on('draft', (text: string) => this.draftFor(s, (tab) => this.compose.restoreFor(tab, text)));
+    s.on('taken', (text: string) =>
+      this.draftFor(s, (tab) => {
+        if (this.compose.dropFrom(tab, text) && s === this.active) this.app.showMessage(`${s.snapshot().notice ?? ''} Its copy left the compose bar.`.trim(), 8000);
+      }),
+    );
     const outcome = await s.start(agent, model);
     if (!terminal.tab) {
       // The agent could not start: no tab was opened; say why and let the conversation go.
@@ -176,6 +183,11 @@ export class ConversationTabs {
     }
     if (snap.notice && session === this.active) this.app.showMessage(snap.notice, 8000);
     if (session === this.active) this.refreshCompose();
+  }
+
+  /** Runs `fn` with the tab of `session` (if it still has one). */
+  private draftFor(session: TabSession, fn: (tab: Tab) => void): void {
+    for (const [tab, s] of this.sessions) if (s.session === session) fn(tab);
   }
 
   /** The tab's notice, drawn again when what it says changed (another agent armed meanwhile). */
@@ -225,19 +237,22 @@ export class ConversationTabs {
       ...(armedText ? { armedText } : {}),
       ...(snap?.briefPending && snap.agentTitle ? { carries: `Your next message carries the conversation so far to ${snap.agentTitle}.` } : {}),
       queue: snap?.queue ?? [],
-      status: stopped ? 'stopped' : snap ? snap.status : 'plain shell',
+      status: stopped ? 'stopped' : snap ? (snap.status === 'approval' ? `needs you: answer ${snap.agentTitle ?? 'the agent'} in its pane` : snap.status) : 'plain shell',
     });
   }
 
   private composeHandlers() {
     const s = this.active;
     if (!s) return undefined;
+    // The tab the draft was written in: a send can take a while, and the user may change tabs meanwhile.
+    const tab = this.app.activeTab!;
     return {
       send: async (text: string) => {
         const r = await s.send(text);
-        if (r.kind === 'refused' || r.kind === 'failed') this.compose.restore(r.kind === 'failed' ? r.message : text);
-        if (r.kind === 'switch' && r.outcome.draft) this.compose.restore(r.outcome.draft);
-        if (r.kind === 'queued') this.app.showMessage(`queued (#${r.position}): sent when ${s.snapshot().agentTitle ?? 'the agent'} is idle`);
+        // (A delivery the agent did not take comes back through the session's 'draft' event.)
+        if (r.kind === 'refused') this.compose.restoreFor(tab, text);
+        if (r.kind === 'switch' && r.outcome.draft) this.compose.restoreFor(tab, r.outcome.draft);
+        if (r.kind === 'queued') this.app.showMessage(r.message, 8000);
         this.refreshCompose();
         await this.remember();
       },

@@ -19,7 +19,8 @@ const STATUS_TEXT: Record<string, string> = {
   running: '',
   idle: 'idle',
   working: 'working',
-  approval: 'needs approval',
+  // A dialog, a permission prompt or a question waits in the pane: baton types nothing until it is answered there.
+  approval: 'needs you',
   exited: 'exited',
   // Stopped by baton (a reset): the next message starts it again.
   stopped: 'stopped',
@@ -132,8 +133,9 @@ export function formatTabBar(tabs: TabBarItem[], active: number, width: number):
   for (let i = lo; i < hi; i++) {
     const text = escapeTags(cut(items[i]!, width));
     const status = tabs[i]!.status;
-    // A tab behind that asks for approval stands out: it waits for you.
-    if (i === active) out += `{inverse}{bold}${text}{/bold}{/inverse}`;
+    // A tab that needs the user stands out, in front (yellow instead of inverse) or behind.
+    if (i === active && status === 'approval') out += `{yellow-bg}{black-fg}{bold}${text}{/bold}{/black-fg}{/yellow-bg}`;
+    else if (i === active) out += `{inverse}{bold}${text}{/bold}{/inverse}`;
     else if (status === 'exited') out += `{gray-fg}${text}{/gray-fg}`;
     else if (status === 'approval') out += `{yellow-fg}{bold}${text}{/bold}{/yellow-fg}`;
     else out += text;

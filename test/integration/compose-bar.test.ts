@@ -213,6 +213,32 @@ s('each tab keeps its own draft: another tab in front shows its own, and the fir
   assert.equal(c.sent, ['two'], 'Enter sends only the draft of the tab in front');
 });
 
+s('a message handed back goes to its own tab\'s draft, in front or not; taken late, it leaves that draft only as it was handed back', async ({ c }) => {
+  const first = {};
+  const second = {};
+  c.bar.showFor(first);
+  await c.type('m', 'i', 'n', 'e');
+  c.bar.showFor(second);
+  c.bar.restoreFor(first, 'not taken');
+  assert.is(c.bar.draft, '', 'the tab in front is not given another tab\'s message');
+  c.bar.restoreFor(second, 'back here');
+  assert.is(c.bar.draft, 'back here');
+  c.bar.showFor(first);
+  assert.is(c.bar.draft, 'not taken\nmine', 'kept for its own tab, before what was being written');
+  // The agent took it after all: the copy goes, what the user wrote stays, the cursor with it.
+  assert.ok(c.bar.dropFrom(first, 'not taken'));
+  assert.is(c.bar.draft, 'mine');
+  await c.type('!');
+  assert.is(c.bar.draft, 'mine!');
+  // Changed by the user since: it is theirs now, and stays.
+  c.bar.showFor(second);
+  await c.type('?');
+  assert.not.ok(c.bar.dropFrom(second, 'back here'));
+  assert.is(c.bar.draft, 'back here?');
+  c.bar.showFor(first);
+  assert.not.ok(c.bar.dropFrom(second, 'back here'), 'kept, not shown: still the user\'s');
+});
+
 s.run();
 
 const p = suite('compose bar: pure parts');

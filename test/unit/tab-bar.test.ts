@@ -64,7 +64,7 @@ s('80 columns, 4 tabs, forks among them: every tab stays, each with its key, for
   // Past what fits (a longer status), the tabs far from the active one give way, as before.
   const asking = plain(formatTabBar(tabs.map((t, i) => (i === 3 ? { ...t, status: 'approval' } : t)), 3, 80));
   assert.ok([...asking].length <= 80, asking);
-  assert.match(asking, /^< .*4:Codex ↳#13 needs approval $/);
+  assert.match(asking, /^< .*4:Codex ↳#13 needs you $/);
   // With a little more room the branch (cut) comes back before the titles grow.
   const wider = plain(formatTabBar(tabs, 0, 90));
   assert.match(wider, new RegExp(`${FORK_MARK}#8 ${BRANCH_MARK}mx2u8k5… working`));
@@ -76,10 +76,14 @@ s('a tab stopped by a reset says stopped, not exited, and is not greyed out', ()
   assert.not.match(bar, /gray-fg/);
 });
 
-s('needs approval is spelled out, and stands out on a tab behind', () => {
-  assert.match(plain(formatTabBar([{ label: 'x', agent: 'codex', status: 'approval' }], 0, 80)), /needs approval/);
+s('a tab waiting for the user (a dialog, a permission, a question) says it needs you, and stands out in front and behind', () => {
+  assert.match(plain(formatTabBar([{ label: 'x', agent: 'codex', status: 'approval' }], 0, 80)), / 1:x codex needs you $/);
   const bar = formatTabBar([{ label: 'a', agent: 'claude', status: 'idle' }, { label: 'x', agent: 'codex', status: 'approval' }], 0, 80);
-  assert.match(bar, /\{yellow-fg\}\{bold\} 2:x codex needs approval \{\/bold\}\{\/yellow-fg\}/);
+  assert.match(bar, /\{yellow-fg\}\{bold\} 2:x codex needs you \{\/bold\}\{\/yellow-fg\}/);
+  // In front it is not the plain inverse every active tab gets: it still reads as waiting for you.
+  const front = formatTabBar([{ label: 'a', agent: 'claude', status: 'idle' }, { label: 'x', agent: 'codex', status: 'approval' }], 1, 80);
+  assert.match(front, /\{yellow-bg\}\{black-fg\}\{bold\} 2:x codex needs you \{\/bold\}\{\/black-fg\}\{\/yellow-bg\}/);
+  assert.not.match(front, /\{inverse\}[^{]*needs you/);
 });
 
 s('on a narrow screen titles shrink, then far tabs are dropped behind markers; the active tab stays', () => {

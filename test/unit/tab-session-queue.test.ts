@@ -1,0 +1,421 @@
+// src/conversation/tab-session.ts with delivery.ts and agent-status.ts: the queue, delivery
+// and status, against an in-memory AgentTerminal whose screen and "log" the test controls
+// (issue 9, items 3 and 4). What the CLI receives, what the transcript records and what the
+// compose bar is handed always agree: a message the CLI did not take is never typed again
+// (Gemini got "q1q1" once the queue re-typed it into an input box still holding it); one it
+// takes late is recorded once and its compose-bar copy dropped; the notice says where the
+// message is; nothing is typed while the log says a turn is open, nor while the screen shows
+// a dialog (an Enter would answer it), nor into a message still on its way in.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentTerminal, TerminalLaunch } from '../../src/conversation/agent-terminal.js';
+import { AgentStatusTracker } from '../../src/conversation/agent-status.js';
+import { TabSession } from '../../src/conversation/tab-session.js';
+import type { AgentStatus, HarnessDriver, TranscriptEvent } from '../../src/plugins/api.js';
+import type { Registry } from '../../src/plugins/registry.js';
+import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
+
+const PASTE = /^\x1b\[200~([\s\S]*)\x1b\[201~$/;
+
+/**
+ * The place a CLI runs, in memory: its screen is a status line the test sets (READY, BUSY,
+ * or a DIALOG) over an input box that holds what was pasted; what happens on Enter is the
+ * test's `onEnter` (by default the CLI takes the box: its log shows the text and the box
+ * empties). Every write is recorded.
+ */
+class FakeTerminal implements AgentTerminal {
+  writes: string[] = [];
+  box = '';
+  state: 'READY' | 'BUSY' | 'DIALOG' = 'READY';
+  history: string[] = [];
+  onEnter: (box: string) => void = () => this.take();
+  log: ((e: TranscriptEvent) => void) | undefined;
+  private running = false;
+  private readonly outputs = new Set<() => void>();
+  private readonly exits = new Set<() => void>();
+
+  async launch(_spec: TerminalLaunch): Promise<void> {
+    this.running = true;
+  }
+  write(data: string): void {
+    this.writes.push(data);
+    const paste = PASTE.exec(data);
+    if (paste) this.box += paste[1];
+    else if (data === '\r') this.onEnter(this.box);
+    else this.box += data;
+    this.output();
+  }
+  bracketedPaste(): boolean {
+    return true;
+  }
+  async stop(): Promise<void> {
+    this.running = false;
+  }
+  isRunning(): boolean {
+    return this.running;
+  }
+  screenLines(): string[] {
+    const status = this.state === 'DIALOG' ? 'DIALOG: Yes, I trust this folder' : this.state === 'BUSY' ? 'BUSY esc to interrupt' : '';
+    return [...this.history, status, `READY> ${this.box}`];
+  }
+  onExit(cb: () => void): () => void {
+    this.exits.add(cb);
+    return () => this.exits.delete(cb);
+  }
+  onOutput(cb: () => void): () => void {
+    this.outputs.add(cb);
+    return () => this.outputs.delete(cb);
+  }
+  /** The screen changed (the test set a state): listeners hear of it, as from a pane. */
+  output(): void {
+    for (const cb of this.outputs) cb();
+  }
+  set(state: FakeTerminal['state']): void {
+    this.state = state;
+    this.output();
+  }
+  /** The CLI takes what its input box holds: the box empties, the log shows the message, a turn runs. */
+  take(): void {
+    const text = this.box;
+    this.box = '';
+    this.history.push(`> ${text}`);
+    this.state = 'BUSY';
+    this.emit({ type: 'user_text', text });
+  }
+  emit(e: TranscriptEvent): void {
+    this.log?.(e);
+    this.output();
+  }
+  /** The turn ends: the log says so, and the screen shows the prompt again. */
+  finish(): void {
+    this.state = 'READY';
+    this.emit({ type: 'agent_text', text: 'ok' });
+    this.emit({ type: 'turn_end' });
+  }
+  /** How many times `text` was pasted. */
+  pasted(text: string): number {
+    return this.writes.filter((w) => PASTE.exec(w)?.[1] === text).length;
+  }
+  get enters(): number {
+    return this.writes.filter((w) => w === '\r').length;
+  }
+}
+
+function fakeDriver(term: FakeTerminal): HarnessDriver {
+  return {
+    name: 'fake',
+    title: 'Fake CLI',
+    families: [],
+    capabilities: { resume: false, fork: false, tabSession: true },
+    detect: async () => ({ installed: true, installHint: 'written by tab-session-queue.test.ts' }),
+    launch: (o) => ({ command: 'fake-cli', args: [], env: {}, cwd: o.cwd, prompt: 'none' }),
+    ingest: async (o) => {
+      term.log = o.onEvent;
+      return { agentSession: undefined, skipped: 0, dispose: async () => {} };
+    },
+    statusFromScreen: (lines): AgentStatus | undefined => {
+      const screen = lines.join('\n');
+      if (screen.includes('DIALOG')) return 'approval';
+      if (screen.includes('BUSY')) return 'working';
+      if (screen.includes('READY>')) return 'idle';
+      return undefined;
+    },
+  };
+}
+
+/** The registry of one driver: what a tab session asks of it. */
+function oneDriver(d: HarnessDriver): Registry {
+  const refuse = () => {
+    throw new Error('not used by a tab session');
+  };
+  return {
+    drivers: () => [d],
+    names: () => [d.name],
+    has: (n: string) => n === d.name,
+    get: () => d,
+    origin: () => undefined,
+    problems: [],
+    families: [],
+    settings: () => ({}),
+    detect: () => d.detect({ env: {} }),
+    familyOf: () => undefined,
+    resolveFamily: refuse,
+    on: () => () => {},
+    reload: refuse,
+    dispose: async () => {},
+  } as Registry;
+}
+
+interface World {
+  home: string;
+  conv: OpenConversation;
+  term: FakeTerminal;
+  session: TabSession;
+  drafts: string[];
+  taken: string[];
+}
+
+const TIMEOUT_MS = 120;
+let w: World | undefined;
+
+async function world(opts: { checkpoint?: (seq: number) => Promise<string | undefined> } = {}): Promise<World> {
+  const home = mkdtempSync(join(tmpdir(), 'baton-queue-'));
+  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
+  const term = new FakeTerminal();
+  const session = new TabSession({ conversation: conv, registry: oneDriver(fakeDriver(term)), terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, checkpoint: opts.checkpoint });
+  const drafts: string[] = [];
+  const taken: string[] = [];
+  session.on('draft', (t: string) => drafts.push(t));
+  session.on('taken', (t: string) => taken.push(t));
+  w = { home, conv, term, session, drafts, taken };
+  const started = await session.start('fake');
+  assert.is(started.kind, 'started', started.message);
+  term.output();
+  await until(() => session.status.current === 'idle', 'the CLI ready');
+  return w;
+}
+
+async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const users = (c: OpenConversation) => c.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
+
+const s = suite('tab-session queue');
+s.after.each(async () => {
+  if (!w) return;
+  await w.session.dispose();
+  rmSync(w.home, { recursive: true, force: true });
+  w = undefined;
+});
+
+s('a queued message the CLI did not take is never typed again: it goes back to the compose bar, not to the queue', async () => {
+  const { term, session } = await world();
+  // A turn runs; q1 is queued behind it.
+  term.write('\x1b[200~first\x1b[201~');
+  term.write('\r');
+  await until(() => session.status.current === 'working', 'the typed turn running');
+  const queued = await session.send('q1');
+  assert.is(queued.kind, 'queued');
+  // The CLI drops every Enter from now on: q1 stays in its input box.
+  term.onEnter = () => {};
+  term.finish();
+  await until(() => term.pasted('q1') === 1, 'q1 typed once the turn ended');
+  await until(() => term.enters === 3, 'its Enter and the retry Enter');
+  await new Promise((r) => setTimeout(r, 2 * TIMEOUT_MS));
+  assert.is(term.box, 'q1', 'it sits in the input box');
+  // The CLI goes on (busy a moment, then its prompt again): nothing is typed again.
+  for (let i = 0; i < 3; i++) {
+    term.set('BUSY');
+    term.set('READY');
+    await new Promise((r) => setTimeout(r, 2 * TIMEOUT_MS));
+  }
+  assert.is(term.pasted('q1'), 1, 'q1 typed once, ever');
+  assert.equal(session.snapshot().queue, [], 'not back in the queue');
+  assert.equal(w!.drafts, ['q1'], 'back in the compose bar');
+  assert.is(term.enters, 3, 'the first Enter of "first", then one Enter and one retry for q1');
+});
+
+s('while the input box still holds a message the CLI did not take, a new message is queued, not typed into it; once it is cleared there, the new one goes', async () => {
+  const { term, session } = await world();
+  term.onEnter = () => {};
+  const r = await session.send('q1');
+  assert.is(r.kind, 'failed');
+  assert.is(term.box, 'q1');
+  const next = await session.send('q2');
+  assert.is(next.kind, 'queued');
+  assert.match(next.kind === 'queued' ? next.message : '', /input box still holds a message of yours/);
+  term.output();
+  await new Promise((r) => setTimeout(r, TIMEOUT_MS));
+  assert.is(term.pasted('q2'), 0, 'nothing typed over it');
+  // The user clears the box in the pane; the CLI takes input again.
+  term.onEnter = () => term.take();
+  term.box = '';
+  term.output();
+  await until(() => users(w!.conv).includes('q2'), 'q2 delivered');
+  assert.is(term.pasted('q2'), 1);
+  assert.is(term.pasted('q1'), 1);
+});
+
+s('a message the CLI takes after delivery gave up (Enter pressed in its pane) is recorded once, and its compose-bar copy is dropped', async () => {
+  const { conv, term, session } = await world();
+  term.onEnter = () => {};
+  const r = await session.send('late one');
+  assert.is(r.kind, 'failed');
+  // The user presses Enter in the pane: the CLI takes it now.
+  term.take();
+  term.finish();
+  await until(() => session.status.current === 'idle', 'idle again');
+  assert.equal(users(conv), ['late one'], 'recorded once, as the user wrote it');
+  assert.equal(w!.drafts, ['late one'], 'it had been handed back to the compose bar');
+  assert.equal(w!.taken, ['late one'], 'the compose bar is told to drop its copy');
+  assert.match(session.snapshot().notice ?? '', /took your message after all: it is recorded once/);
+  assert.is(term.pasted('late one'), 1);
+});
+
+s('the notice says where an undelivered message is: in the compose bar (and still in the CLI\'s input box, when it shows there)', async () => {
+  const { term, session } = await world();
+  term.onEnter = () => {};
+  await session.send('stuck in the box');
+  const inBox = session.snapshot().notice ?? '';
+  assert.match(inBox, /It still shows in Fake CLI's input box/);
+  assert.match(inBox, /A copy is back in the compose bar/);
+  assert.equal(w!.drafts, ['stuck in the box']);
+  assert.equal(session.snapshot().queue, [], 'and nowhere else');
+
+  // The CLI swallows the next one: gone from the box, never in the log.
+  term.box = '';
+  term.onEnter = () => {
+    term.box = '';
+  };
+  term.output();
+  await session.send('swallowed');
+  const gone = session.snapshot().notice ?? '';
+  assert.match(gone, /It is back in the compose bar, not sent/);
+  assert.not.match(gone, /input box/);
+  assert.equal(w!.drafts, ['stuck in the box', 'swallowed']);
+  assert.equal(session.snapshot().queue, []);
+});
+
+s('idle is not taken from the screen while the log says a turn is open: a message waits for the log\'s turn end', async () => {
+  const { term, session } = await world();
+  // A message typed in the pane: the log opens a turn, but the screen still shows the prompt.
+  term.history.push('> typed in the pane');
+  term.emit({ type: 'user_text', text: 'typed in the pane' });
+  term.state = 'READY';
+  term.output();
+  assert.is(session.status.current, 'working');
+  const r = await session.send('after it');
+  assert.is(r.kind, 'queued');
+  term.output();
+  await new Promise((r) => setTimeout(r, TIMEOUT_MS));
+  assert.is(term.pasted('after it'), 0, 'nothing typed while the log says a turn is open');
+  term.emit({ type: 'turn_end' });
+  await until(() => term.pasted('after it') === 1, 'typed once the log ended the turn');
+});
+
+s('a turn the log ended while the screen still says working is working', async () => {
+  const { term, session } = await world();
+  term.set('BUSY');
+  term.emit({ type: 'turn_end' });
+  assert.is(session.status.current, 'working');
+  const r = await session.send('later');
+  assert.is(r.kind, 'queued');
+  term.set('READY');
+  await until(() => term.pasted('later') === 1, 'typed once the screen agrees');
+});
+
+s('a dialog on the screen is approval: a message is queued, not typed (its Enter would answer the dialog); answered in the pane, the message goes once', async () => {
+  const { term, session } = await world();
+  term.set('DIALOG');
+  assert.is(session.status.current, 'approval');
+  const r = await session.send('hello');
+  assert.is(r.kind, 'queued');
+  assert.match(r.kind === 'queued' ? r.message : '', /Fake CLI needs you first: answer it in its pane/);
+  term.output();
+  await new Promise((r) => setTimeout(r, TIMEOUT_MS));
+  assert.equal(term.writes, [], 'nothing typed into the dialog');
+  term.set('READY');
+  await until(() => users(w!.conv).includes('hello'), 'sent once the dialog is gone');
+  assert.is(term.pasted('hello'), 1);
+});
+
+s('the retry Enter is not pressed while a dialog shows (it would answer it)', async () => {
+  const { term, session } = await world();
+  // The paste arrives, the Enter is lost, and a dialog comes up before the retry.
+  term.onEnter = () => {
+    if (term.enters === 1) setTimeout(() => term.set('DIALOG'), 10);
+  };
+  const r = await session.send('before the dialog');
+  assert.is(r.kind, 'failed');
+  assert.is(term.enters, 1, 'no Enter into the dialog');
+  assert.is(session.status.current, 'approval');
+});
+
+s('a message sent while another is on its way in (its checkpoint being taken) is queued behind it, not typed into it', async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const { term, session } = await world({
+    checkpoint: async () => {
+      await gate;
+      return undefined;
+    },
+  });
+  const first = session.send('first');
+  const second = session.send('second');
+  await new Promise((r) => setTimeout(r, 20));
+  release();
+  assert.is((await second).kind, 'queued', 'second waits');
+  assert.is((await first).kind, 'delivered');
+  assert.is(term.pasted('second'), 0, 'not typed into the first');
+  term.finish();
+  await until(() => users(w!.conv).length === 2, 'the second delivered after the first turn');
+  assert.equal(users(w!.conv), ['first', 'second']);
+  assert.equal(
+    term.writes.filter((x) => PASTE.test(x)),
+    ['\x1b[200~first\x1b[201~', '\x1b[200~second\x1b[201~'],
+  );
+});
+
+s.run();
+
+// The status tracker alone, on a clock of its own.
+const t = suite('agent-status');
+
+t('a screen reading idle while the log has a turn open is not idle, however long after the last event (until the log has been silent for long)', () => {
+  let now = 0;
+  const st = new AgentStatusTracker(() => now);
+  st.launched();
+  st.screen('idle');
+  assert.is(st.current, 'idle');
+  st.event({ type: 'user_text', text: 'go' });
+  now = 5_000;
+  st.screen('idle');
+  assert.is(st.current, 'working', 'the log says a turn is open');
+  st.event({ type: 'turn_end' });
+  assert.is(st.current, 'idle');
+  // The reverse: the log closed the turn, the screen still works.
+  st.screen('working');
+  assert.is(st.current, 'working');
+  st.screen('idle');
+  assert.is(st.current, 'idle');
+  // A turn the log never closes (an interrupt it does not record) ends once the log stayed
+  // silent that long under an idle screen.
+  st.event({ type: 'user_text', text: 'interrupted' });
+  now = 12_000;
+  st.screen('idle');
+  assert.is(st.current, 'working', 'the log has been silent only 7 s');
+  now = 15_000;
+  st.screen('idle');
+  assert.is(st.current, 'idle');
+});
+
+t('a dialog on the screen is approval whatever the log says; a fresh launch is not idle until its screen says so', () => {
+  let now = 0;
+  const st = new AgentStatusTracker(() => now);
+  st.launched();
+  assert.is(st.current, 'working', 'starting');
+  st.screen(undefined);
+  assert.is(st.current, 'working', 'a blank screen says nothing');
+  st.screen('approval');
+  assert.is(st.current, 'approval', 'a trust dialog before anything else');
+  st.screen(undefined);
+  assert.is(st.current, 'approval', 'a frame the driver cannot place does not end it');
+  st.screen('idle');
+  assert.is(st.current, 'idle');
+  st.event({ type: 'turn_end' });
+  st.screen('approval');
+  assert.is(st.current, 'approval');
+  now = 60_000;
+  st.screen('approval');
+  assert.is(st.current, 'approval');
+});
+
+t.run();
