@@ -1,0 +1,146 @@
+// real CLIs: gemini
+// A queued message is sent once (issue 9, item 3), in the real `baton` TUI with the real
+// Gemini CLI against the fake LLM, through a real PTY. Gemini works on a shell call that
+// needs approval; two messages are queued from the compose bar and one deleted; the user
+// reads the approval request a while, then approves in the pane. What Gemini receives, what
+// the transcript records and what the compose bar shows agree: nothing baton typed answered
+// the approval, the model hears the queued message in exactly one turn and not doubled
+// ("q1q1" was seen), the transcript holds it once, the deleted one reaches nobody, and no
+// notice says the message is back in a compose bar that is empty.
+// Before the fix, baton read Gemini as idle in the frame between its Enter and Gemini's
+// spinner, typed q1 into Gemini while its turn was open, and its retry Enter for q1 answered
+// the "Allow execution" dialog.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
+import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import { TestTerminal } from '../helpers/term.js';
+import { ROOT } from '../helpers/baton-tui.js';
+
+let fake: FakeLlm;
+let menv: MultiCliEnv;
+let t: TestTerminal;
+
+const SHELL = '[[FAKE_SHELL: touch made-by-shell.txt]] run it MARK-SHELL';
+const Q1 = 'first queued MARK-Q1';
+const Q2 = 'second queued MARK-Q2';
+
+/** Moves the open picker's selection down to the entry whose label is exactly `label`, and takes it. */
+function pick(label: string): void {
+  // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
+  const top = t.rows().findIndex((r) => /┌─ New tab /.test(r));
+  const col = t.rows()[top]!.indexOf('┌');
+  const items: string[] = [];
+  for (const r of t.rows().slice(top + 1)) {
+    if ([...r][col] !== '│') break;
+    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
+  }
+  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
+  assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
+  for (let i = 0; i < at; i++) t.press('Down');
+  t.press('Enter');
+}
+
+/** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
+async function escape(): Promise<void> {
+  t.press('Escape');
+  await new Promise((r) => setTimeout(r, 400));
+}
+
+/** The user messages of every conversation baton recorded. */
+function recordedUserMessages(): string[] {
+  const dir = join(menv.dir, 'baton-home', 'conversations');
+  const out: string[] = [];
+  for (const id of readdirSync(dir)) {
+    for (const line of readFileSync(join(dir, id, 'transcript.jsonl'), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const e = JSON.parse(line) as { kind?: string; text?: string };
+      if (e.kind === 'user_message') out.push(e.text ?? '');
+    }
+  }
+  return out;
+}
+
+/** What the fake model answered to turns whose last user text was `text` (its echo ends with it). */
+const turnsOn = (text: string) =>
+  fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${text}`));
+
+const s = suite('tui queue with gemini');
+s.before(async () => {
+  fake = await startFakeLlm();
+  menv = multiCliEnv({ fakeUrl: fake.url, names: ['gemini'] });
+  execFileSync('git', ['init', '-q', '-b', 'main', menv.cwd]);
+  execFileSync('git', ['-C', menv.cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
+  t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), menv.cwd], {
+    cols: 100,
+    rows: 30,
+    cwd: menv.cwd,
+    env: { ...menv.env, BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+  });
+});
+s.after(async () => {
+  await t?.kill();
+  await menv?.cleanup();
+  await fake?.close();
+});
+
+s('messages queued while gemini waits for a shell approval: the one kept reaches gemini once, recorded once; the deleted one nowhere; compose bar and notice agree', async () => {
+  await t.waitFor(/│Gemini CLI  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Gemini CLI');
+  pick('Gemini CLI');
+  await t.waitFor(/Type your message/, 90_000, 'gemini ready');
+
+  t.press('C-b', 'm');
+  t.type(SHELL);
+  t.press('Enter');
+  const sentAt = Date.now();
+  await t.waitFor(/1:Gemini CLI[^\n]*working/, 30_000, 'the tab working on it');
+
+  // Still in the compose bar: two messages queue behind the running turn; the last is deleted.
+  t.type(Q1);
+  t.press('Enter');
+  await t.waitFor(/queued \(1\): 1\. first/, 10_000, 'q1 queued');
+  t.type(Q2);
+  t.press('Enter');
+  await t.waitFor(/queued \(2\): (…|1\. first)[^\n]*2\. second/, 10_000, 'q2 queued behind it');
+  t.press('M-x');
+  await t.waitFor(/queued \(1\): 1\. first/, 10_000, 'q2 deleted, q1 left');
+
+  await t.waitFor(/Allow execution of/, 90_000, 'gemini asks to run the shell command');
+  await t.waitFor(/1:Gemini CLI[^\n]*needs (approval|you)/, 30_000, 'the tab says it needs the user');
+  // The user takes a while to read the request: longer than baton waits for a delivery to
+  // show in the CLI's log, retry included (2 × 8 s), so anything baton typed meanwhile has
+  // been given up on before the approval.
+  await new Promise((r) => setTimeout(r, Math.max(0, sentAt + 25_000 - Date.now())));
+  assert.ok(/Allow execution of/.test(t.screenText()), 'nothing typed so far answered the approval');
+  assert.is(turnsOn(Q1).length, 0, 'the queued message reached no model turn before the approval');
+
+  // Approve in the pane ("Allow once" is selected).
+  await escape();
+  t.press('Enter');
+  await fake.waitForRequest((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-Q1'), 90_000, 'the model answering the queued message');
+  await t.waitFor(/You said: first queued MARK-Q1/, 60_000, 'gemini\'s reply in the pane');
+  await t.waitFor((scr) => /1:Gemini CLI[^\n]*idle/.test(scr) && !/queued \(\d+\)/.test(scr), 90_000, 'gemini idle again, baton\'s queue empty');
+
+  // The model heard q1 in one turn, not doubled, and q2 never.
+  const q1Turns = turnsOn(Q1);
+  assert.is(q1Turns.length, 1, `one turn on q1; replies mentioning it: ${JSON.stringify(fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-Q1')).map((r) => r.reply))}`);
+  assert.is(fake.requestsContaining(`${Q1}${Q1}`).length, 0, 'never doubled');
+  assert.is(fake.requestsContaining('MARK-Q2').length, 0, 'the deleted message reached nobody');
+  assert.ok(turnsOn(SHELL.replace('[[FAKE_', '[ [FAKE_')).length >= 1, 'the shell turn finished');
+
+  // The transcript says the same.
+  const users = recordedUserMessages();
+  assert.equal(users.filter((u) => u.includes('MARK-Q1')), [Q1], `q1 recorded once, as typed: ${JSON.stringify(users)}`);
+  assert.equal(users.filter((u) => u.includes('MARK-Q2')), [], 'q2 not recorded');
+
+  // And the compose bar: nothing queued, no copy of q1 in the draft, and no notice claiming otherwise.
+  const screen = t.screenText();
+  assert.not.match(screen, /queued \(\d+\)/, 'the queue is empty');
+  assert.not.match(screen, /› first queued MARK-Q1/, 'no copy of q1 in the draft');
+  assert.not.match(screen, /back in the compose bar/, 'no notice says it is back in the compose bar');
+});
+
+s.run();
