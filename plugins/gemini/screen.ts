@@ -6,7 +6,9 @@ import type { AgentStatus } from '../../src/plugins/kit.js';
 // What gemini 0.61's TUI shows. A confirmation box or the folder-trust dialog first: the
 // spinner line may show with it, and an Enter from baton would answer it.
 const APPROVAL = /Allow execution of|Apply this change\?|Do you want to proceed\?|Allow once|No, suggest changes|Do you trust the files in this folder\?|Trust folder \(/;
-const WORKING = /\(esc to cancel|Initializing\.\.\. Prompts will be queued/;
+// (Not "Initializing... Prompts will be queued.": that is an info line gemini adds to its
+// history when a prompt is typed before it is ready, and it stays on the screen long after.)
+const WORKING = /\(esc to cancel/;
 const IDLE = /Type your message|\? for shortcuts/;
 
 export function geminiStatusFromScreen(lines: readonly string[]): AgentStatus | undefined {

@@ -3,12 +3,13 @@
 // message or agent activity opens a turn, a turn end closes it) and the driver's reading of
 // the screen. A dialog, a permission prompt or a question on the screen is `approval`
 // whatever the log says: the user is needed, and nothing baton types may answer it. An
-// idle-looking screen while the log says a turn is open is working (a CLI between a
-// submit and its spinner, or finishing a tool call after an approval); a turn the log closed
-// while the screen still says working is working. Only a log that has stayed silent for a
-// long while, under a screen that has read idle all that time, lets a turn the log never
-// closed (an interrupt some CLIs do not log) count as over. Pure state: the caller feeds it
-// and reads it; it never looks at a terminal itself.
+// idle-looking screen while the log says a turn is open is working (a CLI between a submit
+// and its spinner, or finishing a tool call after an approval); a turn the log closed while
+// the screen still says working is working. Time settles only what one witness can no longer
+// say: a turn the log never closed (an interrupt some CLIs do not log) is over once the log
+// has been silent for long under an idle screen, and a working screen that has not changed
+// for that long after the log's turn end is words left in the CLI's history, not a spinner.
+// Pure state: the caller feeds it and reads it; it never looks at a terminal itself.
 
 import type { AgentStatus, TranscriptEvent } from '../plugins/api.js';
 
@@ -25,6 +26,8 @@ export class AgentStatusTracker {
   /** The screen's last verdict (a reading the driver could not place leaves it as it was), and since when. */
   private screenSays: AgentStatus | undefined;
   private screenSince = 0;
+  /** When the screen last changed at all, if the caller says (a live spinner changes it all the time). */
+  private drawnAt = 0;
   /** Launched, and the screen has given no verdict yet: not ready to be typed at. */
   private startingSince: number | undefined;
   private gone = false;
@@ -65,8 +68,9 @@ export class AgentStatusTracker {
   }
 
   /** A reading of the screen by the driver's heuristics (undefined: nothing it recognises). Also the clock's tick. */
-  screen(s: AgentStatus | undefined): boolean {
+  screen(s: AgentStatus | undefined, drawnAt?: number): boolean {
     if (this.gone) return false;
+    if (drawnAt !== undefined) this.drawnAt = drawnAt;
     if (s && s !== 'exited' && s !== this.screenSays) {
       this.screenSays = s;
       this.screenSince = this.now();
@@ -128,7 +132,10 @@ export class AgentStatusTracker {
       // The log never closed this turn, and has said nothing for a long while under an idle screen.
       this.turnOpen = false;
     }
-    return this.set(this.screenSays === 'working' ? 'working' : 'idle');
+    // A working screen that has not moved for long after the log ended the turn is a leftover
+    // (words a driver reads as working, left standing in the CLI's history), not a spinner.
+    const stale = now - Math.max(this.lastEventAt, this.drawnAt, this.screenSince) >= STALE_TURN_MS;
+    return this.set(this.screenSays === 'working' && !stale ? 'working' : 'idle');
   }
 
   private set(s: AgentStatus): boolean {

@@ -96,6 +96,9 @@ export class TabSession extends EventEmitter {
   private draining = false;
   /** A message is on its way into the CLI (its checkpoint, the paste, the wait for the log). */
   private delivering = false;
+  /** The screen as last read, and when it last changed. */
+  private lastDrawn = '';
+  private drawnAt = 0;
   private readonly screenTimer: NodeJS.Timeout;
   private disposed = false;
 
@@ -242,7 +245,7 @@ export class TabSession extends EventEmitter {
 
   /** Idle by both witnesses (read afresh), nothing on its way in, and nothing of ours left in the CLI's input box. */
   private mayType(): boolean {
-    if (this.status.screen(this.screenReading())) this.changed();
+    if (this.look()) this.changed();
     return this.status.current === 'idle' && !this.delivering && this.delivery.leftoverShowing() === undefined;
   }
 
@@ -524,11 +527,23 @@ export class TabSession extends EventEmitter {
 
   /** What the driver reads on the screen now (undefined: nothing it recognises, or it reads none). */
   private screenReading(): AgentStatus | undefined {
-    return this.driver?.statusFromScreen?.(this.deps.terminal.screenLines());
+    const lines = this.deps.terminal.screenLines();
+    const drawn = lines.join('\n');
+    if (drawn !== this.lastDrawn) {
+      this.lastDrawn = drawn;
+      this.drawnAt = Date.now();
+    }
+    return this.driver?.statusFromScreen?.(lines);
+  }
+
+  /** Feeds the status a fresh reading of the screen (and the time it last changed); true when the status changed. */
+  private look(): boolean {
+    const reading = this.screenReading();
+    return this.status.screen(reading, this.drawnAt);
   }
 
   private readScreen(changedAlready = false): void {
-    if (this.status.screen(this.screenReading()) || changedAlready) {
+    if (this.look() || changedAlready) {
       this.changed();
       if (this.status.current === 'idle') void this.drainQueue();
     } else if (this.queue.length && this.status.current === 'idle') {

@@ -34,6 +34,9 @@ const EXPECTED: [keyof typeof READERS, string, string][] = [
   ['gemini', 'shell-approval', 'approval'],
   ['gemini', 'working', 'working'],
   ['gemini', 'idle', 'idle'],
+  // Its history keeps "ℹ Initializing... Prompts will be queued." (a prompt typed before it was
+  // ready): no spinner, the input box waiting.
+  ['gemini', 'idle-after-queued-prompt', 'idle'],
   ['qwen', 'trust-dialog', 'approval'],
   ['qwen', 'shell-approval', 'approval'],
   ['qwen', 'working', 'working'],

@@ -397,6 +397,28 @@ t('a screen reading idle while the log has a turn open is not idle, however long
   assert.is(st.current, 'idle');
 });
 
+t('after the log\'s turn end, a working screen that has not changed for long is words left in the history, not a spinner', () => {
+  let now = 0;
+  const st = new AgentStatusTracker(() => now);
+  st.launched();
+  st.screen('idle', 0);
+  st.event({ type: 'user_text', text: 'go' });
+  st.screen('working', 0);
+  now = 1_000;
+  st.event({ type: 'turn_end' });
+  st.screen('working', 1_000);
+  assert.is(st.current, 'working', 'the screen still says working: it may be');
+  now = 8_000;
+  st.screen('working', 7_500);
+  assert.is(st.current, 'working', 'and it is still changing (a spinner)');
+  now = 17_000;
+  st.screen('working', 7_500);
+  assert.is(st.current, 'working', 'not long enough');
+  now = 18_000;
+  st.screen('working', 7_500);
+  assert.is(st.current, 'idle', 'unchanged for 10 s after the turn end');
+});
+
 t('a dialog on the screen is approval whatever the log says; a fresh launch is not idle until its screen says so', () => {
   let now = 0;
   const st = new AgentStatusTracker(() => now);
