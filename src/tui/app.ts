@@ -66,7 +66,10 @@ export class App implements OverlayHost {
   private lastKeyAt = -Infinity;
   private readonly outer: OuterTerminal;
   private quitting: Promise<void> | undefined;
-  private readonly onInput = (d: string | Buffer) => this.feed(typeof d === 'string' ? d : d.toString('utf8'));
+  private readonly onInput = (d: string | Buffer) => {
+    this.catchUpResize();
+    this.feed(typeof d === 'string' ? d : d.toString('utf8'));
+  };
 
   constructor(private readonly opts: AppOptions) {
     this.router = new InputRouter(opts.keys);
@@ -407,6 +410,24 @@ export class App implements OverlayHost {
   }
 
   // ---- drawing ----
+
+  /**
+   * Reads the terminal's size again before keys are routed. The kernel tells of a resize
+   * by a signal, apart from the bytes typed after it, and Node hands baton the bytes first
+   * when both wait (libuv runs signal callbacks after the other I/O of a poll): on a busy
+   * machine or a slow link, keys typed after a resize reached the program before its
+   * pane was resized (its `stty size` said the old size). A changed size emits the output's
+   * 'resize' here, as the signal would have (the signal then finds nothing changed).
+   */
+  private catchUpResize(): void {
+    const out = this.opts.output as NodeJS.WriteStream & { _refreshSize?: () => void };
+    if (!out.isTTY || typeof out._refreshSize !== 'function') return;
+    try {
+      out._refreshSize();
+    } catch {
+      // The terminal is gone (a hangup): its own handler says so.
+    }
+  }
 
   private onResize(): void {
     const { cols, rows } = this.paneSize();

@@ -3,6 +3,7 @@
 // person would see. Waiting is always polling for a condition with a deadline. Everything
 // it starts is ended by process group.
 
+import { writeSync } from 'node:fs';
 import * as pty from 'node-pty';
 import headless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
@@ -105,6 +106,25 @@ export class TestTerminal {
   /** Type text as keystrokes (bytes as they are). */
   type(text: string): void {
     this.proc.write(text);
+  }
+
+  /**
+   * Type text, written to the terminal before this returns (type() goes through node-pty's
+   * writer, which writes from libuv's thread pool a moment later): for a test that must
+   * know the bytes are there, e.g. before it lets a stopped program run again.
+   */
+  typeNow(text: string): void {
+    const fd = (this.proc as unknown as { fd?: unknown }).fd;
+    if (typeof fd !== 'number') throw new Error('this node-pty build gives no file descriptor to write to');
+    const buf = Buffer.from(text, 'utf8');
+    for (let off = 0; off < buf.length; ) {
+      try {
+        off += writeSync(fd, buf, off);
+      } catch (e) {
+        // The master is non-blocking: a full input queue is retried.
+        if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      }
+    }
   }
 
   /**
