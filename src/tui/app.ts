@@ -36,6 +36,9 @@ export interface AppOptions {
   onQuit?: () => void;
 }
 
+/** Commands that open a picker: one at a time (see runPicker). */
+const PICKER_COMMANDS: ReadonlySet<Command> = new Set<Command>(['new-tab', 'switch-agent']);
+
 /** Rows taken by the tab bar (top) and the status line (bottom); the compose bar's rows are added. */
 const TOP_ROWS = 1;
 const STATUS_ROWS = 1;
@@ -276,7 +279,32 @@ export class App implements OverlayHost {
       return this.select(n === 0 ? 9 : n - 1);
     }
     const custom = this.opts.commands?.[command as SimpleCommand];
+    if (PICKER_COMMANDS.has(command)) return this.runPicker(() => (custom ? custom(this) : this.builtIn(command)));
     if (custom) return custom(this);
+    return this.builtIn(command);
+  }
+
+  /**
+   * A command that opens a picker, one at a time: pressed again before the first picker is
+   * drawn (its choices still being gathered), it is not a second picker stacked on the
+   * first, which would stay behind once the first was answered and take every key.
+   */
+  private async runPicker(run: () => void | Promise<void>): Promise<void> {
+    if (this.pickerComing) return;
+    const token = Symbol('picker');
+    this.pickerComing = token;
+    try {
+      await run();
+    } finally {
+      if (this.pickerComing === token) this.pickerComing = undefined;
+    }
+  }
+
+  /** A picker command under way whose picker is not open yet (any overlay opening ends it). */
+  private pickerComing: symbol | undefined;
+
+  /** What a command does when the caller gave no handler for it. */
+  private async builtIn(command: Command): Promise<void> {
     switch (command as SimpleCommand) {
       case 'new-tab':
         return this.newTabFromPicker();
@@ -346,6 +374,7 @@ export class App implements OverlayHost {
   // ---- overlays and scroll mode ----
 
   openOverlay(el: blessed.Widgets.BlessedElement): void {
+    this.pickerComing = undefined;
     this.overlays.push(el);
     this.router.mode = 'ui';
     el.focus();
