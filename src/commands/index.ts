@@ -3,14 +3,14 @@
 import type { Argv } from './yargs.js';
 import { setPluginDirs } from './agent-catalog.js';
 import { registerAgents } from './agents.js';
-import { registerBrief } from './brief.js';
-import { registerChat } from './chat.js';
-import { registerFork } from './fork.js';
-import { registerReset } from './reset.js';
+import { registerBrief } from './brief-command.js';
+import { registerChat } from './chat-command.js';
+import { registerFork } from './fork-command.js';
+import { registerReset } from './reset-command.js';
 import { registerOpen } from './open.js';
 import type { Io } from './io.js';
-import { registerTranscript } from './transcript.js';
-import { registerWorktree } from './worktree.js';
+import { registerTranscript } from './transcript-command.js';
+import { registerWorktree } from './worktree-command.js';
 
 export function registerCommands(y: Argv, io: Io, setExit: (code: number) => void): Argv {
   y.option('plugins', {

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { BatonError, EXIT } from '../errors.js';
 import { ResumeFailedError, type HarnessDriver, type HeadlessResult } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
-import type { GitFactsProvider } from '../transcript/git-facts.js';
+import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';

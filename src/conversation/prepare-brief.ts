@@ -3,7 +3,7 @@
 // fresh replay and a returning agent's delta, so `baton brief`, `baton chat`, the TUI's
 // switch and the handed-over-context card all produce the same text.
 
-import type { GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
+import type { GitFacts, GitFactsProvider } from '../transcript/git-facts-types.js';
 import { buildBrief, type Brief } from '../transcript/brief.js';
 import type { Transcript } from '../transcript/transcript.js';
 import type { Entry, NativeCursor, Segment } from '../transcript/types.js';

@@ -11,7 +11,7 @@
 import { EventEmitter } from 'node:events';
 import type { AgentStatus, HarnessDriver, Ingestor, TranscriptEvent } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
-import type { GitFactsProvider } from '../transcript/git-facts.js';
+import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { AgentTerminal } from './agent-terminal.js';

@@ -8,7 +8,7 @@ import { abbreviate, fitText } from './abbreviate.js';
 import type { Activity } from './brief-activity.js';
 import type { PlanItem } from './brief-plan.js';
 import { clean, label } from './brief-render.js';
-import type { GitFacts } from './git-facts.js';
+import type { GitFacts } from './git-facts-types.js';
 
 export const BRIEF_BEGIN = '[baton handoff brief]';
 export const BRIEF_END = '[end of baton handoff brief]';

@@ -14,7 +14,7 @@ import { Hidden, indexOf, isRenderable, lastIndexAtOrBelow, type EntryIndex } fr
 import { agentLabeler, authorLabel, itemFor, type Item } from './brief-render.js';
 import { activitySection, footerSection, headerSection, planSection, titleSection } from './brief-sections.js';
 import { buildTail, type ItemSource, type TailPlan } from './brief-tail.js';
-import type { GitFacts } from './git-facts.js';
+import type { GitFacts } from './git-facts-types.js';
 import type { Transcript } from './transcript.js';
 import type { AgentRef, Entry } from './types.js';
 

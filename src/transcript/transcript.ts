@@ -4,7 +4,7 @@
 // unless one is injected. Persistence is a sink the store plugs in. Every entry it commits
 // is redacted first (redact.ts), so what is kept in memory and in the log holds no secret.
 
-import type { GitFacts } from './git-facts.js';
+import type { GitFacts } from './git-facts-types.js';
 import { redactEntry } from './redact.js';
 import { checkEvent, type EventRefusal } from './validate-event.js';
 import type {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { TabSession, type TabSnapshot } from '../conversation/tab-session.js';
 import { userAuthor } from '../conversation/user.js';
 import type { Registry } from '../plugins/registry.js';
-import type { GitFactsProvider } from '../transcript/git-facts.js';
+import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { createConversation, ensurePrivateDir, openConversation, type OpenConversation } from '../transcript/store.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
 import { currentBranch, isRepo } from '../worktree/git.js';

@@ -9,10 +9,10 @@ import { lstat, open, readdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { BatonError } from '../errors.js';
 import { GitError, gitTry, resolveCommit, upstreamBranch } from './git.js';
-import type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
+import type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts-types.js';
 import { repoPaths, withTempIndex, type RepoPaths } from './snapshot.js';
 
-export type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts.js';
+export type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts-types.js';
 
 export interface GitFactsLimits {
   /** Most characters of diff --stat text. */

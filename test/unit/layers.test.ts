@@ -6,7 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -95,6 +95,12 @@ test('each third-party package enters through one module', () => {
   const deps = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
   const loadedByName = ['better-sqlite3']; // loaded with import(name) by plugins/opencode/log-db.ts
   assert.equal(deps.filter((d) => !doors.has(d) && !loadedByName.includes(d)), []);
+});
+
+test('no two modules of src/ share a file name', () => {
+  const byName = new Map<string, string[]>();
+  for (const f of SRC) byName.set(basename(f), [...(byName.get(basename(f)) ?? []), f]);
+  assert.equal([...byName].filter(([n, fs]) => fs.length > 1 && n !== 'index.ts').map(([, fs]) => fs.join(' ~ ')), []);
 });
 
 test.run();
