@@ -1,26 +1,18 @@
-// A pane: one program in a PTY (node-pty) feeding a terminal emulator (@xterm/headless
-// with Unicode 11 widths). It owns both and keeps the emulator's screen current, tells its
+// A pane: one program in a PTY (node-pty) feeding what it shows (PaneScreen: the terminal
+// emulator and its history). It owns both and keeps the emulator's screen current, tells its
 // viewer which rows changed, and pauses the PTY while the emulator lags behind. It draws
 // nothing itself (see pane-view.ts) and must never outlive dispose(): the process group is
 // ended by its pid, never by name.
 
 import * as pty from 'node-pty';
-import { paintRow, type BlessedRow } from './cells.js';
+import type { BlessedRow } from './cells.js';
+import type { History } from './history.js';
+import { DEFAULT_SCROLLBACK, PaneScreen, type LineSource } from './pane-screen.js';
 import { readStat, sessionGroups, signalGroup } from '../proc/index.js';
 import { PtyInput } from './pty-input.js';
-import { History, historyText, historyWrapped, paintHistory } from './history.js';
-import {
-  createTerminal,
-  cursorHidden,
-  cursorShape,
-  onRefreshRows,
-  ScrollbackTap,
-  writeSyncOf,
-  type CursorShape,
-  type IBufferCell,
-  type IDisposable,
-  type Terminal,
-} from './xterm.js';
+import { onRefreshRows, type CursorShape, type IDisposable, type Terminal } from './xterm.js';
+
+export { DEFAULT_SCROLLBACK } from './pane-screen.js';
 
 /** node-pty's handle, for the modules beside this one (pane.ts is node-pty's one door). */
 export type { IPty } from 'node-pty';
@@ -42,17 +34,6 @@ export interface PaneOptions extends PaneLaunch {
   baseEnv?: NodeJS.ProcessEnv;
 }
 
-export const DEFAULT_SCROLLBACK = 10_000;
-/**
- * Scrollback lines left in the emulator at full width; older ones move to the compact
- * History. Small, because xterm keeps 12 bytes for every cell of every line.
- */
-const HOT_SCROLLBACK = 200;
-/** Quiet time before history lines are compacted, and how many per event-loop turn. */
-const COMPACT_AFTER_QUIET_MS = 150;
-const COMPACT_BATCH = 250;
-/** History lines left uncompacted (full width) at most, per pane. */
-const MAX_PENDING_HISTORY = 1000;
 /** Without synchronous parsing: bytes queued in the emulator at which the PTY is paused, and resumed again. */
 const HIGH_WATER = 256 * 1024;
 const LOW_WATER = 32 * 1024;
@@ -62,7 +43,9 @@ export interface PaneExit {
   signal?: number;
 }
 
-export class Pane {
+export class Pane implements LineSource {
+  /** What the program has shown: the emulator and the history above it. */
+  readonly screen: PaneScreen;
   readonly term: Terminal;
   readonly pid: number;
   exited: PaneExit | undefined;
@@ -75,7 +58,6 @@ export class Pane {
   private paused = false;
   private disposed = false;
   private readonly exitPromise: Promise<PaneExit>;
-  private readonly writeSync: ((data: string) => void) | undefined;
   private readonly hasRefreshSignal: boolean;
   private changeListener: (() => void) | undefined;
   private readonly exitListeners: ((e: PaneExit) => void)[] = [];
@@ -88,33 +70,10 @@ export class Pane {
   bytesParsed = 0;
 
   private readonly input: PtyInput;
-  /** Scrollback that left the emulator (normal screen only). */
-  readonly history: History;
-  private readonly tap: ScrollbackTap | undefined;
-  private readonly archiveCell: IBufferCell;
 
   constructor(opts: PaneOptions) {
-    const scrollback = opts.scrollback ?? DEFAULT_SCROLLBACK;
-    const hot = Math.min(scrollback, HOT_SCROLLBACK);
-    this.term = createTerminal(opts.cols, opts.rows, hot);
-    this.archiveCell = this.term.buffer.normal.getNullCell();
-    this.history = new History(scrollback - hot, (l) => this.tap?.release(l), MAX_PENDING_HISTORY, this.term.buffer.normal.getNullCell());
-    this.tap =
-      scrollback > hot
-        ? ScrollbackTap.attach(
-            this.term,
-            (line) => {
-              this.history.push(line);
-              this.historyGrew = true;
-            },
-            () => this.history.clear(),
-          )
-        : undefined;
-    // Without the tap, xterm keeps the whole scrollback itself.
-    if (!this.tap) {
-      this.term.options.scrollback = scrollback;
-      this.history.cap = 0;
-    }
+    this.screen = new PaneScreen(opts.cols, opts.rows, opts.scrollback ?? DEFAULT_SCROLLBACK);
+    this.term = this.screen.term;
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ ...(opts.baseEnv ?? process.env), ...opts.env })) if (v !== undefined) env[k] = v;
     // The emulator is an xterm; programs must not assume the outer terminal's quirks.
@@ -132,7 +91,6 @@ export class Pane {
     });
     this.pty.onData((data) => this.onPtyData(data));
 
-    this.writeSync = writeSyncOf(this.term);
     const refresh = onRefreshRows(this.term, (start, end) => this.markDirty(start, end));
     this.hasRefreshSignal = refresh !== undefined;
     if (refresh) this.disposables.push(refresh);
@@ -165,14 +123,7 @@ export class Pane {
     if (this.disposed) return;
     const len = data.length;
     this.bytesIn += len;
-    if (this.writeSync) {
-      this.tap?.ensure();
-      this.writeSync(data);
-      this.tap?.settle();
-      if (this.historyGrew) {
-        this.historyGrew = false;
-        this.scheduleCompaction();
-      }
+    if (this.screen.parse(data)) {
       this.bytesParsed += len;
       // writeSync fires no onWriteParsed: tell the viewer here.
       if (!this.hasRefreshSignal) this.markDirty(0, this.term.rows - 1);
@@ -277,8 +228,7 @@ export class Pane {
     cols = Math.max(2, Math.floor(cols));
     rows = Math.max(1, Math.floor(rows));
     if (cols === this.term.cols && rows === this.term.rows) return;
-    this.tap?.ensure();
-    this.term.resize(cols, rows);
+    this.screen.resize(cols, rows);
     if (!this.exited && !this.disposed) {
       try {
         this.pty.resize(cols, rows);
@@ -290,91 +240,46 @@ export class Pane {
   }
 
   cursor(): { x: number; y: number; visible: boolean; shape: CursorShape } {
-    const b = this.term.buffer.active;
-    return { x: b.cursorX, y: b.cursorY, visible: !cursorHidden(this.term), shape: cursorShape(this.term) };
+    return this.screen.cursor();
   }
 
-  private compactTimer: NodeJS.Timeout | undefined;
-  private historyGrew = false;
+  // ---- lines by absolute number (see PaneScreen) ----
 
-  /**
-   * Compact the history once output has paused (each new chunk pushes the moment back), a
-   * batch per turn of the event loop, so neither a flood nor a keystroke waits for it.
-   */
-  private scheduleCompaction(): void {
-    if (this.compactTimer) this.compactTimer.refresh();
-    else this.compactTimer = setTimeout(() => this.compactSome(), COMPACT_AFTER_QUIET_MS);
+  /** Scrollback that left the emulator (normal screen only). */
+  get history(): History {
+    return this.screen.history;
   }
 
-  private compactSome(): void {
-    this.compactTimer = undefined;
-    if (this.disposed) return;
-    this.history.compact(COMPACT_BATCH, this.archiveCell);
-    if (this.history.pending > 0) this.compactTimer = setTimeout(() => this.compactSome(), 0);
+  get fullScreen(): boolean {
+    return this.screen.fullScreen;
   }
 
-  // ---- lines by absolute number: archived history, then the emulator's buffer ----
-  // Numbers only grow: a line keeps its number as it moves from the emulator to the history,
-  // and numbers of lines dropped off the start are never reused. In the alternate screen
-  // there is no history: the numbers are the alternate buffer's rows.
-
-  private get onNormal(): boolean {
-    return this.term.buffer.active.type === 'normal';
-  }
-
-  /** Number of the oldest line kept. */
   get firstLine(): number {
-    return this.onNormal ? this.history.dropped : 0;
+    return this.screen.firstLine;
   }
 
-  /** One past the newest line. */
   get endLine(): number {
-    return this.screenTop - this.term.buffer.active.baseY + this.term.buffer.active.length;
+    return this.screen.endLine;
   }
 
-  /** Number of the line shown in the first row of the live screen. */
   get screenTop(): number {
-    return (this.onNormal ? this.history.dropped + this.history.length : 0) + this.term.buffer.active.baseY;
+    return this.screen.screenTop;
   }
 
-  private locate(n: number): { archived: number } | { buffer: number } | undefined {
-    const base = this.onNormal ? this.history.dropped : 0;
-    const archived = this.onNormal ? this.history.length : 0;
-    const i = n - base;
-    if (i < 0) return undefined;
-    if (i < archived) return { archived: i };
-    const b = i - archived;
-    return b < this.term.buffer.active.length ? { buffer: b } : undefined;
-  }
-
-  /** Text of line `n` (trailing blanks trimmed). */
   lineText(n: number): string {
-    const at = this.locate(n);
-    if (!at) return '';
-    if ('archived' in at) return historyText(this.history.get(at.archived)!);
-    return (this.term.buffer.active.getLine(at.buffer)?.translateToString(true) ?? '').replace(/\s+$/, '');
+    return this.screen.lineText(n);
   }
 
-  /** Whether line `n` continues line n-1 (the program's text wrapped there). */
   isWrapped(n: number): boolean {
-    const at = this.locate(n);
-    if (!at) return false;
-    if ('archived' in at) return historyWrapped(this.history.get(at.archived)!);
-    return this.term.buffer.active.getLine(at.buffer)?.isWrapped ?? false;
+    return this.screen.isWrapped(n);
   }
 
-  /** Paint line `n` into a blessed row (blank when there is no such line). */
   paintLine(n: number, dest: BlessedRow, x0: number, width: number, invert?: { start: number; end: number }): boolean {
-    const at = this.locate(n);
-    if (at && 'archived' in at) return paintHistory(this.history.get(at.archived)!, this.archiveCell, dest, x0, width, invert);
-    const buf = this.term.buffer.active;
-    return paintRow(at ? buf.getLine(at.buffer) : undefined, this.archiveCell, dest, x0, width, invert);
+    return this.screen.paintLine(n, dest, x0, width, invert);
   }
 
-  /** Plain text of a viewport row. */
   rowText(y: number): string {
-    const b = this.term.buffer.active;
-    return b.getLine(b.baseY + y)?.translateToString(true) ?? '';
+    return this.screen.rowText(y);
   }
 
   /**
@@ -405,8 +310,6 @@ export class Pane {
     this.input.dispose();
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = undefined;
-    if (this.compactTimer) clearTimeout(this.compactTimer);
-    this.compactTimer = undefined;
     const groups = sessionGroups(this.pid);
     for (const g of groups) signalGroup(g, 'SIGHUP');
     if (!this.exited) {
@@ -421,6 +324,6 @@ export class Pane {
     // (or their job's), and the session id: they are ended without a second chance.
     for (const g of new Set([this.pid, ...groups, ...sessionGroups(this.pid)])) signalGroup(g, 'SIGKILL');
     for (const d of this.disposables) d.dispose();
-    this.term.dispose();
+    this.screen.dispose();
   }
 }

@@ -58,6 +58,39 @@ export function cursorShape(term: XTerminal): CursorShape {
   return { style, blink: m.cursorBlink === true };
 }
 
+interface InputHandlerCore {
+  index?: () => boolean;
+  _activeBuffer?: { x: number; y: number; scrollTop: number; scrollBottom: number };
+}
+
+/**
+ * SU (CSI Ps S) in a scroll region that starts at the top row of the normal screen:
+ * xterm.js drops the lines it scrolls out, where xterm and tmux keep them in the
+ * scrollback, as every terminal does for a line feed at the region's bottom. An inline
+ * TUI (ratatui's insert_before with scroll regions) inserts its history above its
+ * viewport this way, so without this the conversation would vanish. Replays SU there as
+ * that many index (IND) operations at the region's bottom, cursor kept: xterm's own path
+ * for scrolling into the scrollback. Only CSI S reaches this, never a flood's line feeds.
+ * Returns undefined when this xterm's input handler is not the expected shape.
+ */
+export function keepScrolledUpLines(term: XTerminal): IDisposable | undefined {
+  const ih = core(term)._inputHandler as InputHandlerCore | undefined;
+  if (!ih || typeof ih.index !== 'function' || typeof ih._activeBuffer?.scrollBottom !== 'number') return undefined;
+  return term.parser.registerCsiHandler({ final: 'S' }, (params) => {
+    const b = ih._activeBuffer;
+    if (term.buffer.active.type !== 'normal' || !b || b.scrollTop !== 0) return false;
+    const p = params[0];
+    // Lines beyond the region's height would only push blank lines into the scrollback.
+    const n = Math.min(typeof p === 'number' && p > 0 ? p : 1, b.scrollBottom + 1);
+    const { x, y } = b;
+    b.y = b.scrollBottom;
+    for (let i = 0; i < n; i++) ih.index!();
+    b.x = x;
+    b.y = y;
+    return true;
+  });
+}
+
 /**
  * Synchronous parsing, or undefined when this xterm has none. xterm's public write() parses
  * in a setTimeout, which costs at least 1 ms per PTY read (a PTY delivers ~2-4 KB a read):

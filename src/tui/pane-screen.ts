@@ -1,0 +1,207 @@
+// What a pane's program has shown: the terminal emulator (@xterm/headless) fed with the
+// program's output, and the compact history of lines that scrolled off its top, numbered
+// as one sequence of lines (history, then the emulator's scrollback and screen). It takes
+// bytes and answers questions about lines; it knows nothing of PTYs or of blessed's
+// screen, so a test can feed it captured output. It must never write to a program.
+
+import { paintRow, type BlessedRow } from './cells.js';
+import { History, historyText, historyWrapped, paintHistory } from './history.js';
+import {
+  createTerminal,
+  cursorHidden,
+  cursorShape,
+  keepScrolledUpLines,
+  ScrollbackTap,
+  writeSyncOf,
+  type CursorShape,
+  type IBufferCell,
+  type IDisposable,
+  type Terminal,
+} from './xterm.js';
+
+export const DEFAULT_SCROLLBACK = 10_000;
+/**
+ * Scrollback lines left in the emulator at full width; older ones move to the compact
+ * History. Small, because xterm keeps 12 bytes for every cell of every line.
+ */
+const HOT_SCROLLBACK = 200;
+/** Quiet time before history lines are compacted, and how many per event-loop turn. */
+const COMPACT_AFTER_QUIET_MS = 150;
+const COMPACT_BATCH = 250;
+/** History lines left uncompacted (full width) at most, per pane. */
+const MAX_PENDING_HISTORY = 1000;
+
+/** Lines by absolute number, as scroll mode reads them (see PaneScreen). */
+export interface LineSource {
+  readonly cols: number;
+  /** Number of the oldest line kept. */
+  readonly firstLine: number;
+  /** One past the newest line. */
+  readonly endLine: number;
+  /** Number of the line in the first row of the live screen. */
+  readonly screenTop: number;
+  /** The program shows its full-screen view (the alternate screen), which keeps no scrollback. */
+  readonly fullScreen: boolean;
+  cursor(): { x: number; y: number };
+  lineText(n: number): string;
+  isWrapped(n: number): boolean;
+}
+
+export class PaneScreen implements LineSource {
+  readonly term: Terminal;
+  /** Scrollback that left the emulator (normal screen only). */
+  readonly history: History;
+  private readonly tap: ScrollbackTap | undefined;
+  private readonly archiveCell: IBufferCell;
+  private readonly writeSync: ((data: string) => void) | undefined;
+  private readonly disposables: IDisposable[] = [];
+  private compactTimer: NodeJS.Timeout | undefined;
+  private historyGrew = false;
+  private disposed = false;
+
+  constructor(cols: number, rows: number, scrollback = DEFAULT_SCROLLBACK) {
+    const hot = Math.min(scrollback, HOT_SCROLLBACK);
+    this.term = createTerminal(cols, rows, hot);
+    this.archiveCell = this.term.buffer.normal.getNullCell();
+    this.history = new History(scrollback - hot, (l) => this.tap?.release(l), MAX_PENDING_HISTORY, this.term.buffer.normal.getNullCell());
+    this.tap =
+      scrollback > hot
+        ? ScrollbackTap.attach(
+            this.term,
+            (line) => {
+              this.history.push(line);
+              this.historyGrew = true;
+            },
+            () => this.history.clear(),
+          )
+        : undefined;
+    // Without the tap, xterm keeps the whole scrollback itself.
+    if (!this.tap) {
+      this.term.options.scrollback = scrollback;
+      this.history.cap = 0;
+    }
+    const keep = keepScrolledUpLines(this.term);
+    if (keep) this.disposables.push(keep);
+    this.writeSync = writeSyncOf(this.term);
+  }
+
+  /**
+   * Parse program output now and return true; or return false, having done nothing, when
+   * this xterm cannot parse synchronously (the caller then queues it with term.write()).
+   */
+  parse(data: string): boolean {
+    if (!this.writeSync || this.disposed) return false;
+    this.tap?.ensure();
+    this.writeSync(data);
+    this.tap?.settle();
+    if (this.historyGrew) {
+      this.historyGrew = false;
+      this.scheduleCompaction();
+    }
+    return true;
+  }
+
+  resize(cols: number, rows: number): void {
+    this.tap?.ensure();
+    this.term.resize(cols, rows);
+  }
+
+  get cols(): number {
+    return this.term.cols;
+  }
+
+  get rows(): number {
+    return this.term.rows;
+  }
+
+  cursor(): { x: number; y: number; visible: boolean; shape: CursorShape } {
+    const b = this.term.buffer.active;
+    return { x: b.cursorX, y: b.cursorY, visible: !cursorHidden(this.term), shape: cursorShape(this.term) };
+  }
+
+  /**
+   * Compact the history once output has paused (each new chunk pushes the moment back), a
+   * batch per turn of the event loop, so neither a flood nor a keystroke waits for it.
+   */
+  private scheduleCompaction(): void {
+    if (this.compactTimer) this.compactTimer.refresh();
+    else this.compactTimer = setTimeout(() => this.compactSome(), COMPACT_AFTER_QUIET_MS);
+  }
+
+  private compactSome(): void {
+    this.compactTimer = undefined;
+    if (this.disposed) return;
+    this.history.compact(COMPACT_BATCH, this.archiveCell);
+    if (this.history.pending > 0) this.compactTimer = setTimeout(() => this.compactSome(), 0);
+  }
+
+  // ---- lines by absolute number: archived history, then the emulator's buffer ----
+  // Numbers only grow: a line keeps its number as it moves from the emulator to the history,
+  // and numbers of lines dropped off the start are never reused. In the alternate screen
+  // there is no history: the numbers are the alternate buffer's rows.
+
+  get fullScreen(): boolean {
+    return this.term.buffer.active.type !== 'normal';
+  }
+
+  get firstLine(): number {
+    return this.fullScreen ? 0 : this.history.dropped;
+  }
+
+  get endLine(): number {
+    return this.screenTop - this.term.buffer.active.baseY + this.term.buffer.active.length;
+  }
+
+  get screenTop(): number {
+    return (this.fullScreen ? 0 : this.history.dropped + this.history.length) + this.term.buffer.active.baseY;
+  }
+
+  private locate(n: number): { archived: number } | { buffer: number } | undefined {
+    const base = this.fullScreen ? 0 : this.history.dropped;
+    const archived = this.fullScreen ? 0 : this.history.length;
+    const i = n - base;
+    if (i < 0) return undefined;
+    if (i < archived) return { archived: i };
+    const b = i - archived;
+    return b < this.term.buffer.active.length ? { buffer: b } : undefined;
+  }
+
+  /** Text of line `n` (trailing blanks trimmed). */
+  lineText(n: number): string {
+    const at = this.locate(n);
+    if (!at) return '';
+    if ('archived' in at) return historyText(this.history.get(at.archived)!);
+    return (this.term.buffer.active.getLine(at.buffer)?.translateToString(true) ?? '').replace(/\s+$/, '');
+  }
+
+  /** Whether line `n` continues line n-1 (the program's text wrapped there). */
+  isWrapped(n: number): boolean {
+    const at = this.locate(n);
+    if (!at) return false;
+    if ('archived' in at) return historyWrapped(this.history.get(at.archived)!);
+    return this.term.buffer.active.getLine(at.buffer)?.isWrapped ?? false;
+  }
+
+  /** Paint line `n` into a blessed row (blank when there is no such line). */
+  paintLine(n: number, dest: BlessedRow, x0: number, width: number, invert?: { start: number; end: number }): boolean {
+    const at = this.locate(n);
+    if (at && 'archived' in at) return paintHistory(this.history.get(at.archived)!, this.archiveCell, dest, x0, width, invert);
+    const buf = this.term.buffer.active;
+    return paintRow(at ? buf.getLine(at.buffer) : undefined, this.archiveCell, dest, x0, width, invert);
+  }
+
+  /** Plain text of a viewport row. */
+  rowText(y: number): string {
+    const b = this.term.buffer.active;
+    return b.getLine(b.baseY + y)?.translateToString(true) ?? '';
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.compactTimer = undefined;
+    for (const d of this.disposables) d.dispose();
+    this.term.dispose();
+  }
+}
