@@ -1,7 +1,10 @@
 // argv + env for codex's own TUI in a baton tab: `codex`, `codex resume <id>` or
 // `codex fork <id>`, the model and the account (CODEX_HOME). No prompt: baton pastes the first
-// message once the TUI is up. `--no-daemon` keeps the TUI from starting the detached app-server daemon it otherwise
-// leaves running. It builds a spec; it starts nothing.
+// message once the TUI is up. `--no-daemon` keeps the TUI from starting the detached
+// app-server daemon it otherwise leaves running. `--no-alt-screen`: codex otherwise runs as a
+// full-screen app in the alternate screen, which keeps no scrollback, so earlier turns were
+// redrawn away and scroll mode had nothing to reach; inline, codex inserts each finished
+// turn above its viewport into the terminal's scrollback. It builds a spec; it starts nothing.
 
 import type { LaunchOptions, LaunchSpec } from '../../src/plugins/kit.js';
 import { codexAccountEnv } from './home.js';
@@ -9,7 +12,7 @@ import { codexAccountEnv } from './home.js';
 export function codexLaunch(opts: LaunchOptions): LaunchSpec {
   const args: string[] = [];
   if (opts.resume) args.push(opts.fork ? 'fork' : 'resume', opts.resume);
-  args.push('--no-daemon');
+  args.push('--no-daemon', '--no-alt-screen');
   if (opts.model) args.push('-m', opts.model);
   args.push(...(opts.args ?? []));
   return { command: 'codex', args, env: codexAccountEnv(opts.env, opts.account), cwd: opts.cwd };

@@ -53,12 +53,12 @@ shape.readSessionTest(cli, {
 
 live.launchArgvTest(cli, {
   title: 'launch(): argv for a new session, a model, resume and fork, never a message; an account gets its own CODEX_HOME',
-  plain: { args: ['--no-daemon'], env: () => ({}) },
+  plain: { args: ['--no-daemon', '--no-alt-screen'], env: () => ({}) },
   full: {
     opts: { model: 'gpt-x', resume: 'abc-123', args: ['-c', 'a=1'] },
-    args: ['resume', 'abc-123', '--no-daemon', '-m', 'gpt-x', '-c', 'a=1'],
+    args: ['resume', 'abc-123', '--no-daemon', '--no-alt-screen', '-m', 'gpt-x', '-c', 'a=1'],
   },
-  fork: { resume: 'abc-123', args: ['fork', 'abc-123', '--no-daemon'] },
+  fork: { resume: 'abc-123', args: ['fork', 'abc-123', '--no-daemon', '--no-alt-screen'] },
   account: { env: (dir) => ({ CODEX_HOME: dir }), made: (dir) => dir },
 });
 
