@@ -406,7 +406,10 @@ export class App implements OverlayHost {
     this.router.mode = 'ui';
     this.scroll = new ScrollMode(tab.pane, {
       view: this.view,
-      status: (text) => this.showMessage(text, 0),
+      status: (text) => {
+        this.scrollStatus = text;
+        this.requestChrome();
+      },
       redraw: (cursor) => {
         this.scrollCursor = cursor;
         this.view.invalidate();
@@ -421,16 +424,22 @@ export class App implements OverlayHost {
   }
 
   private scrollCursor: { x: number; y: number } | undefined;
+  /**
+   * Scroll mode's own status line (its position, the search prompt): while it is open it
+   * stands in for the message, so a notice arriving meanwhile (a tab's status, an exit)
+   * cannot hide the prompt being typed; the notice shows once scroll mode ends.
+   */
+  private scrollStatus: string | undefined;
 
   private leaveScroll(): void {
     if (!this.scroll) return;
     this.scroll = undefined;
     this.scrollCursor = undefined;
+    this.scrollStatus = undefined;
     this.view.scrollTop = undefined;
     this.view.highlights = [];
     this.view.invalidate();
     if (this.overlays.length === 0) this.router.mode = 'pane';
-    if (this.message?.startsWith('[scroll') || this.message?.startsWith('/')) this.showMessage(undefined);
     this.requestChrome();
   }
 
@@ -488,7 +497,7 @@ export class App implements OverlayHost {
           width,
         ),
       );
-      this.statusLine.setContent(formatStatusLine(this.opts.keys.prefix, width, this.message));
+      this.statusLine.setContent(formatStatusLine(this.opts.keys.prefix, width, this.scroll ? this.scrollStatus : this.message));
       if (!this.activeTab) {
         this.composeBar.setContent(escapeTags(` No tabs. ${this.opts.keys.prefix} c opens one, ${this.opts.keys.prefix} q quits.`));
       } else if (!this.composeBarOwned) {

@@ -1,14 +1,25 @@
 // Scroll mode (prefix [): a cursor over the pane's scrollback. PgUp/PgDn/arrows move,
-// g/G go to top/bottom, / searches upwards (n/N repeat), v starts a selection, y or Enter
-// copies it to the clipboard with OSC 52, q or Esc leaves. The program keeps running and
-// its output keeps arriving underneath; the view stays where the user put it. It reads
-// lines through the pane (history and emulator alike) and never writes to the PTY.
+// g/G go to top/bottom, / searches upwards (n/N repeat) and wraps around at either end, as
+// tmux's copy mode does, so whatever is on the screen is found wherever the cursor stands;
+// v starts a selection, y or Enter copies it to the clipboard with OSC 52, q or Esc leaves.
+// A program in its full-screen view (the alternate screen) keeps no scrollback: the screen
+// is all there is, and the status line says so. The program keeps running and its output
+// keeps arriving underneath; the view stays where the user put it. It reads lines through
+// a LineSource (the pane's history and emulator alike) and never writes to the PTY.
 
-import type { Pane } from './pane.js';
-import type { Highlight, PaneView } from './pane-view.js';
+import type { LineSource } from './pane-screen.js';
+import type { Highlight } from './pane-view.js';
+
+/** The part of the pane's view scroll mode drives (see PaneView). */
+export interface ScrollView {
+  readonly height: number;
+  /** Absolute line number shown in the first row; undefined = live. */
+  scrollTop: number | undefined;
+  highlights: Highlight[];
+}
 
 export interface ScrollHost {
-  view: PaneView;
+  view: ScrollView;
   /** Show a message (or the search prompt) in the status line; undefined restores the hints. */
   status(text: string | undefined): void;
   /** Redraw the pane and put the terminal cursor at a screen position. */
@@ -39,12 +50,22 @@ export class ScrollMode {
   private query = '';
   /** While set, keys edit the search prompt. */
   private prompt: string | undefined;
+  /** Which screen the line numbers belong to: they start again when the program switches. */
+  private fullScreen: boolean;
 
-  constructor(private readonly pane: Pane, private readonly host: ScrollHost) {
-    const c = pane.cursor();
-    this.top = pane.screenTop;
-    this.cur = { line: pane.screenTop + c.y, col: c.x };
+  constructor(private readonly pane: LineSource, private readonly host: ScrollHost) {
+    this.fullScreen = pane.fullScreen;
+    this.top = 0;
+    this.cur = { line: 0, col: 0 };
+    this.toLive();
     this.update();
+  }
+
+  /** The view and cursor where the live screen and the program's cursor are. */
+  private toLive(): void {
+    const c = this.pane.cursor();
+    this.top = this.pane.screenTop;
+    this.cur = { line: this.pane.screenTop + c.y, col: c.x };
   }
 
   private get height(): number {
@@ -180,18 +201,32 @@ export class ScrollMode {
     this.update();
   }
 
-  /** Search from the cursor: dir -1 upwards (older), +1 downwards. Case-insensitive. */
+  /**
+   * Search from the cursor: dir -1 upwards (older), +1 downwards, case-insensitive; past
+   * the first or last line it wraps around to the other end, as tmux's copy mode does.
+   */
   search(query: string, dir: -1 | 1): void {
     if (!query) return this.update();
     const q = query.toLowerCase();
-    for (let n = this.cur.line + dir; n >= this.firstLine && n <= this.lastLine; n += dir) {
-      const i = this.lineText(n).toLowerCase().indexOf(q);
-      if (i >= 0) {
-        this.cur = { line: n, col: i };
-        this.match = { line: n, start: i, end: i + [...query].length };
-        if (n < this.top || n >= this.top + this.height) this.top = clamp(n - Math.floor(this.height / 2), this.firstLine, this.maxTop);
-        return this.update();
-      }
+    const first = this.firstLine;
+    const count = this.lastLine - first + 1;
+    const { line, col } = this.cur;
+    // Lines in search order from the cursor's, wrapping at the ends; the cursor's line is
+    // visited twice: its part on the search's side of the cursor first, the rest last.
+    for (let k = 0; k <= count; k++) {
+      const n = first + mod(line - first + dir * k, count);
+      const text = this.lineText(n).toLowerCase();
+      let i = dir < 0 ? text.lastIndexOf(q) : text.indexOf(q);
+      if (k === 0) i = dir < 0 ? (col > 0 ? text.lastIndexOf(q, col - 1) : -1) : text.indexOf(q, col + 1);
+      else if (k === count && (dir < 0 ? i < col : i > col)) i = -1;
+      if (i < 0) continue;
+      const wrapped = k > 0 && (dir < 0 ? n >= line : n <= line);
+      this.cur = { line: n, col: i };
+      this.match = { line: n, start: i, end: i + [...query].length };
+      if (n < this.top || n >= this.top + this.height) this.top = clamp(n - Math.floor(this.height / 2), first, this.maxTop);
+      if (!wrapped) return this.update();
+      this.host.status(`/${query}: search wrapped around to the ${dir < 0 ? 'bottom' : 'top'}`);
+      return this.update(false);
     }
     this.match = undefined;
     this.host.status(`not found: ${query}`);
@@ -199,6 +234,13 @@ export class ScrollMode {
   }
 
   private update(resetStatus = true): void {
+    if (this.pane.fullScreen !== this.fullScreen) {
+      // The program entered or left its full-screen view: the old numbers mean nothing now.
+      this.fullScreen = this.pane.fullScreen;
+      this.mark = undefined;
+      this.match = undefined;
+      this.toLive();
+    }
     // Lines may have fallen off the start of the history since the last key.
     if (this.cur.line < this.firstLine) this.cur.line = this.firstLine;
     if (this.cur.line < this.top) this.top = this.cur.line;
@@ -210,9 +252,9 @@ export class ScrollMode {
     if (this.prompt !== undefined) this.host.status(`/${this.prompt}`);
     else if (resetStatus) {
       const at = this.pane.endLine - this.top - this.height;
-      this.host.status(
-        `[scroll${this.mark ? ': selecting' : ''}] ${at > 0 ? `${at} lines up` : 'bottom'} · PgUp/PgDn ↑↓ · / search · v select · y copy · q leave`,
-      );
+      const where = this.fullScreen ? "no scrollback in this program's full-screen view" : at > 0 ? `${at} lines up` : 'bottom';
+      const keys = this.fullScreen ? '↑↓' : 'PgUp/PgDn ↑↓';
+      this.host.status(`[scroll${this.mark ? ': selecting' : ''}] ${where} · ${keys} · / search · v select · y copy · q leave`);
     }
     this.host.redraw({ x: this.cur.col, y: this.cur.line - this.top });
   }
@@ -226,6 +268,10 @@ export class ScrollMode {
     }
     return out;
   }
+}
+
+function mod(a: number, n: number): number {
+  return ((a % n) + n) % n;
 }
 
 function compare(a: Pos, b: Pos): number {

@@ -81,6 +81,25 @@ s('v selects, y copies the selection through OSC 52 and leaves scroll mode', asy
   assert.not.match(b.t.screenText(), /\[scroll/);
 });
 
+s('a notice arriving in scroll mode (a program exiting) waits: the status line stays scroll mode\'s, the search prompt too', async ({ b }) => {
+  b.t.press('C-b', 'c');
+  await b.t.waitFor('Plain shell');
+  b.t.press('Enter');
+  await b.t.waitFor(/2:sh[^\n]*\n\$$/m);
+  b.t.type('sleep 1; exit\r');
+  await scrollMode(b);
+  b.t.type('/');
+  b.t.type('sle');
+  await b.t.waitFor(/2:sh[^\n]*exited/, 10_000, 'the tab exited');
+  assert.match(b.t.row(-1), /^ \/sle$/);
+  b.t.press('Escape');
+  await b.t.waitFor(/\[scroll\]/);
+  b.t.type('q');
+  await b.t.waitFor(/exited \(code 0\) · C-b x closes the tab/, 10_000, 'the notice, once scroll mode ended');
+  b.t.press('C-b', 'x');
+  await b.t.waitForGone(/2:sh/);
+});
+
 s('keys in one read: q leaves scroll mode and the prefix q after it quits baton', async ({ b }) => {
   await scrollMode(b);
   b.t.type('q\x02q');
