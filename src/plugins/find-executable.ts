@@ -1,11 +1,13 @@
 // Where would a CLI run from, and which version is it? `detect()` helpers shared by drivers:
 // a PATH lookup against the environment the CLI will get (not baton's own), and a version
 // probe run as its own process group under a deadline so a hanging `--version` cannot hang
-// `baton agents`. Never installs, logs in or changes anything.
+// `baton agents`; a version found is cached per executable file. Never installs, logs in or
+// changes anything (but that cache).
 
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { runGroup } from '../proc/index.js';
+import { cachedVersion } from './version-cache.js';
 import { extractVersion } from './version-range.js';
 
 function isExecutableFile(p: string): boolean {
@@ -35,19 +37,22 @@ export function findExecutable(command: string, env: NodeJS.ProcessEnv, cwd = pr
 
 /**
  * Runs `path args` (e.g. `--version`) and returns the first `N.N[.N]` it prints, or
- * undefined when it prints none, fails, or takes longer than `timeoutMs`.
+ * undefined when it prints none, fails, or takes longer than `timeoutMs`. A version found is
+ * remembered for that executable file (version-cache.ts): the same build is not started again.
  */
-export async function probeVersion(
+export function probeVersion(
   path: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   timeoutMs = 5000,
 ): Promise<string | undefined> {
-  try {
-    const r = await runGroup(path, args, { env, timeoutMs, maxBytes: 16 * 1024 });
-    if (r.timedOut) return undefined;
-    return extractVersion(r.stdout) ?? extractVersion(r.stderr);
-  } catch {
-    return undefined;
-  }
+  return cachedVersion(path, args, env, async () => {
+    try {
+      const r = await runGroup(path, args, { env, timeoutMs, maxBytes: 16 * 1024 });
+      if (r.timedOut) return undefined;
+      return extractVersion(r.stdout) ?? extractVersion(r.stderr);
+    } catch {
+      return undefined;
+    }
+  });
 }

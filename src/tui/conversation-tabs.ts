@@ -18,11 +18,12 @@ import { createConversation, ensurePrivateDir, openConversation, type OpenConver
 import { createCheckpoint } from '../worktree/checkpoint.js';
 import { currentBranch, isRepo } from '../worktree/git.js';
 import type { App } from './app.js';
+import { AgentChoices, type Choice } from './agent-choices.js';
 import { ComposeBar } from './compose-bar.js';
 import { shellChoice } from './entry.js';
 import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ClosedFork, type ForkActionsContext } from './fork-actions.js';
 import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
-import { confirm, openPicker, type PickerChoice } from './picker.js';
+import { confirm, openPicker } from './picker.js';
 import type { Tab } from './tab.js';
 import { TabTerminal } from './tab-terminal.js';
 import { openTranscriptView } from './transcript-view.js';
@@ -36,7 +37,8 @@ export interface ConversationTabsOptions {
   prefix: string;
 }
 
-type Choice = { kind: 'shell' } | { kind: 'agent'; name: string };
+/** How long a picker waits for agents' detections before it is drawn with what it has. */
+const QUICK_ANSWER_MS = 150;
 
 /** What a reset (or its undo) that stopped a tab's agent said; the notice is drawn from it. */
 type StoppedFacts = Omit<ResetNoticeFacts, 'prefix' | 'nextTitle'>;
@@ -80,40 +82,25 @@ export class ConversationTabs {
     return Object.fromEntries(this.opts.registry.drivers().map((d) => [d.name, d.title]));
   }
 
+  /** Installed agents that can run in a tab, by title, with version and default model, as they are found; then the plain shell. */
+  private agentChoices(opts: { current?: string; agentsOnly?: boolean } = {}): AgentChoices {
+    return new AgentChoices({ registry: this.opts.registry, cwd: this.opts.cwd, env: this.opts.env, ...opts });
+  }
+
   /**
-   * Installed agents that can run in a tab (an ACP agent with no terminal UI of its own
-   * cannot), by title, with version and default model; then the plain shell.
+   * A picker on agents as they are found: drawn once the quick answers are in, or after a
+   * moment at most (a CLI asked for its version may take seconds; its row says "checking…"
+   * until then), so the picker never waits behind a blank screen.
    */
-  private async choices(current?: string): Promise<PickerChoice<Choice>[]> {
-    const drivers = [...this.opts.registry.drivers()].sort((a, b) => a.title.localeCompare(b.title, 'en'));
-    const usable = await Promise.all(
-      drivers.map(async (d) => {
-        const found = await this.opts.registry.detect(d.name).catch(() => undefined);
-        if (!found?.installed) return undefined;
-        try {
-          // Without a prompt a launch only builds argv: a cheap way to ask "can it run in a tab?".
-          await d.launch({ cwd: this.opts.cwd, env: this.opts.env });
-        } catch {
-          return undefined;
-        }
-        return found;
-      }),
-    );
-    const out: PickerChoice<Choice>[] = [];
-    drivers.forEach((d, i) => {
-      const found = usable[i];
-      if (!found) return;
-      const model = this.opts.registry.settings(d.name).model ?? d.defaultModel;
-      const detail = [found.version, model, d.name === current ? 'current' : undefined].filter(Boolean).join(' · ');
-      out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name } });
-    });
-    const shell = shellChoice(this.opts.cwd, this.opts.env);
-    out.push({ label: shell.label, detail: shell.detail, value: { kind: 'shell' } });
-    return out;
+  private async pickAgent(title: string, choices: AgentChoices, note?: string): Promise<Choice | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([choices.settled, new Promise<void>((r) => (timer = setTimeout(r, QUICK_ANSWER_MS)))]);
+    clearTimeout(timer);
+    return openPicker(this.app, title, choices, note);
   }
 
   async newTab(): Promise<void> {
-    const choice = await openPicker(this.app, 'New tab', await this.choices());
+    const choice = await this.pickAgent('New tab', this.agentChoices());
     if (!choice) return;
     if (choice.kind === 'shell') {
       this.app.openTab(shellChoice(this.opts.cwd, this.opts.env).value);
@@ -277,8 +264,7 @@ export class ConversationTabs {
     }
     const noContext = !s.conversation.transcript.entries.some((e) => e.kind === 'user_message');
     const note = noContext ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.' : 'Recent conversation continues as text; images and files are not carried.';
-    const choices = (await this.choices(s.driver?.name)).filter((c) => c.value.kind === 'agent');
-    const choice = await openPicker(this.app, 'Continue with', choices, note);
+    const choice = await this.pickAgent('Continue with', this.agentChoices({ current: s.driver?.name, agentsOnly: true }), note);
     if (!choice || choice.kind !== 'agent') return;
     if (noContext && choice.name !== s.driver?.name) {
       await s.follow(undefined);
@@ -318,7 +304,11 @@ export class ConversationTabs {
       env: this.opts.env,
       registry: this.opts.registry,
       titles: () => this.titles(),
-      agentChoices: async () => (await this.choices()).flatMap((c) => (c.value.kind === 'agent' ? [{ label: c.label, detail: c.detail, value: c.value.name }] : [])),
+      agentChoices: async () => {
+        const choices = this.agentChoices({ agentsOnly: true });
+        await choices.settled;
+        return choices.list().flatMap((c) => (c.value.kind === 'agent' ? [{ label: c.label, detail: c.detail, value: c.value.name }] : []));
+      },
       openConversationTab: async (id, agent, model) => {
         const conv = await openConversation(this.opts.home, id, { write: true, user: userAuthor(this.opts.env) });
         return this.startSession(conv, agent, model);

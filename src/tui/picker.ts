@@ -47,28 +47,60 @@ function dialogBox(host: OverlayHost, title: string, given: string[], pad: 0 | 1
   });
 }
 
-export function openPicker<T>(host: OverlayHost, title: string, choices: PickerChoice<T>[], note?: string): Promise<T | undefined> {
-  const items = choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : ''));
-  const textWidth = Math.max(title.length + 4, ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)), note ? note.length : 0);
+/** A picker's choices as they change (versions found, agents found missing): see agent-choices.ts. */
+export interface LiveChoices<T> {
+  list(): PickerChoice<T>[];
+  note(): string | undefined;
+  /** Called whenever list() or note() may say something new; returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
+}
+
+/**
+ * A list to pick one of; resolves with its value, or undefined on Esc / q. Given live
+ * choices, it is drawn at once with what is known and redrawn as they change, the
+ * selection staying on the same entry.
+ */
+export function openPicker<T>(host: OverlayHost, title: string, given: PickerChoice<T>[] | LiveChoices<T>, note?: string): Promise<T | undefined> {
+  const live = Array.isArray(given) ? undefined : given;
+  let choices = live ? live.list() : (given as PickerChoice<T>[]);
+  const noteOf = () => live?.note() ?? note;
   const list = blessed.list({
     parent: host.screen,
     label: ` ${escapeTags(oneLine(title))} `,
     top: 'center',
     left: 'center',
-    width: Math.min(textWidth + 6, (host.screen.width as number) - 2),
-    height: Math.min(choices.length + 2 + (note ? 2 : 0), (host.screen.height as number) - 2),
-    items,
     tags: true,
     keys: true,
     vi: true,
     ...OVERLAY_STYLE,
     style: { ...OVERLAY_STYLE.style, selected: { inverse: true } },
   });
-  if (note) {
-    blessed.text({ parent: list, bottom: 0, left: 1, content: escapeTags(note), tags: true, style: { fg: 'gray', bg: 'black' } });
-  }
+  let noteBox: blessed.Widgets.TextElement | undefined;
+  /** Items, size and note for the choices as they are now. */
+  const layout = () => {
+    const text = noteOf();
+    list.setItems(choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : '')) as never);
+    const textWidth = Math.max(title.length + 4, ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)), text ? text.length : 0);
+    list.width = Math.min(textWidth + 6, (host.screen.width as number) - 2);
+    list.height = Math.min(choices.length + 2 + (text ? 2 : 0), (host.screen.height as number) - 2);
+    if (text && !noteBox) noteBox = blessed.text({ parent: list, bottom: 0, left: 1, tags: true, style: { fg: 'gray', bg: 'black' } });
+    if (noteBox) noteBox.setContent(text ? escapeTags(text) : '');
+  };
+  layout();
   return new Promise((resolve) => {
-    const finish = closer<T | undefined>(host, list, resolve);
+    const stop = live?.onChange(() => {
+      const at = (list as unknown as { selected: number }).selected;
+      const was = choices[at]?.label;
+      choices = live.list();
+      layout();
+      const same = choices.findIndex((c) => c.label === was);
+      list.select(same >= 0 ? same : Math.min(at, choices.length - 1));
+      host.screen.render();
+    });
+    const finish = closer<T | undefined>(host, list, (v) => {
+      stop?.();
+      resolve(v);
+    });
     list.on('select', (_item: unknown, index: number) => finish(choices[index]?.value));
     list.key(['escape', 'q', 'C-c'], () => finish(undefined));
     host.openOverlay(list);

@@ -19,13 +19,32 @@ export interface BatonTui {
   cleanup(): Promise<void>;
 }
 
-export function startBatonTui(opts: { cols?: number; rows?: number; keys?: unknown; env?: Record<string, string> } = {}): BatonTui {
+export interface StartOptions {
+  cols?: number;
+  rows?: number;
+  /** Written as $XDG_CONFIG_HOME/baton/keys.json. */
+  keys?: unknown;
+  env?: Record<string, string>;
+  /**
+   * Run the whole of baton (`baton open`, with agents, conversations and the compose bar)
+   * instead of the bare TUI with only plain shells (src/tui/main.ts).
+   */
+  agents?: boolean;
+  /** Drop-in plugins: file name -> source, written to $XDG_CONFIG_HOME/baton/plugins. */
+  plugins?: Record<string, string>;
+}
+
+export function startBatonTui(opts: StartOptions = {}): BatonTui {
   const home = mkdtempSync(join(tmpdir(), 'baton-tui-'));
   const config = join(home, 'config');
   const work = join(home, 'work');
   mkdirSync(work);
   mkdirSync(join(config, 'baton'), { recursive: true });
   if (opts.keys !== undefined) writeFileSync(join(config, 'baton', 'keys.json'), JSON.stringify(opts.keys));
+  if (opts.plugins) {
+    mkdirSync(join(config, 'baton', 'plugins'));
+    for (const [file, source] of Object.entries(opts.plugins)) writeFileSync(join(config, 'baton', 'plugins', file), source);
+  }
   const env = {
     PATH: process.env.PATH,
     HOME: home,
@@ -39,7 +58,8 @@ export function startBatonTui(opts: { cols?: number; rows?: number; keys?: unkno
     PS1: '$ ',
     ...opts.env,
   };
-  const t = new TestTerminal([process.execPath, '--import', 'tsx', join(ROOT, 'src/tui/main.ts'), work], {
+  const argv = opts.agents ? [join(ROOT, 'src/cli.ts'), 'open', work] : [join(ROOT, 'src/tui/main.ts'), work];
+  const t = new TestTerminal([process.execPath, '--import', 'tsx', ...argv], {
     cols: opts.cols ?? 100,
     rows: opts.rows ?? 30,
     cwd: ROOT,
@@ -56,13 +76,30 @@ export function startBatonTui(opts: { cols?: number; rows?: number; keys?: unkno
   };
 }
 
-export type StartOptions = Parameters<typeof startBatonTui>[0];
 
 /** Picks the plain shell in the new-tab picker and waits for its `$` prompt. */
 export async function openPlainShell(b: BatonTui): Promise<void> {
   await b.t.waitFor('Plain shell');
   b.t.press('Enter');
   await b.t.waitFor(/^\$$/m);
+}
+
+/** Moves the open picker's selection to the entry whose label is exactly `label`, and takes it. */
+export function pickEntry(t: TestTerminal, label: string): void {
+  // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
+  const rows = t.rows();
+  const top = rows.findIndex((r) => /┌─ (New tab|Continue with) /.test(r));
+  if (top < 0) throw new Error(`no picker on the screen:\n${rows.join('\n')}`);
+  const col = rows[top]!.indexOf('┌');
+  const items: string[] = [];
+  for (const r of rows.slice(top + 1)) {
+    if ([...r][col] !== '│') break;
+    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
+  }
+  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
+  if (at < 0) throw new Error(`the picker does not list ${label}: ${items.join(' | ')}`);
+  for (let i = 0; i < at; i++) t.press('Down');
+  t.press('Enter');
 }
 
 /** A suite whose tests share one baton TUI (ctx.b) with a plain shell in its first tab; ended after the last test. */

@@ -1,11 +1,11 @@
 // detect() of a built-in driver from its facts, against real executables on a PATH of a
 // temp dir: not installed; the version read from the npm package the resolved executable
 // belongs to (through a .bin link, at or above bin/) without starting it; `--version` asked
-// when there is no such package. (Whether a version is inside the tested range is the
+// when there is no such package, and remembered for that executable file. (Whether a version is inside the tested range is the
 // registry's verdict: test/unit/normalize-driver.test.ts.)
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectCli, npmPackageVersion, type CliFacts } from '../../src/plugins/detect-cli.js';
@@ -62,6 +62,49 @@ t('no npm package named: --version is asked', async () => {
   script(join(bin, 'tool'), 'tool version 1.2.0 (build 7)');
   const got = await detectCli(facts(), { PATH: bin });
   assert.equal(got, { installed: true, installHint: 'npm i -g @acme/tool', loginHint: 'tool login', path: join(bin, 'tool'), version: '1.2.0' });
+});
+
+// Before: every `baton agents` and every picker started each such CLI again (opencode takes
+// a second or more to answer), so the second start was as slow as the first.
+t('--version is asked once per build of the executable: the version is cached (0600, in BATON_HOME) until the file changes', async () => {
+  const bin = join(dir, 'bin');
+  const home = join(dir, 'baton-home');
+  const env = { PATH: bin, BATON_HOME: home };
+  script(join(bin, 'tool'), 'tool 3.1.4');
+  assert.is((await detectCli(facts(), env)).version, '3.1.4');
+  assert.ok(existsSync(join(dir, 'ran')), 'asked the first time');
+  const cache = join(home, 'cache', 'versions.json');
+  assert.is(statSync(cache).mode & 0o777, 0o600);
+  assert.is(statSync(join(home, 'cache')).mode & 0o777, 0o700);
+  assert.match(readFileSync(cache, 'utf8'), join(bin, 'tool'));
+
+  rmSync(join(dir, 'ran'));
+  assert.is((await detectCli(facts(), env)).version, '3.1.4');
+  assert.not.ok(existsSync(join(dir, 'ran')), 'the same file is not started again');
+
+  // An upgrade replaces the file: another size and modification time.
+  script(join(bin, 'tool'), 'tool 3.2.0-beta');
+  utimesSync(join(bin, 'tool'), new Date(), new Date(Date.now() + 5000));
+  assert.is((await detectCli(facts(), env)).version, '3.2.0');
+  assert.ok(existsSync(join(dir, 'ran')), 'a changed executable is asked again');
+
+  // Another place for the cache, with no BATON_HOME: $XDG_CACHE_HOME/baton.
+  const xdg = join(dir, 'xdg-cache');
+  assert.is((await detectCli(facts(), { PATH: bin, XDG_CACHE_HOME: xdg })).version, '3.2.0');
+  assert.ok(existsSync(join(xdg, 'baton', 'versions.json')));
+});
+
+t('a cache that cannot be read or written is passed by: the version is asked', async () => {
+  const bin = join(dir, 'bin');
+  script(join(bin, 'tool'), 'tool 2.0.1');
+  const home = join(dir, 'baton-home');
+  mkdirSync(join(home, 'cache'), { recursive: true });
+  writeFileSync(join(home, 'cache', 'versions.json'), '{ not json');
+  assert.is((await detectCli(facts(), { PATH: bin, BATON_HOME: home })).version, '2.0.1');
+  // BATON_HOME a file: nothing can be written under it.
+  const file = join(dir, 'a-file');
+  writeFileSync(file, '');
+  assert.is((await detectCli(facts(), { PATH: bin, BATON_HOME: file })).version, '2.0.1');
 });
 
 t.run();

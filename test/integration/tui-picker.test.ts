@@ -1,9 +1,45 @@
 // The new-tab picker in the real TUI (a real PTY at 100x30): one picker at a time, however
-// quickly the prefix commands come.
+// quickly the prefix commands come; drawn at once while an agent is still being detected
+// (a drop-in whose detect() answers only when the test lets it), its version filled in
+// when the answer comes.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openPlainShell, startBatonTui } from '../helpers/baton-tui.js';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openPlainShell, pickEntry, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+
+/**
+ * baton with a drop-in agent "Slow agent" whose detect() answers (version 4.5.6) only once
+ * release() was called, as a CLI that takes long to tell its version; its TUI is cat.
+ */
+function withSlowAgent(): BatonTui & { release(): void; asked(): boolean } {
+  const gate = join(process.env.TMPDIR ?? '/tmp', `baton-slow-agent-${process.pid}-${Date.now()}`);
+  const plugin = `
+import { existsSync, writeFileSync } from 'node:fs';
+const gate = ${JSON.stringify(gate)};
+export default {
+  name: 'slow-agent',
+  title: 'Slow agent',
+  async detect() {
+    writeFileSync(gate + '.asked', '');
+    while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
+    return { installed: true, version: '4.5.6', installHint: 'none' };
+  },
+  launch: ({ cwd }) => ({ command: '/bin/sh', args: ['-c', 'echo SLOW-AGENT-READY; exec cat'], cwd }),
+};
+`;
+  const b = startBatonTui({ agents: true, plugins: { 'slow-agent.mjs': plugin } });
+  return {
+    ...b,
+    release: () => writeFileSync(gate, ''),
+    asked: () => existsSync(`${gate}.asked`),
+    async cleanup() {
+      for (const f of [gate, `${gate}.asked`]) writeFileSync(f, '');
+      await b.cleanup();
+    },
+  };
+}
 
 const s = suite('tui picker');
 
@@ -23,6 +59,44 @@ s('prefix c pressed twice before the picker is drawn opens one picker; the tab i
     const screen = await b.t.waitFor(/^typed-42$/m, 15_000, 'the command typed in the new tab');
     assert.not.match(screen, /New tab/, 'no picker left behind');
     assert.is(b.t.row(0).match(/\d:sh/g)?.length, 2, 'two tabs, not three');
+  } finally {
+    await b.cleanup();
+  }
+});
+
+// Before: the start-up picker waited for every agent's detection (each CLI asked its
+// version: 5-11 s behind a blank screen with the real CLIs).
+s('the start-up picker is drawn while an agent is still being detected; its version fills in when the answer comes', async () => {
+  const b = withSlowAgent();
+  try {
+    const screen = await b.t.waitFor(/Plain shell/, 30_000, 'the picker, drawn before the slow detection answered');
+    assert.ok(b.asked(), 'the slow agent was being detected');
+    assert.match(screen, /Slow agent  checking…/);
+    b.release();
+    await b.t.waitFor(/Slow agent  4\.5\.6/, 30_000, 'its version in the picker');
+    pickEntry(b.t, 'Slow agent');
+    await b.t.waitFor(/SLOW-AGENT-READY/, 30_000, 'the agent in its tab');
+  } finally {
+    await b.cleanup();
+  }
+});
+
+// Before: C-b c typed while the start-up picker gathered its choices stacked a second
+// picker, which stayed once the first was answered and swallowed the keys.
+s('prefix c typed before the start-up picker is drawn: still one picker, and the tab it opens gets the keys', async () => {
+  const b = withSlowAgent();
+  try {
+    // Typed before baton reads its terminal: read with its first input, before any picker.
+    b.t.type('\x02c');
+    // Its first frame is drawn after that first read; the detection is then under way.
+    await b.t.waitFor((scr) => /C-b \? help/.test(scr.split('\n').at(-1)!) && b.asked(), 30_000, 'baton drawn, the agent being detected');
+    b.release();
+    await b.t.waitFor(/Slow agent  4\.5\.6/, 30_000, 'its version in the picker');
+    pickEntry(b.t, 'Plain shell');
+    await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
+    b.t.type('echo typed-$((6*7))\r');
+    const screen = await b.t.waitFor(/^typed-42$/m, 15_000, 'the command typed in the new tab');
+    assert.not.match(screen, /New tab/, 'no picker left behind');
   } finally {
     await b.cleanup();
   }

@@ -1,0 +1,95 @@
+// The agents a picker offers (new tab, switch, fork), as they are found: a list can be shown
+// at once, each agent's row "checking…" until its detection answers (a CLI asked for its
+// version may take a second or more the first time), then its version and model, or gone
+// when it is not installed or cannot run in a tab; the plain shell is always last. It only
+// detects; it starts nothing in a tab.
+
+import type { Detection, HarnessDriver } from '../plugins/api.js';
+import type { Registry } from '../plugins/registry.js';
+import { shellChoice } from './entry.js';
+import type { PickerChoice } from './picker.js';
+
+export type Choice = { kind: 'shell' } | { kind: 'agent'; name: string };
+
+/** What the pending rows say until their agent's detection answers. */
+export const CHECKING = 'checking…';
+
+export interface AgentChoicesOptions {
+  registry: Registry;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The agent running now (marked "current"). */
+  current?: string;
+  /** Without the plain shell (the switch and fork pickers). */
+  agentsOnly?: boolean;
+}
+
+type Found = { usable: true; detection: Detection } | { usable: false };
+
+export class AgentChoices {
+  private readonly drivers: HarnessDriver[];
+  private readonly found = new Map<string, Found>();
+  private readonly listeners = new Set<() => void>();
+  /** Settles once every driver has answered. */
+  readonly settled: Promise<void>;
+
+  constructor(private readonly opts: AgentChoicesOptions) {
+    this.drivers = [...opts.registry.drivers()].sort((a, b) => a.title.localeCompare(b.title, 'en'));
+    this.settled = Promise.all(
+      this.drivers.map(async (d) => {
+        this.found.set(d.name, await this.check(d));
+        for (const l of this.listeners) l();
+      }),
+    ).then(() => undefined);
+  }
+
+  /** Installed, and able to run in a tab (an ACP agent with no terminal UI of its own cannot). */
+  private async check(d: HarnessDriver): Promise<Found> {
+    try {
+      const detection = await this.opts.registry.detect(d.name);
+      if (!detection.installed) return { usable: false };
+      // Without a prompt a launch only builds argv: a cheap way to ask "can it run in a tab?".
+      await d.launch({ cwd: this.opts.cwd, env: this.opts.env });
+      return { usable: true, detection };
+    } catch {
+      return { usable: false };
+    }
+  }
+
+  /** Called whenever an agent's detection answers. Returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get done(): boolean {
+    return this.found.size === this.drivers.length;
+  }
+
+  /** The rows as known now: found agents with version and model, pending ones "checking…", then the shell. */
+  list(): PickerChoice<Choice>[] {
+    const out: PickerChoice<Choice>[] = [];
+    for (const d of this.drivers) {
+      const f = this.found.get(d.name);
+      if (f && !f.usable) continue;
+      const model = this.opts.registry.settings(d.name).model ?? d.defaultModel;
+      const detail = f ? [f.detection.version, model, d.name === this.opts.current ? 'current' : undefined].filter(Boolean).join(' · ') : CHECKING;
+      out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name } });
+    }
+    if (!this.opts.agentsOnly) {
+      const shell = shellChoice(this.opts.cwd, this.opts.env);
+      out.push({ label: shell.label, detail: shell.detail, value: { kind: 'shell' } });
+    }
+    return out;
+  }
+
+  /** Nothing to add to the picker's own note. */
+  note(): string | undefined {
+    return undefined;
+  }
+
+  /** Whether `name` turned out installed and usable (undefined while it is being checked). */
+  usable(name: string): boolean | undefined {
+    return this.found.get(name)?.usable;
+  }
+}
