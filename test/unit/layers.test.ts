@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, '../..');
 
 /** Layers, lowest first: a module may import its own layer and the ones below. */
 const LAYERS: readonly [string, RegExp][] = [
-  ['leaf', /^src\/(errors|package-root|fs-failure)\.ts$|^src\/proc\//],
+  ['leaf', /^src\/(errors|package-root|fs-failure)\.ts$|^src\/(proc|lifecycle)\//],
   ['transcript', /^src\/transcript\//],
   ['worktree', /^src\/worktree\//],
   ['plugins', /^src\/plugins\//],
@@ -69,6 +69,14 @@ test('imports only point down the layers', () => {
     }
   }
   assert.equal(up, []);
+});
+
+test('src/proc and src/lifecycle import nothing of baton outside their own folder', () => {
+  const out: string[] = [];
+  for (const f of SRC.filter((f) => /^src\/(proc|lifecycle)\//.test(f))) {
+    for (const to of graph.get(f)!.local) if (dirname(to) !== dirname(f)) out.push(`${f} -> ${to}`);
+  }
+  assert.equal(out, []);
 });
 
 test('a built-in driver imports baton only through src/plugins/kit.ts (and its own folder)', () => {
