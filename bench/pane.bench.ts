@@ -5,12 +5,15 @@
 //  - echo latency: a key written to the terminal -> its echo written back, idle and while
 //    another tab floods;
 //  - time to first frame, RSS with 1 and 8 tabs and with 8 tabs x 10k lines of scrollback,
-//    CPU with 8 idle tabs.
+//    CPU with 8 idle tabs: plain shells (the panes alone), and agent tabs in the program users
+//    run (dist/src/cli.js: a conversation per tab following its CLI's log; the CLI a drop-in
+//    written here that draws a prompt and waits, as an agent CLI does between turns).
+// BATON_BENCH_ONLY=throughput,echo,memory,idle runs only those parts.
 // Everything started here is ended by pid / process group, and tmux runs on a private socket.
 
 import * as pty from 'node-pty';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,14 +43,18 @@ mkdirSync(env.XDG_CONFIG_HOME!, { recursive: true });
 spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'ignore' });
 const BUILT = join(ROOT, 'dist/src/tui/main.js');
 const BATON_ARGV = existsSync(BUILT) ? [process.execPath, BUILT] : [process.execPath, '--import', 'tsx', join(ROOT, 'src/tui/main.ts')];
+const CLI_BUILT = join(ROOT, 'dist/src/cli.js');
+const ONLY = process.env.BATON_BENCH_ONLY ? new Set(process.env.BATON_BENCH_ONLY.split(',')) : undefined;
+const part = (name: string) => !ONLY || ONLY.has(name);
+const IDLE_SECONDS = Number(process.env.BATON_BENCH_IDLE_S ?? 10);
 
 class Client {
   readonly p: pty.IPty;
   out = '';
   bytes = 0;
   private waiters: (() => void)[] = [];
-  constructor(argv: string[]) {
-    this.p = pty.spawn(argv[0]!, argv.slice(1), { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: ROOT, env });
+  constructor(argv: string[], extraEnv: Record<string, string> = {}) {
+    this.p = pty.spawn(argv[0]!, argv.slice(1), { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: ROOT, env: { ...env, ...extraEnv } });
     this.p.onData((d) => {
       this.bytes += d.length;
       // Keep only a tail: enough to find markers, never the whole flood.
@@ -92,13 +99,63 @@ async function startBaton(): Promise<{ c: Client; firstFrameMs: number }> {
   return { c, firstFrameMs };
 }
 
-async function batonNewTab(c: Client, n: number): Promise<void> {
+/** Output with blessed's cursor-forward moves (how it skips unchanged cells) read as spaces. */
+const spaced = (o: string) => o.replace(/\x1b\[\d*C/g, ' ');
+
+/** The first entry of the new-tab picker (tab 1 when `first`), and the marker its program draws. */
+async function batonNewTab(c: Client, n: number, marker = '$', first = false): Promise<void> {
   c.out = '';
-  c.write('\x02c');
-  await c.waitFor((o) => o.includes('Plain shell'), 'the picker');
+  if (!first) c.write('\x02c');
+  await c.waitFor((o) => spaced(o).includes('Plain shell'), 'the picker');
   c.out = '';
   c.write('\r');
-  await c.waitFor((o) => o.includes('$'), `the prompt in tab ${n}`);
+  await c.waitFor((o) => spaced(o).includes(marker), `${marker} in tab ${n}`);
+}
+
+// An agent CLI between turns, and its drop-in driver (the TUI lists it first in the picker:
+// no real CLI is on the bench's PATH, and the plain shell comes last).
+const IDLE_CLI = `process.stdout.write('idle-cli ready\\n> ');
+process.stdin.resume();
+`;
+const idleDropIn = (cli: string) => `export default (kit) => ({
+  name: 'idle',
+  title: 'Idle CLI',
+  families: [],
+  capabilities: { resume: false, fork: false },
+  async detect() { return { installed: true, installHint: 'written by bench/pane.bench.ts' }; },
+  launch(opts) { return { command: process.execPath, args: [${JSON.stringify(cli)}], env: {}, cwd: opts.cwd }; },
+  async ingest(opts) {
+    const tail = await kit.tailJsonl(opts.env.IDLE_CLI_LOG, { onRecord: (r) => opts.onEvent(r) });
+    return { agentSession: undefined, skipped: 0, dispose: () => tail.dispose() };
+  },
+  statusFromScreen(lines) { return lines.some((l) => l.startsWith('> ')) ? 'idle' : undefined; },
+});
+`;
+
+/** CPU of the full program (dist/src/cli.js) with 8 idle agent tabs, % of a core. */
+async function idleAgentTabs(): Promise<number> {
+  const plugins = join(env.XDG_CONFIG_HOME!, 'baton', 'plugins');
+  mkdirSync(plugins, { recursive: true });
+  const cli = join(tmp, 'idle-cli.mjs');
+  writeFileSync(cli, IDLE_CLI);
+  writeFileSync(join(plugins, 'idle.mjs'), idleDropIn(cli));
+  const log = join(tmp, 'idle-cli-log.jsonl');
+  writeFileSync(log, '');
+  const work = join(tmp, 'agents');
+  mkdirSync(work, { recursive: true });
+  const c = new Client([process.execPath, CLI_BUILT, 'open', work], { IDLE_CLI_LOG: log });
+  try {
+    for (let n = 1; n <= 8; n++) await batonNewTab(c, n, 'idle-cli ready', n === 1);
+    // Each tab reads idle once its screen has been quiet a moment; let that and start-up settle.
+    await sleep(3000);
+    const pid = batonPid(c);
+    const c0 = cpuTicks(pid);
+    await sleep(IDLE_SECONDS * 1000);
+    return ((cpuTicks(pid) - c0) / 100 / IDLE_SECONDS) * 100;
+  } finally {
+    await c.kill();
+    rmSync(plugins, { recursive: true, force: true });
+  }
 }
 
 function timedSeq(file: string): string {
@@ -177,8 +234,16 @@ const batonPid = (c: Client) => c.p.pid;
 async function main(): Promise<void> {
   console.log(`machine: ${process.platform} ${process.arch}, node ${process.version}, ${execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim()}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   console.log(`baton: ${BATON_ARGV.slice(1).join(' ')}`);
+  if (part('throughput')) await throughput();
+  if (part('echo')) await echo();
+  if (part('memory') || part('idle')) await memoryAndIdle();
+  if (part('idle')) {
+    const cpu = await idleAgentTabs();
+    console.log(`CPU with 8 idle agent tabs (dist/src/cli.js, /proc ticks): ${cpu.toFixed(2)}% of a core over ${IDLE_SECONDS} s (target < 0.5%)`);
+  }
+}
 
-  // Throughput
+async function throughput(): Promise<void> {
   const ratios: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const { tmux: tm, baton: bt } = await throughputRound(r);
@@ -186,8 +251,10 @@ async function main(): Promise<void> {
     console.log(`throughput round ${r + 1}: seq 1 ${N}  tmux ${tm} ms  baton ${bt} ms  ratio ${(bt / tm).toFixed(2)}`);
   }
   console.log(`throughput: baton/tmux median ratio ${median(ratios).toFixed(2)} over ${ROUNDS} rounds (target <= 1.0)`);
+}
 
-  // Echo latency, tmux reference: a window with cat, and a second one flooding.
+async function echo(): Promise<void> {
+  // tmux reference: a window with cat, and a second one flooding.
   const t = await startTmux(['cat']);
   await sleep(300);
   const tmuxIdle = await echoLatency(t, SAMPLES);
@@ -220,19 +287,22 @@ async function main(): Promise<void> {
   console.log(`echo latency idle:     baton ${fmt(batonIdle)}  |  tmux ${fmt(tmuxIdle)}  |  p50 ratio ${(median(batonIdle) / median(tmuxIdle)).toFixed(2)}`);
   console.log(`echo latency flooding: baton ${fmt(batonFlood)}  |  tmux ${fmt(tmuxFlood)}  |  p50 ratio ${(median(batonFlood) / median(tmuxFlood)).toFixed(2)}  (target p95 <= 5 ms)`);
   console.log(`time to first frame (process start -> picker drawn${BATON_ARGV.includes('tsx') ? ', through tsx' : ''}): ${firstFrameMs.toFixed(0)} ms`);
+  console.log(`RSS: 1 tab ${rss1.toFixed(0)} MB`);
   await c.kill();
+}
 
-  // Memory and idle CPU with 8 tabs.
+/** Memory and idle CPU with 8 plain-shell tabs. */
+async function memoryAndIdle(): Promise<void> {
   const b = await startBaton();
   const p8 = batonPid(b.c);
   for (let n = 2; n <= 8; n++) await batonNewTab(b.c, n);
   await sleep(1000);
   const rss8 = rssMb(p8);
-  const hz = 100;
   const c0 = cpuTicks(p8);
-  const idleSeconds = 10;
-  await sleep(idleSeconds * 1000);
-  const cpu = ((cpuTicks(p8) - c0) / hz / idleSeconds) * 100;
+  await sleep(IDLE_SECONDS * 1000);
+  const cpu = ((cpuTicks(p8) - c0) / 100 / IDLE_SECONDS) * 100;
+  console.log(`CPU with 8 idle plain-shell tabs: ${cpu.toFixed(2)}% of a core over ${IDLE_SECONDS} s (target < 0.5%)`);
+  if (!part('memory')) return b.c.kill();
   // Fill each tab's scrollback with 10k lines that look like program output (colour, ~85 columns).
   const fill = `awk 'BEGIN{for(i=1;i<=10000;i++) printf "\\033[32m%06d\\033[0m lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor\\n", i}'`;
   for (let n = 1; n <= 8; n++) {
@@ -243,8 +313,7 @@ async function main(): Promise<void> {
   await sleep(1000);
   const rssFull = rssMb(p8);
   await b.c.kill();
-  console.log(`RSS: 1 tab ${rss1.toFixed(0)} MB, 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k lines of 85-column output ${rssFull.toFixed(0)} MB (target <= 150 MB)`);
-  console.log(`CPU with 8 idle tabs: ${cpu.toFixed(2)}% of a core over ${idleSeconds} s (target < 0.5%)`);
+  console.log(`RSS: 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k lines of 85-column output ${rssFull.toFixed(0)} MB (target <= 150 MB)`);
 }
 
 try {
