@@ -14,6 +14,8 @@ import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterActi
 import { osc52 } from './osc52.js';
 import { OuterTerminal } from './outer-terminal.js';
 import type { OverlayHost } from './overlay.js';
+import { DisposableStore, MutableDisposable, type Disposable } from '../lifecycle/index.js';
+import type { Pane } from './pane.js';
 import { PaneView } from './pane-view.js';
 import { confirm, openPicker, type PickerChoice } from './picker.js';
 import { ScrollMode, type BlessedKey } from './scroll-mode.js';
@@ -162,21 +164,23 @@ export class App implements OverlayHost {
   onActiveChange: (() => void) | undefined;
 
   private attach(tab: Tab): void {
-    const old = this.view.getPane();
-    if (old && old !== tab.pane) {
-      old.setChangeListener(undefined);
-      old.onBell = undefined;
-      old.onClipboard = undefined;
+    const pane = tab.pane;
+    if (this.front.value?.pane !== pane) {
+      const subs = new DisposableStore();
+      // Only the tab in front may ring or set the clipboard, as in tmux.
+      subs.add(pane.onBell(() => this.screen.program.write('\x07')));
+      subs.add(pane.onClipboard((payload) => this.screen.program.write(`\x1b]52;${payload}\x07`)));
+      subs.add(pane.onChange(() => this.frames.request(performance.now() - this.lastKeyAt < ECHO_WINDOW_MS)));
+      this.front.value = { pane, dispose: () => subs.dispose() };
     }
-    // Only the tab in front may ring or set the clipboard, as in tmux.
-    tab.pane.onBell = () => this.screen.program.write('\x07');
-    tab.pane.onClipboard = (payload) => this.screen.program.write(`\x1b]52;${payload}\x07`);
-    tab.pane.resize(this.paneSize().cols, this.paneSize().rows);
-    this.view.setPane(tab.pane, tab.notice);
-    tab.pane.setChangeListener(() => this.frames.request(performance.now() - this.lastKeyAt < ECHO_WINDOW_MS));
+    pane.resize(this.paneSize().cols, this.paneSize().rows);
+    this.view.setPane(pane, tab.notice);
     this.chromeDirty = true;
     this.frames.request(true);
   }
+
+  /** The app's subscriptions to the pane in front (frames, bell, clipboard): one pane's at a time. */
+  private readonly front = new MutableDisposable<Disposable & { pane: Pane }>();
 
   async closeTab(tab: Tab): Promise<void> {
     const i = this.tabs.indexOf(tab);
@@ -184,6 +188,7 @@ export class App implements OverlayHost {
     if (this.scroll && this.activeTab === tab) this.leaveScroll();
     this.tabs.splice(i, 1);
     if (this.view.getPane() === tab.pane) this.view.setPane(undefined);
+    if (this.front.value?.pane === tab.pane) this.front.clear();
     if (this.tabs.length === 0) this.active = -1;
     else this.select(Math.min(i, this.tabs.length - 1));
     // (select may see the same Tab at the index and stay quiet: the front changed all the same.)

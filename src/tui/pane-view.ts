@@ -1,12 +1,15 @@
 // The blessed element that shows one pane at a time: copies the emulator's rows into the
 // screen's cell grid, only the rows that changed, and for scroll mode a window onto the
 // scrollback with highlighted ranges; or, while the tab's program is stopped on purpose,
-// baton's notice in its place. It decides nothing about when to draw (see frames.ts) and
-// must never write to the PTY.
+// baton's notice in its place. Which rows changed it keeps itself, from the pane's change
+// events: a pane may be shown by several views (clients) at once, and none takes the
+// others' account away. It decides nothing about when to draw (see frames.ts) and must
+// never write to the PTY.
 
 import blessed from './blessed.js';
 import { DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
-import type { Pane } from './pane.js';
+import { MutableDisposable, type Disposable } from '../lifecycle/index.js';
+import type { Pane, RowRange } from './pane.js';
 import { wrapLines } from './wrap.js';
 
 export interface Highlight {
@@ -16,9 +19,14 @@ export interface Highlight {
   end: number;
 }
 
-export class PaneView {
+export class PaneView implements Disposable {
   readonly box: blessed.Widgets.BoxElement;
   private pane: Pane | undefined;
+  /** This view's subscription to its pane's changes. */
+  private readonly watching = new MutableDisposable<Disposable>();
+  /** Rows the pane said changed since this view last painted (viewport-relative, inclusive). */
+  private dirtyStart = Infinity;
+  private dirtyEnd = -1;
   /** Scroll mode: absolute line number shown in the first row; undefined = live. */
   scrollTop: number | undefined;
   highlights: Highlight[] = [];
@@ -60,6 +68,11 @@ export class PaneView {
   }
 
   setPane(pane: Pane | undefined, notice?: string[]): void {
+    if (pane !== this.pane) {
+      this.watching.value = pane?.onChange((c) => c.rows && this.rowsChanged(c.rows));
+      this.dirtyStart = Infinity;
+      this.dirtyEnd = -1;
+    }
     this.pane = pane;
     this.notice = notice;
     this.scrollTop = undefined;
@@ -77,6 +90,25 @@ export class PaneView {
 
   invalidate(): void {
     this.forceFull = true;
+  }
+
+  private rowsChanged(r: RowRange): void {
+    if (r.start < this.dirtyStart) this.dirtyStart = r.start;
+    if (r.end > this.dirtyEnd) this.dirtyEnd = r.end;
+  }
+
+  /** The rows changed since the last paint (clamped to the screen), forgotten as they are read. */
+  private takeDirty(rows: number): RowRange | undefined {
+    if (this.dirtyEnd < 0) return undefined;
+    const r = { start: Math.max(0, this.dirtyStart), end: Math.min(rows - 1, this.dirtyEnd) };
+    this.dirtyStart = Infinity;
+    this.dirtyEnd = -1;
+    return r;
+  }
+
+  dispose(): void {
+    this.watching.dispose();
+    this.pane = undefined;
   }
 
   /** Full paint, called by blessed's screen.render() (layout changes, overlays). */
@@ -120,7 +152,7 @@ export class PaneView {
     const buf = pane.term.buffer.active;
     // Live: the emulator's screen rows. Scroll mode: lines by absolute number (pane.ts).
     const base = this.scrollTop ?? buf.baseY;
-    let range = pane.takeDirty();
+    let range = this.takeDirty(pane.rows);
     let start: number;
     let end: number;
     if (this.forceFull || base !== this.lastBase || buf !== this.lastBuffer || this.scrollTop !== undefined) {

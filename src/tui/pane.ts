@@ -1,16 +1,19 @@
 // A pane: one program in a PTY (node-pty) feeding what it shows (PaneScreen: the terminal
-// emulator and its history). It owns both and keeps the emulator's screen current, tells its
-// viewer which rows changed, and pauses the PTY while the emulator lags behind. It draws
-// nothing itself (see pane-view.ts) and must never outlive dispose(): the process group is
-// ended by its pid, never by name.
+// emulator and its history). It owns both and keeps the emulator's screen current, and pauses
+// the PTY while the emulator lags behind. What happens is told through events any number of
+// listeners may hold: which rows changed (each viewer keeps its own account of what it has
+// yet to paint), output parsed, title, bell, clipboard, exit. It draws nothing itself (see
+// pane-view.ts) and must never outlive dispose(): the process group is ended by its pid,
+// never by name, and every listener is let go.
 
 import * as pty from 'node-pty';
 import type { BlessedRow } from './cells.js';
 import type { History } from './history.js';
 import { DEFAULT_SCROLLBACK, PaneScreen, type LineSource } from './pane-screen.js';
+import { DisposableStore, Emitter, type Event } from '../lifecycle/index.js';
 import { readStat, sessionGroups, signalGroup } from '../proc/index.js';
 import { PtyInput } from './pty-input.js';
-import { onRefreshRows, type CursorShape, type IDisposable, type Terminal } from './xterm.js';
+import { onRefreshRows, type CursorShape, type Terminal } from './xterm.js';
 
 export { DEFAULT_SCROLLBACK } from './pane-screen.js';
 
@@ -43,6 +46,17 @@ export interface PaneExit {
   signal?: number;
 }
 
+/** Rows of the live screen (viewport-relative, inclusive); may reach past the last row. */
+export interface RowRange {
+  start: number;
+  end: number;
+}
+
+/** What the screen shows changed: these rows, or (no rows) only the cursor or the modes. */
+export interface PaneChange {
+  rows?: RowRange;
+}
+
 export class Pane implements LineSource {
   /** What the program has shown: the emulator and the history above it. */
   readonly screen: PaneScreen;
@@ -50,21 +64,34 @@ export class Pane implements LineSource {
   readonly pid: number;
   exited: PaneExit | undefined;
   private readonly pty: pty.IPty;
-  private readonly disposables: IDisposable[] = [];
-  private dirtyStart = Infinity;
-  private dirtyEnd = -1;
-  private cursorMoved = false;
+  /** Everything the pane holds besides the PTY and the emulator: its subscriptions, emitters, timer. */
+  private readonly owned = new DisposableStore();
   private queued = 0;
   private paused = false;
   private disposed = false;
   private readonly exitPromise: Promise<PaneExit>;
   private readonly hasRefreshSignal: boolean;
-  private changeListener: (() => void) | undefined;
-  private readonly exitListeners: ((e: PaneExit) => void)[] = [];
-  private readonly titleListeners: ((t: string) => void)[] = [];
-  /** OSC 52 requests (the program setting the clipboard) and bells, for the app to pass on. */
-  onClipboard: ((osc52Payload: string) => void) | undefined;
-  onBell: (() => void) | undefined;
+  private readonly changeEmitter = this.owned.add(new Emitter<PaneChange>());
+  private readonly outputEmitter = this.owned.add(new Emitter<void>());
+  private readonly titleEmitter = this.owned.add(new Emitter<string>());
+  private readonly bellEmitter = this.owned.add(new Emitter<void>());
+  private readonly clipboardEmitter = this.owned.add(new Emitter<string>());
+  private readonly exitEmitter = this.owned.add(new Emitter<PaneExit>());
+  /** What the screen shows changed (each viewer accumulates the rows it has yet to paint). */
+  readonly onChange: Event<PaneChange> = this.changeEmitter.event;
+  /** Program output was parsed into the emulator (once per chunk read from the PTY). */
+  readonly onOutput: Event<void> = this.outputEmitter.event;
+  /** The program set its title (OSC 0/2). */
+  readonly onTitle: Event<string> = this.titleEmitter.event;
+  /** The program rang the bell, for the app to pass on (only the tab in front does, as in tmux). */
+  readonly onBell: Event<void> = this.bellEmitter.event;
+  /** The program set the clipboard (OSC 52; the payload as it sent it), for the app to pass on. */
+  readonly onClipboard: Event<string> = this.clipboardEmitter.event;
+  /**
+   * The program exited (fired once). A listener subscribed after that hears nothing: read
+   * `exited`, or await waitExit().
+   */
+  readonly onExit: Event<PaneExit> = this.exitEmitter.event;
   /** Bytes the program wrote, for benches and tests that wait for output to be parsed. */
   bytesIn = 0;
   bytesParsed = 0;
@@ -83,37 +110,33 @@ export class Pane implements LineSource {
     this.input = new PtyInput(this.pty);
 
     this.exitPromise = new Promise((resolve) => {
+      // (node-pty's own subscriptions end with the PTY: its exit is their last event.)
       this.pty.onExit((e) => {
         this.exited = { exitCode: e.exitCode, signal: e.signal };
-        for (const l of this.exitListeners) l(this.exited);
+        this.exitEmitter.fire(this.exited);
         resolve(this.exited);
       });
     });
     this.pty.onData((data) => this.onPtyData(data));
 
-    const refresh = onRefreshRows(this.term, (start, end) => this.markDirty(start, end));
+    const refresh = onRefreshRows(this.term, (start, end) => this.changed(start, end));
     this.hasRefreshSignal = refresh !== undefined;
-    if (refresh) this.disposables.push(refresh);
-    this.disposables.push(
+    if (refresh) this.owned.add(refresh);
+    const all = () => this.changed(0, this.term.rows - 1);
+    this.owned.add(
       // Fallback when xterm's private changed-rows signal is missing: repaint everything.
-      this.term.onWriteParsed(() => {
-        if (!refresh) this.markDirty(0, this.term.rows - 1);
-        else this.notify();
-      }),
-      this.term.onCursorMove(() => {
-        this.cursorMoved = true;
-        this.notify();
-      }),
-      this.term.buffer.onBufferChange(() => this.markDirty(0, this.term.rows - 1)),
-      // Answers to the program's queries (cursor position, device attributes) go back to it.
-      this.term.onData((d) => this.write(d)),
-      this.term.onTitleChange((t) => {
-        for (const l of this.titleListeners) l(t);
-      }),
-      this.term.onBell(() => this.onBell?.()),
-      // The emulator has no clipboard; the terminal the user sits at has one.
+      this.term.onWriteParsed(() => (refresh ? this.changeEmitter.fire({}) : all())),
+    );
+    this.owned.add(this.term.onCursorMove(() => this.changeEmitter.fire({})));
+    this.owned.add(this.term.buffer.onBufferChange(all));
+    // Answers to the program's queries (cursor position, device attributes) go back to it.
+    this.owned.add(this.term.onData((d) => this.write(d)));
+    this.owned.add(this.term.onTitleChange((t) => this.titleEmitter.fire(t)));
+    this.owned.add(this.term.onBell(() => this.bellEmitter.fire()));
+    // The emulator has no clipboard; the terminal the user sits at has one.
+    this.owned.add(
       this.term.parser.registerOscHandler(52, (payload) => {
-        this.onClipboard?.(payload);
+        this.clipboardEmitter.fire(payload);
         return true;
       }),
     );
@@ -125,15 +148,17 @@ export class Pane implements LineSource {
     this.bytesIn += len;
     if (this.screen.parse(data)) {
       this.bytesParsed += len;
-      // writeSync fires no onWriteParsed: tell the viewer here.
-      if (!this.hasRefreshSignal) this.markDirty(0, this.term.rows - 1);
-      else this.notify();
+      // writeSync fires no onWriteParsed: tell the viewers here.
+      if (!this.hasRefreshSignal) this.changed(0, this.term.rows - 1);
+      else this.changeEmitter.fire({});
+      this.outputEmitter.fire();
       return;
     }
     this.queued += len;
     this.term.write(data, () => {
       this.queued -= len;
       this.bytesParsed += len;
+      if (!this.disposed) this.outputEmitter.fire();
       if (this.paused && this.queued < LOW_WATER) {
         this.paused = false;
         if (!this.disposed && !this.holdTimer) this.pty.resume();
@@ -145,43 +170,8 @@ export class Pane implements LineSource {
     }
   }
 
-  private markDirty(start: number, end: number): void {
-    if (start < this.dirtyStart) this.dirtyStart = start;
-    if (end > this.dirtyEnd) this.dirtyEnd = end;
-    this.notify();
-  }
-
-  private notify(): void {
-    this.changeListener?.();
-  }
-
-  /** One listener (the view showing this pane) is told that something changed. */
-  setChangeListener(cb: (() => void) | undefined): void {
-    this.changeListener = cb;
-  }
-
-  onExit(cb: (e: PaneExit) => void): void {
-    if (this.exited) cb(this.exited);
-    else this.exitListeners.push(cb);
-  }
-
-  onTitle(cb: (title: string) => void): void {
-    this.titleListeners.push(cb);
-  }
-
-  /** Rows changed since the last call (viewport-relative, inclusive), and whether the cursor moved. */
-  takeDirty(): { start: number; end: number; cursor: boolean } | undefined {
-    const cursor = this.cursorMoved;
-    this.cursorMoved = false;
-    if (this.dirtyEnd < 0) return cursor ? { start: 0, end: -1, cursor } : undefined;
-    const r = { start: Math.max(0, this.dirtyStart), end: Math.min(this.term.rows - 1, this.dirtyEnd), cursor };
-    this.dirtyStart = Infinity;
-    this.dirtyEnd = -1;
-    return r;
-  }
-
-  markAllDirty(): void {
-    this.markDirty(0, this.term.rows - 1);
+  private changed(start: number, end: number): void {
+    this.changeEmitter.fire({ rows: { start, end } });
   }
 
   get cols(): number {
@@ -236,7 +226,7 @@ export class Pane implements LineSource {
         // The process may have exited between the check and the ioctl.
       }
     }
-    this.markAllDirty();
+    this.changed(0, this.term.rows - 1);
   }
 
   cursor(): { x: number; y: number; visible: boolean; shape: CursorShape } {
@@ -306,7 +296,6 @@ export class Pane implements LineSource {
   async dispose(graceMs = 1500): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    this.changeListener = undefined;
     this.input.dispose();
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = undefined;
@@ -323,7 +312,8 @@ export class Pane implements LineSource {
     // Children that ignored SIGHUP and outlived the group's leader still share its pgid
     // (or their job's), and the session id: they are ended without a second chance.
     for (const g of new Set([this.pid, ...groups, ...sessionGroups(this.pid)])) signalGroup(g, 'SIGKILL');
-    for (const d of this.disposables) d.dispose();
+    // Listeners heard the exit above; now they are let go, with the emulator's subscriptions.
+    this.owned.dispose();
     this.screen.dispose();
   }
 }

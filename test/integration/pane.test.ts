@@ -24,16 +24,36 @@ s('the program runs in a PTY with TERM=xterm-256color and its output lands on th
   }
 });
 
-s('changed rows are reported and taken once', async () => {
+s('changed rows are told to every listener, each keeping its own account', async () => {
   const p = sh('printf "a\\n\\n\\nchanged"; sleep 30');
+  // Two viewers (two clients of one pane): both hear every range.
+  const seen = [
+    { start: Infinity, end: -1 },
+    { start: Infinity, end: -1 },
+  ];
+  const subs = seen.map((acc) =>
+    p.onChange((c) => {
+      if (!c.rows) return;
+      acc.start = Math.min(acc.start, c.rows.start);
+      acc.end = Math.max(acc.end, c.rows.end);
+    }),
+  );
+  let parsed = 0;
+  p.onOutput(() => parsed++);
   try {
     await until(() => screen(p).includes('changed'), 'output');
-    let seen = { start: Infinity, end: -1 };
-    let d;
-    while ((d = p.takeDirty())) seen = { start: Math.min(seen.start, d.start), end: Math.max(seen.end, d.end) };
-    assert.is(seen.start, 0);
-    assert.ok(seen.end >= 3);
-    assert.is(p.takeDirty(), undefined);
+    for (const acc of seen) {
+      assert.is(acc.start, 0);
+      assert.ok(acc.end >= 3);
+    }
+    assert.ok(parsed > 0, 'parsed output is told');
+    // One viewer leaving does not stop the other.
+    subs[0]!.dispose();
+    seen[1]!.end = -1;
+    const before = seen[0]!.end;
+    p.resize(30, 10);
+    assert.is(seen[0]!.end, before);
+    assert.is(seen[1]!.end, 9);
   } finally {
     await p.dispose();
   }
@@ -202,8 +222,8 @@ s("the program's OSC 52 clipboard requests and bells are handed to the app", asy
   const p = sh('printf "\\033]52;c;aGk=\\007\\007after"; sleep 30');
   let clip: string | undefined;
   let bells = 0;
-  p.onClipboard = (payload) => (clip = payload);
-  p.onBell = () => bells++;
+  p.onClipboard((payload) => (clip = payload));
+  p.onBell(() => bells++);
   try {
     await until(() => screen(p).includes('after'), 'output');
     assert.is(clip, 'c;aGk=');
@@ -213,10 +233,14 @@ s("the program's OSC 52 clipboard requests and bells are handed to the app", asy
   }
 });
 
-s('exit is reported with the code', async () => {
+s('exit is reported with the code, to every listener', async () => {
   const p = sh('exit 7');
+  const heard: number[] = [];
+  p.onExit((x) => heard.push(x.exitCode));
+  p.onExit((x) => heard.push(x.exitCode));
   const e = await p.waitExit();
   assert.is(e.exitCode, 7);
+  assert.equal(heard, [7, 7]);
   assert.not.ok(p.hasForegroundJob());
   await p.dispose();
 });
