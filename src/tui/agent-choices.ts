@@ -1,8 +1,9 @@
 // The agents a picker offers (new tab, switch, fork), as they are found: a list can be shown
 // at once, each agent's row "checking…" until its detection answers (a CLI asked for its
 // version may take a second or more the first time), then its version and model, or gone
-// when it is not installed or cannot run in a tab; the plain shell is always last. It only
-// detects; it starts nothing in a tab.
+// when it is not installed or cannot run in a tab; the plain shell is always last. When none
+// is installed, a note says so and where to read how to install one. It only detects; it
+// starts nothing in a tab.
 
 import type { Detection, HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
@@ -10,6 +11,9 @@ import { shellChoice } from './entry.js';
 import type { PickerChoice } from './picker.js';
 
 export type Choice = { kind: 'shell' } | { kind: 'agent'; name: string };
+
+/** Said in a picker when no agent CLI was found (installs are listed by `baton agents`). */
+export const NO_AGENT_NOTE = 'No agent CLI found on your PATH. `baton agents` lists them with install commands.';
 
 /** What the pending rows say until their agent's detection answers. */
 export const CHECKING = 'checking…';
@@ -83,9 +87,9 @@ export class AgentChoices {
     return out;
   }
 
-  /** Nothing to add to the picker's own note. */
+  /** The note a picker shows: that no agent was found, once every detection said so. */
   note(): string | undefined {
-    return undefined;
+    return this.done && ![...this.found.values()].some((f) => f.usable) ? NO_AGENT_NOTE : undefined;
   }
 
   /** Whether `name` turned out installed and usable (undefined while it is being checked). */

@@ -64,11 +64,27 @@ export function openPicker<T>(host: OverlayHost, title: string, given: PickerCho
   const live = Array.isArray(given) ? undefined : given;
   let choices = live ? live.list() : (given as PickerChoice<T>[]);
   const noteOf = () => live?.note() ?? note;
+  /** Items, size and note lines for the choices as they are now. */
+  const measure = () => {
+    const text = noteOf();
+    const items = choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : ''));
+    const textWidth = Math.max(title.length + 4, ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)), text ? text.length : 0);
+    const width = Math.min(textWidth + 6, (host.screen.width as number) - 2);
+    // A note wider than the screen allows wraps, the picker as tall as it then is.
+    const noteLines = text ? wrapLines([text], width - 4) : [];
+    const height = Math.min(choices.length + 2 + (noteLines.length ? noteLines.length + 1 : 0), (host.screen.height as number) - 2);
+    return { items, width, height, noteLines };
+  };
+  const first = measure();
+  // Made at its size: blessed may draw an element as soon as it has a parent.
   const list = blessed.list({
     parent: host.screen,
     label: ` ${escapeTags(oneLine(title))} `,
     top: 'center',
     left: 'center',
+    width: first.width,
+    height: first.height,
+    items: first.items,
     tags: true,
     keys: true,
     vi: true,
@@ -76,17 +92,21 @@ export function openPicker<T>(host: OverlayHost, title: string, given: PickerCho
     style: { ...OVERLAY_STYLE.style, selected: { inverse: true } },
   });
   let noteBox: blessed.Widgets.TextElement | undefined;
-  /** Items, size and note for the choices as they are now. */
-  const layout = () => {
-    const text = noteOf();
-    list.setItems(choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : '')) as never);
-    const textWidth = Math.max(title.length + 4, ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)), text ? text.length : 0);
-    list.width = Math.min(textWidth + 6, (host.screen.width as number) - 2);
-    list.height = Math.min(choices.length + 2 + (text ? 2 : 0), (host.screen.height as number) - 2);
-    if (text && !noteBox) noteBox = blessed.text({ parent: list, bottom: 0, left: 1, tags: true, style: { fg: 'gray', bg: 'black' } });
-    if (noteBox) noteBox.setContent(text ? escapeTags(text) : '');
+  const layout = (m = measure()) => {
+    if (m !== first) {
+      list.setItems(m.items as never);
+      list.width = m.width;
+      list.height = m.height;
+    }
+    if (m.noteLines.length && !noteBox) noteBox = blessed.text({ parent: list, left: 1, tags: true, style: { fg: 'gray', bg: 'black' } });
+    if (noteBox) {
+      // Under the entries and a blank row (the border's row counted).
+      noteBox.top = choices.length + 2;
+      noteBox.height = Math.max(1, m.noteLines.length);
+      noteBox.setContent(m.noteLines.map(escapeTags).join('\n'));
+    }
   };
-  layout();
+  layout(first);
   return new Promise((resolve) => {
     const stop = live?.onChange(() => {
       const at = (list as unknown as { selected: number }).selected;

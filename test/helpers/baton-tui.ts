@@ -97,7 +97,7 @@ export function pickEntry(t: TestTerminal, label: string): void {
     items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
   }
   const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
-  if (at < 0) throw new Error(`the picker does not list ${label}: ${items.join(' | ')}`);
+  if (at < 0) throw new Error(`the picker does not list ${label}: ${items.join(' | ')}; screen was:\n${rows.join('\n')}`);
   for (let i = 0; i < at; i++) t.press('Down');
   t.press('Enter');
 }

@@ -73,7 +73,7 @@ s('the start-up picker is drawn while an agent is still being detected; its vers
     assert.ok(b.asked(), 'the slow agent was being detected');
     assert.match(screen, /Slow agent  checking…/);
     b.release();
-    await b.t.waitFor(/Slow agent  4\.5\.6/, 30_000, 'its version in the picker');
+    await b.t.waitFor(/Slow agent  4\.5\.6[^]*Plain shell/, 30_000, 'its version in the picker');
     pickEntry(b.t, 'Slow agent');
     await b.t.waitFor(/SLOW-AGENT-READY/, 30_000, 'the agent in its tab');
   } finally {
@@ -91,12 +91,27 @@ s('prefix c typed before the start-up picker is drawn: still one picker, and the
     // Its first frame is drawn after that first read; the detection is then under way.
     await b.t.waitFor((scr) => /C-b \? help/.test(scr.split('\n').at(-1)!) && b.asked(), 30_000, 'baton drawn, the agent being detected');
     b.release();
-    await b.t.waitFor(/Slow agent  4\.5\.6/, 30_000, 'its version in the picker');
+    await b.t.waitFor(/Slow agent  4\.5\.6[^]*Plain shell/, 30_000, 'its version in the picker');
     pickEntry(b.t, 'Plain shell');
     await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
     b.t.type('echo typed-$((6*7))\r');
     const screen = await b.t.waitFor(/^typed-42$/m, 15_000, 'the command typed in the new tab');
     assert.not.match(screen, /New tab/, 'no picker left behind');
+  } finally {
+    await b.cleanup();
+  }
+});
+
+// Before: with no agent CLI installed the picker offered a plain shell and nothing else,
+// with no word on why or how to get one.
+s('with no agent CLI on the PATH the picker says so and points at `baton agents` for the install commands', async () => {
+  const b = startBatonTui({ agents: true, cols: 80, rows: 24, env: { PATH: '/usr/bin:/bin' } });
+  try {
+    const screen = await b.t.waitFor(/Plain shell[^]*baton agents/, 30_000, 'the picker with its note');
+    const flat = screen.replace(/[│\s]+/g, ' ');
+    assert.match(flat, /No agent CLI found on your PATH\. `baton agents` lists them with install commands\./);
+    pickEntry(b.t, 'Plain shell');
+    await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
   } finally {
     await b.cleanup();
   }
