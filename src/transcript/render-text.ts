@@ -56,6 +56,14 @@ export function dividerText(e: Entry, titles: Record<string, string> = {}): stri
   return `Switched this conversation from ${agentTitle(from, titles)} to ${agentTitle(e.to.harness, titles)}`;
 }
 
+/** A divider's pieces, for a view that fits them to its width; null where dividerText() is. */
+export function dividerParts(e: Entry, titles: Record<string, string> = {}): { text: string; seq: number; how: string; chars?: string } | null {
+  const text = dividerText(e, titles);
+  if (!text || e.kind !== 'handoff') return null;
+  const chars = count(e.briefChars);
+  return { text, seq: e.seq, how: e.mode === 'resume' ? 'its own session resumed, delta sent' : 'fresh start with a brief', ...(chars === undefined ? {} : { chars }) };
+}
+
 /** A stored number shown only when it is one: an older log may hold anything there. */
 const count = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
 
@@ -109,11 +117,9 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
     case 'approval':
       return [head(`approval: ${plain(e.decision)}${e.detail ? ` — ${folded(typeof e.detail === 'string' ? e.detail : inputText(e.detail))}` : ''}`)];
     case 'handoff': {
-      const divider = dividerText(e, titles);
-      if (!divider) return [head(`started with ${agentTitle(e.to.harness, titles)} (${plain(e.to.model)})`)];
-      const how = e.mode === 'resume' ? 'its own session resumed, delta sent' : 'fresh start with a brief';
-      const chars = count(e.briefChars);
-      return [`──── ${divider} ──── [${e.seq}] ${how}${chars === undefined ? '' : `, ${chars} chars`}`];
+      const d = dividerParts(e, titles);
+      if (!d) return [head(`started with ${agentTitle(e.to.harness, titles)} (${plain(e.to.model)})`)];
+      return [`──── ${d.text} ──── [${d.seq}] ${d.how}${d.chars === undefined ? '' : `, ${d.chars} chars`}`];
     }
     case 'turn_end': {
       const u: unknown = e.usage;

@@ -9,7 +9,7 @@
 
 import blessed from './blessed.js';
 import { CARD_LABEL, regenerateCard } from '../conversation/handoff-card.js';
-import { renderEntry } from '../transcript/render-text.js';
+import { dividerParts, renderEntry } from '../transcript/render-text.js';
 import type { Transcript } from '../transcript/transcript.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import type { BlessedKey } from './scroll-mode.js';
@@ -62,17 +62,48 @@ export function viewLabel(title: string, width: number): string {
   return [...label].length <= width ? label : `${[...label].slice(0, Math.max(0, width - 2)).join('')}… `;
 }
 
+export type DividerParts = NonNullable<ReturnType<typeof dividerParts>>;
+
+/**
+ * The divider as one row of exactly `width` cells: "── Switched … from A to B ── [seq] how,
+ * N chars ───…". What does not fit goes, least needed first (the brief's size, then how it
+ * went, then the seq), and only then is the sentence itself cut, at a word, with "…".
+ */
+export function fitDivider(d: DividerParts, width: number): string {
+  const w = Math.max(1, width);
+  const tails = [`[${d.seq}] ${d.how}${d.chars === undefined ? '' : `, ${d.chars} chars`}`, `[${d.seq}] ${d.how}`, `[${d.seq}]`, ''];
+  for (const tail of tails) {
+    const head = `── ${d.text} ──${tail ? ` ${tail} ` : ''}`;
+    const len = [...head].length;
+    if (len <= w) return head + '─'.repeat(w - len);
+  }
+  const room = w - 4;
+  if (room < 1) return [...`── ${d.text}`].slice(0, w).join('');
+  const words = d.text.split(' ');
+  let text = '';
+  for (const word of words) {
+    const next = text ? `${text} ${word}` : word;
+    if ([...next].length > room) break;
+    text = next;
+  }
+  if (!text) text = [...d.text].slice(0, room).join('');
+  const head = `── ${text}…`;
+  return head + '─'.repeat(Math.max(0, w - [...head].length));
+}
+
 interface Line {
   text: string;
   seq: number;
-  divider: boolean;
+  /** A switch divider's pieces: drawn fitted to the view's width. */
+  divider?: DividerParts;
 }
 
 function lay(t: Transcript, titles: Record<string, string>): Line[] {
   const out: Line[] = [];
   for (const e of t.visible()) {
     const rendered = renderEntry(e, { titles });
-    rendered.forEach((text, i) => out.push({ text, seq: e.seq, divider: i === 0 && e.kind === 'handoff' && e.from !== null }));
+    const divider = dividerParts(e, titles) ?? undefined;
+    rendered.forEach((text, i) => out.push({ text, seq: e.seq, ...(i === 0 && divider ? { divider } : {}) }));
   }
   return out;
 }
@@ -102,7 +133,7 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
     const view: string[] = [];
     for (let i = top; i < Math.min(lines.length, top + n); i++) {
       const l = lines[i]!;
-      let text = escapeTags(l.text.slice(0, width()));
+      let text = escapeTags(l.divider ? fitDivider(l.divider, width()) : l.text.slice(0, width()));
       if (l.divider) text = `{cyan-fg}{bold}${text}{/bold}{/cyan-fg}`;
       view.push(i === sel ? `{inverse}${text}{/inverse}` : text);
     }

@@ -32,13 +32,15 @@ export interface StartOptions {
   agents?: boolean;
   /** Drop-in plugins: file name -> source, written to $XDG_CONFIG_HOME/baton/plugins. */
   plugins?: Record<string, string>;
+  /** The directory to open baton in (default: a new one, `work` in the temp home). */
+  work?: string;
 }
 
 export function startBatonTui(opts: StartOptions = {}): BatonTui {
   const home = mkdtempSync(join(tmpdir(), 'baton-tui-'));
   const config = join(home, 'config');
-  const work = join(home, 'work');
-  mkdirSync(work);
+  const work = opts.work ?? join(home, 'work');
+  if (!opts.work) mkdirSync(work);
   mkdirSync(join(config, 'baton'), { recursive: true });
   if (opts.keys !== undefined) writeFileSync(join(config, 'baton', 'keys.json'), JSON.stringify(opts.keys));
   if (opts.plugins) {
