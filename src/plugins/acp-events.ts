@@ -3,10 +3,14 @@
 // (claude-code-acp sends the input in a later update), so a pending call is held until it
 // starts running, is asked about, or something else is said; every call gets a result
 // before the turn ends, so the neutral transcript stays pairable in any wire format.
-// Never invents content: what is not in an update is not in an event.
+// A turn's usage is the prompt response's; an agent that sends none there but reports each
+// model call's usage as a message chunk's `_meta.usage` in ACP's own Usage shape (Qwen
+// Code 0.15) gets the sum of those. Never invents content: what is not in an update is
+// not in an event.
 
 import type { TranscriptEvent, Usage } from './api.js';
 import type { AcpUsage, ContentBlock, SessionUpdate, ToolCallContent } from './acp-sdk.js';
+import { addUsage } from './usage.js';
 
 interface ToolState {
   id: string;
@@ -68,6 +72,8 @@ export class AcpEventMapper {
   private readonly opts: AcpEventMapperOptions;
   private costBaseline: number | undefined;
   private costLatest: number | undefined;
+  /** The sum of the usage the agent reported in chunks' `_meta` during the turn. */
+  private metaUsage: Usage | undefined;
   private lastPlan = '';
 
   constructor(emit: (e: TranscriptEvent) => void, opts: AcpEventMapperOptions = {}) {
@@ -87,6 +93,8 @@ export class AcpEventMapper {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
       case 'agent_thought_chunk': {
+        const meta = update._meta as { usage?: AcpUsage } | null | undefined;
+        if (meta && typeof meta.usage === 'object') this.metaUsage = addUsage(this.metaUsage, acpUsage(meta.usage));
         const text = blockText(update.content);
         if (!text) return;
         this.flushCalls();
@@ -139,7 +147,7 @@ export class AcpEventMapper {
       if (!t.answered) this.result(t, '(no result: the turn ended before the tool finished)', true);
     }
     const end: TranscriptEvent = { type: 'turn_end' };
-    const u = acpUsage(usage);
+    const u = acpUsage(usage) ?? this.metaUsage;
     if (u) end.usage = u;
     if (this.costLatest !== undefined) {
       const cost = this.costLatest - (this.costBaseline ?? 0);

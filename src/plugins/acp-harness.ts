@@ -3,12 +3,14 @@
 // driver that picks ACP as its headless path), becomes a HarnessDriver. One headless turn
 // = spawn the agent as its own process group, initialize, session new/load/resume (or
 // fork, when the agent advertises session/fork), prompt, and end the whole group. Permission requests follow baton's policy: denied
-// unless the user said --yes. It never leaves the agent or its helpers running, and never
-// turns a replayed history (session/load) into new events.
+// unless the user said --yes. A driver that can follow the agent's own session log may
+// have the agent ended only once that log shows the turn (some agents save it a moment
+// after answering). It never leaves the agent or its helpers running, and never turns a
+// replayed history (session/load) into new events.
 
 import { existsSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
-import { ResumeFailedError, type DetectResult, type DriverDefinition, type DriverEnv, type HeadlessResult, type HeadlessTurn, type LaunchOptions, type LaunchSpec } from './api.js';
+import { ResumeFailedError, type DetectResult, type IngestOptions, type Ingestor, type DriverDefinition, type DriverEnv, type HeadlessResult, type HeadlessTurn, type LaunchOptions, type LaunchSpec } from './api.js';
 // acp-client.js (and with it the SDK, ~0.5 s to import) loads only when a turn runs, so
 // loading the registry for `baton agents` or `baton brief` does not pay for it.
 import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse } from './acp-client.js';
@@ -22,6 +24,8 @@ export type { AcpAgentDecl } from './validate.js';
 
 /** How long a cancelled turn may take to wind down before its group is ended. */
 const CANCEL_GRACE_MS = 2000;
+/** How long a finished turn may take to show up in the agent's own session log. */
+const LOG_SETTLE_MS = 5000;
 const STDERR_KEEP = 8 * 1024;
 
 function agentEnv(decl: AcpAgentDecl, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -68,8 +72,37 @@ function rpcError(e: unknown): { code: number; message: string } | undefined {
 
 const isAuthError = (e: unknown) => rpcError(e)?.code === -32000;
 
+export interface AcpTurnOptions {
+  /**
+   * The agent's own session log, followed the way the driver's ingest follows it. After a
+   * turn that ended normally the agent is ended only once this log shows the turn's end
+   * (at most 5 s): Qwen Code 0.15 writes its reply there a moment after answering and loses
+   * it when ended first, and a later session/load would then miss it too.
+   */
+  sessionLog?: (opts: IngestOptions) => Promise<Ingestor>;
+}
+
+/** Resolves true once `follow` shows a turn end of `opts.agentSession` after `opts.since`, false after `ms`. */
+async function loggedTurnEnd(follow: NonNullable<AcpTurnOptions['sessionLog']>, opts: Omit<IngestOptions, 'onEvent'>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  let seen!: () => void;
+  const ended = new Promise<boolean>((resolve) => {
+    seen = () => resolve(true);
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  let ingestor: Ingestor | undefined;
+  try {
+    ingestor = await follow({ ...opts, onEvent: (e) => e.type === 'turn_end' && seen() });
+    return await ended;
+  } finally {
+    clearTimeout(timer);
+    await ingestor?.dispose();
+  }
+}
+
 /** One headless turn against an ACP agent. Throws BatonError (exit 3 or 4) on failure. */
-export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promise<HeadlessResult> {
+export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn, opts: AcpTurnOptions = {}): Promise<HeadlessResult> {
+  const since = new Date();
   const title = decl.title ?? decl.name;
   const env = agentEnv(decl, turn.env);
   const path = findExecutable(decl.command, env, turn.cwd);
@@ -205,6 +238,12 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
       }
       throw err;
     });
+    if (opts.sessionLog && response.stopReason === 'end_turn') {
+      const where = { cwd: turn.cwd, env, agentSession: sessionId!, since, ...(turn.account ? { account: turn.account } : {}) };
+      // An agent that exits meanwhile has written all it will.
+      const saved = await Promise.race([loggedTurnEnd(opts.sessionLog, where, LOG_SETTLE_MS).catch(() => false), group.exited.then(() => true)]);
+      if (!saved) turn.onEvent({ type: 'notice', text: `${title} had not written this turn to its own session log ${LOG_SETTLE_MS / 1000} s after answering; it was ended anyway` });
+    }
     mapper.finish(response.usage);
     if (response.stopReason === 'refusal') turn.onEvent({ type: 'error', text: `${title} refused the request`, code: 'refusal' });
     else if (response.stopReason === 'max_tokens' || response.stopReason === 'max_turn_requests') {
@@ -215,10 +254,18 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn): Promis
     if (err instanceof Stop && err.why === 'abort' && sessionId && prompting) {
       // Cooperative cancel first, so the agent can save its session; the group ends anyway.
       await client.cancel(sessionId).catch(() => {});
-      const r = (await Promise.race([prompting.catch(() => undefined), new Promise((res) => setTimeout(res, CANCEL_GRACE_MS))])) as PromptResponse | undefined;
-      const confirmed = r?.stopReason === 'cancelled';
+      let grace: NodeJS.Timeout | undefined;
+      const r = await Promise.race([
+        // Qwen Code 0.15 ends a cancelled turn by failing the prompt: an answer all the same.
+        prompting.catch(() => 'failed' as const),
+        new Promise<undefined>((res) => {
+          grace = setTimeout(() => res(undefined), CANCEL_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(grace);
+      const confirmed = r === 'failed' || r?.stopReason === 'cancelled';
       turn.onEvent({ type: 'notice', text: confirmed ? 'turn cancelled' : `turn cancelled; ${title} did not confirm within ${CANCEL_GRACE_MS / 1000} s and was stopped` });
-      return { agentSession: sessionId, resumed, stopReason: r?.stopReason ?? 'cancelled' };
+      return { agentSession: sessionId, resumed, stopReason: (r === 'failed' ? undefined : r?.stopReason) ?? 'cancelled' };
     }
     throw await explain(err);
   } finally {

@@ -10,7 +10,7 @@
 export * from './api.js';
 export { BatonError, EXIT, badInput, type ExitCode } from '../errors.js';
 export { accountDir, configBase } from './account-dir.js';
-export { acpDriver, runAcpTurn, type AcpAgentDecl } from './acp-harness.js';
+export { acpDriver, runAcpTurn, type AcpAgentDecl, type AcpTurnOptions } from './acp-harness.js';
 export { detectCli, type CliFacts } from './detect-cli.js';
 export { findExecutable, probeVersion } from './find-executable.js';
 export { firstNewLog, tailLogOnceFound, type FoundLogTail, type LogHeader, type LogSearch } from './found-log-tail.js';

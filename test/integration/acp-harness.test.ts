@@ -9,8 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
-import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type TranscriptEvent } from '../../src/plugins/api.js';
-import { acpDriver } from '../../src/plugins/acp-harness.js';
+import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type IngestOptions, type TranscriptEvent } from '../../src/plugins/api.js';
+import { acpDriver, runAcpTurn, type AcpAgentDecl } from '../../src/plugins/acp-harness.js';
+import { followSessionLog, type LogParser } from '../../src/plugins/session-log-follower.js';
 import { alive, groupAlive } from '../../src/proc/index.js';
 import { loadRegistry, type Registry } from '../../src/plugins/registry.js';
 import { Transcript } from '../../src/transcript/transcript.js';
@@ -235,6 +236,31 @@ t('forking a session the agent does not have is a ResumeFailedError; canFork of 
   assert.is(await gone.canFork!({ env, cwd: work }), false);
 });
 
+t('sessionLog: the agent is ended only once its own log shows the turn, so a reply it saves late is kept; without it that write is lost', async () => {
+  const logs = join(root, 'late-log');
+  const decl = fixtureDecl({ env: { ACP_FIXTURE_HOME: agentHome, ACP_FIXTURE_LATE_LOG: logs } }) as unknown as AcpAgentDecl;
+  // The fixture's log, read the way a driver's ingest would: the late reply ends the turn.
+  const parser = (): LogParser => ({
+    skipped: 0,
+    parse: (r) => ((r as { type?: string }).type === 'reply' ? [{ type: 'turn_end' }] : []),
+  });
+  const sessionLog = (opts: IngestOptions) =>
+    followSessionLog(opts, { dir: () => logs, find: () => undefined, newParser: parser, recordTime: (r) => Date.parse((r as { at: string }).at) });
+  const logged = (session: string) => readFileSync(join(logs, `${session}.jsonl`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type);
+  const turn = async (prompt: string, opts: Parameters<typeof runAcpTurn>[2]) => {
+    const events: TranscriptEvent[] = [];
+    const result = await runAcpTurn(decl, { env, cwd: work, prompt, yes: false, timeoutMs: 20_000, onEvent: (e) => events.push(e) }, opts);
+    return { session: result.agentSession!, events };
+  };
+
+  const lost = await turn('ended at once', {});
+  assert.equal(logged(lost.session), ['prompt'], 'the agent, ended right after answering, never wrote its reply');
+  const kept = await turn('ended once saved', { sessionLog });
+  assert.equal(logged(kept.session), ['prompt', 'reply']);
+  assert.is(kept.events.at(-1)!.type, 'turn_end');
+  assert.not.ok(kept.events.some((e) => e.type === 'notice'), JSON.stringify(kept.events));
+});
+
 t('timeout: exit 4, and the agent’s whole process group is gone', async () => {
   const d = await fixture();
   // Long enough for the agent to start and reach [[hang]] on a loaded 2-core machine.
@@ -290,6 +316,23 @@ t('abort: the turn is cancelled through session/cancel and reported as cancelled
   });
   assert.is(r.result.stopReason, 'cancelled');
   assert.ok(seen.some((e) => e.type === 'notice' && e.text === 'turn cancelled'), 'the agent confirmed the cancel itself');
+});
+
+t('abort of an agent that ends a cancelled turn by failing its prompt (Qwen Code 0.15): cancelled, not a failure, not "did not confirm"', async () => {
+  const d = await fixture();
+  const ac = new AbortController();
+  const seen: TranscriptEvent[] = [];
+  const started = Date.now();
+  const r = await run(d, '[[slow fail]]', {
+    signal: ac.signal,
+    onEvent: (ev) => {
+      seen.push(ev);
+      if (ev.type === 'reasoning') ac.abort();
+    },
+  });
+  assert.is(r.result.stopReason, 'cancelled');
+  assert.equal(seen.filter((e) => e.type === 'notice'), [{ type: 'notice', text: 'turn cancelled' }]);
+  assert.ok(Date.now() - started < 20_000);
 });
 
 t('an ACP agent without a terminal UI cannot open in a tab: bad input, pointing at baton chat', async () => {

@@ -96,6 +96,28 @@ t('the turn end answers every open call, carries usage and the turn’s own cost
   ]);
 });
 
+t('usage an agent reports per model call in a chunk\'s _meta (Qwen Code) is summed when the response has none; the response\'s own usage wins', () => {
+  const metaChunk = (inputTokens: number, outputTokens: number) =>
+    ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '' }, _meta: { usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, cachedReadTokens: 2 }, durationMs: 5 } }) as SessionUpdate;
+  const { m, u, out } = mapper();
+  u({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'calling a tool' } });
+  u(metaChunk(100, 7));
+  u({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'done' } });
+  u(metaChunk(120, 3));
+  m.finish(undefined);
+  assert.equal(out, [
+    { type: 'agent_text', text: 'calling a tool' },
+    { type: 'agent_text', text: 'done' },
+    { type: 'turn_end', usage: { inputTokens: 220, outputTokens: 10, cachedInputTokens: 4 } },
+  ]);
+  const second = mapper();
+  // A load's replay is observed, not counted.
+  second.m.observe(metaChunk(999, 999));
+  second.u(metaChunk(1, 1));
+  second.m.finish({ inputTokens: 50, outputTokens: 5, totalTokens: 55 });
+  assert.equal(second.out, [{ type: 'turn_end', usage: { inputTokens: 50, outputTokens: 5 } }]);
+});
+
 t('a cost in another currency is not reported as dollars; no usage, no usage field', () => {
   const { m, u, out } = mapper();
   u({ sessionUpdate: 'usage_update', used: 2, size: 10, cost: { amount: 3, currency: 'EUR' } });
