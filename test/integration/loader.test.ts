@@ -224,4 +224,12 @@ t('the drop-in example in docs/plugins.md loads exactly as written and works', a
   assert.equal(spec, { command: 'my-agent', args: ['--x', '--model', 'm1'], env: {}, cwd: root });
 });
 
+t('the qwen-lite example in docs/plugins.md is docs/examples/qwen-lite.mjs, verbatim (test/real/qwen-lite.test.ts runs that file)', () => {
+  const doc = readFileSync(new URL('../../docs/plugins.md', import.meta.url), 'utf8');
+  const marker = doc.indexOf('<!-- drop-in example: docs/examples/qwen-lite.mjs');
+  assert.ok(marker >= 0, 'the example is marked in the doc');
+  const block = /```js\n([\s\S]*?)```/.exec(doc.slice(marker));
+  assert.is(block?.[1], readFileSync(new URL('../../docs/examples/qwen-lite.mjs', import.meta.url), 'utf8'));
+});
+
 t.run();
