@@ -59,12 +59,13 @@ export default (kit) => {
     testedVersions: '0.15.x',
     capabilities: { resume: true },
     detect: ({ env }) => kit.detectCli({ command: 'qwen', npmPackage: '@qwen-code/qwen-code', installHint: INSTALL, loginHint: LOGIN, probeTimeoutMs: 20_000 }, env),
-    launch: ({ cwd, model, resume, initialPrompt, args = [] }) => ({
-      command: 'qwen',
-      args: [...args, ...(model ? ['--model', model] : []), ...(resume ? ['--resume', resume] : [])],
-      cwd,
-      prompt: initialPrompt ? 'paste' : 'none', // typed in once the TUI is up
-    }),
+    // baton pastes the first message once the screen reads idle: nothing private in argv.
+    launch: ({ cwd, model, resume, args = [] }) =>
+      ({ command: 'qwen', args: [...args, ...(model ? ['--model', model] : []), ...(resume ? ['--resume', resume] : [])], cwd }),
+    statusFromScreen(lines) {
+      const screen = lines.join('\n'); // the input box stays on screen while qwen works
+      return /Waiting for user confirmation|Allow execution/.test(screen) ? 'approval' : /esc to cancel|Initializing/i.test(screen) ? 'working' : /Type your message/.test(screen) ? 'idle' : undefined;
+    },
     ingest,
     sessionLogPath: async (opts) => logOf(opts),
     async headless(turn) {

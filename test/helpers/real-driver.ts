@@ -110,7 +110,7 @@ export class RealDriver {
 
   /** Records how long something took since started, for the timings printed at exit. */
   timed(label: string, started: number): void {
-    this.timings.push(`${this.name} ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    this.timings.push(`${this.driver.name} ${label}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 
   /** A headless turn in the home's work dir, without --yes unless extra says so. */
@@ -155,7 +155,7 @@ export class RealDriver {
   /** Runs the suite; the timings are printed at exit (shown with BATON_TEST_VERBOSE=1 or on failure; speed checks belong in bench/). */
   run(): void {
     this.suite.run();
-    process.on('exit', () => console.log(`\n${this.name} driver timings (wall clock, fake LLM answers at once):\n  ${this.timings.join('\n  ')}`));
+    process.on('exit', () => console.log(`\n${this.driver.name} driver timings (wall clock, fake LLM answers at once):\n  ${this.timings.join('\n  ')}`));
   }
 }
 

@@ -6,7 +6,7 @@
 // over session/load, the first reply in the resumed history (qwen saves it to its log a
 // moment after answering; the kit's ACP turn waits for it there); a bogus resume id; ingest
 // following a live session in qwen's own chat log; the TUI it launches, typed into, followed
-// by ingest; not installed. What differs from the built-in qwen driver is data here.
+// by ingest, its screen read as idle before and after; not installed. What differs from the built-in qwen driver is data here.
 import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,17 +58,19 @@ shape.bogusResumeTest(cli, { bogus: '00000000-0000-4000-8000-00000000dead', unto
 
 live.ingestLiveTest(cli, { log: 'the log', promptMs: 90_000, shell: 'run_shell_command', afterDispose: 'turn' });
 
-s('the TUI it launches for real: a message typed at its prompt is followed by ingest from qwen\'s chat log', async () => {
+s('the TUI it launches for real (argv only): idle on screen, a message typed at its prompt is followed by ingest from qwen\'s chat log, idle again', async () => {
   const spec = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env });
-  assert.equal(spec, { command: 'qwen', args: [], env: {}, cwd: cli.env.cwd, prompt: 'none' });
+  assert.equal(spec, { command: 'qwen', args: [], env: {}, cwd: cli.env.cwd });
+  assert.equal((await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, model: 'm', resume: 's-1', args: ['--debug'] })).args, ['--debug', '--model', 'm', '--resume', 's-1']);
   const tok = token('tui');
   await cli.withTui(spec, async (tui, events) => {
     const started = Date.now();
-    await tui.waitFor('Type your message', 150_000, 'qwen ready for input');
+    await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 150_000, 'qwen idle on screen');
     tui.paste(`hi ${tok}`);
     await tui.waitFor(tok, 15_000);
     tui.press('Enter');
     await until(() => events.some((e) => e.type === 'turn_end'), 'the turn from the log', 90_000);
+    await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, 'qwen idle again after its reply');
     cli.timed('TUI start + 1 turn', started);
     assert.equal(typesOf(events), ['session', 'user_text', 'agent_text', 'turn_end']);
     assert.is((events[1] as Of<'user_text'>).text, `hi ${tok}`);
