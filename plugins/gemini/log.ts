@@ -10,7 +10,7 @@
 // replay that rebuilds a whole session the way gemini itself loads it. Pure; never throws on
 // a record; shapes it does not know are counted in `skipped`.
 
-import { type TranscriptEvent, type Usage } from '../../src/plugins/kit.js';
+import { addUsage, type TranscriptEvent, type Usage } from '../../src/plugins/kit.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -43,13 +43,6 @@ export function geminiUsage(tokens: unknown): Usage | undefined {
   if (!isObj(tokens)) return undefined;
   const n = (k: string) => (typeof tokens[k] === 'number' ? (tokens[k] as number) : 0);
   return { inputTokens: n('input'), outputTokens: n('output'), cachedInputTokens: n('cached'), reasoningTokens: n('thoughts') };
-}
-
-function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
-  if (!b) return a;
-  if (!a) return { ...b };
-  const sum = (k: keyof Usage) => (a[k] ?? 0) + (b[k] ?? 0);
-  return { inputTokens: sum('inputTokens'), outputTokens: sum('outputTokens'), cachedInputTokens: sum('cachedInputTokens'), reasoningTokens: sum('reasoningTokens') };
 }
 
 /** A function response's text: what the tool told the model. */
