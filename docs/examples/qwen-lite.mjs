@@ -63,8 +63,9 @@ export default (kit) => {
     launch: ({ cwd, model, resume, args = [] }) =>
       ({ command: 'qwen', args: [...args, ...(model ? ['--model', model] : []), ...(resume ? ['--resume', resume] : [])], cwd }),
     statusFromScreen(lines) {
-      const screen = lines.join('\n'); // the input box stays on screen while qwen works
-      return /Waiting for user confirmation|Allow execution/.test(screen) ? 'approval' : /esc to cancel|Initializing/i.test(screen) ? 'working' : /Type your message/.test(screen) ? 'idle' : undefined;
+      const screen = lines.join('\n'); // a dialog first, then the spinner: the input box stays on screen
+      if (/Waiting for user confirmation|Allow execution of|Apply this change\?|Do you trust this folder\?/.test(screen)) return 'approval';
+      return /esc to cancel|Initializing\.\.\./i.test(screen) ? 'working' : /Type your message/.test(screen) ? 'idle' : undefined;
     },
     ingest,
     sessionLogPath: async (opts) => logOf(opts),

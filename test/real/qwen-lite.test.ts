@@ -8,11 +8,12 @@
 // following a live session in qwen's own chat log; the TUI it launches, typed into, followed
 // by ingest, its screen read as idle before and after; not installed. What differs from the built-in qwen driver is data here.
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRegistry } from '../../src/plugins/registry.js';
+import { qwenStatusFromScreen } from '../../plugins/qwen/screen.js';
 import { realDriverSuite, token, typesOf, type Of } from '../helpers/real-driver.js';
 import * as shape from '../helpers/real-driver-tests.js';
 import * as live from '../helpers/real-driver-live.js';
@@ -40,6 +41,17 @@ s('defaults a drop-in may leave out: no families, resume only, a tab can open a 
   assert.equal(cli.driver.families, []);
   assert.equal(cli.driver.capabilities, { resume: true, fork: false, tabSession: true });
   assert.is(cli.driver.testedVersions, '0.15.x');
+});
+
+s('statusFromScreen reads every screen captured from the real TUI as the built-in qwen driver does', () => {
+  const dirs = ['../fixtures/screens', '../fixtures/qwen/screens'].map((d) => fileURLToPath(new URL(d, import.meta.url)));
+  const screens = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.txt') && (d.endsWith('qwen/screens') || f.startsWith('qwen-'))).map((f) => join(d, f)));
+  assert.ok(screens.length >= 9, `captured screens: ${screens.length}`);
+  for (const path of screens) {
+    const lines = readFileSync(path, 'utf8').split('\n');
+    assert.is(cli.driver.statusFromScreen!(lines), qwenStatusFromScreen(lines), path);
+  }
+  assert.is(cli.driver.statusFromScreen!(['', '', '']), undefined);
 });
 
 shape.detectTest(cli);
