@@ -8,6 +8,7 @@ import blessed from './blessed.js';
 import { PassThrough } from 'node:stream';
 import { BatonError } from '../errors.js';
 import { fsFailure } from '../fs-failure.js';
+import { shellTabLine } from './compose-bar.js';
 import { FrameScheduler } from './frames.js';
 import { openHelp } from './help.js';
 import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
@@ -159,6 +160,9 @@ export class App implements OverlayHost {
     this.requestChrome();
     if (prev !== tab) this.onActiveChange?.();
   }
+
+  /** Whether a tab runs an agent (the conversation layer knows); without one, every tab is a plain shell's. */
+  isAgentTab: (tab: Tab) => boolean = () => false;
 
   /** Called when another tab (or none) comes to the front: the compose bar follows it. */
   onActiveChange: (() => void) | undefined;
@@ -320,7 +324,7 @@ export class App implements OverlayHost {
         if (this.tabs.length) this.select((this.active - 1 + this.tabs.length) % this.tabs.length);
         return;
       case 'help':
-        return openHelp(this, this.opts.keys);
+        return openHelp(this, this.opts.keys, { agentTab: this.activeTab ? this.isAgentTab(this.activeTab) : false });
       case 'scroll-mode':
         return this.enterScroll();
       case 'close-tab':
@@ -506,7 +510,7 @@ export class App implements OverlayHost {
       if (!this.activeTab) {
         this.composeBar.setContent(escapeTags(` No tabs. ${this.opts.keys.prefix} c opens one, ${this.opts.keys.prefix} q quits.`));
       } else if (!this.composeBarOwned) {
-        this.composeBar.setContent(escapeTags(` compose: ${this.opts.keys.prefix} m`));
+        this.composeBar.setContent(`{gray-fg}${escapeTags(shellTabLine(this.opts.keys.prefix))}{/gray-fg}`);
       }
       this.screen.render();
     } else {

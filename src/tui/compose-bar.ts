@@ -20,6 +20,8 @@ export interface ComposeState {
   armedTitle: string | undefined;
   /** The armed line in other words than a switch's (a restart after a reset): its head and note. */
   armedText?: { head: string; note: string };
+  /** The tab runs a plain shell: there is no agent to write to, so writing is not offered. */
+  shell?: boolean;
   /** Said when the next message carries a brief to the agent that runs (a restore, a fork, a fresh start with context). */
   carries?: string;
   queue: readonly string[];
@@ -111,6 +113,11 @@ export function clipLine(line: string, at: number | undefined, avail: number): s
   if (cur === undefined) return escapeTags(vis.join(''));
   const rel = cur - start;
   return `${escapeTags(vis.slice(0, rel).join(''))}{inverse}${escapeTags(vis[rel] ?? ' ')}{/inverse}${escapeTags(vis.slice(rel + 1).join(''))}`;
+}
+
+/** The compose row of a tab that runs a plain shell: what to do there instead of writing. */
+export function shellTabLine(prefix: string): string {
+  return ` plain shell: type into it directly · ${prefix} c opens an agent tab`;
 }
 
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
@@ -252,7 +259,9 @@ export class ComposeBar {
     else if (s.carries) lines.push(`{gray-fg}${escapeTags(flat(s.carries, width))}{/gray-fg}`);
     if (s.queue.length) lines.push(queueLine(s.queue, this.selected?.index, width));
     const prompt = `${s.author} › `;
-    if (!this.focused && !this.draft) {
+    if (s.shell && !this.draft) {
+      lines.push(`{gray-fg}${escapeTags(shellTabLine(this.prefix))}{/gray-fg}`);
+    } else if (!this.focused && !this.draft) {
       lines.push(`{gray-fg}${escapeTags(prompt)}${s.agentTitle ? `message ${escapeTags(s.agentTitle)}` : 'no agent in this tab'} · ${escapeTags(this.prefix)} m to write · ${escapeTags(s.status)}{/gray-fg}`);
     } else {
       lines.push(...this.draftRows(prompt, width));

@@ -66,6 +66,7 @@ export class ConversationTabs {
     this.app = app;
     this.compose = new ComposeBar(app, () => this.composeHandlers(), this.opts.prefix);
     app.onActiveChange = () => this.refreshCompose();
+    app.isAgentTab = (tab) => this.sessions.has(tab);
     this.refreshCompose();
   }
 
@@ -128,6 +129,8 @@ export class ConversationTabs {
         const { forkedFrom, worktreeBranch } = conv.meta.data;
         if (forkedFrom) tab.fork = { at: forkedFrom.seq, ...(worktreeBranch ? { branch: worktreeBranch } : {}) };
         tab.onChange(() => this.refreshCompose());
+        // The tab came to the front before it was known as an agent's.
+        this.refreshCompose();
       },
     );
     session = new TabSession({
@@ -224,6 +227,7 @@ export class ConversationTabs {
       ...(armedText ? { armedText } : {}),
       ...(snap?.briefPending && snap.agentTitle ? { carries: `Your next message carries the conversation so far to ${snap.agentTitle}.` } : {}),
       queue: snap?.queue ?? [],
+      ...(this.app.activeTab && !entry ? { shell: true } : {}),
       status: stopped ? 'stopped' : snap ? (snap.status === 'approval' ? `needs you: answer ${snap.agentTitle ?? 'the agent'} in its pane` : snap.status) : 'plain shell',
     });
   }

@@ -126,8 +126,11 @@ export function loadKeyConfig(opts: { env: NodeJS.ProcessEnv; defaultsPath?: str
   return { prefix: cfg.prefix, prefixBytes: keyBytes(cfg.prefix)!, bindings: cfg.bindings, sources };
 }
 
-/** Bindings grouped for the help overlay: one line per command, select-tab:N folded into "0-9". */
-export function describeBindings(cfg: KeyConfig): { keys: string; help: string }[] {
+/** Commands that act on a tab's agent and its conversation: a plain shell's tab refuses them. */
+export const AGENT_TAB_COMMANDS: ReadonlySet<string> = new Set<SimpleCommand>(['switch-agent', 'compose', 'transcript']);
+
+/** Bindings grouped for the help overlay: one line per command (`group`), select-tab:N folded into "0-9". */
+export function describeBindings(cfg: KeyConfig): { keys: string; help: string; group: string }[] {
   const byCommand = new Map<string, string[]>();
   for (const [key, command] of cfg.bindings) {
     const group = command.startsWith('select-tab:') ? 'select-tab' : command;
@@ -135,14 +138,14 @@ export function describeBindings(cfg: KeyConfig): { keys: string; help: string }
   }
   const order = ['new-tab', 'next-tab', 'prev-tab', 'select-tab', ...COMMANDS];
   const groups = [...byCommand.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
-  const out: { keys: string; help: string }[] = [];
+  const out: { keys: string; help: string; group: string }[] = [];
   for (const group of groups) {
     const keys = byCommand.get(group)!;
     const help = COMMAND_HELP[group as keyof typeof COMMAND_HELP];
     const shown = group === 'select-tab' && keys.length === 10 && keys.every((k) => /^\d$/.test(k)) ? ['0-9'] : keys;
-    out.push({ keys: shown.map((k) => `${cfg.prefix} ${k}`).join(', '), help });
+    out.push({ keys: shown.map((k) => `${cfg.prefix} ${k}`).join(', '), help, group });
   }
-  out.push({ keys: `${cfg.prefix} ${cfg.prefix}`, help: `send ${cfg.prefix} to the program in the tab` });
+  out.push({ keys: `${cfg.prefix} ${cfg.prefix}`, help: `send ${cfg.prefix} to the program in the tab`, group: 'prefix' });
   return out;
 }
 
