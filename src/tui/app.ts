@@ -11,7 +11,7 @@ import { fsFailure } from '../fs-failure.js';
 import { shellTabLine } from './compose-bar.js';
 import { FrameScheduler } from './frames.js';
 import { openHelp } from './help.js';
-import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
+import { InputRouter, pasteAsKeys, tmuxPrefixNote, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
 import { osc52 } from './osc52.js';
 import { OuterTerminal } from './outer-terminal.js';
 import type { OverlayHost } from './overlay.js';
@@ -323,8 +323,10 @@ export class App implements OverlayHost {
       case 'prev-tab':
         if (this.tabs.length) this.select((this.active - 1 + this.tabs.length) % this.tabs.length);
         return;
-      case 'help':
-        return openHelp(this, this.opts.keys, { agentTab: this.activeTab ? this.isAgentTab(this.activeTab) : false });
+      case 'help': {
+        const tmux = tmuxPrefixNote(this.opts.keys, this.opts.env);
+        return openHelp(this, this.opts.keys, { agentTab: this.activeTab ? this.isAgentTab(this.activeTab) : false, ...(tmux ? { note: tmux.full } : {}) });
+      }
       case 'scroll-mode':
         return this.enterScroll();
       case 'close-tab':

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { badInput } from '../errors.js';
 import { App, type AppOptions } from './app.js';
-import { loadKeyConfig } from './keys.js';
+import { loadKeyConfig, tmuxPrefixNote } from './keys.js';
 import { DEFAULT_SCROLLBACK } from './pane.js';
 import type { PickerChoice } from './picker.js';
 import type { TabLaunch } from './tab.js';
@@ -83,6 +83,9 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     });
     process.on('SIGTERM', onSignal);
     process.on('SIGHUP', onHangup);
+    // Inside tmux, C-b reaches tmux first: said once at start-up (the help says it in full).
+    const tmux = tmuxPrefixNote(keys, opts.env);
+    if (tmux) app.showMessage(tmux.short, 30_000);
     // The caller may restore earlier tabs first; with none open, offer a new one.
     void Promise.resolve(opts.onReady?.(app)).then(() => {
       if (app.tabs.length === 0) void app.run('new-tab').catch((e: unknown) => app.showFailure(e));

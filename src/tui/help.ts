@@ -14,6 +14,8 @@ import { wrapLines } from './wrap.js';
 export interface HelpContext {
   /** The tab in front runs an agent; false for a plain shell (or no tab): its agent keys are refused there. */
   agentTab: boolean;
+  /** Said first: baton's prefix is tmux's too (keys.ts tmuxPrefixNote). */
+  note?: string;
 }
 
 export function helpText(cfg: KeyConfig, ctx: HelpContext = { agentTab: true }): string[] {
@@ -35,6 +37,7 @@ export function helpText(cfg: KeyConfig, ctx: HelpContext = { agentTab: true }):
     ? [...rows.map(line), '', ...views]
     : [...rows.filter((r) => !AGENT_TAB_COMMANDS.has(r.group)).map(line), ...(agentOnly.length ? ['', 'In an agent tab (this one runs a plain shell):', ...agentOnly.map((r) => `  ${line(r)}`)] : [])];
   return [
+    ...(ctx.note ? [ctx.note, ''] : []),
     ...body,
     '',
     'Every other key goes to the program in the tab unchanged.',

@@ -103,6 +103,30 @@ function applyKeys(cfg: { prefix: string; bindings: Map<string, Command> }, raw:
   }
 }
 
+/** The user's key file: $XDG_CONFIG_HOME/baton/keys.json (default ~/.config); undefined with neither set. */
+export function userKeysPath(env: NodeJS.ProcessEnv): string | undefined {
+  const xdg = env.XDG_CONFIG_HOME || (env.HOME ? join(env.HOME, '.config') : undefined);
+  return xdg ? join(xdg, 'baton', 'keys.json') : undefined;
+}
+
+/** tmux's own prefix, unless its user changed it. */
+const TMUX_PREFIX = 'C-b';
+
+/**
+ * Inside tmux ($TMUX set) with baton's prefix the same as tmux's default: what that means
+ * and how to give baton another, in full (the help) and short (the start-up status line).
+ * Undefined outside tmux or with another prefix.
+ */
+export function tmuxPrefixNote(cfg: KeyConfig, env: NodeJS.ProcessEnv): { full: string; short: string } | undefined {
+  if (!env.TMUX || cfg.prefix !== TMUX_PREFIX) return undefined;
+  const p = cfg.prefix;
+  const file = userKeysPath(env) ?? '~/.config/baton/keys.json';
+  return {
+    full: `Inside tmux: ${p} is tmux's prefix too, and tmux takes it first. Press it twice to reach baton (${p} ${p} c: new tab), or give baton its own prefix in ${file}, e.g. {"prefix": "C-a"}, and start baton again.`,
+    short: `Inside tmux, ${p} is tmux's prefix too: ${p} ${p} reaches baton · ${p} ${p} ? tells how to change baton's`,
+  };
+}
+
 /**
  * The default keys, then the user's file merged over them (same key: the user's command;
  * a key mapped to null is unbound). A bad file is an error naming the file, never ignored.
@@ -113,10 +137,8 @@ export function loadKeyConfig(opts: { env: NodeJS.ProcessEnv; defaultsPath?: str
   const sources: string[] = [];
   applyKeys(cfg, readKeysFile(defaultsPath, true)!, defaultsPath);
   sources.push(defaultsPath);
-  const home = opts.env.HOME;
-  const xdg = opts.env.XDG_CONFIG_HOME || (home ? join(home, '.config') : undefined);
-  if (xdg) {
-    const userPath = join(xdg, 'baton', 'keys.json');
+  const userPath = userKeysPath(opts.env);
+  if (userPath) {
     const raw = readKeysFile(userPath, false);
     if (raw) {
       applyKeys(cfg, raw, userPath);

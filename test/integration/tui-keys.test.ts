@@ -1,6 +1,7 @@
 // Keys in the real TUI: everything but the prefix reaches the program in the tab as the
 // same bytes (arrows, function keys, Alt, Esc, Ctrl-C, pasted text, the prefix pressed
-// twice); a prefix from $XDG_CONFIG_HOME/baton/keys.json replaces C-b; a broken keys file
+// twice); a prefix from $XDG_CONFIG_HOME/baton/keys.json replaces C-b, and inside tmux baton
+// says that C-b is tmux's too and how to change its own; a broken keys file
 // stops baton with an error naming the file. In the compose bar of a real `baton open`
 // (an agent tab): a paste goes into the draft whole and only the typed Enter sends it;
 // any queued message can be selected, deleted or taken back to edit.
@@ -98,6 +99,39 @@ custom('a prefix from $XDG_CONFIG_HOME/baton/keys.json replaces C-b, which then 
     await b.t.waitFor('C-a N');
   } finally {
     await b.cleanup();
+  }
+});
+
+// Before: inside tmux nothing said that C-b reaches tmux first, nor how to change baton's.
+custom('inside tmux baton says C-b is tmux\'s prefix too and how to change its own; done as it says, the new prefix works and the note is gone', async () => {
+  const TMUX = { TMUX: '/tmp/tmux-1000/default,4242,0', TMUX_PANE: '%3' };
+  const first = startBatonTui({ env: TMUX });
+  let second: BatonTui | undefined;
+  try {
+    await first.t.waitFor((scr) => /Inside tmux, C-b is tmux's prefix too: C-b C-b reaches baton/.test(scr.split('\n').at(-1)!), 15_000, 'the note on the status line');
+    await openPlainShell(first);
+    first.t.press('C-b', '?');
+    const screen = await first.t.waitFor(/baton keys[^]*closes this help/, 10_000, 'the help');
+    // The help box's rows, its wrapped lines joined again.
+    const text = screen
+      .split('\n')
+      .filter((r) => r.includes('│'))
+      .map((r) => r.replace(/^[^│]*│/, '').replace(/│[^│]*$/, '').trim())
+      .join(' ');
+    const said = /Inside tmux: C-b is tmux's prefix too, and tmux takes it first\. Press it twice to reach baton \(C-b C-b c: new tab\), or give baton its own prefix in (\S+), e\.g\. (\{"prefix": "C-a"\}), and start baton again\./.exec(text);
+    assert.ok(said, text);
+    const [, file, json] = said!;
+    assert.is(file, join(first.home, 'config', 'baton', 'keys.json'));
+    writeFileSync(file!, json!);
+
+    second = startBatonTui({ env: { ...TMUX, XDG_CONFIG_HOME: join(first.home, 'config') } });
+    await openPlainShell(second);
+    assert.match(second.t.row(-1), /C-a c new tab/, 'no note: the prefixes differ');
+    second.t.press('C-a', 'c');
+    await second.t.waitFor('Plain shell', 10_000, 'C-a c opens the picker');
+  } finally {
+    await second?.cleanup();
+    await first.cleanup();
   }
 });
 
