@@ -24,6 +24,29 @@ s('the program runs in a PTY with TERM=xterm-256color and its output lands on th
   }
 });
 
+// Before: a pane inherited the outer TMUX (so programs used tmux's passthrough and clipboard
+// escapes, which reach baton's emulator, not tmux) and got no COLORTERM (Gemini CLI warned
+// that true colour was not supported; CLIs chose their own 256-colour fallbacks).
+s('a pane says what its terminal is: COLORTERM=truecolor whatever the outer one says, and no TMUX or TMUX_PANE', async () => {
+  for (const outer of [{ TMUX: '/tmp/tmux-1000/default,4242,0', TMUX_PANE: '%3' }, { COLORTERM: '24bit' }, {}]) {
+    const p = new Pane({
+      command: '/bin/sh',
+      args: ['-c', 'echo "env [$COLORTERM] [${TMUX-none}] [${TMUX_PANE-none}]"; sleep 30'],
+      env: {},
+      baseEnv: { ...env, ...outer },
+      cwd: '/',
+      cols: 60,
+      rows: 5,
+    });
+    try {
+      await until(() => screen(p).includes('env ['), 'output');
+      assert.match(screen(p), 'env [truecolor] [none] [none]', JSON.stringify(outer));
+    } finally {
+      await p.dispose();
+    }
+  }
+});
+
 s('changed rows are told to every listener, each keeping its own account', async () => {
   const p = sh('printf "a\\n\\n\\nchanged"; sleep 30');
   // Two viewers (two clients of one pane): both hear every range.
