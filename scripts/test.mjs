@@ -14,7 +14,8 @@
 // Integration and real suites each run in a process group of their own, so a hung or
 // crashed suite is ended by its pgid and counted as a failure instead of hanging the run.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -92,13 +93,32 @@ function parseSummary(text) {
   return { passed: Number(passed[1]), failed: Number(total[1]) - Number(passed[1]), skipped: skipped ? Number(skipped[1]) : 0 };
 }
 
+/**
+ * The baton servers a suite left running under its socket directory (their lock files hold
+ * their pids): ended by pid, never by name, so no server outlives its suite.
+ */
+function endSuiteServers(runtime) {
+  const dir = join(runtime, 'baton');
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.lock'))) {
+    const pid = Number(readFileSync(join(dir, name), 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 1) {
+      try { process.kill(pid, 'SIGKILL'); } catch {}
+    }
+  }
+}
+
 function runProcess(label, args, env) {
   return new Promise((resolve) => {
     const started = Date.now();
+    // Each suite gets a socket directory of its own: suites running side by side never
+    // meet one another's baton server, nor the user's.
+    const runtime = mkdtempSync(join(tmpdir(), 'baton-test-run-'));
+    chmodSync(runtime, 0o700);
     const child = spawn(process.execPath, args, {
       cwd: root,
       detached: true,
-      env: { ...process.env, FORCE_COLOR: '0', ...env },
+      env: { ...process.env, FORCE_COLOR: '0', XDG_RUNTIME_DIR: runtime, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -112,6 +132,8 @@ function runProcess(label, args, env) {
       clearTimeout(timer);
       // A suite may leave grandchildren (agent CLIs); its group is ours to end.
       try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+      endSuiteServers(runtime);
+      rmSync(runtime, { recursive: true, force: true });
       let summary = parseSummary(out);
       if (!summary) summary = { passed: 0, failed: 1, skipped: 0 };
       else if (code !== 0 && summary.failed === 0) summary.failed = 1;

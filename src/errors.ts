@@ -23,6 +23,10 @@ export const EXIT = {
   alreadyExists: 10,
   /** The worktree is locked (git worktree lock). */
   worktreeLocked: 11,
+  /** No baton server runs under that name (baton attach, ls, kill-server). */
+  noServer: 12,
+  /** The baton server went away while a client was attached. */
+  lostServer: 13,
   /** The user cancelled a turn (Ctrl-C, SIGTERM, a hangup): 128 + SIGINT, as shells report it. */
   cancelled: 130,
 } as const;
@@ -49,3 +53,4 @@ export const noCommits = (message: string, hint?: string) => new BatonError(mess
 export const noSuchEntry = (message: string, hint?: string) => new BatonError(message, EXIT.noSuchEntry, hint);
 export const alreadyExists = (message: string, hint?: string) => new BatonError(message, EXIT.alreadyExists, hint);
 export const worktreeLocked = (message: string, hint?: string) => new BatonError(message, EXIT.worktreeLocked, hint);
+export const noServer = (message: string, hint?: string) => new BatonError(message, EXIT.noServer, hint);

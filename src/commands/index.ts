@@ -8,6 +8,7 @@ import { registerChat } from './chat-command.js';
 import { registerFork } from './fork-command.js';
 import { registerReset } from './reset-command.js';
 import { registerOpen } from './open.js';
+import { registerServerCommands } from './server-commands.js';
 import type { Io } from './io.js';
 import { registerTranscript } from './transcript-command.js';
 import { registerWorktree } from './worktree-command.js';
@@ -28,5 +29,6 @@ export function registerCommands(y: Argv, io: Io, setExit: (code: number) => voi
   registerReset(y, io);
   registerFork(y, io);
   registerWorktree(y, io);
+  registerServerCommands(y, io, setExit);
   return y;
 }

@@ -60,6 +60,8 @@ export interface Refusal {
   hint?: string;
   /** baton's exit code for the client to end with. */
   code: number;
+  /** Tabs whose agents are working or waiting for the user (`1:Claude Code`): what a restart would end. */
+  working?: string[];
 }
 
 export interface ExitNotice {

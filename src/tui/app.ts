@@ -219,6 +219,20 @@ export class App implements OverlayHost {
     this.requestChrome();
   }
 
+  /**
+   * Everything drawn again from nothing, on a terminal that may have shown something else
+   * meanwhile (a client attached to this view): the terminal's modes set again, the screen
+   * cleared and every row written.
+   */
+  redrawAll(): void {
+    if (this.quitting) return;
+    this.screen.program.write('\x1b[?2004h\x1b[?1004h');
+    this.outer.reset();
+    this.screen.realloc();
+    this.view.invalidate();
+    this.requestChrome();
+  }
+
   /** Redraw tab bar, compose bar and status line (and everything else) on the next frame. */
   requestChrome(): void {
     this.chromeDirty = true;
@@ -337,6 +351,9 @@ export class App implements OverlayHost {
       case 'compose':
       case 'transcript':
         this.showMessage(`${command}: not available in this build yet`);
+        return;
+      case 'detach':
+        this.showMessage('Nothing to detach from: this baton runs without a server.');
         return;
     }
   }

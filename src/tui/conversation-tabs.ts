@@ -321,6 +321,11 @@ export class ConversationTabs {
     };
   }
 
+  /** The conversation a tab holds, if it is an agent tab. */
+  conversationOf(tab: Tab): string | undefined {
+    return this.sessions.get(tab)?.session.conversation.id;
+  }
+
   /** Worktree forks open in tabs: they stay when baton quits. */
   openWorktrees(): OpenWorktree[] {
     const out: OpenWorktree[] = [];

@@ -28,6 +28,14 @@ export interface RunTuiOptions {
    * cannot restore a terminal that no longer exists.
    */
   onHangup?: () => Promise<void> | void;
+  /**
+   * Whether this TUI owns the process's signals (SIGTERM quits, SIGHUP ends everything):
+   * true for a TUI on the user's terminal; false for a view a server hosts, whose signals are
+   * the server's.
+   */
+  signals?: boolean;
+  /** Called with the app before anything is drawn (a server keeps it to redraw on attach). */
+  onApp?: (app: App) => void;
 }
 
 /** The picker's permanent entry: the user's $SHELL (else /bin/sh) in the directory. */
@@ -50,6 +58,7 @@ export function scrollbackFromEnv(env: NodeJS.ProcessEnv): number {
 export async function runTui(opts: RunTuiOptions): Promise<number> {
   const input = opts.input ?? process.stdin;
   const output = opts.output ?? process.stdout;
+  const signals = opts.signals !== false;
   if (!input.isTTY || !output.isTTY) {
     throw badInput('baton needs a terminal', 'Run it in an interactive terminal (not through a pipe).');
   }
@@ -75,14 +84,19 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       commands: opts.commands,
       choices: async () => [...((await opts.choices?.()) ?? []), shellChoice(opts.cwd, opts.env)],
       onQuit: () => {
-        process.off('SIGTERM', onSignal);
-        process.off('SIGHUP', onHangup);
+        if (signals) {
+          process.off('SIGTERM', onSignal);
+          process.off('SIGHUP', onHangup);
+        }
         // After a hangup the process ends itself (see onHangup); returning would let the caller exit normally and abort.
         if (!hungUp) resolve(0);
       },
     });
-    process.on('SIGTERM', onSignal);
-    process.on('SIGHUP', onHangup);
+    if (signals) {
+      process.on('SIGTERM', onSignal);
+      process.on('SIGHUP', onHangup);
+    }
+    opts.onApp?.(app);
     // Inside tmux, C-b reaches tmux first: said once at start-up (the help says it in full).
     const tmux = tmuxPrefixNote(keys, opts.env);
     if (tmux) app.showMessage(tmux.short, 30_000);

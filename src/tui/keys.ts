@@ -14,7 +14,7 @@ import { stripControls } from '../transcript/sanitize.js';
 import { canonicalKey, keyBytes, parseKeys } from './key-parse.js';
 
 export const COMMANDS = [
-  'new-tab', 'next-tab', 'prev-tab', 'switch-agent', 'compose', 'transcript', 'help', 'close-tab', 'quit', 'scroll-mode',
+  'new-tab', 'next-tab', 'prev-tab', 'switch-agent', 'compose', 'transcript', 'help', 'close-tab', 'quit', 'scroll-mode', 'detach',
 ] as const;
 export type SimpleCommand = (typeof COMMANDS)[number];
 export type Command = SimpleCommand | `select-tab:${number}`;
@@ -29,7 +29,8 @@ export const COMMAND_HELP: Record<SimpleCommand | 'select-tab', string> = {
   transcript: 'transcript view',
   help: 'this help',
   'close-tab': 'close this tab',
-  quit: 'quit baton',
+  quit: 'quit baton (ends every tab)',
+  detach: 'detach: leave every tab running in the server; `baton` brings them back',
   'scroll-mode': 'scroll mode: PgUp/PgDn/arrows, / search, v select, y copy, q leave',
 };
 

@@ -16,6 +16,13 @@ export class OuterTerminal {
 
   constructor(private readonly program: blessed.BlessedProgram) {}
 
+  /** Forget what was set: the terminal may be another one now (a client attached); all is sent again. */
+  reset(): void {
+    this.cursorState = '';
+    this.shapeState = '';
+    this.modesState = '';
+  }
+
   /** Show the cursor at a screen position, or hide it (undefined). */
   cursor(at: { x: number; y: number } | undefined): void {
     const state = at ? `${at.x},${at.y}` : 'hidden';

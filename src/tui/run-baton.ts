@@ -9,6 +9,7 @@ import { pruneAtStartup, resolveHome } from '../transcript/store.js';
 import { createGitFactsProvider } from '../worktree/git-facts.js';
 import { ConversationTabs } from './conversation-tabs.js';
 import { worktreesStayNote } from './fork-dialog.js';
+import type { App } from './app.js';
 import { runTui } from './entry.js';
 import { loadKeyConfig } from './keys.js';
 
@@ -18,6 +19,17 @@ export interface RunBatonOptions {
   pluginDirs?: string[];
   /** Warnings to show before the screen is taken. */
   warn?: (text: string) => void;
+  /** A server-hosted view: its streams, and what it calls instead of taking the process's signals. */
+  hosted?: {
+    input: NodeJS.ReadStream;
+    output: NodeJS.WriteStream;
+    /** C-b d: the attached client leaves; everything keeps running. */
+    detach(): void;
+    /** The app and its conversations, once made. */
+    onStart(app: App, tabs: ConversationTabs): void;
+    /** What to tell the user once the view quit (the worktrees that stay), on their terminal. */
+    afterQuit?(note: string): void;
+  };
 }
 
 export async function runBaton(opts: RunBatonOptions): Promise<number> {
@@ -35,10 +47,13 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
     if (c.added.length) tabs.notify(`agents added: ${c.added.join(', ')}`);
   });
   try {
+    const hosted = opts.hosted;
     const code = await runTui({
       cwd,
       env: opts.env,
+      ...(hosted ? { input: hosted.input, output: hosted.output, signals: false, onApp: (app: App) => hosted.onStart(app, tabs) } : {}),
       commands: {
+        ...(hosted ? { detach: () => hosted.detach() } : {}),
         'new-tab': () => tabs.newTab(),
         'switch-agent': () => tabs.switchAgent(),
         compose: () => tabs.focusCompose(),
@@ -55,7 +70,7 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
     // Said once the screen is given back, where the shell's scrollback keeps it: a quit
     // never removes a fork's worktree, nor asks to.
     const stay = worktreesStayNote(tabs.openWorktrees());
-    if (stay) opts.warn?.(stay.charAt(0).toLowerCase() + stay.slice(1));
+    if (stay) (hosted?.afterQuit ?? opts.warn)?.(stay.charAt(0).toLowerCase() + stay.slice(1));
     return code;
   } finally {
     try {

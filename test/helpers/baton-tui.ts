@@ -1,9 +1,12 @@
-// Starts the real baton TUI in a test terminal with its own HOME and XDG directories
-// (temp dirs, removed at the end), so tests never read or write the user's real ones; and
-// a suite whose tests share one such TUI with a plain shell open in its first tab.
+// Starts the real baton, as a user runs it (the built dist/src/cli.js: a client that starts
+// a baton server on demand), in a test terminal with its own HOME, XDG directories and
+// server socket directory (temp dirs, removed at the end), so tests never read or write the
+// user's real ones nor meet another test's server; cleanup ends the test's server by pid.
+// Also a suite whose tests share one such TUI with a plain shell open in its first tab.
 
 import { suite, type Test } from 'uvu';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { alive, endPids } from '../../src/proc/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +14,39 @@ import { TestTerminal } from './term.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * An environment whose baton servers are this test's alone: their sockets under `dir`/run
+ * (made 0700, as baton requires).
+ */
+export function serverEnv(dir: string): { XDG_RUNTIME_DIR: string } {
+  const run = join(dir, 'run');
+  mkdirSync(run, { recursive: true, mode: 0o700 });
+  return { XDG_RUNTIME_DIR: run };
+}
+
+/** The pids of the baton servers running with their sockets under runtimeDir (from their lock files). */
+export function serverPids(runtimeDir: string): number[] {
+  const dir = join(runtimeDir, 'baton');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.lock'))
+    .map((n) => Number(readFileSync(join(dir, n), 'utf8').trim()))
+    .filter((pid) => Number.isInteger(pid) && pid > 0 && alive(pid));
+}
+
+/** Ends this test's baton servers (and so their tabs) by pid, and waits until they are gone. */
+export async function endServers(runtimeDir: string): Promise<void> {
+  const pids = serverPids(runtimeDir);
+  if (pids.length) await endPids(() => pids.filter(alive), { graceMs: 3000 });
+}
+
 export interface BatonTui {
   t: TestTerminal;
   home: string;
+  /** XDG_RUNTIME_DIR of this test: its baton server's socket lives under it. */
+  runtime: string;
+  /** The environment baton was started with (another client or command of this test uses it). */
+  env: Record<string, string | undefined>;
   /** A directory to run baton in. */
   work: string;
   cleanup(): Promise<void>;
@@ -25,11 +58,6 @@ export interface StartOptions {
   /** Written as $XDG_CONFIG_HOME/baton/keys.json. */
   keys?: unknown;
   env?: Record<string, string>;
-  /**
-   * Run the whole of baton (`baton open`, with agents, conversations and the compose bar)
-   * instead of the bare TUI with only plain shells (src/tui/main.ts).
-   */
-  agents?: boolean;
   /** Drop-in plugins: file name -> source, written to $XDG_CONFIG_HOME/baton/plugins. */
   plugins?: Record<string, string>;
   /** The directory to open baton in (default: a new one, `work` in the temp home). */
@@ -58,10 +86,10 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
     // dash takes PS1 from the environment (bash would let /etc/bash.bashrc replace it).
     SHELL: '/bin/sh',
     PS1: '$ ',
+    ...serverEnv(home),
     ...opts.env,
   };
-  const argv = opts.agents ? [join(ROOT, 'src/cli.ts'), 'open', work] : [join(ROOT, 'src/tui/main.ts'), work];
-  const t = new TestTerminal([process.execPath, '--import', 'tsx', ...argv], {
+  const t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), work], {
     cols: opts.cols ?? 100,
     rows: opts.rows ?? 30,
     cwd: ROOT,
@@ -70,9 +98,12 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
   return {
     t,
     home,
+    runtime: env.XDG_RUNTIME_DIR,
+    env,
     work,
     async cleanup() {
       await t.kill();
+      await endServers(env.XDG_RUNTIME_DIR);
       rmSync(home, { recursive: true, force: true });
     },
   };

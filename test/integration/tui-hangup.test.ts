@@ -1,20 +1,21 @@
-// The terminal baton runs in goes away (SIGHUP): every tab's program, and what it started,
-// is ended, and baton itself is gone — nothing is left running behind a closed window.
+// The terminal baton runs in goes away (SIGHUP). With a server (the default) that ends only
+// the client: test/integration/server.test.ts shows the tabs going on. Without one
+// (BATON_NO_SERVER=1, the TUI in the terminal's own process) every tab's program, and what
+// it started, is ended, and baton itself is gone: nothing is left running behind a closed
+// window.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startBatonTui } from '../helpers/baton-tui.js';
+import { openPlainShell, startBatonTui } from '../helpers/baton-tui.js';
 import { alive } from '../../src/proc/index.js';
 import { until } from '../helpers/term.js';
 
 const s = suite('tui hangup');
 
-s('SIGHUP ends baton, its shells and their children', async () => {
-  const b = startBatonTui();
+s('without a server, SIGHUP ends baton, its shells and their children', async () => {
+  const b = startBatonTui({ env: { BATON_NO_SERVER: '1' } });
   try {
-    await b.t.waitFor('Plain shell');
-    b.t.press('Enter');
-    await b.t.waitFor(/^\$$/m);
+    await openPlainShell(b);
     b.t.type('sleep 300 & echo bg=$!\r');
     const screen = await b.t.waitFor(/^bg=\d+$/m);
     const child = Number(/^bg=(\d+)$/m.exec(screen)![1]);

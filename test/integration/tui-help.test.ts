@@ -24,7 +24,7 @@ const s = suite('tui help');
 // Before: a shell tab's compose row said "C-b m to write" and the help listed C-b m, C-b a
 // and C-b t with the rest; each then answered "This tab runs a plain shell".
 s('a plain shell tab offers no agent key; an agent tab offers them', async () => {
-  const b = startBatonTui({ agents: true, rows: 60, plugins });
+  const b = startBatonTui({ rows: 60, plugins });
   try {
     await b.t.waitFor(/Cat agent[^]*Plain shell/, 30_000, 'the picker');
     pickEntry(b.t, 'Plain shell');

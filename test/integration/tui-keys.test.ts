@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
-import { openPlainShell, plainShellSuite, ROOT, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { endServers, openPlainShell, plainShellSuite, ROOT, serverEnv, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
 
 const s = plainShellSuite('tui keys');
@@ -178,12 +178,14 @@ compose.before(async (ctx) => {
       TERM: 'xterm-256color',
       LANG: 'C.UTF-8',
       SHELL: '/bin/sh',
+      ...serverEnv(ctx.home),
     },
   });
 });
 
 compose.after(async (ctx) => {
   await ctx.t?.kill();
+  await endServers(serverEnv(ctx.home).XDG_RUNTIME_DIR);
   rmSync(ctx.home, { recursive: true, force: true });
 });
 

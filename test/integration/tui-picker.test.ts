@@ -29,7 +29,7 @@ export default {
   launch: ({ cwd }) => ({ command: '/bin/sh', args: ['-c', 'echo SLOW-AGENT-READY; exec cat'], cwd }),
 };
 `;
-  const b = startBatonTui({ agents: true, plugins: { 'slow-agent.mjs': plugin } });
+  const b = startBatonTui({ plugins: { 'slow-agent.mjs': plugin } });
   return {
     ...b,
     release: () => writeFileSync(gate, ''),
@@ -105,7 +105,7 @@ s('prefix c typed before the start-up picker is drawn: still one picker, and the
 // Before: with no agent CLI installed the picker offered a plain shell and nothing else,
 // with no word on why or how to get one.
 s('with no agent CLI on the PATH the picker says so and points at `baton agents` for the install commands', async () => {
-  const b = startBatonTui({ agents: true, cols: 80, rows: 24, env: { PATH: '/usr/bin:/bin' } });
+  const b = startBatonTui({ cols: 80, rows: 24, env: { PATH: '/usr/bin:/bin' } });
   try {
     const screen = await b.t.waitFor(/Plain shell[^]*baton agents/, 30_000, 'the picker with its note');
     const flat = screen.replace(/[│\s]+/g, ' ');

@@ -10,13 +10,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
-import { ROOT } from '../helpers/baton-tui.js';
+import { endServers, ROOT, serverEnv, serverPids } from '../helpers/baton-tui.js';
 import { TestTerminal, until } from '../helpers/term.js';
 
 let dir = '';
 let t: TestTerminal | undefined;
 
-function start(home: string): TestTerminal {
+function start(home: string, inProcess = true): TestTerminal {
   dir = mkdtempSync(join(tmpdir(), 'baton-tui-store-'));
   const work = join(dir, 'work');
   mkdirSync(work);
@@ -39,6 +39,8 @@ function start(home: string): TestTerminal {
       TERM: 'xterm-256color',
       LANG: 'C.UTF-8',
       SHELL: '/bin/sh',
+      ...serverEnv(dir),
+      ...(inProcess ? { BATON_NO_SERVER: '1' } : {}),
     },
   });
 }
@@ -65,6 +67,7 @@ const s = suite('tui store failure');
 s.after.each(async () => {
   await t?.kill();
   t = undefined;
+  await endServers(join(dir, 'run'));
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -83,6 +86,15 @@ s('BATON_HOME under /proc: after the failure, SIGTERM ends baton', async () => {
   await openAgentTab(t, home);
   process.kill(t.pid, 'SIGTERM');
   assert.is(await ended(t, 'baton to end on SIGTERM'), 0);
+});
+
+s('BATON_HOME under /proc, with a server: baton says so before it takes the screen (exit 2) and no server is left', async () => {
+  const home = `/proc/baton-tui-${process.pid}/home`;
+  t = start(home, false);
+  const code = await ended(t, 'baton to give up');
+  assert.is(code, 2);
+  assert.match(t.screenText(), /cannot create \/proc\/baton-tui-\d+: that file system does not allow a directory there \(ENOENT\)/);
+  assert.equal(serverPids(join(dir, 'run')), []);
 });
 
 s.run();

@@ -4,7 +4,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { alive, childrenOf, readStat } from '../../src/proc/index.js';
 import { until } from '../helpers/term.js';
 
@@ -74,8 +74,9 @@ s('prefix ? shows every binding from the key configuration; q closes it', async 
 s('prefix q asks first while a command runs; n keeps baton; after it ends q quits and ends every shell', async ({ b }) => {
   b.t.type('sleep 600\r');
   await b.t.waitFor('$ sleep 600');
-  const children = () => shellPids(b.t.pid);
-  await until(() => children().length === 2, 'two shells under baton');
+  // The tabs' shells run in baton's server (the terminal runs a client).
+  const children = () => serverPids(b.runtime).flatMap((pid) => shellPids(pid));
+  await until(() => children().length === 2, 'two shells under baton\'s server');
   // The shell hands the terminal to sleep a moment after reading the line.
   await until(() => children().some((sh) => childNamed(sh, 'sleep')), 'sleep running in the shell');
   b.t.press('C-b', 'q');

@@ -56,7 +56,7 @@ for (const cols of [80, 120]) {
   // Before: the divider, with the brief's mode and size after it, was longer than the view:
   // it was cut mid-word at the view's edge.
   s(`at ${cols} columns the switch divider is one row fitted to the view, its words whole`, async () => {
-    const b = startBatonTui({ agents: true, cols, rows: 30, work, env: { BATON_HOME: batonHome }, plugins });
+    const b = startBatonTui({ cols, rows: 30, work, env: { BATON_HOME: batonHome }, plugins });
     try {
       await b.t.waitFor('Restore tabs', 30_000, 'the offer to restore the tab');
       b.t.type('y');

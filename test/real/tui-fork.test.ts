@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { TestTerminal, until } from '../helpers/term.js';
-import { ROOT } from '../helpers/baton-tui.js';
+import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -50,7 +50,7 @@ function startBaton(dir: string): TestTerminal {
     cols: 120,
     rows: 36,
     cwd: dir,
-    env: { ...menv.env, PWD: dir, BATON_HOME: batonHome(), BATON_WORKTREES_DIR: forks, XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+    env: { ...menv.env, ...serverEnv(menv.dir), PWD: dir, BATON_HOME: batonHome(), BATON_WORKTREES_DIR: forks, XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
   });
 }
 
@@ -115,6 +115,8 @@ s.before(async () => {
 });
 s.after(async () => {
   await t?.kill();
+  // The tabs run in baton's server: ended by pid with the test's socket directory.
+  if (menv) await endServers(join(menv.dir, 'run'));
   await menv?.cleanup();
   await fake?.close();
   if (root) rmSync(root, { recursive: true, force: true });

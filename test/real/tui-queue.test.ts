@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { TestTerminal } from '../helpers/term.js';
-import { ROOT } from '../helpers/baton-tui.js';
+import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -78,11 +78,13 @@ s.before(async () => {
     cols: 100,
     rows: 30,
     cwd: menv.cwd,
-    env: { ...menv.env, BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+    env: { ...menv.env, ...serverEnv(menv.dir), BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
   });
 });
 s.after(async () => {
   await t?.kill();
+  // The tabs run in baton's server: ended by pid with the test's socket directory.
+  if (menv) await endServers(join(menv.dir, 'run'));
   await menv?.cleanup();
   await fake?.close();
 });

@@ -17,8 +17,10 @@ const LAYERS: readonly [string, RegExp][] = [
   ['worktree', /^src\/worktree\//],
   ['plugins', /^src\/plugins\//],
   ['conversation', /^src\/conversation\//],
-  ['server', /^src\/server\//],
+  // As in tmux, the server draws each client's view: it hosts the TUI, and a client relays it.
   ['tui', /^src\/tui\//],
+  ['server', /^src\/server\//],
+  ['client', /^src\/client\//],
   ['commands', /^src\/commands\//],
   ['cli', /^src\/cli\.ts$/],
 ];

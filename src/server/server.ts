@@ -1,0 +1,348 @@
+// `baton server`: the long-lived process that owns every tab (PTYs, emulators, agent
+// conversations) so they outlive the terminal that opened them. It listens on a Unix socket
+// only (socket-place.ts: an owner-only directory, the socket 0600), hosts one view of its
+// tabs (the TUI, drawn on a VirtualTerminal) and relays that view to every attached client;
+// a client's keys go to the view (unless it attached read-only). Like tmux, the view is
+// drawn at the smallest size among the clients that may resize it.
+// One per user and name: a lock file holds the server's pid while it runs, and a socket
+// left by a server that died is noticed (nothing answers on it) and replaced.
+// It ends when the view quits (C-b q, or the last tab closed with nobody attached), on
+// `baton kill-server`, or on SIGTERM; detaching (C-b d) or a client dying changes nothing.
+
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync, chmodSync, constants } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { alive } from '../proc/index.js';
+import { packageVersion } from '../package-root.js';
+import type { App } from '../tui/app.js';
+import type { ConversationTabs } from '../tui/conversation-tabs.js';
+import { runBaton } from '../tui/run-baton.js';
+import { checkSocketFile, type SocketPlace } from './socket-place.js';
+import { decodeJson, encodeFrame, encodeJson, FRAME, FrameReader, PROTOCOL_VERSION, versionMismatch, type ExitNotice, type Frame, type Hello, type Refusal } from './protocol.js';
+import { HIGH_WATER, VirtualTerminal, type ViewSink } from './virtual-terminal.js';
+import { tabList, type TabListing } from './tab-list.js';
+
+/** How long a connection may take to say who it is. */
+const HELLO_MS = 5000;
+/** A server nobody ever attached to ends after this long. */
+const FIRST_ATTACH_MS = 60_000;
+
+export interface ServerOptions {
+  place: SocketPlace;
+  name: string;
+  env: NodeJS.ProcessEnv;
+  pluginDirs?: string[];
+  log: (line: string) => void;
+}
+
+interface Client {
+  socket: Socket;
+  hello: Hello;
+  sink: ViewSink;
+  readOnly: boolean;
+}
+
+/** True when a server answers on the socket. */
+export function serverAnswers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createConnection(path);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Takes the server's lock (O_EXCL, holding this pid). A lock whose pid is gone is stale and
+ * is taken over; one whose pid lives means another server of this name runs: false.
+ */
+export function takeLock(path: string): boolean {
+  for (let i = 0; i < 3; i++) {
+    try {
+      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    let pid = NaN;
+    try {
+      pid = Number(readFileSync(path, 'utf8').trim());
+    } catch {
+      continue;
+    }
+    if (Number.isInteger(pid) && pid > 0 && alive(pid)) return false;
+    try {
+      unlinkSync(path);
+    } catch {
+      // Another starter removed it first.
+    }
+  }
+  return false;
+}
+
+export class BatonServer {
+  private net: Server | undefined;
+  private readonly clients = new Set<Client>();
+  private readonly vt = new VirtualTerminal(80, 24);
+  private app: App | undefined;
+  private tabs: ConversationTabs | undefined;
+  private view: Promise<number> | undefined;
+  /** Said to the clients with the quit (the worktrees that stay). */
+  private quitNote: string | undefined;
+  private ending: Promise<void> | undefined;
+  private firstAttach: NodeJS.Timeout | undefined;
+  /** The client whose keys the view is handling right now (C-b d detaches that one). */
+  private typing: Client | undefined;
+  private resolveDone!: () => void;
+  /** Resolves when the server has ended. */
+  readonly done = new Promise<void>((r) => (this.resolveDone = r));
+
+  constructor(private readonly opts: ServerOptions) {
+    this.vt.redraw = () => this.app?.redrawAll();
+  }
+
+  /** Listens; false when another server of this name already runs. */
+  async start(): Promise<boolean> {
+    const { place } = this.opts;
+    if (!takeLock(place.lock)) return false;
+    try {
+      checkSocketFile(place.path);
+      if (await serverAnswers(place.path)) {
+        this.releaseLock();
+        return false;
+      }
+      this.opts.log(`a socket was left by a server that is gone: replaced (${place.path})`);
+      unlinkSync(place.path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+        this.releaseLock();
+        throw e;
+      }
+    }
+    const net = createServer((socket) => this.accept(socket));
+    this.net = net;
+    // The socket is made 0600 from the start (the directory already keeps others out).
+    const umask = process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        net.once('error', reject);
+        net.listen(place.path, () => resolve());
+      });
+    } finally {
+      process.umask(umask);
+    }
+    chmodSync(place.path, 0o600);
+    this.firstAttach = setTimeout(() => {
+      if (!this.view) void this.end('nobody attached');
+    }, FIRST_ATTACH_MS);
+    this.opts.log(`listening on ${place.path} (pid ${process.pid}, baton ${packageVersion()}, protocol ${PROTOCOL_VERSION})`);
+    return true;
+  }
+
+  private accept(socket: Socket): void {
+    const reader = new FrameReader();
+    let client: Client | undefined;
+    const hello = setTimeout(() => socket.destroy(), HELLO_MS);
+    socket.on('data', (data: Buffer) => {
+      let frames: Frame[];
+      try {
+        frames = reader.push(data);
+      } catch (e) {
+        this.opts.log(`a connection sent a bad frame (${(e as Error).message}): closed`);
+        socket.destroy();
+        return;
+      }
+      for (const f of frames) {
+        if (!client) {
+          clearTimeout(hello);
+          client = this.greet(socket, f);
+          if (!client) return;
+        } else this.fromClient(client, f);
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(hello);
+      if (client) this.leave(client);
+    });
+  }
+
+  /** The handshake; the client once it may attach (an ls or kill-server is answered here). */
+  private greet(socket: Socket, f: Frame): Client | undefined {
+    const refuse = (r: Refusal) => {
+      socket.end(encodeJson(FRAME.refused, r));
+      return undefined;
+    };
+    if (f.type !== FRAME.hello) return refuse({ message: 'the first frame was not a hello', code: 2 });
+    let hello: Hello;
+    try {
+      hello = decodeJson<Hello>(f);
+    } catch {
+      return refuse({ message: 'the hello was not JSON', code: 2 });
+    }
+    const ours = { protocol: PROTOCOL_VERSION, baton: packageVersion() };
+    const mismatch = versionMismatch({ protocol: Number(hello.protocol), baton: String(hello.baton) }, ours, 'server');
+    if (mismatch) return refuse({ ...mismatch, working: this.workingTabs() });
+    socket.write(encodeJson(FRAME.welcome, { ...ours, pid: process.pid }));
+    const req = hello.request;
+    if (req.kind === 'ls') {
+      socket.end(encodeJson(FRAME.reply, { tabs: this.listing() }));
+      return undefined;
+    }
+    if (req.kind === 'kill-server') {
+      socket.end(encodeJson(FRAME.reply, { ending: true, working: this.workingTabs() }));
+      void this.end('baton kill-server');
+      return undefined;
+    }
+    const client: Client = {
+      socket,
+      hello,
+      readOnly: req.readOnly === true,
+      sink: {
+        write: (data) => {
+          socket.write(encodeFrame(FRAME.output, data));
+          return socket.writableLength < HIGH_WATER;
+        },
+        onDrain: (cb) => socket.once('drain', cb),
+      },
+    };
+    this.clients.add(client);
+    this.opts.log(`attached: ${hello.user.name}@${hello.user.device}${client.readOnly ? ' (read-only)' : ''}, ${hello.cols}x${hello.rows}`);
+    this.fitView();
+    if (!this.view) this.startView(req.cwd);
+    else if (req.tab !== undefined) this.selectTab(req.tab);
+    this.vt.attach(client.sink);
+    return client;
+  }
+
+  private fromClient(client: Client, f: Frame): void {
+    switch (f.type) {
+      case FRAME.input:
+        if (client.readOnly) return;
+        this.typing = client;
+        try {
+          this.vt.type(f.payload);
+        } finally {
+          this.typing = undefined;
+        }
+        return;
+      case FRAME.resize: {
+        const size = decodeJson<{ cols: number; rows: number }>(f);
+        client.hello.cols = size.cols;
+        client.hello.rows = size.rows;
+        this.fitView();
+        return;
+      }
+      case FRAME.detach:
+        this.sendExit(client, { reason: 'detached' });
+        return;
+      default:
+        this.opts.log(`a client sent an unknown frame type ${f.type}: ignored`);
+    }
+  }
+
+  /** Like tmux: the view takes the smallest size among the clients that may resize it. */
+  private fitView(): void {
+    const sizers = [...this.clients].filter((c) => !c.readOnly);
+    if (!sizers.length) return;
+    const cols = Math.min(...sizers.map((c) => c.hello.cols));
+    const rows = Math.min(...sizers.map((c) => c.hello.rows));
+    this.vt.resize(cols, rows);
+  }
+
+  private leave(client: Client): void {
+    if (!this.clients.delete(client)) return;
+    this.vt.detach(client.sink);
+    this.opts.log(`detached: ${client.hello.user.name}@${client.hello.user.device}`);
+    this.fitView();
+    // A view with no tab and nobody to open one has nothing left to keep.
+    if (this.clients.size === 0 && this.app && this.app.tabs.length === 0) void this.end('the last tab closed and nobody is attached');
+  }
+
+  private sendExit(client: Client, notice: ExitNotice): void {
+    this.vt.detach(client.sink);
+    if (this.clients.delete(client)) this.opts.log(`${notice.reason}: ${client.hello.user.name}@${client.hello.user.device}`);
+    client.socket.end(encodeJson(FRAME.exit, notice));
+    this.fitView();
+  }
+
+  private startView(cwd: string): void {
+    if (this.firstAttach) clearTimeout(this.firstAttach);
+    this.view = runBaton({
+      dir: cwd,
+      env: this.opts.env,
+      ...(this.opts.pluginDirs ? { pluginDirs: this.opts.pluginDirs } : {}),
+      warn: (w) => this.opts.log(`warning: ${w}`),
+      hosted: {
+        input: this.vt.input as unknown as NodeJS.ReadStream,
+        output: this.vt.output as unknown as NodeJS.WriteStream,
+        detach: () => {
+          // C-b d detaches the client that typed it; the others stay.
+          const c = this.typing;
+          if (c) this.sendExit(c, { reason: 'detached' });
+        },
+        onStart: (app, tabs) => {
+          this.app = app;
+          this.tabs = tabs;
+        },
+        afterQuit: (note) => {
+          this.quitNote = note;
+        },
+      },
+    });
+    this.view.then(
+      () => this.end('baton quit', { reason: 'quit', ...(this.quitNote ? { message: this.quitNote } : {}) }),
+      (e: unknown) => {
+        this.opts.log(`the view failed: ${(e as Error).stack ?? String(e)}`);
+        void this.end('the view failed', { reason: 'server-exit', message: (e as Error).message });
+      },
+    );
+  }
+
+  private selectTab(tab: string): void {
+    const app = this.app;
+    if (!app) return;
+    const n = Number(tab);
+    const i = Number.isInteger(n) && n >= 1 && n <= app.tabs.length ? n - 1 : app.tabs.findIndex((t) => t.label === tab);
+    if (i >= 0) app.select(i);
+  }
+
+  private listing(): TabListing[] {
+    return this.app ? tabList(this.app, this.tabs, this.clients.size) : [];
+  }
+
+  private workingTabs(): string[] {
+    return this.listing().filter((t) => t.status === 'working' || t.status === 'approval').map((t) => `${t.index}:${t.label}`);
+  }
+
+  /** Ends the view (every tab's program), tells the clients, stops listening. */
+  end(why: string, notice: ExitNotice = { reason: 'server-exit', message: why }): Promise<void> {
+    this.ending ??= (async () => {
+      this.opts.log(`ending: ${why}`);
+      if (this.firstAttach) clearTimeout(this.firstAttach);
+      for (const c of [...this.clients]) this.sendExit(c, notice);
+      if (this.app) await this.app.quit().catch(() => undefined);
+      await this.view?.catch(() => undefined);
+      await new Promise<void>((r) => (this.net ? this.net.close(() => r()) : r()));
+      try {
+        unlinkSync(this.opts.place.path);
+      } catch {
+        // Gone already.
+      }
+      this.releaseLock();
+      this.resolveDone();
+    })();
+    return this.ending;
+  }
+
+  private releaseLock(): void {
+    try {
+      if (readFileSync(this.opts.place.lock, 'utf8').trim() === String(process.pid)) unlinkSync(this.opts.place.lock);
+    } catch {
+      // Not ours, or gone.
+    }
+  }
+}
