@@ -76,7 +76,8 @@ s('help lines cover every binding, 0-9 folded', () => {
     const keys = lines.map((l) => l.keys);
     assert.ok(keys.includes('C-b 0-9'));
     assert.ok(keys.includes('C-b C-b'));
-    assert.is(lines.length, 12);
+    assert.is(lines.length, 13);
+    assert.ok(keys.includes('C-b d'), 'detach');
     assert.is(lines[0]!.keys, 'C-b c');
   });
 });
