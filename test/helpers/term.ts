@@ -1,14 +1,18 @@
 // Test terminal: runs a command in a real PTY (node-pty) and reconstructs its screen with a
 // real terminal emulator (@xterm/headless, Unicode 11 widths), so tests assert on what a
 // person would see. Waiting is always polling for a condition with a deadline. Everything
-// it starts is ended by process group.
+// it starts is ended by process group. A command given no XDG_RUNTIME_DIR gets a socket
+// directory of its own, so a baton it runs never meets another test's baton server (nor the
+// user's); kill() ends the servers started there, by pid.
 
-import { writeSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as pty from 'node-pty';
 import headless from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import type { Terminal } from '@xterm/headless';
-import { signalGroup } from '../../src/proc/index.js';
+import { alive, endPids, signalGroup } from '../../src/proc/index.js';
 import { keyBytes } from '../../src/tui/key-parse.js';
 
 const { Terminal: TerminalCtor } = headless as unknown as { Terminal: typeof Terminal };
@@ -32,6 +36,8 @@ export class TestTerminal {
   readonly exited: Promise<number>;
   /** Everything the command wrote, for assertions on escape sequences (OSC 52). */
   output = '';
+  /** The socket directory made for this command (when its env named none). */
+  private ownRuntime: string | undefined;
 
   constructor(argv: string[], opts: TermOptions) {
     const cols = opts.cols ?? 100;
@@ -41,6 +47,10 @@ export class TestTerminal {
     this.term.unicode.activeVersion = '11';
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
+    if (env.XDG_RUNTIME_DIR === undefined) {
+      this.ownRuntime = mkdtempSync(join(tmpdir(), 'baton-term-run-'));
+      env.XDG_RUNTIME_DIR = this.ownRuntime;
+    }
     this.proc = pty.spawn(argv[0]!, argv.slice(1), { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? process.cwd(), env });
     this.pid = this.proc.pid;
     this.proc.onData((d) => {
@@ -160,6 +170,15 @@ export class TestTerminal {
     }
     signalGroup(this.pid, 'SIGKILL');
     this.term.dispose();
+    if (this.ownRuntime) {
+      const dir = join(this.ownRuntime, 'baton');
+      const servers = () =>
+        existsSync(dir)
+          ? readdirSync(dir).filter((n) => n.endsWith('.lock')).map((n) => Number(readFileSync(join(dir, n), 'utf8').trim())).filter((p) => p > 1 && alive(p))
+          : [];
+      await endPids(servers, { graceMs: 3000 });
+      rmSync(this.ownRuntime, { recursive: true, force: true });
+    }
   }
 }
 
