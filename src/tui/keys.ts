@@ -124,7 +124,8 @@ export function tmuxPrefixNote(cfg: KeyConfig, env: NodeJS.ProcessEnv): { full: 
   const file = userKeysPath(env) ?? '~/.config/baton/keys.json';
   return {
     full: `Inside tmux: ${p} is tmux's prefix too, and tmux takes it first. Press it twice to reach baton (${p} ${p} c: new tab), or give baton its own prefix in ${file}, e.g. {"prefix": "C-a"}, and start baton again.`,
-    short: `Inside tmux, ${p} is tmux's prefix too: ${p} ${p} reaches baton · ${p} ${p} ? tells how to change baton's`,
+    // One status line at 80 columns.
+    short: `tmux's prefix is ${p} too: ${p} ${p} reaches baton · ${p} ${p} ? to change baton's`,
   };
 }
 

@@ -108,7 +108,7 @@ custom('inside tmux baton says C-b is tmux\'s prefix too and how to change its o
   const first = startBatonTui({ env: TMUX });
   let second: BatonTui | undefined;
   try {
-    await first.t.waitFor((scr) => /Inside tmux, C-b is tmux's prefix too: C-b C-b reaches baton/.test(scr.split('\n').at(-1)!), 15_000, 'the note on the status line');
+    await first.t.waitFor((scr) => /tmux's prefix is C-b too: C-b C-b reaches baton · C-b C-b \? to change baton's$/.test(scr.split('\n').at(-1)!), 15_000, 'the note on the status line');
     await openPlainShell(first);
     first.t.press('C-b', '?');
     const screen = await first.t.waitFor(/baton keys[^]*closes this help/, 10_000, 'the help');

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
-import { InputRouter, describeBindings, loadKeyConfig, pasteAsKeys, type KeyConfig, type RouterAction } from '../../src/tui/keys.js';
+import { InputRouter, describeBindings, loadKeyConfig, pasteAsKeys, tmuxPrefixNote, type KeyConfig, type RouterAction } from '../../src/tui/keys.js';
 
 const s = suite('keys: configuration');
 
@@ -79,6 +79,19 @@ s('help lines cover every binding, 0-9 folded', () => {
     assert.is(lines.length, 13);
     assert.ok(keys.includes('C-b d'), 'detach');
     assert.is(lines[0]!.keys, 'C-b c');
+  });
+});
+
+s('inside tmux with the prefix C-b: a note names the user key file and the JSON; none outside tmux or with another prefix', () => {
+  withUserKeys(undefined, (env, path) => {
+    const c = loadKeyConfig({ env });
+    assert.is(tmuxPrefixNote(c, env), undefined);
+    const note = tmuxPrefixNote(c, { ...env, TMUX: '/tmp/tmux-1000/default,1,0' })!;
+    assert.ok(note.full.includes(`${path}, e.g. {"prefix": "C-a"}`), note.full);
+    assert.ok(note.short.length + 1 <= 80, 'the short one fits a status line at 80 columns');
+  });
+  withUserKeys('{"prefix": "C-a"}', (env) => {
+    assert.is(tmuxPrefixNote(loadKeyConfig({ env }), { ...env, TMUX: '/tmp/tmux-1000/default,1,0' }), undefined);
   });
 });
 
