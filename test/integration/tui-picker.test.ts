@@ -5,7 +5,8 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPlainShell, pickEntry, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 
@@ -14,7 +15,8 @@ import { openPlainShell, pickEntry, startBatonTui, type BatonTui } from '../help
  * release() was called, as a CLI that takes long to tell its version; its TUI is cat.
  */
 function withSlowAgent(): BatonTui & { release(): void; asked(): boolean } {
-  const gate = join(process.env.TMPDIR ?? '/tmp', `baton-slow-agent-${process.pid}-${Date.now()}`);
+  const gateDir = mkdtempSync(join(tmpdir(), 'baton-slow-agent-'));
+  const gate = join(gateDir, 'release');
   const plugin = `
 import { existsSync, writeFileSync } from 'node:fs';
 const gate = ${JSON.stringify(gate)};
@@ -35,8 +37,10 @@ export default {
     release: () => writeFileSync(gate, ''),
     asked: () => existsSync(`${gate}.asked`),
     async cleanup() {
-      for (const f of [gate, `${gate}.asked`]) writeFileSync(f, '');
+      // Released, so a detection still waiting ends with the test.
+      writeFileSync(gate, '');
       await b.cleanup();
+      rmSync(gateDir, { recursive: true, force: true });
     },
   };
 }
