@@ -1,0 +1,225 @@
+// The bytes that draw one row of a pane on the terminal the user sits at: an absolute cursor
+// move to the row's start, then each cell with its full attributes (sgr.ts) and its OSC 8
+// hyperlink, and the blank tail erased (EL). A cell the terminal may draw at another width
+// than the emulator counts (cell-width.ts) is drawn over blanks it first lays across its
+// columns, and the cell after it is placed with an absolute move, so nothing that follows
+// lands anywhere but where the emulator has it and no old character survives beside it.
+// Columns another view covers (an overlay) are skipped. It builds strings; it writes nothing.
+
+import { DEFAULT_ATTR, type BlessedRow } from './cells.js';
+import { uncertainWidth } from './cell-width.js';
+import { blessedSgr, SgrCache, SGR_RESET } from './sgr.js';
+import type { TerminalCaps } from './terminal-caps.js';
+import { cellBgWord, cellFgWord, linkIdOf, type Hyperlink, type IBufferCell, type IBufferLine } from './xterm.js';
+
+export interface RowPlace {
+  /** Screen row and the pane's first column, 0-based. */
+  y: number;
+  x0: number;
+  width: number;
+  /** The row reaches the terminal's right edge, so its blank tail can be erased with EL. */
+  toEdge: boolean;
+  /** Columns (from x0) that another view draws over: left alone. */
+  covered?: Uint8Array;
+}
+
+const OSC8_CLOSE = '\x1b]8;;\x1b\\';
+const EL = '\x1b[K';
+const HAS_EXTENDED = 1 << 28;
+
+const cup = (y: number, x: number) => `\x1b[${y + 1};${x + 1}H`;
+
+/** No control character may reach the terminal inside a link (it would end the sequence early). */
+const UNSAFE_URI = /[\u0000-\u001f\u007f-\u009f]/;
+const SAFE_ID = /^[\u0021-\u0039\u003c-\u007e]{1,250}$/;
+const MAX_URI = 8192;
+
+/** The OSC 8 sequence that opens a link, or '' for one that cannot be passed on safely. */
+export function openLink(link: Hyperlink | undefined): string {
+  if (!link || !link.uri || link.uri.length > MAX_URI || UNSAFE_URI.test(link.uri)) return '';
+  const params = link.id !== undefined && SAFE_ID.test(link.id) ? `id=${link.id}` : '';
+  return `\x1b]8;${params};${link.uri}\x1b\\`;
+}
+
+export class RowWriter {
+  private readonly sgr: SgrCache;
+  private readonly blessedSgrs = new Map<number, string>();
+  // The row under construction.
+  private out = '';
+  private place!: RowPlace;
+  private curSgr = '';
+  private curLink = '';
+  /** The terminal's cursor is not known to be where the next cell goes. */
+  private lost = false;
+  /** Output length, column and state after the last cell that is not a plain blank. */
+  private inkLen = 0;
+  private inkX = 0;
+  private inkLost = false;
+  private inkLink = '';
+  private inkSgr = '';
+
+  constructor(readonly caps: TerminalCaps) {
+    this.sgr = new SgrCache(caps);
+  }
+
+  /**
+   * Row bytes for an emulator line (undefined: a blank row). `links` turns xterm's link
+   * numbers into links; without it links are left out.
+   */
+  line(line: IBufferLine | undefined, cell: IBufferCell | undefined, place: RowPlace, links?: (id: number) => Hyperlink | undefined): string {
+    this.begin(place);
+    const width = place.width;
+    const n = line ? Math.min(line.length, width) : 0;
+    let fg = -1;
+    let bg = -1;
+    let sgr = SGR_RESET;
+    let linkId = 0;
+    let link = '';
+    let linkCache: Map<number, string> | undefined;
+    let x = 0;
+    while (x < width) {
+      if (x >= n || !cell || !line!.getCell(x, cell)) {
+        this.put(x, 1, ' ', SGR_RESET, '', true);
+        x++;
+        continue;
+      }
+      let w = cell.getWidth();
+      if (w === 0) {
+        // The second half of a wide character whose first half was not drawn (cut off).
+        this.put(x, 1, ' ', sgr, link, false);
+        x++;
+        continue;
+      }
+      const f = cellFgWord(cell);
+      const b = cellBgWord(cell);
+      if (f !== fg || b !== bg || b & HAS_EXTENDED) {
+        fg = f;
+        bg = b;
+        sgr = this.sgr.of(cell);
+        const id = links ? linkIdOf(cell) : 0;
+        if (id !== linkId) {
+          linkId = id;
+          if (!id) link = '';
+          else {
+            linkCache ??= new Map();
+            let s = linkCache.get(id);
+            if (s === undefined) linkCache.set(id, (s = openLink(links!(id))));
+            link = s;
+          }
+        }
+      }
+      let chars = cell.getChars() || ' ';
+      if (x + w > width) {
+        // A wide character the row cannot hold whole.
+        chars = ' ';
+        w = 1;
+      }
+      this.put(x, w, chars, sgr, link, chars === ' ' && sgr === SGR_RESET && link === '');
+      x += w;
+    }
+    return this.end();
+  }
+
+  /** Row bytes for a row of blessed cells (scroll mode, notices): its limited attributes only. */
+  blessed(row: BlessedRow, x0: number, place: RowPlace): string {
+    this.begin(place);
+    const width = place.width;
+    let x = 0;
+    while (x < width) {
+      const c = row[x0 + x];
+      if (!c) {
+        this.put(x, 1, ' ', SGR_RESET, '', true);
+        x++;
+        continue;
+      }
+      const attr = c[0];
+      let sgr = this.blessedSgrs.get(attr);
+      if (sgr === undefined) this.blessedSgrs.set(attr, (sgr = blessedSgr(attr, this.caps)));
+      const ch = c[1] || ' ';
+      const w = c[1] !== '' && x + 1 < width && row[x0 + x + 1]?.[1] === '' ? 2 : 1;
+      this.put(x, w, ch, sgr, '', ch === ' ' && attr === DEFAULT_ATTR);
+      x += w;
+    }
+    return this.end();
+  }
+
+  private begin(place: RowPlace): void {
+    this.place = place;
+    this.out = cup(place.y, place.x0);
+    this.curSgr = '';
+    this.curLink = '';
+    this.lost = false;
+    this.inkLen = this.out.length;
+    this.inkX = 0;
+    this.inkLost = false;
+    this.inkLink = '';
+    this.inkSgr = '';
+  }
+
+  /** One cell of `w` columns at column x (from the pane's left). */
+  private put(x: number, w: number, chars: string, sgr: string, link: string, blank: boolean): void {
+    const p = this.place;
+    const covered = p.covered;
+    if (covered && (covered[x] || (w === 2 && covered[x + 1]))) {
+      // Half a wide character beside an overlay: its other half is drawn blank.
+      if (w === 2 && !covered[x]) this.put(x, 1, ' ', sgr, link, false);
+      else if (w === 2 && !covered[x + 1]) {
+        this.lost = true;
+        this.put(x + 1, 1, ' ', sgr, link, false);
+      }
+      this.lost = true;
+      return;
+    }
+    if (this.lost) {
+      this.out += cup(p.y, p.x0 + x);
+      this.lost = false;
+    }
+    if (link !== this.curLink) {
+      if (this.curLink) this.out += OSC8_CLOSE;
+      if (link) this.out += link;
+      this.curLink = link;
+    }
+    if (sgr !== this.curSgr) {
+      this.out += sgr;
+      this.curSgr = sgr;
+    }
+    if (w === 1 && chars.length === 1 && chars.charCodeAt(0) < 0x2100) {
+      this.out += chars;
+    } else if (!uncertainWidth(chars)) {
+      this.out += chars;
+    } else if (w === 1 && p.toEdge && x + 1 >= p.width) {
+      // Drawn two columns wide in the last column, it would wrap onto the next row.
+      this.out += ' ';
+    } else {
+      this.out += (w === 2 ? '  ' : ' ') + cup(p.y, p.x0 + x) + chars;
+      this.lost = true;
+    }
+    if (!blank) {
+      this.inkLen = this.out.length;
+      this.inkX = x + w;
+      this.inkLost = this.lost;
+      this.inkLink = this.curLink;
+      this.inkSgr = this.curSgr;
+    }
+  }
+
+  private end(): string {
+    const p = this.place;
+    let out = this.out;
+    if (p.toEdge && !p.covered) {
+      // The blank tail is erased rather than written.
+      out = out.slice(0, this.inkLen);
+      if (this.inkLink) out += OSC8_CLOSE;
+      if (this.inkSgr !== SGR_RESET) out += SGR_RESET;
+      if (this.inkX < p.width) {
+        if (this.inkLost) out += cup(p.y, p.x0 + this.inkX);
+        out += EL;
+      }
+    } else {
+      if (this.curLink) out += OSC8_CLOSE;
+      if (this.curSgr !== SGR_RESET) out += SGR_RESET;
+    }
+    this.out = '';
+    return out;
+  }
+}
