@@ -68,6 +68,7 @@ export class RowWriter {
    */
   line(line: IBufferLine | undefined, cell: IBufferCell | undefined, place: RowPlace, links?: (id: number) => Hyperlink | undefined): string {
     this.begin(place);
+    if (!this.caps.hyperlinks) links = undefined;
     const width = place.width;
     const n = line ? Math.min(line.length, width) : 0;
     let fg = -1;

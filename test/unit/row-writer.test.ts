@@ -100,6 +100,12 @@ s('a hyperlink is opened around its cells and closed after them, with its id', a
   assert.ok(oc.isUnderline(), 'the outer xterm.js marks its link');
 });
 
+s('a terminal that would print an unknown OSC (the Linux console) gets no link', async () => {
+  const { term, line, cell } = await program('\x1b]8;;https://e.com/p\x1b\\ab\x1b]8;;\x1b\\c');
+  const out = new RowWriter({ ...TRUECOLOR, hyperlinks: false }).line(line, cell, { y: 0, x0: 0, width: 10, toEdge: true }, hyperlinks(term));
+  assert.is(out, '\x1b[1;1H\x1b[0mabc\x1b[K');
+});
+
 s('a link that cannot be passed on safely is left out; a bad id is dropped', () => {
   assert.is(openLink({ uri: 'https://e.com/\x07x' }), '');
   assert.is(openLink({ uri: 'https://e.com/\x1b]0;pwned' }), '');
