@@ -21,6 +21,7 @@ import { PaneView } from './pane-view.js';
 import { confirm, openPicker, type PickerChoice } from './picker.js';
 import { ScrollMode, type BlessedKey } from './scroll-mode.js';
 import { Tab, type TabLaunch } from './tab.js';
+import { terminalCaps } from './terminal-caps.js';
 import { escapeTags, formatStatusLine, formatTabBar } from './tab-bar.js';
 
 export interface AppOptions {
@@ -94,7 +95,7 @@ export class App implements OverlayHost {
     } as blessed.Widgets.IScreenOptions);
     (this.screen as unknown as { tput: { brokenACS: boolean } }).tput.brokenACS = true;
     this.tabBar = blessed.box({ parent: this.screen, top: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'blue', fg: 'white' } });
-    this.view = new PaneView(this.screen, { top: TOP_ROWS, bottom: STATUS_ROWS + this.composeRows });
+    this.view = new PaneView(this.screen, { top: TOP_ROWS, bottom: STATUS_ROWS + this.composeRows }, terminalCaps(opts.env));
     this.composeBar = blessed.box({ parent: this.screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true, style: { fg: 'gray' } });
     this.statusLine = blessed.box({ parent: this.screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black', fg: 'white' } });
     this.frames = new FrameScheduler(() => this.frame());
@@ -531,10 +532,10 @@ export class App implements OverlayHost {
       } else if (!this.composeBarOwned) {
         this.composeBar.setContent(`{gray-fg}${escapeTags(shellTabLine(this.opts.keys.prefix))}{/gray-fg}`);
       }
+      // The pane's rows follow blessed's draw (see PaneView).
       this.screen.render();
     } else {
-      const rows = this.view.paint();
-      if (rows) this.screen.draw(rows.start, rows.end);
+      this.view.flush();
     }
     this.placeCursor();
   }

@@ -1,6 +1,7 @@
-// Emulator rows -> blessed screen cells. blessed keeps each cell as [attr, ch] with
+// Emulator rows -> blessed-style cells, for scroll mode and the compact history (the live
+// pane is drawn by row-writer.ts with every attribute). A cell is [attr, ch] with
 // attr = flags << 18 | fg << 9 | bg (0x1ff = default colour; flags: 1 bold, 2 underline,
-// 4 blink, 8 inverse, 16 invisible). Italic, dim and strikethrough have no blessed flag and
+// 4 blink, 8 inverse, 16 invisible). Italic, dim and strikethrough have no flag here and
 // are dropped; truecolour is reduced to the nearest xterm colour. Writes cells only; it
 // must never write to a terminal.
 

@@ -57,7 +57,14 @@ export interface StartOptions {
   rows?: number;
   /** Written as $XDG_CONFIG_HOME/baton/keys.json. */
   keys?: unknown;
-  env?: Record<string, string>;
+  env?: Record<string, string | undefined>;
+  /** The terminal joins emoji sequences into one glyph, as kitty or WezTerm do (see grapheme-width.ts). */
+  graphemes?: boolean;
+  /**
+   * Run the whole of baton (`baton open`, with agents, conversations and the compose bar)
+   * instead of the bare TUI with only plain shells (src/tui/main.ts).
+   */
+  agents?: boolean;
   /** Drop-in plugins: file name -> source, written to $XDG_CONFIG_HOME/baton/plugins. */
   plugins?: Record<string, string>;
   /** The directory to open baton in (default: a new one, `work` in the temp home). */
@@ -94,6 +101,7 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
     rows: opts.rows ?? 30,
     cwd: ROOT,
     env,
+    graphemes: opts.graphemes,
   });
   return {
     t,

@@ -14,6 +14,7 @@ import unicode11 from '@xterm/addon-unicode11';
 import type { Terminal } from '@xterm/headless';
 import { alive, endPids, signalGroup } from '../../src/proc/index.js';
 import { keyBytes } from '../../src/tui/key-parse.js';
+import { registerGraphemeWidths } from './grapheme-width.js';
 
 const { Terminal: TerminalCtor } = headless as unknown as { Terminal: typeof Terminal };
 const { Unicode11Addon } = unicode11 as unknown as { Unicode11Addon: new () => never };
@@ -24,6 +25,8 @@ export interface TermOptions {
   cwd?: string;
   /** The whole environment of the command (not merged with the test's). */
   env: Record<string, string | undefined>;
+  /** The terminal joins emoji sequences into one glyph, as kitty or WezTerm do (see grapheme-width.ts). */
+  graphemes?: boolean;
 }
 
 export type ScreenPredicate = RegExp | string | ((screen: string, term: TestTerminal) => boolean);
@@ -45,13 +48,15 @@ export class TestTerminal {
     this.term = new TerminalCtor({ cols, rows, scrollback: 1000, allowProposedApi: true });
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
+    if (opts.graphemes) registerGraphemeWidths(this.term);
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
     if (env.XDG_RUNTIME_DIR === undefined) {
       this.ownRuntime = mkdtempSync(join(tmpdir(), 'baton-term-run-'));
       env.XDG_RUNTIME_DIR = this.ownRuntime;
     }
-    this.proc = pty.spawn(argv[0]!, argv.slice(1), { name: 'xterm-256color', cols, rows, cwd: opts.cwd ?? process.cwd(), env });
+    // node-pty sets TERM to `name`: the environment's TERM is the terminal this one plays.
+    this.proc = pty.spawn(argv[0]!, argv.slice(1), { name: env.TERM ?? 'xterm-256color', cols, rows, cwd: opts.cwd ?? process.cwd(), env });
     this.pid = this.proc.pid;
     this.proc.onData((d) => {
       this.output += d;
