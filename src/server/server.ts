@@ -16,6 +16,7 @@ import { packageVersion } from '../package-root.js';
 import type { App } from '../tui/app.js';
 import type { ConversationTabs } from '../tui/conversation-tabs.js';
 import { runBaton } from '../tui/run-baton.js';
+import { commonCaps, terminalCapsOf } from '../tui/terminal-caps.js';
 import { checkSocketFile, type SocketPlace } from './socket-place.js';
 import { decodeJson, encodeFrame, encodeJson, FRAME, FrameReader, PROTOCOL_VERSION, versionMismatch, type ExitNotice, type Frame, type Hello, type Refusal } from './protocol.js';
 import { HIGH_WATER, VirtualTerminal, type ViewSink } from './virtual-terminal.js';
@@ -212,6 +213,7 @@ export class BatonServer {
     this.clients.add(client);
     this.opts.log(`attached: ${hello.user.name}@${hello.user.device}${client.readOnly ? ' (read-only)' : ''}, ${hello.cols}x${hello.rows}`);
     this.fitView();
+    this.fitCaps();
     if (!this.view) this.startView(req.cwd);
     else if (req.tab !== undefined) this.selectTab(req.tab);
     this.vt.attach(client.sink);
@@ -253,9 +255,19 @@ export class BatonServer {
     this.vt.resize(cols, rows);
   }
 
+  /**
+   * Every attached client gets the same bytes, so the panes are drawn with what all their
+   * terminals have (truecolour only when every one has it).
+   */
+  private fitCaps(): void {
+    const caps = commonCaps([...this.clients].map((c) => terminalCapsOf(c.hello.term, c.hello.colorterm, this.opts.env)));
+    if (caps) this.app?.setTerminalCaps(caps);
+  }
+
   private leave(client: Client): void {
     if (!this.clients.delete(client)) return;
     this.vt.detach(client.sink);
+    this.fitCaps();
     this.opts.log(`detached: ${client.hello.user.name}@${client.hello.user.device}`);
     this.fitView();
     // A view with no tab and nobody to open one has nothing left to keep.
@@ -264,7 +276,10 @@ export class BatonServer {
 
   private sendExit(client: Client, notice: ExitNotice): void {
     this.vt.detach(client.sink);
-    if (this.clients.delete(client)) this.opts.log(`${notice.reason}: ${client.hello.user.name}@${client.hello.user.device}`);
+    if (this.clients.delete(client)) {
+      this.opts.log(`${notice.reason}: ${client.hello.user.name}@${client.hello.user.device}`);
+      this.fitCaps();
+    }
     client.socket.end(encodeJson(FRAME.exit, notice));
     this.fitView();
   }
@@ -287,6 +302,7 @@ export class BatonServer {
         onStart: (app, tabs) => {
           this.app = app;
           this.tabs = tabs;
+          this.fitCaps();
         },
         afterQuit: (note) => {
           this.quitNote = note;

@@ -21,7 +21,7 @@ import { PaneView } from './pane-view.js';
 import { confirm, openPicker, type PickerChoice } from './picker.js';
 import { ScrollMode, type BlessedKey } from './scroll-mode.js';
 import { Tab, type TabLaunch } from './tab.js';
-import { terminalCaps } from './terminal-caps.js';
+import { terminalCaps, type TerminalCaps } from './terminal-caps.js';
 import { escapeTags, formatStatusLine, formatTabBar } from './tab-bar.js';
 
 export interface AppOptions {
@@ -232,6 +232,16 @@ export class App implements OverlayHost {
     this.screen.realloc();
     this.view.invalidate();
     this.requestChrome();
+  }
+
+  /**
+   * What the terminal (every attached client's, when a server hosts this view) can draw: the
+   * pane's rows are written again for it. Without this, the caps of the environment baton
+   * started in.
+   */
+  setTerminalCaps(caps: TerminalCaps): void {
+    this.view.setCaps(caps);
+    this.frames.request(true);
   }
 
   /** Redraw tab bar, compose bar and status line (and everything else) on the next frame. */

@@ -55,7 +55,7 @@ export class PaneView implements Disposable {
   private forceFull = true;
   /** Shown instead of the pane (see Tab.notice); the first line bold. */
   private notice: string[] | undefined;
-  private readonly writer: RowWriter;
+  private writer: RowWriter;
   /** What each screen row last got from here; undefined: not known, so it is written again. */
   private written: (string | undefined)[] = [];
   /** Some row's `written` was forgotten: every row is looked at on the next flush. */
@@ -88,6 +88,13 @@ export class PaneView implements Disposable {
       draw(start, end);
       this.flush();
     };
+  }
+
+  /** Draw for a terminal with other abilities from now on (another client attached): every row again. */
+  setCaps(caps: TerminalCaps): void {
+    if (JSON.stringify(caps) === JSON.stringify(this.writer.caps)) return;
+    this.writer = new RowWriter(caps);
+    this.invalidate();
   }
 
   /** Rows kept free above and below the pane (tab bar; compose bar and status line). */

@@ -105,9 +105,10 @@ export class Pane implements LineSource {
     for (const [k, v] of Object.entries({ ...(opts.baseEnv ?? process.env), ...opts.env })) if (v !== undefined) env[k] = v;
     // The emulator is an xterm; programs must not assume the outer terminal's quirks.
     env.TERM = 'xterm-256color';
-    // It takes 24-bit colour, whatever the outer terminal is: baton draws each cell itself, in
-    // the nearest of the 256 xterm colours (color.ts), so a program may send its own colours
-    // rather than pick a 256-colour fallback (or warn that true colour is missing).
+    // It takes 24-bit colour, whatever the outer terminal is: baton draws each cell itself,
+    // passing it on where that terminal has it, else in the nearest of the 256 xterm colours
+    // (row-writer.ts), so a program may send its own colours rather than pick a 256-colour
+    // fallback (or warn that true colour is missing).
     env.COLORTERM = 'truecolor';
     // A program in a pane is inside baton, not directly inside the user's tmux: tmux's own
     // escapes (passthrough, its clipboard) would reach baton's emulator, never tmux.

@@ -25,6 +25,32 @@ const STYLED_UNDERLINE_TERMS = /^(xterm-kitty|xterm-ghostty|wezterm|foot|contour
 /** Terminals that would print an unknown OSC, or have no UTF-8 to speak of. */
 const PLAIN_TERMS = /^(linux|vt\d|ansi|dumb|cons\d|screen\.linux)/;
 
+/**
+ * What every one of several terminals can draw (clients attached to one server all get the
+ * same bytes); undefined for none.
+ */
+export function commonCaps(all: readonly TerminalCaps[]): TerminalCaps | undefined {
+  if (!all.length) return undefined;
+  return {
+    truecolor: all.every((c) => c.truecolor),
+    colors: Math.min(...all.map((c) => c.colors)) as TerminalCaps['colors'],
+    dim: all.every((c) => c.dim),
+    italic: all.every((c) => c.italic),
+    strikethrough: all.every((c) => c.strikethrough),
+    styledUnderline: all.every((c) => c.styledUnderline),
+    hyperlinks: all.every((c) => c.hyperlinks),
+  };
+}
+
+/**
+ * The capabilities of a terminal known by its TERM and COLORTERM alone (a client's, told to
+ * the server), its terminfo looked up where `dirsEnv` (TERMINFO, TERMINFO_DIRS, HOME) says.
+ */
+export function terminalCapsOf(term: string | undefined, colorterm: string | undefined, dirsEnv: NodeJS.ProcessEnv): TerminalCaps {
+  const { TERMINFO, TERMINFO_DIRS, HOME } = dirsEnv;
+  return terminalCaps({ TERMINFO, TERMINFO_DIRS, HOME, TERM: term, COLORTERM: colorterm });
+}
+
 export function terminalCaps(env: NodeJS.ProcessEnv, terminfo: Terminfo | undefined = readTerminfo(env.TERM ?? '', env)): TerminalCaps {
   const term = env.TERM ?? '';
   const caps = terminfo?.caps;

@@ -60,11 +60,6 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** The terminal joins emoji sequences into one glyph, as kitty or WezTerm do (see grapheme-width.ts). */
   graphemes?: boolean;
-  /**
-   * Run the whole of baton (`baton open`, with agents, conversations and the compose bar)
-   * instead of the bare TUI with only plain shells (src/tui/main.ts).
-   */
-  agents?: boolean;
   /** Drop-in plugins: file name -> source, written to $XDG_CONFIG_HOME/baton/plugins. */
   plugins?: Record<string, string>;
   /** The directory to open baton in (default: a new one, `work` in the temp home). */

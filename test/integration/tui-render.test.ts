@@ -4,7 +4,8 @@
 // stale cell after clear, scrolling or the alternate screen; dim, italic, strikethrough,
 // styled underlines and truecolour reach a truecolour terminal as the program set them and
 // are mapped on a 256-colour one; an OSC 8 link keeps its target; an overlay over the pane
-// leaves nothing behind. baton runs for real in a PTY, with a plain shell in its tab.
+// leaves nothing behind; clients of one server with different terminals all get what every
+// one of them can draw. baton runs for real in a PTY, with a plain shell in its tab.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -12,8 +13,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPlainShell, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
-import type { TestTerminal } from '../helpers/term.js';
+import { openPlainShell, ROOT, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { TestTerminal } from '../helpers/term.js';
 import { hyperlinks, linkIdOf, underlineColor, underlineStyle, type IBufferCell } from '../../src/tui/xterm.js';
 
 /** A printf format that prints `text`: every byte outside printable ASCII as an octal escape. */
@@ -233,3 +234,45 @@ c256('an overlay over the pane leaves nothing behind once closed, and the pane u
 });
 
 c256.run();
+
+// ---- one server, two clients: the bytes go to both, so both terminals' abilities count ----
+
+const two = suite<{ b: BatonTui; other?: TestTerminal }>('tui render: two clients of one server');
+
+two.before(async (ctx) => {
+  ctx.b = startBatonTui({ env: { TERM: 'xterm-256color', COLORTERM: 'truecolor' } });
+  await openPlainShell(ctx.b);
+});
+
+two.after(async (ctx) => {
+  await ctx.other?.kill();
+  await ctx.b.cleanup();
+});
+
+two('truecolour while only truecolour terminals are attached; the nearest of 256 while a 256-colour one is', async (ctx) => {
+  const t = ctx.b.t;
+  t.type(`clear; printf ${printfFormat('\x1b[38;2;30;30;200mBLUE\x1b[0m\n')}\r`);
+  await t.waitFor(/^BLUE$/m);
+  await settle(t);
+  const blueIn = (term: TestTerminal) => {
+    const p = find(term, 'BLUE', 'BLUE');
+    const c = cellAt(term, p.x, p.y);
+    return c.isFgRGB() ? `rgb ${c.getFgColor().toString(16)}` : `palette ${c.getFgColor()}`;
+  };
+  assert.is(blueIn(t), 'rgb 1e1ec8');
+  // A second client whose terminal has 256 colours (no COLORTERM) attaches: both are drawn for it.
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ctx.b.env)) if (v !== undefined && k !== 'COLORTERM') env[k] = v;
+  const other = (ctx.other = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), 'attach'], { cols: 100, rows: 30, cwd: ctx.b.work, env }));
+  await other.waitFor(/^BLUE$/m, 15_000, 'the second client shows the screen');
+  await settle(other);
+  await settle(t);
+  assert.is(blueIn(other), 'palette 20');
+  assert.is(blueIn(t), 'palette 20', 'the first client gets the same bytes');
+  // It detaches: truecolour again for the one left.
+  other.press('C-b', 'd');
+  await other.exited;
+  await t.waitFor(() => blueIn(t) === 'rgb 1e1ec8', 10_000, 'truecolour again');
+});
+
+two.run();

@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { parseTerminfo, readTerminfo } from '../../src/tui/terminfo.js';
-import { terminalCaps } from '../../src/tui/terminal-caps.js';
+import { commonCaps, terminalCaps, terminalCapsOf } from '../../src/tui/terminal-caps.js';
 
 const s = suite('terminal-caps');
 
@@ -150,6 +150,20 @@ s('with no entry: a modern terminal is assumed, except the Linux console and its
   assert.equal([modern.colors, modern.dim, modern.italic, modern.strikethrough, modern.styledUnderline, modern.hyperlinks], [256, true, true, true, true, true]);
   const linux = terminalCaps({ TERM: 'linux' }, undefined);
   assert.equal([linux.italic, linux.hyperlinks, linux.styledUnderline], [false, false, false]);
+});
+
+s('several terminals get the same bytes: only what all of them have', () => {
+  const modern = terminalCaps({ TERM: 'xterm-kitty', COLORTERM: 'truecolor' }, undefined);
+  const old = terminalCaps({ TERM: 'x' }, parsed({ names: 'x', nums: { 13: 16 }, strs: { 30: 'd' } }));
+  const both = commonCaps([modern, old])!;
+  assert.equal(both, { truecolor: false, colors: 16, dim: true, italic: false, strikethrough: false, styledUnderline: false, hyperlinks: true });
+  assert.equal(commonCaps([modern]), modern);
+  assert.is(commonCaps([]), undefined);
+});
+
+s("a client's terminal by its TERM and COLORTERM: the server's own COLORTERM does not count", () => {
+  assert.not.ok(terminalCapsOf('xterm-256color', undefined, { COLORTERM: 'truecolor', HOME: '/nonexistent' }).truecolor);
+  assert.ok(terminalCapsOf('xterm-256color', 'truecolor', { HOME: '/nonexistent' }).truecolor);
 });
 
 s.run();
