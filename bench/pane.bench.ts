@@ -1,15 +1,19 @@
-// Pane benchmarks, each against a plain tmux pane measured in the same run (tmux is the
-// reference; the machine is noisy, so read the ratios):
-//  - throughput: `seq 1 N` in a baton tab vs in a tmux pane, both with a client attached
-//    to a 100x30 PTY whose output is drained (N = BATON_BENCH_SEQ, default 1,000,000);
-//  - echo latency: a key written to the terminal -> its echo written back, idle and while
-//    another tab floods;
-//  - time to first frame, RSS with 1 and 8 tabs and with 8 tabs x 10k lines of scrollback,
-//    CPU with 8 idle tabs: plain shells (the panes alone), and agent tabs in the program users
-//    run (dist/src/cli.js: a conversation per tab following its CLI's log; the CLI a drop-in
-//    written here that draws a prompt and waits, as an agent CLI does between turns).
+// Pane benchmarks of the program users run (dist/src/cli.js: a baton client in a 100x30 PTY
+// attached to the baton server it started), each against tmux attached the same way (a
+// tmux client in a 100x30 PTY on a tmux server) measured in the same run: tmux is the
+// reference, and the machine is noisy, so read the ratios.
+//  - throughput: `seq 1 N` in the focused tab vs in a tmux pane (N = BATON_BENCH_SEQ,
+//    default 1,000,000), the client's output drained;
+//  - echo latency: a key written to the client's terminal -> its echo written back, idle and
+//    while another tab floods;
+//  - time to first frame, RSS (server + client) with 1 and 8 tabs and with 8 tabs x 10k lines
+//    of scrollback, reattaching to those 8 tabs (until the first full frame), CPU (server +
+//    client) with 8 idle tabs: plain shells, and agent tabs (a conversation per tab following
+//    its CLI's log; the CLI a drop-in written here that draws a prompt and waits, as an agent
+//    CLI does between turns).
 // BATON_BENCH_ONLY=throughput,echo,memory,idle runs only those parts.
-// Everything started here is ended by pid / process group, and tmux runs on a private socket.
+// Everything started here is ended by pid / process group; baton's server and tmux run on
+// sockets of their own.
 
 import * as pty from 'node-pty';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -17,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readStat, residentKb, signalGroup } from '../src/proc/index.js';
+import { endPids, readStat, residentKb, signalGroup } from '../src/proc/index.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const N = Number(process.env.BATON_BENCH_SEQ ?? 1_000_000);
@@ -36,14 +40,16 @@ const env: Record<string, string> = {
   LANG: 'C.UTF-8',
   SHELL: '/bin/sh',
   PS1: '$ ',
+  // baton's server socket in a directory of the bench's own (0700, as baton requires).
+  XDG_RUNTIME_DIR: join(tmp, 'run'),
 };
 mkdirSync(env.XDG_CONFIG_HOME!, { recursive: true });
+mkdirSync(env.XDG_RUNTIME_DIR!, { recursive: true, mode: 0o700 });
 
 // Measure the built baton (what users run), not the tsx loader: build first, as `npm test` does.
 spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'ignore' });
-const BUILT = join(ROOT, 'dist/src/tui/main.js');
-const BATON_ARGV = existsSync(BUILT) ? [process.execPath, BUILT] : [process.execPath, '--import', 'tsx', join(ROOT, 'src/tui/main.ts')];
 const CLI_BUILT = join(ROOT, 'dist/src/cli.js');
+const BATON_ARGV = [process.execPath, CLI_BUILT];
 const ONLY = process.env.BATON_BENCH_ONLY ? new Set(process.env.BATON_BENCH_ONLY.split(',')) : undefined;
 const part = (name: string) => !ONLY || ONLY.has(name);
 const IDLE_SECONDS = Number(process.env.BATON_BENCH_IDLE_S ?? 10);
@@ -82,6 +88,23 @@ class Client {
     await done;
     clearTimeout(t);
   }
+}
+
+/** The pid of the bench's baton server (from its lock file), once it runs. */
+function batonServerPid(): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(env.XDG_RUNTIME_DIR!, 'baton', 'default.lock'), 'utf8').trim());
+    return pid > 1 && readStat(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ends the client and the baton server with every tab in it. */
+async function endBaton(c: Client): Promise<void> {
+  const server = batonServerPid();
+  await c.kill();
+  if (server) await endPids(() => (readStat(server) ? [server] : []), { graceMs: 3000 });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -148,12 +171,12 @@ async function idleAgentTabs(): Promise<number> {
     for (let n = 1; n <= 8; n++) await batonNewTab(c, n, 'idle-cli ready', n === 1);
     // Each tab reads idle once its screen has been quiet a moment; let that and start-up settle.
     await sleep(3000);
-    const pid = batonPid(c);
-    const c0 = cpuTicks(pid);
+    const pids = batonPids(c);
+    const c0 = sum(pids.map(cpuTicks));
     await sleep(IDLE_SECONDS * 1000);
-    return ((cpuTicks(pid) - c0) / 100 / IDLE_SECONDS) * 100;
+    return ((sum(pids.map(cpuTicks)) - c0) / 100 / IDLE_SECONDS) * 100;
   } finally {
-    await c.kill();
+    await endBaton(c);
     rmSync(plugins, { recursive: true, force: true });
   }
 }
@@ -198,7 +221,7 @@ async function throughputRound(round: number): Promise<{ tmux: number; baton: nu
   const { c } = await startBaton();
   c.write(`${timedSeq(bf)}\r`);
   const batonMs = await waitFile(bf);
-  await c.kill();
+  await endBaton(c);
   return { tmux: tmuxMs, baton: batonMs };
 }
 
@@ -228,8 +251,9 @@ function cpuTicks(pid: number): number {
   return s ? s.utime + s.stime : NaN;
 }
 
-/** The node process running baton (the PTY's child is node itself). */
-const batonPid = (c: Client) => c.p.pid;
+/** baton's processes: the client (the PTY's child is node itself) and the server. */
+const batonPids = (c: Client) => [c.p.pid, ...(batonServerPid() ? [batonServerPid()!] : [])];
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 async function main(): Promise<void> {
   console.log(`machine: ${process.platform} ${process.arch}, node ${process.version}, ${execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim()}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
@@ -266,8 +290,7 @@ async function echo(): Promise<void> {
   } catch {}
 
   const { c, firstFrameMs } = await startBaton();
-  const pid = batonPid(c);
-  const rss1 = rssMb(pid);
+  const rss1 = sum(batonPids(c).map(rssMb));
   c.out = '';
   c.write('cat\r');
   await c.waitFor((o) => o.includes('t'), 'cat');
@@ -286,34 +309,70 @@ async function echo(): Promise<void> {
   const fmt = (xs: number[]) => `p50 ${median(xs).toFixed(1)} ms  p95 ${pct(xs, 0.95).toFixed(1)} ms`;
   console.log(`echo latency idle:     baton ${fmt(batonIdle)}  |  tmux ${fmt(tmuxIdle)}  |  p50 ratio ${(median(batonIdle) / median(tmuxIdle)).toFixed(2)}`);
   console.log(`echo latency flooding: baton ${fmt(batonFlood)}  |  tmux ${fmt(tmuxFlood)}  |  p50 ratio ${(median(batonFlood) / median(tmuxFlood)).toFixed(2)}  (target p95 <= 5 ms)`);
-  console.log(`time to first frame (process start -> picker drawn${BATON_ARGV.includes('tsx') ? ', through tsx' : ''}): ${firstFrameMs.toFixed(0)} ms`);
-  console.log(`RSS: 1 tab ${rss1.toFixed(0)} MB`);
-  await c.kill();
+  console.log(`time to first frame (client start, server started by it -> picker drawn): ${firstFrameMs.toFixed(0)} ms`);
+  console.log(`RSS (server + client): 1 tab ${rss1.toFixed(0)} MB`);
+  await endBaton(c);
 }
 
-/** Memory and idle CPU with 8 plain-shell tabs. */
+/** Memory, reattach and idle CPU with 8 plain-shell tabs, baton's and tmux's. */
 async function memoryAndIdle(): Promise<void> {
   const b = await startBaton();
-  const p8 = batonPid(b.c);
   for (let n = 2; n <= 8; n++) await batonNewTab(b.c, n);
   await sleep(1000);
-  const rss8 = rssMb(p8);
-  const c0 = cpuTicks(p8);
+  const rss8 = sum(batonPids(b.c).map(rssMb));
+  const pids = batonPids(b.c);
+  const c0 = sum(pids.map(cpuTicks));
   await sleep(IDLE_SECONDS * 1000);
-  const cpu = ((cpuTicks(p8) - c0) / 100 / IDLE_SECONDS) * 100;
-  console.log(`CPU with 8 idle plain-shell tabs: ${cpu.toFixed(2)}% of a core over ${IDLE_SECONDS} s (target < 0.5%)`);
-  if (!part('memory')) return b.c.kill();
+  const cpu = ((sum(pids.map(cpuTicks)) - c0) / 100 / IDLE_SECONDS) * 100;
+  const t = await tmuxWithWindows(8);
+  const tpids = [t.p.pid, tmuxServerPid!];
+  const t0 = sum(tpids.map(cpuTicks));
+  await sleep(IDLE_SECONDS * 1000);
+  const tcpu = ((sum(tpids.map(cpuTicks)) - t0) / 100 / IDLE_SECONDS) * 100;
+  console.log(`CPU with 8 idle plain-shell tabs (server + client): baton ${cpu.toFixed(2)}%  tmux ${tcpu.toFixed(2)}% of a core over ${IDLE_SECONDS} s (target < 0.5%)`);
+  if (!part('memory')) {
+    await t.kill();
+    tmux('kill-server');
+    return endBaton(b.c);
+  }
   // Fill each tab's scrollback with 10k lines that look like program output (colour, ~85 columns).
   const fill = `awk 'BEGIN{for(i=1;i<=10000;i++) printf "\\033[32m%06d\\033[0m lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor\\n", i}'`;
   for (let n = 1; n <= 8; n++) {
     b.c.write(`\x02${n}`);
     b.c.write(`${fill}; touch ${join(tmp, `filled-${n}`)}\r`);
     await waitFile(join(tmp, `filled-${n}`), 120_000, false);
+    tmux('send-keys', '-t', `:${n - 1}`, `${fill}; touch ${join(tmp, `tfilled-${n}`)}`, 'Enter');
+    await waitFile(join(tmp, `tfilled-${n}`), 120_000, false);
   }
   await sleep(1000);
-  const rssFull = rssMb(p8);
+  const rssFull = sum(batonPids(b.c).map(rssMb));
+  const trssFull = sum(tpids.map(rssMb));
+  console.log(`RSS (server + client): baton 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k lines of 85-column output ${rssFull.toFixed(0)} MB  |  tmux ${trssFull.toFixed(0)} MB  (target <= 150 MB)`);
+  // Reattach: detach, then time a new client until its first full frame (tab bar and status line drawn).
+  b.c.write('\x02d');
+  await b.c.waitFor((o) => o.includes('detached from baton'), 'the detach');
   await b.c.kill();
-  console.log(`RSS: 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k lines of 85-column output ${rssFull.toFixed(0)} MB (target <= 150 MB)`);
+  const r0 = performance.now();
+  const again = new Client([process.execPath, CLI_BUILT, 'attach']);
+  await again.waitFor((o) => spaced(o).includes('8:sh') && spaced(o).includes('C-b q quit'), 'the reattached frame');
+  const reattachMs = performance.now() - r0;
+  await t.kill();
+  const tr0 = performance.now();
+  const tagain = new Client(['tmux', '-L', SOCK, '-f', '/dev/null', 'attach']);
+  await tagain.waitFor((o) => o.includes('7:sh'), 'tmux reattached');
+  const treattachMs = performance.now() - tr0;
+  console.log(`reattach to 8 tabs x 10k lines (client start -> first full frame): baton ${reattachMs.toFixed(0)} ms  tmux ${treattachMs.toFixed(0)} ms  ratio ${(reattachMs / treattachMs).toFixed(2)}  (target <= 300 ms)`);
+  await tagain.kill();
+  tmux('kill-server');
+  await endBaton(again);
+}
+
+/** A tmux server with `n` shell windows, and a client attached in a 100x30 PTY. */
+async function tmuxWithWindows(n: number): Promise<Client> {
+  const t = await startTmux(['sh']);
+  for (let i = 1; i < n; i++) tmux('new-window', '-d', 'sh');
+  await sleep(500);
+  return t;
 }
 
 try {

@@ -11,7 +11,7 @@ import { BatonError, EXIT, noServer, type ExitCode } from '../errors.js';
 import { packageRoot, packageVersion } from '../package-root.js';
 import { decodeJson, encodeJson, FRAME, FrameReader, PROTOCOL_VERSION, versionMismatch, type Frame, type Hello, type Refusal, type Welcome } from '../server/protocol.js';
 import { checkSocketFile, socketPlace, type SocketPlace } from '../server/socket-place.js';
-import { makeDirs, resolveHome } from '../transcript/store.js';
+import { makeDirs, resolveHome } from '../transcript/store-home.js';
 
 /** How long a just-started server has to answer on its socket. */
 const START_MS = 20_000;

@@ -7,9 +7,6 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { badInput } from '../errors.js';
 import { attach } from '../client/attach.js';
-import { scrollbackFromEnv } from '../tui/entry.js';
-import { loadKeyConfig } from '../tui/keys.js';
-import { runBaton } from '../tui/run-baton.js';
 import { pluginDirs } from './agent-catalog.js';
 import type { Io } from './io.js';
 import { serverNameOption } from './server-commands.js';
@@ -23,13 +20,18 @@ export function registerOpen(y: Argv, io: Io, setExit: (code: number) => void): 
       const dir = resolve(io.cwd, a.dir ?? '.');
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw badInput(`${dir} is not a directory`, 'give the directory to open baton in');
       const warn = (w: string) => io.err(`baton: warning: ${w}\n`);
+      // The TUI's modules (blessed, the emulator, node-pty) load only where they run: a client
+      // that attaches to a server relays bytes and needs none of them.
       if (io.env.BATON_NO_SERVER === '1') {
+        const { runBaton } = await import('../tui/run-baton.js');
         setExit(await runBaton({ dir, env: io.env, pluginDirs: pluginDirs(), warn }));
         return;
       }
       // Settings the server's view will read are checked here first, so a mistake in them is
       // said on this terminal (exit 2, naming the file) rather than in the server's log.
+      const { loadKeyConfig } = await import('../tui/keys.js');
       loadKeyConfig({ env: io.env });
+      const { scrollbackFromEnv } = await import('../tui/scrollback.js');
       scrollbackFromEnv(io.env);
       setExit(await attach({ name: a.L, env: io.env, cwd: dir, start: true, pluginDirs: pluginDirs(), say: (l) => io.err(`${l}\n`) }));
     },

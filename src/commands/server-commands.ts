@@ -9,7 +9,6 @@ import { userAuthor } from '../conversation/user.js';
 import { refused } from '../errors.js';
 import type { TabListing } from '../server/tab-list.js';
 import { decodeJson, FRAME, type Frame } from '../server/protocol.js';
-import { BatonServer } from '../server/server.js';
 import { DEFAULT_SERVER, socketPlace } from '../server/socket-place.js';
 import { stripControls } from '../transcript/sanitize.js';
 import { pluginDirs } from './agent-catalog.js';
@@ -44,6 +43,8 @@ export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) 
       (c) => c.option('L', serverNameOption),
       async (a) => {
         const place = socketPlace(io.env, a.L);
+        // Loaded here: the server hosts the TUI, which the client commands never need.
+        const { BatonServer } = await import('../server/server.js');
         const server = new BatonServer({ place, name: a.L, env: io.env, pluginDirs: pluginDirs(), log: (l) => io.err(`${new Date().toISOString()} ${l}\n`) });
         if (!(await server.start())) {
           io.err(`baton: a server named ${a.L} already runs (${place.path})\n`);

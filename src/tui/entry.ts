@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import { badInput } from '../errors.js';
 import { App, type AppOptions } from './app.js';
 import { loadKeyConfig, tmuxPrefixNote } from './keys.js';
-import { DEFAULT_SCROLLBACK } from './pane.js';
+import { scrollbackFromEnv } from './scrollback.js';
 import type { PickerChoice } from './picker.js';
 import type { TabLaunch } from './tab.js';
 
@@ -44,16 +44,7 @@ export function shellChoice(cwd: string, env: NodeJS.ProcessEnv): PickerChoice<T
   return { label: 'Plain shell', detail: shell, value: { command: shell, args: [], env: {}, cwd, agent: 'shell', title: basename(shell) } };
 }
 
-/** Scrollback per pane: BATON_SCROLLBACK lines (0..1,000,000), default 10k. */
-export function scrollbackFromEnv(env: NodeJS.ProcessEnv): number {
-  const raw = env.BATON_SCROLLBACK;
-  if (raw === undefined || raw === '') return DEFAULT_SCROLLBACK;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 1_000_000) {
-    throw badInput(`BATON_SCROLLBACK=${raw} is not a line count`, 'Use a whole number from 0 to 1000000 (default 10000).');
-  }
-  return n;
-}
+export { scrollbackFromEnv } from './scrollback.js';
 
 export async function runTui(opts: RunTuiOptions): Promise<number> {
   const input = opts.input ?? process.stdin;

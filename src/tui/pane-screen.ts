@@ -19,7 +19,9 @@ import {
   type Terminal,
 } from './xterm.js';
 
-export const DEFAULT_SCROLLBACK = 10_000;
+import { DEFAULT_SCROLLBACK } from './scrollback.js';
+
+export { DEFAULT_SCROLLBACK };
 /**
  * Scrollback lines left in the emulator at full width; older ones move to the compact
  * History. Small, because xterm keeps 12 bytes for every cell of every line.
