@@ -27,6 +27,12 @@ export const EXIT = {
   noServer: 12,
   /** The baton server went away while a client was attached. */
   lostServer: 13,
+  /** `--host` needs OpenSSH's client, and there is no `ssh` to run. */
+  noSsh: 14,
+  /** ssh could not reach or log in to the host (its host key, the login, the network, a timeout). */
+  sshFailed: 15,
+  /** The host has no baton that can proxy (not on its PATH, not runnable, or too old for `baton proxy`). */
+  noRemoteBaton: 16,
   /** The user cancelled a turn (Ctrl-C, SIGTERM, a hangup): 128 + SIGINT, as shells report it. */
   cancelled: 130,
 } as const;

@@ -1,5 +1,6 @@
 // `baton`, `baton open DIR`, `baton attach`: the terminal the user sits at, relayed to the
-// server's view of its tabs. Keys and pastes go to the server as they are typed (raw mode),
+// server's view of its tabs, on this machine or on another through ssh (`--host`: the same
+// relay over another transport). Keys and pastes go to the server as they are typed (raw mode),
 // the size goes with every SIGWINCH, and what the server draws is written to the terminal as
 // it comes; baton's tabs run in the server, so a hangup, a kill -9 or C-b d here ends only
 // this client. On the way out the terminal is given back as it was found (raw mode off, the
@@ -9,6 +10,7 @@ import { userAuthor } from '../conversation/user.js';
 import { BatonError, EXIT } from '../errors.js';
 import { decodeJson, encodeFrame, encodeJson, FRAME, type ExitNotice, type Hello } from '../server/protocol.js';
 import { connect } from './connect.js';
+import type { RemoteOptions } from './ssh-command.js';
 
 /** What the client leaves the terminal as: main screen, no paste or focus reports, cursor and keys as normal. */
 const RESTORE = '\x1b[?2004l\x1b[?1004l\x1b[?1l\x1b>\x1b[0 q\x1b[?25h\x1b[?1049l';
@@ -22,6 +24,8 @@ export interface AttachOptions {
   /** Start a server when none runs (baton, baton open); `baton attach` does not. */
   start: boolean;
   pluginDirs?: readonly string[];
+  /** The server of another machine, through OpenSSH. */
+  remote?: RemoteOptions;
   input?: NodeJS.ReadStream;
   output?: NodeJS.WriteStream;
   /** Where the reason for leaving is said (after the screen is given back). */
@@ -41,8 +45,17 @@ export async function attach(opts: AttachOptions): Promise<number> {
     ...(opts.env.TERM ? { term: opts.env.TERM } : {}),
     ...(opts.env.COLORTERM ? { colorterm: opts.env.COLORTERM } : {}),
   };
-  const conn = await connect({ name: opts.name, env: opts.env, hello, start: opts.start, ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}) });
-  const { socket } = conn;
+  const conn = await connect({
+    name: opts.name,
+    env: opts.env,
+    hello,
+    start: opts.start,
+    ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}),
+    ...(opts.remote ? { remote: opts.remote } : {}),
+  });
+  const { transport } = conn;
+  const host = transport.host;
+  const again = `baton attach${opts.name === 'default' ? '' : ` -L ${opts.name}`}${host ? ` --host ${host}` : ''}`;
   return new Promise<number>((resolve) => {
     let done = false;
     let terminalGone = false;
@@ -56,15 +69,15 @@ export async function attach(opts: AttachOptions): Promise<number> {
       } catch {
         // The terminal is gone (a hangup): its own handler says so.
       }
-      socket.write(encodeFrame(FRAME.input, typeof d === 'string' ? Buffer.from(d, 'utf8') : d));
+      transport.write(encodeFrame(FRAME.input, typeof d === 'string' ? Buffer.from(d, 'utf8') : d));
     };
-    const onResize = () => socket.write(encodeJson(FRAME.resize, { cols: output.columns ?? 80, rows: output.rows ?? 24 }));
+    const onResize = () => transport.write(encodeJson(FRAME.resize, { cols: output.columns ?? 80, rows: output.rows ?? 24 }));
     // A hangup: the terminal is gone, so nothing is written to it; the server keeps everything.
     const onHup = () => {
       terminalGone = true;
       finish(EXIT.ok, undefined);
     };
-    const onTerm = () => finish(EXIT.ok, `[detached from baton: ${'SIGTERM'}; the tabs keep running: baton attach]`);
+    const onTerm = () => finish(EXIT.ok, `[detached from baton: SIGTERM; the tabs keep running: ${again}]`);
     const finish = (code: number, line: string | undefined) => {
       if (done) return;
       done = true;
@@ -72,7 +85,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
       output.off('resize', onResize);
       process.off('SIGHUP', onHup);
       process.off('SIGTERM', onTerm);
-      socket.destroy();
+      transport.close();
       if (!terminalGone) {
         output.write(RESTORE);
         try {
@@ -93,7 +106,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
       else if (f.type === FRAME.exit) {
         const n = decodeJson<ExitNotice>(f);
         const words: Record<ExitNotice['reason'], string> = {
-          detached: `[detached from baton server ${opts.name}; the tabs keep running: baton attach]`,
+          detached: `[detached from ${transport.label}; the tabs keep running: ${again}]`,
           quit: `[baton quit]${n.message ? `\nbaton: ${n.message}` : ''}`,
           'server-exit': `[the baton server ended${n.message ? `: ${n.message}` : ''}]`,
           replaced: '[detached: another client took this view]',
@@ -101,8 +114,14 @@ export async function attach(opts: AttachOptions): Promise<number> {
         finish(EXIT.ok, words[n.reason] ?? `[detached: ${n.reason}]`);
       }
     });
-    socket.on('close', () => finish(EXIT.lostServer, `[lost the baton server ${opts.name}: it ended without a word; its log is under BATON_HOME/logs]`));
-    socket.on('error', () => undefined);
+    transport.onClose((end) =>
+      finish(
+        EXIT.lostServer,
+        end.lost && host
+          ? `[${end.lost}; the tabs there keep running: ${again}]`
+          : `[lost the ${transport.label}: it ended without a word; its log is under BATON_HOME/logs${host ? ` on ${host}` : ''}]`,
+      ),
+    );
     input.setRawMode(true);
     input.on('data', onInput);
     input.resume();

@@ -1,7 +1,9 @@
-// A client's connection to a baton server: the socket (started on demand: the first `baton`
-// starts the server detached from its terminal, in a session and process group of its own,
-// logging under BATON_HOME), and the handshake. Used by every client command; it draws
-// nothing (attach.ts relays a view) and never listens.
+// A client's connection to a baton server, and the handshake. On this machine: the server's
+// Unix socket (started on demand: the first `baton` starts the server detached from its
+// terminal, in a session and process group of its own, logging under BATON_HOME). On another
+// (`--host`): ssh to a `baton proxy` there (ssh-transport.ts), which does the same on its
+// side. Either way the same frames over a Transport. Used by every client command and by the
+// proxy; it draws nothing (attach.ts relays a view) and never listens.
 
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
@@ -12,14 +14,16 @@ import { packageRoot, packageVersion } from '../package-root.js';
 import { decodeJson, encodeJson, FRAME, FrameReader, PROTOCOL_VERSION, versionMismatch, type Frame, type Hello, type Refusal, type Welcome } from '../server/protocol.js';
 import { checkSocketFile, socketPlace, type SocketPlace } from '../server/socket-place.js';
 import { makeDirs, resolveHome } from '../transcript/store-home.js';
+import type { RemoteOptions } from './ssh-command.js';
+import { sshTransport } from './ssh-transport.js';
+import { socketTransport, type Transport } from './transport.js';
 
 /** How long a just-started server has to answer on its socket. */
 const START_MS = 20_000;
 
 export interface Connection {
-  socket: Socket;
+  transport: Transport;
   welcome: Welcome;
-  place: SocketPlace;
   /** Frames after the welcome, as they arrive (set before any can come). */
   onFrame(cb: (f: Frame) => void): void;
 }
@@ -68,42 +72,73 @@ async function waitForServer(place: SocketPlace, log: string): Promise<Socket> {
   }
 }
 
-export interface ConnectOptions {
+export interface ServerSocketOptions {
   name: string;
   env: NodeJS.ProcessEnv;
-  hello: Omit<Hello, 'protocol' | 'baton'>;
   /** Start a server when none answers (baton, baton open); else no server is an error. */
   start: boolean;
   pluginDirs?: readonly string[];
 }
 
-/** Connects and greets; throws a BatonError when no server runs (and none may start) or it refuses. */
-export async function connect(opts: ConnectOptions): Promise<Connection> {
+/** The socket of this machine's server `name` (started when allowed); a BatonError when none runs and none may start. */
+export async function openServerSocket(opts: ServerSocketOptions): Promise<Socket> {
   const place = socketPlace(opts.env, opts.name);
-  let socket: Socket;
   try {
     if (existsSync(place.path)) checkSocketFile(place.path);
-    socket = await connectOnce(place.path);
+    return await connectOnce(place.path);
   } catch (e) {
     if (e instanceof BatonError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ECONNREFUSED') throw e;
     if (!opts.start) throw noServer(`no baton server is running${opts.name === 'default' ? '' : ` under the name ${opts.name}`}`, `run \`baton${opts.name === 'default' ? '' : ` -L ${opts.name}`}\` to start one (${place.path})`);
     const log = startServer(opts.name, opts.env, opts.pluginDirs);
-    socket = await waitForServer(place, log);
+    return waitForServer(place, log);
   }
+}
+
+export interface ConnectOptions extends ServerSocketOptions {
+  hello: Omit<Hello, 'protocol' | 'baton'>;
+  /** The server of another machine, through OpenSSH; this machine's when absent. */
+  remote?: RemoteOptions;
+}
+
+/** Connects and greets; throws a BatonError when no server runs (and none may start), the way there fails, or it refuses. */
+export async function connect(opts: ConnectOptions): Promise<Connection> {
+  const transport = opts.remote
+    ? sshTransport({ ...opts.remote, name: opts.name, start: opts.start, env: opts.env, version: packageVersion() })
+    : socketTransport(await openServerSocket(opts), opts.name);
+  return handshake(transport, opts.hello, opts.env);
+}
+
+/** The advice for a refusal from a server on another host, which words it for its own machine. */
+function remoteHint(host: string, r: Refusal): string | undefined {
+  if (r.about === 'no-server') return `start one there: \`baton open --host ${host} [DIR]\` (DIR on ${host}, its home by default)`;
+  if (r.about === 'version') return `run the same baton on both machines (here ${packageVersion()}): install this version on ${host}, or to restart its server with the one it has, \`baton kill-server --host ${host}\``;
+  return r.hint;
+}
+
+/** HELLO, then the server's WELCOME (or its refusal) over any transport. */
+export function handshake(transport: Transport, hello: Omit<Hello, 'protocol' | 'baton'>, env: NodeJS.ProcessEnv): Promise<Connection> {
   const reader = new FrameReader();
   let listener: ((f: Frame) => void) | undefined;
   const early: Frame[] = [];
-  const welcome = await new Promise<Welcome>((resolve, reject) => {
+  const where = transport.host ? ` (on ${transport.host})` : '';
+  return new Promise<Connection>((resolve, reject) => {
     let greeted = false;
-    socket.on('data', (d: Buffer) => {
+    let failed = false;
+    const fail = (e: BatonError) => {
+      if (failed || greeted) return;
+      failed = true;
+      transport.close();
+      reject(e);
+    };
+    transport.onData((d: Buffer) => {
+      if (failed) return;
       let frames: Frame[];
       try {
         frames = reader.push(d);
       } catch (e) {
-        socket.destroy();
-        reject(new BatonError(`the baton server sent a bad frame (${(e as Error).message})`, EXIT.internal));
+        fail(new BatonError(`the ${transport.label} sent a bad frame (${(e as Error).message})`, EXIT.internal));
         return;
       }
       for (const f of frames) {
@@ -115,37 +150,34 @@ export async function connect(opts: ConnectOptions): Promise<Connection> {
         if (f.type === FRAME.refused) {
           const r = decodeJson<Refusal>(f);
           const working = r.working?.length ? ` Tabs with agents at work: ${r.working.join(', ')}.` : '';
-          reject(new BatonError(r.message + working, r.code as ExitCode, r.hint));
+          const hint = transport.host ? remoteHint(transport.host, r) : r.hint;
+          fail(new BatonError(r.message + where + working, r.code as ExitCode, hint));
           return;
         }
         if (f.type !== FRAME.welcome) {
-          reject(new BatonError(`the baton server answered with frame ${f.type}, not a welcome`, EXIT.internal));
+          fail(new BatonError(`the ${transport.label} answered with frame ${f.type}, not a welcome`, EXIT.internal));
           return;
         }
         const w = decodeJson<Welcome>(f);
         const mismatch = versionMismatch(w, { protocol: PROTOCOL_VERSION, baton: packageVersion() }, 'client');
         if (mismatch) {
-          socket.destroy();
-          reject(new BatonError(mismatch.message, mismatch.code as ExitCode, mismatch.hint));
+          fail(new BatonError(mismatch.message + where, mismatch.code as ExitCode, transport.host ? remoteHint(transport.host, mismatch) : mismatch.hint));
           return;
         }
         greeted = true;
-        resolve(w);
+        resolve({
+          transport,
+          welcome: w,
+          onFrame(cb) {
+            listener = cb;
+            for (const e of early.splice(0)) cb(e);
+          },
+        });
       }
     });
-    socket.once('error', (e) => reject(new BatonError(`lost the baton server: ${e.message}`, EXIT.lostServer)));
-    socket.once('close', () => {
-      if (!greeted) reject(new BatonError('the baton server closed the connection before saying who it is', EXIT.lostServer, `see its log under ${resolveHome(opts.env)}/logs`));
+    transport.onClose((end) => {
+      fail(end.unanswered ?? new BatonError(`the ${transport.label} closed the connection before saying who it is`, EXIT.lostServer, transport.host ? `see its log on ${transport.host}, under BATON_HOME/logs` : `see its log under ${resolveHome(env)}/logs`));
     });
-    socket.write(encodeJson(FRAME.hello, { ...opts.hello, protocol: PROTOCOL_VERSION, baton: packageVersion() } satisfies Hello));
+    transport.write(encodeJson(FRAME.hello, { ...hello, protocol: PROTOCOL_VERSION, baton: packageVersion() } satisfies Hello));
   });
-  return {
-    socket,
-    welcome,
-    place,
-    onFrame(cb) {
-      listener = cb;
-      for (const f of early.splice(0)) cb(f);
-    },
-  };
 }

@@ -1,6 +1,8 @@
 // `baton [open] [DIR]`: the full-screen TUI in DIR (default: the current directory). It is a
 // client of the baton server (started on demand), so the tabs outlive this terminal; with
-// BATON_NO_SERVER=1 the TUI runs in this process instead and ends with it.
+// BATON_NO_SERVER=1 the TUI runs in this process instead and ends with it. With --host, the
+// server and DIR are another machine's (relative to the home directory there), reached
+// through ssh; that server is started there when none runs.
 
 import type { Argv } from './yargs.js';
 import { existsSync, statSync } from 'node:fs';
@@ -9,14 +11,23 @@ import { badInput } from '../errors.js';
 import { attach } from '../client/attach.js';
 import { pluginDirs } from './agent-catalog.js';
 import type { Io } from './io.js';
-import { serverNameOption } from './server-commands.js';
+import { hostOptions, remoteOf, serverNameOption } from './server-commands.js';
 
 export function registerOpen(y: Argv, io: Io, setExit: (code: number) => void): Argv {
   return y.command(
     ['open [dir]', '$0 [dir]'],
     'the full-screen TUI: tabs of agent CLIs, one conversation each',
-    (c) => c.positional('dir', { type: 'string', describe: 'the directory to work in (default: here)' }).option('L', serverNameOption),
+    (c) =>
+      c
+        .positional('dir', { type: 'string', describe: 'the directory to work in (default: here; with --host, the home directory there)' })
+        .option('L', serverNameOption)
+        .options(hostOptions),
     async (a) => {
+      const remote = remoteOf(a, io.env);
+      if (remote) {
+        setExit(await attach({ name: a.L, env: io.env, cwd: a.dir ?? '.', start: true, remote, say: (l) => io.err(`${l}\n`) }));
+        return;
+      }
       const dir = resolve(io.cwd, a.dir ?? '.');
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw badInput(`${dir} is not a directory`, 'give the directory to open baton in');
       const warn = (w: string) => io.err(`baton: warning: ${w}\n`);

@@ -10,6 +10,12 @@
 export const PROTOCOL_VERSION = 1;
 /** Larger frames are a broken or hostile peer: the connection is closed. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+/**
+ * Over ssh, the first bytes `baton proxy` writes, before any frame: whatever the remote
+ * shell printed ahead of them (a chatty startup file) is not baton's and is skipped, and a
+ * stream without them means no baton proxy ever started there.
+ */
+export const PROXY_MARKER = Buffer.from('\0baton-proxy\0', 'latin1');
 
 export const FRAME = {
   // client -> server
@@ -62,6 +68,8 @@ export interface Refusal {
   code: number;
   /** Tabs whose agents are working or waiting for the user (`1:Claude Code`): what a restart would end. */
   working?: string[];
+  /** What kind of refusal, so a client can word its advice (a client on another host names that host). */
+  about?: 'version' | 'no-server';
 }
 
 export interface ExitNotice {
@@ -140,5 +148,6 @@ export function versionMismatch(theirs: { protocol: number; baton: string }, our
       ? 'run the same baton version on both ends; to upgrade the server, `baton kill-server` (it asks first when agents are working) and run baton again'
       : 'run the same baton version on both ends, or restart the server with this version: `baton kill-server`, then baton',
     code: 5,
+    about: 'version',
   };
 }
