@@ -3,9 +3,10 @@
 // keys and a known_hosts of its own). The other machine is this one, with a home, XDG dirs
 // and socket directory of its own, handed to the remote baton through BATON_REMOTE_COMMAND
 // (an `env` assignment list, every word quoted by shellCommand). Shown: the host's server
-// opened over ssh, typed into, detached and reattached with the tab still there; a hangup of
-// the local client leaving the remote tab and its children running and no proxy behind;
-// ls and kill-server over ssh; and each failure in words: no ssh, no baton on the host (also
+// opened over ssh, typed into, detached and reattached with the tab still there; a hangup or a
+// kill -9 of the local client leaving the remote tab and its children running and no ssh or
+// proxy behind; ls and kill-server over ssh; a relative DIR taken from the home there; and
+// each failure in words: no ssh, no baton on the host (also
 // --remote-baton with a path full of shell syntax, reached as one word), a host key not
 // known, a login refused, and a baton of another protocol version on the host (its proxy,
 // and its running server). Where sshd cannot be installed or run, the suite says why and skips.
@@ -87,6 +88,12 @@ function proxies(runtime: string): number[] {
   });
 }
 
+/** The ssh clients running with this test's ssh config (baton's, through the PATH's wrapper). */
+function sshClients(): number[] {
+  const config = join(server.dir, 'ssh_config');
+  return (allPids() ?? []).filter((pid) => (cmdlineOf(pid) ?? []).includes(config));
+}
+
 /** A copy of this baton that speaks protocol 999 and calls itself 9.9.9: another version, installed elsewhere. */
 function otherVersion(): string {
   const dir = mkdtempSync(join(tmpdir(), 'baton-other-'));
@@ -115,7 +122,7 @@ s.after(async () => {
   if (ready) await server.stop();
 });
 
-it('baton --host opens the host\'s server over ssh; a plain shell typed into, C-b d, baton attach --host shows it again; a hangup of the client leaves the tab and its child running, no proxy behind', async () => {
+it('baton --host opens the host\'s server over ssh; a plain shell typed into, C-b d, baton attach --host shows it again; a hangup or kill -9 of the client leaves the tab and its child running, no ssh or proxy behind', async () => {
   const local = machine();
   const remote = machine();
   const env = clientEnv(local, remote);
@@ -153,8 +160,16 @@ it('baton --host opens the host\'s server over ssh; a plain shell typed into, C-
   assert.ok(alive(child), 'alive after the client\'s hangup');
   assert.equal(serverPids(remote.runtime), [host], 'the same server runs on');
 
+  const killed = client(env, ['attach', '--host', server.hosts.good]);
+  await killed.waitFor(/^back-again$/m, 30_000, 'the tab survived the hangup');
+  assert.is(sshClients().length, 1, 'the client runs ssh');
+  process.kill(killed.pid, 'SIGKILL');
+  await killed.exited;
+  await until(() => sshClients().length === 0 && proxies(remote.runtime).length === 0, 'the orphaned ssh and its proxy ended once the client was gone');
+  assert.ok(alive(child), 'alive after a kill -9 of the client');
+
   const third = client(env, ['attach', '--host', server.hosts.good]);
-  await third.waitFor(/^back-again$/m, 30_000, 'the tab survived the hangup');
+  await third.waitFor(/^back-again$/m, 30_000, 'the tab survived the kill -9');
   const k = baton(env, ['kill-server', '--host', server.hosts.good]);
   assert.is(k.code, 0, k.err);
   assert.match(k.err, new RegExp(`server default on ${server.hosts.good} \\(pid ${host}\\) is ending`));
