@@ -245,6 +245,9 @@ it('a host key not in known_hosts, and a key sshd refuses: exit 15 with ssh\'s w
   assert.is(name.code, 2, 'an option in the host\'s place is refused before ssh runs');
   assert.match(name.err, /is not a host ssh can be given/);
   assert.not.ok(existsSync(pwned), 'ssh never ran it');
+  const alone = baton(env, ['ls', '--remote-baton', '/opt/baton']);
+  assert.is(alone.code, 2);
+  assert.match(alone.err, /--remote-baton goes with --host/);
 });
 
 it('another protocol version on the host: its proxy refuses this client, and so does its running server reached through this version\'s proxy; exit 5 with what to do', async () => {
