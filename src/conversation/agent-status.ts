@@ -9,7 +9,9 @@
 // say: a turn the log never closed (an interrupt some CLIs do not log) is over once the log
 // has been silent for long under an idle screen, and a working screen that has not changed
 // for that long after the log's turn end is words left in the CLI's history, not a spinner.
-// Pure state: the caller feeds it and reads it; it never looks at a terminal itself.
+// Pure state: the caller feeds it and reads it; it never looks at a terminal itself, and
+// keeps no clock running: nextChangeAt() says when time alone would change the verdict, so
+// the caller arms one timer for that moment instead of polling.
 
 import type { AgentStatus, TranscriptEvent } from '../plugins/api.js';
 
@@ -67,7 +69,7 @@ export class AgentStatusTracker {
     return this.settle();
   }
 
-  /** A reading of the screen by the driver's heuristics (undefined: nothing it recognises). Also the clock's tick. */
+  /** A reading of the screen by the driver's heuristics (undefined: nothing it recognises). Also the clock's tick (see nextChangeAt). */
   screen(s: AgentStatus | undefined, drawnAt?: number): boolean {
     if (this.gone) return false;
     if (drawnAt !== undefined) this.drawnAt = drawnAt;
@@ -116,6 +118,25 @@ export class AgentStatusTracker {
     if (this.gone) return false;
     this.turnOpen = false;
     return this.settle();
+  }
+
+  /**
+   * The moment the status would change with nothing new heard (time alone settling it), if
+   * such a moment is ahead: a start-up that waited long enough, a turn the log never closed
+   * under an idle screen, a working screen left standing after the turn end. The caller
+   * feeds the status again then (screen() is its tick); later input moves the moment.
+   */
+  nextChangeAt(): number | undefined {
+    if (this.gone || this.screenSays === 'approval') return undefined;
+    const now = this.now();
+    let at: number | undefined;
+    if (this.startingSince !== undefined) at = this.startingSince + STARTUP_MS;
+    else if (this.turnOpen) {
+      if (this.screenSays === 'idle') at = Math.max(this.lastEventAt, this.screenSince) + STALE_TURN_MS;
+    } else if (this.screenSays === 'working') {
+      at = Math.max(this.lastEventAt, this.drawnAt, this.screenSince) + STALE_TURN_MS;
+    }
+    return at !== undefined && at > now ? at : undefined;
   }
 
   private settle(): boolean {

@@ -2,6 +2,7 @@
 // interface the TUI implements: the conversation layer never sees blessed, node-pty or the
 // emulator, which is what lets this boundary later move behind a socket.
 
+import type { Event } from '../lifecycle/index.js';
 import type { LaunchSpec } from '../plugins/api.js';
 
 export interface TerminalLaunch extends LaunchSpec {
@@ -23,8 +24,8 @@ export interface AgentTerminal {
   isRunning(): boolean;
   /** The visible screen as plain text lines (for status heuristics). */
   screenLines(): string[];
-  /** Called when the program exits on its own. */
-  onExit(cb: () => void): () => void;
-  /** Called (coalesced) when the program writes to the screen. */
-  onOutput(cb: () => void): () => void;
+  /** The program exited on its own (or was stopped). */
+  readonly onExit: Event<void>;
+  /** The program's output was parsed onto the screen (once per chunk it wrote: cheap listeners only). */
+  readonly onOutput: Event<void>;
 }

@@ -10,6 +10,7 @@
 // once, and the caller told. One given up on while it still shows on the screen (in the
 // CLI's input box) holds back anything else baton would type there until it is gone.
 
+import { DisposableStore, toDisposable } from '../lifecycle/index.js';
 import type { AgentTerminal } from './agent-terminal.js';
 
 /**
@@ -20,7 +21,6 @@ import type { AgentTerminal } from './agent-terminal.js';
 const ENTER_AFTER_PASTE_MS = 150;
 /** ...but never longer than this for the screen to change. */
 const ENTER_AFTER_PASTE_MAX_MS = 1500;
-const SCREEN_POLL_MS = 15;
 /** Messages given up on that a late claim can still find, newest kept. */
 const LATE_KEPT = 16;
 
@@ -73,21 +73,24 @@ interface Leftover {
  * Resolves once the program has written nothing for `quietMs`, or after `maxMs`. With
  * `afterOutput`, the quiet time starts only with its first output (a CLI still starting up).
  */
-export function quietTerminal(terminal: AgentTerminal, quietMs: number, maxMs: number, afterOutput = false): Promise<void> {
+export function quietTerminal(terminal: AgentTerminal, quietMs: number, maxMs: number, afterOutput = false, owner?: DisposableStore): Promise<void> {
   return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const done = () => {
-      clearTimeout(timer);
-      clearTimeout(cap);
-      off();
-      resolve();
-    };
-    const restart = () => {
-      clearTimeout(timer);
-      timer = setTimeout(done, quietMs);
-    };
-    const off = terminal.onOutput(restart);
-    const cap = setTimeout(done, maxMs);
+    // Its timers and subscription, ended when the wait ends, or early (resolving) with its owner.
+    const wait = new DisposableStore();
+    let quiet: NodeJS.Timeout | undefined;
+    const cap = setTimeout(() => done(), maxMs);
+    wait.add(
+      toDisposable(() => {
+        clearTimeout(quiet);
+        clearTimeout(cap);
+        resolve();
+      }),
+    );
+    const done = () => (owner ? owner.delete(wait) : wait.dispose());
+    // (Output comes a chunk at a time: the quiet timer is pushed back, not made anew.)
+    const restart = () => (quiet ? quiet.refresh() : (quiet = setTimeout(done, quietMs)));
+    wait.add(terminal.onOutput(restart));
+    owner?.add(wait);
     if (!afterOutput) restart();
   });
 }
@@ -99,7 +102,8 @@ export class Delivery {
   /** Given up on, still claimable: oldest first. */
   private late: Pending[] = [];
   private leftover: Leftover | undefined;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Its timers and waits on the screen, ended by cancel(). */
+  private readonly waits = new DisposableStore();
 
   constructor(
     private readonly terminal: AgentTerminal,
@@ -179,8 +183,7 @@ export class Delivery {
 
   /** Forgets everything (the CLI is gone or replaced): no wait, no late claim, no leftover. */
   cancel(): void {
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    this.waits.clear();
     for (const p of this.pending.splice(0)) p.resolve(false);
     this.late = [];
     this.leftover = undefined;
@@ -214,20 +217,32 @@ export class Delivery {
     return this.hooks.mayPressEnter?.() ?? true;
   }
 
-  /** Resolves once the screen differs from `before`, or after `maxMs`. */
-  private async screenChanged(before: string, maxMs: number): Promise<void> {
-    const deadline = Date.now() + maxMs;
-    while (Date.now() < deadline) {
-      await sleep(SCREEN_POLL_MS);
-      if (this.terminal.screenLines().join('\n') !== before) return;
-    }
+  /** Resolves once the screen differs from `before` (looked at as output comes), or after `maxMs`, or on cancel(). */
+  private screenChanged(before: string, maxMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wait = this.waits.add(new DisposableStore());
+      const t = setTimeout(() => this.waits.delete(wait), maxMs);
+      wait.add(
+        toDisposable(() => {
+          clearTimeout(t);
+          resolve();
+        }),
+      );
+      const look = () => {
+        if (this.terminal.screenLines().join('\n') !== before) this.waits.delete(wait);
+      };
+      wait.add(this.terminal.onOutput(look));
+      // (The paste may have been echoed already, as it was written.)
+      look();
+    });
   }
 
   private after(ms: number, fn: () => void): void {
+    const wait = this.waits.add(new DisposableStore());
     const t = setTimeout(() => {
-      this.timers.delete(t);
+      this.waits.delete(wait);
       fn();
     }, ms);
-    this.timers.add(t);
+    wait.add(toDisposable(() => clearTimeout(t)));
   }
 }

@@ -1,14 +1,17 @@
 // One tab = one conversation: the transcript (kept current by the driver's ingest while the
 // CLI runs in the tab's terminal), the agent's status, the queue of messages written while
 // it works, and the armed switch. The TUI sends commands in (start, arm, send, queue edits)
-// and reads snapshots out, plus two events for the compose bar: 'draft' (text handed back
-// to it) and 'taken' (a message the CLI took late, whose copy there is to go); no TUI type
-// crosses this boundary. The switch transaction itself lives in switch-transaction.ts.
+// and reads snapshots out (onChange), plus two events for the compose bar: onDraft (text
+// handed back to it) and onTaken (a message the CLI took late, whose copy there is to go);
+// no TUI type crosses this boundary. The switch transaction itself lives in
+// switch-transaction.ts. The screen is read when the CLI's output settles, and a timer is
+// armed only for the moment time alone would change the status (agent-status.ts): an idle
+// tab costs nothing. dispose() ends the agent, its log's ingest, and every timer and listener.
 // What it must never do: type while the CLI is not idle by both its log and its screen (a
 // dialog would be answered), or type a message again that may still be in the CLI's input
 // box (a failed delivery goes back to the compose bar, never into the queue).
 
-import { EventEmitter } from 'node:events';
+import { DisposableStore, Emitter, OneShotTimer, toDisposable, type Event } from '../lifecycle/index.js';
 import type { AgentStatus, HarnessDriver, Ingestor, TranscriptEvent } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
@@ -20,7 +23,13 @@ import { AgentStatusTracker } from './agent-status.js';
 import { Delivery, quietTerminal } from './delivery.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
 
-const SCREEN_POLL_MS = 1000;
+/**
+ * The screen is read once the CLI's output has paused this long (a frame drawn in several
+ * writes is read whole)...
+ */
+const SCREEN_SETTLE_MS = 50;
+/** ...but no later than this after the first output not read yet (a spinner never pauses). */
+const SCREEN_READ_MAX_MS = 250;
 
 export interface TabSessionDeps {
   conversation: OpenConversation;
@@ -72,8 +81,19 @@ export type SendResult =
   | { kind: 'failed'; message: string }
   | { kind: 'switch'; outcome: SwitchOutcome };
 
-export class TabSession extends EventEmitter {
+export class TabSession {
   readonly status = new AgentStatusTracker();
+  /** Every timer and subscription the session holds; ended by dispose(). */
+  private readonly owned = new DisposableStore();
+  private readonly changeEmitter = this.owned.add(new Emitter<TabSnapshot>());
+  private readonly draftEmitter = this.owned.add(new Emitter<string>());
+  private readonly takenEmitter = this.owned.add(new Emitter<string>());
+  /** Anything the compose bar shows changed (status, queue, armed switch, notice). */
+  readonly onChange: Event<TabSnapshot> = this.changeEmitter.event;
+  /** A message the CLI did not take, handed back to the compose bar. */
+  readonly onDraft: Event<string> = this.draftEmitter.event;
+  /** A message handed back earlier that the CLI took late after all: its compose-bar copy is to go. */
+  readonly onTaken: Event<string> = this.takenEmitter.event;
   readonly queue: string[] = [];
   armed: ArmedSwitch | undefined;
   notice: string | undefined;
@@ -92,21 +112,24 @@ export class TabSession extends EventEmitter {
   /** Ingested events waiting behind the checkpoint of a message typed into the CLI. */
   private held: TranscriptEvent[] | undefined;
   private holding: Promise<void> | undefined;
-  private readonly disposers: (() => void)[] = [];
   private draining = false;
   /** A message is on its way into the CLI (its checkpoint, the paste, the wait for the log). */
   private delivering = false;
   /** The screen as last read, and when it last changed. */
   private lastDrawn = '';
   private drawnAt = 0;
-  private readonly screenTimer: NodeJS.Timeout;
+  /** Output not read yet: when the screen is to be read, and since when output waits. */
+  private readDue = 0;
+  private unreadSince: number | undefined;
+  private readonly screenRead = this.owned.add(new OneShotTimer(() => this.screenReadDue(), { unref: true }));
+  /** Armed for the moment time alone would change the status (a turn the log never closed...). */
+  private readonly statusClock = this.owned.add(new OneShotTimer(() => this.readScreen(), { unref: true }));
   private disposed = false;
 
   constructor(readonly deps: TabSessionDeps) {
-    super();
     // An Enter into a dialog would answer it: the retry Enter is held back while one shows.
     this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000, { mayPressEnter: () => this.screenReading() !== 'approval' });
-    this.disposers.push(
+    this.owned.add(
       deps.terminal.onExit(() => {
         // The run's handoff files live as long as the run.
         removeLaunchFiles(this.runFiles.splice(0));
@@ -114,12 +137,29 @@ export class TabSession extends EventEmitter {
         // (A switch stops the agent itself; that exit is part of the switch.)
         if (!this.switching) this.dropArmedSwitch(`${this.driver?.title ?? 'the agent'} exited; nothing was sent.`);
       }),
-      deps.terminal.onOutput(() => this.readScreen()),
     );
-    // Events go quiet after a turn; the screen is read again now and then so a status the
-    // events left stale (a turn end the log never showed) still settles.
-    this.screenTimer = setInterval(() => this.readScreen(), SCREEN_POLL_MS);
-    this.screenTimer.unref();
+    this.owned.add(deps.terminal.onOutput(() => this.outputSeen()));
+  }
+
+  /** The CLI wrote to its screen: read it once the output settles (at most SCREEN_READ_MAX_MS on). */
+  private outputSeen(): void {
+    const now = Date.now();
+    this.unreadSince ??= now;
+    this.readDue = Math.min(now + SCREEN_SETTLE_MS, this.unreadSince + SCREEN_READ_MAX_MS);
+    // The timer is armed once per burst; a later due time is checked when it fires.
+    if (!this.screenRead.armed) this.screenRead.at(this.readDue);
+  }
+
+  private screenReadDue(): void {
+    if (Date.now() < this.readDue) return this.screenRead.at(this.readDue);
+    this.readScreen();
+  }
+
+  /** Reads the screen now (output waiting to be read included); true when the status changed. */
+  private lookNow(): boolean {
+    this.unreadSince = undefined;
+    this.screenRead.cancel();
+    return this.look();
   }
 
   get conversation(): OpenConversation {
@@ -152,7 +192,8 @@ export class TabSession extends EventEmitter {
     this.changed();
     if (!this.driver?.statusFromScreen) {
       const ms = this.deps.readyTimeoutMs ?? 60_000;
-      void quietTerminal(this.deps.terminal, 1500, ms, true).then(() => {
+      void quietTerminal(this.deps.terminal, 1500, ms, true, this.owned).then(() => {
+        if (this.disposed) return;
         if (this.status.current === 'working' && this.status.screen('idle')) this.readScreen(true);
       });
     }
@@ -161,29 +202,31 @@ export class TabSession extends EventEmitter {
   /** Resolves true once the program reads idle (ready for input); false if it exits or `timeoutMs` passes. */
   whenReady(timeoutMs: number): Promise<boolean> {
     return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const check = async () => {
+      const wait = this.owned.add(new DisposableStore());
+      let done = false;
+      const finish = (ready: () => boolean | Promise<boolean>) => {
+        if (done) return;
+        done = true;
+        this.owned.delete(wait);
+        void Promise.resolve().then(ready).then(resolve, () => resolve(false));
+      };
+      const check = () => {
         if (this.status.current === 'idle') {
-          finish();
           // A TUI can draw its input box a moment before it takes keys: let it settle.
-          await quietTerminal(this.deps.terminal, 300, 2000);
-          resolve(this.deps.terminal.isRunning());
+          finish(async () => {
+            await quietTerminal(this.deps.terminal, 300, 2000, false, this.owned);
+            return this.deps.terminal.isRunning();
+          });
         } else if (this.status.current === 'exited' || !this.deps.terminal.isRunning() || this.disposed) {
-          finish();
-          resolve(false);
+          finish(() => false);
         }
       };
-      const finish = () => {
-        clearTimeout(timer);
-        this.off('change', onChange);
-      };
-      const onChange = () => void check();
-      this.on('change', onChange);
-      timer = setTimeout(() => {
-        finish();
-        resolve(false);
-      }, timeoutMs);
-      void check();
+      // A session disposed meanwhile never becomes ready: its agent is gone.
+      wait.add(toDisposable(() => finish(() => false)));
+      wait.add(this.onChange(check));
+      const timer = setTimeout(() => finish(() => false), timeoutMs);
+      wait.add(toDisposable(() => clearTimeout(timer)));
+      check();
     });
   }
 
@@ -245,7 +288,7 @@ export class TabSession extends EventEmitter {
 
   /** Idle by both witnesses (read afresh), nothing on its way in, and nothing of ours left in the CLI's input box. */
   private mayType(): boolean {
-    if (this.look()) this.changed();
+    if (this.lookNow()) this.changed();
     return this.status.current === 'idle' && !this.delivering && this.delivery.leftoverShowing() === undefined;
   }
 
@@ -340,7 +383,7 @@ export class TabSession extends EventEmitter {
       this.say(`${title} exited before it took your message: it is queued, and goes when ${title} runs again.`);
       return { kind: 'queued', position: 1, message: `queued (#1): sent when ${title} runs again.` };
     }
-    this.emit('draft', text);
+    this.draftEmitter.fire(text);
     const inBox = this.delivery.leftoverShowing() !== undefined;
     this.say(
       inBox
@@ -418,7 +461,7 @@ export class TabSession extends EventEmitter {
         // Given up on, then taken (Enter pressed in the pane, or the CLI took it late): the
         // copy handed back to the compose bar must not be sent a second time.
         this.say(`${this.driver?.title ?? 'The agent'} took your message after all: it is recorded once.`);
-        this.emit('taken', claimed.text);
+        this.takenEmitter.fire(claimed.text);
       }
     } else {
       this.conversation.transcript.apply(e);
@@ -430,7 +473,10 @@ export class TabSession extends EventEmitter {
     }
     // An unconfirmed switch is settled once the CLI shows it took input and answered.
     if (this.unresolved && (claimed || e.type === 'turn_end')) this.unresolved = false;
-    const changed = this.status.event(e);
+    // The log's news is weighed against the screen as it is now, not as last read.
+    const screenChanged = this.unreadSince !== undefined && this.lookNow();
+    const changed = this.status.event(e) || screenChanged;
+    this.armStatusClock();
     if (changed || e.type === 'turn_end' || claimed) this.changed();
     if (this.status.current === 'idle') void this.drainQueue();
   }
@@ -483,7 +529,14 @@ export class TabSession extends EventEmitter {
   }
 
   changed(): void {
-    if (!this.disposed) this.emit('change', this.snapshot());
+    if (this.disposed) return;
+    this.armStatusClock();
+    this.changeEmitter.fire(this.snapshot());
+  }
+
+  /** One timer, for the moment time alone would change the status (none when nothing would). */
+  private armStatusClock(): void {
+    if (!this.disposed) this.statusClock.at(this.status.nextChangeAt());
   }
 
   /**
@@ -501,8 +554,7 @@ export class TabSession extends EventEmitter {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    clearInterval(this.screenTimer);
-    for (const d of this.disposers) d();
+    this.owned.dispose();
     this.delivery.cancel();
     await this.follow(undefined);
     await this.ingested();
@@ -539,11 +591,13 @@ export class TabSession extends EventEmitter {
   /** Feeds the status a fresh reading of the screen (and the time it last changed); true when the status changed. */
   private look(): boolean {
     const reading = this.screenReading();
-    return this.status.screen(reading, this.drawnAt);
+    const changed = this.status.screen(reading, this.drawnAt);
+    this.armStatusClock();
+    return changed;
   }
 
   private readScreen(changedAlready = false): void {
-    if (this.look() || changedAlready) {
+    if (this.lookNow() || changedAlready) {
       this.changed();
       if (this.status.current === 'idle') void this.drainQueue();
     } else if (this.queue.length && this.status.current === 'idle') {

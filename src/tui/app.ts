@@ -15,7 +15,7 @@ import { InputRouter, pasteAsKeys, tmuxPrefixNote, type Command, type KeyConfig,
 import { osc52 } from './osc52.js';
 import { OuterTerminal } from './outer-terminal.js';
 import type { OverlayHost } from './overlay.js';
-import { DisposableStore, MutableDisposable, type Disposable } from '../lifecycle/index.js';
+import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../lifecycle/index.js';
 import type { Pane } from './pane.js';
 import { PaneView } from './pane-view.js';
 import { confirm, openPicker, type PickerChoice } from './picker.js';
@@ -137,13 +137,16 @@ export class App implements OverlayHost {
 
   openTab(launch: TabLaunch): Tab {
     const tab = new Tab(launch, { ...this.paneSize(), scrollback: this.opts.scrollback, baseEnv: this.opts.env });
-    tab.onChange(() => {
-      if (this.activeTab === tab && (this.view.getPane() !== tab.pane || this.view.getNotice() !== tab.notice)) this.attach(tab);
-      if (tab.status === 'exited' && this.activeTab === tab) {
-        this.showMessage(`${tab.label}: exited${tab.exit ? ` (code ${tab.exit.exitCode})` : ''} · ${this.opts.keys.prefix} x closes the tab`);
-      }
-      this.requestChrome();
-    });
+    this.tabSubs.set(
+      tab,
+      tab.onChange(() => {
+        if (this.activeTab === tab && (this.view.getPane() !== tab.pane || this.view.getNotice() !== tab.notice)) this.attach(tab);
+        if (tab.status === 'exited' && this.activeTab === tab) {
+          this.showMessage(`${tab.label}: exited${tab.exit ? ` (code ${tab.exit.exitCode})` : ''} · ${this.opts.keys.prefix} x closes the tab`);
+        }
+        this.requestChrome();
+      }),
+    );
     this.tabs.push(tab);
     this.select(this.tabs.length - 1);
     return tab;
@@ -159,14 +162,15 @@ export class App implements OverlayHost {
     this.attach(tab);
     tab.pane.focus(true);
     this.requestChrome();
-    if (prev !== tab) this.onActiveChange?.();
+    if (prev !== tab) this.activeChange.fire();
   }
 
   /** Whether a tab runs an agent (the conversation layer knows); without one, every tab is a plain shell's. */
   isAgentTab: (tab: Tab) => boolean = () => false;
 
-  /** Called when another tab (or none) comes to the front: the compose bar follows it. */
-  onActiveChange: (() => void) | undefined;
+  private readonly activeChange = new Emitter<void>();
+  /** Another tab (or none) came to the front: the compose bar follows it. */
+  readonly onActiveChange: Event<void> = this.activeChange.event;
 
   private attach(tab: Tab): void {
     const pane = tab.pane;
@@ -186,6 +190,8 @@ export class App implements OverlayHost {
 
   /** The app's subscriptions to the pane in front (frames, bell, clipboard): one pane's at a time. */
   private readonly front = new MutableDisposable<Disposable & { pane: Pane }>();
+  /** The app's subscription to each open tab (the tab bar follows it), ended as the tab closes. */
+  private readonly tabSubs = new Map<Tab, Disposable>();
 
   async closeTab(tab: Tab): Promise<void> {
     const i = this.tabs.indexOf(tab);
@@ -197,8 +203,10 @@ export class App implements OverlayHost {
     if (this.tabs.length === 0) this.active = -1;
     else this.select(Math.min(i, this.tabs.length - 1));
     // (select may see the same Tab at the index and stay quiet: the front changed all the same.)
-    this.onActiveChange?.();
+    this.activeChange.fire();
     this.requestChrome();
+    this.tabSubs.get(tab)?.dispose();
+    this.tabSubs.delete(tab);
     await tab.dispose();
   }
 
@@ -400,6 +408,11 @@ export class App implements OverlayHost {
       this.frames.dispose();
       if (this.messageTimer) clearTimeout(this.messageTimer);
       this.opts.input.off('data', this.onInput);
+      this.front.dispose();
+      this.view.dispose();
+      for (const sub of this.tabSubs.values()) sub.dispose();
+      this.tabSubs.clear();
+      this.activeChange.dispose();
       await Promise.all(this.tabs.splice(0).map((t) => t.dispose()));
       this.screen.program.write('\x1b[?2004l\x1b[?1004l\x1b[0 q');
       this.screen.destroy();
@@ -555,18 +568,13 @@ export class App implements OverlayHost {
   /** Set by the conversation layer once it draws the compose bar itself. */
   composeBarOwned = false;
 
-  /**
-   * Where an open overlay wants the terminal cursor (screen coordinates), e.g. the compose
-   * bar's caret; consulted on every frame while any overlay is open. Unset: hidden then.
-   */
-  overlayCursor: (() => { x: number; y: number } | undefined) | undefined;
-
   /** The terminal cursor: the pane's (or scroll mode's) when nothing covers the pane. */
   private placeCursor(): void {
     const pane = this.activeTab?.pane;
     let at: { x: number; y: number } | undefined;
     if (this.overlays.length > 0) {
-      this.outer.cursor(this.overlayCursor?.());
+      // (An overlay draws its own caret: the compose bar's is an inverted cell.)
+      this.outer.cursor(undefined);
       this.outer.keyModes(pane?.term.modes);
       return;
     }

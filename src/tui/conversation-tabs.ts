@@ -15,6 +15,7 @@ import { userAuthor } from '../conversation/user.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { createConversation, ensurePrivateDir, openConversation, type OpenConversation } from '../transcript/store.js';
+import { DisposableStore } from '../lifecycle/index.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
 import { currentBranch, isRepo } from '../worktree/git.js';
 import type { App } from './app.js';
@@ -46,6 +47,8 @@ type StoppedFacts = Omit<ResetNoticeFacts, 'prefix' | 'nextTitle'>;
 interface TabEntry {
   session: TabSession;
   terminal: TabTerminal;
+  /** This module's subscriptions to the session and the tab, ended as the tab closes. */
+  subs: DisposableStore;
   stopped?: StoppedFacts;
 }
 
@@ -59,13 +62,15 @@ export class ConversationTabs {
   private readonly sessions = new Map<Tab, TabEntry>();
   private compose!: ComposeBar;
   private app!: App;
+  /** Subscriptions that live as long as this module (the app's front-tab changes). */
+  private readonly owned = new DisposableStore();
 
   constructor(private readonly opts: ConversationTabsOptions) {}
 
   attach(app: App): void {
     this.app = app;
     this.compose = new ComposeBar(app, () => this.composeHandlers(), this.opts.prefix);
-    app.onActiveChange = () => this.refreshCompose();
+    this.owned.add(app.onActiveChange(() => this.refreshCompose()));
     app.isAgentTab = (tab) => this.sessions.has(tab);
     this.refreshCompose();
   }
@@ -122,13 +127,14 @@ export class ConversationTabs {
     const cwd = conv.meta.data.cwd;
     const repo = await isRepo(cwd);
     let session: TabSession | undefined;
+    const subs = new DisposableStore();
     const terminal = new TabTerminal(
       (launch) => this.app.openTab(launch),
       (tab) => {
-        this.sessions.set(tab, { session: session!, terminal });
+        this.sessions.set(tab, { session: session!, terminal, subs });
         const { forkedFrom, worktreeBranch } = conv.meta.data;
         if (forkedFrom) tab.fork = { at: forkedFrom.seq, ...(worktreeBranch ? { branch: worktreeBranch } : {}) };
-        tab.onChange(() => this.refreshCompose());
+        subs.add(tab.onChange(() => this.refreshCompose()));
         // The tab came to the front before it was known as an agent's.
         this.refreshCompose();
       },
@@ -142,18 +148,21 @@ export class ConversationTabs {
       checkpoint: repo ? (seq) => createCheckpoint(cwd, conv.id, seq) : undefined,
     });
     const s = session;
-    s.on('change', (snap: TabSnapshot) => this.onSessionChange(s, snap));
+    subs.add(s.onChange((snap: TabSnapshot) => this.onSessionChange(s, snap)));
     // A message its agent did not take comes back to this tab's draft; one it took late leaves it.
-    s.on('draft', (text: string) => this.draftFor(s, (tab) => this.compose.restoreFor(tab, text)));
-    s.on('taken', (text: string) =>
-      this.draftFor(s, (tab) => {
-        if (this.compose.dropFrom(tab, text) && s === this.active) this.app.showMessage(`${s.snapshot().notice ?? ''} Its copy left the compose bar.`.trim(), 8000);
-      }),
+    subs.add(s.onDraft((text: string) => this.draftFor(s, (tab) => this.compose.restoreFor(tab, text))));
+    subs.add(
+      s.onTaken((text: string) =>
+        this.draftFor(s, (tab) => {
+          if (this.compose.dropFrom(tab, text) && s === this.active) this.app.showMessage(`${s.snapshot().notice ?? ''} Its copy left the compose bar.`.trim(), 8000);
+        }),
+      ),
     );
     const outcome = await s.start(agent, model);
     if (!terminal.tab) {
       // The agent could not start: no tab was opened; say why and let the conversation go.
       this.app.showMessage(outcome.message, 8000);
+      subs.dispose();
       terminal.dispose();
       await s.dispose();
       return undefined;
@@ -350,12 +359,12 @@ export class ConversationTabs {
     const fork: ClosedFork | undefined = meta?.worktreeBranch ? { conversationId: entry!.session.conversation.id, cwd: meta.cwd, worktreeBranch: meta.worktreeBranch } : undefined;
     // The tab leaves the bar (and its program ends) first, so its agent's exit is not
     // reported as if the tab were still there ("exited · C-b x closes the tab").
-    if (entry) this.sessions.delete(tab);
-    await this.app.closeTab(tab);
     if (entry) {
-      await entry.session.dispose();
-      entry.terminal.dispose();
+      this.sessions.delete(tab);
+      entry.subs.dispose();
     }
+    await this.app.closeTab(tab);
+    if (entry) await this.closeEntry(entry);
     await this.remember();
     // Asked once the tab is gone: its agent no longer runs in the worktree, its conversation is closed.
     if (fork) await offerWorktreeRemoval(this.forkContext(), fork, this.tabIn(fork.cwd));
@@ -379,12 +388,20 @@ export class ConversationTabs {
     } catch (e) {
       failure = e ?? new Error('remembering the tabs failed');
     }
-    for (const { session, terminal } of this.sessions.values()) {
-      await session.dispose().catch(() => undefined);
-      terminal.dispose();
-    }
+    this.owned.dispose();
+    for (const entry of this.sessions.values()) await this.closeEntry(entry).catch(() => undefined);
     this.sessions.clear();
     if (failure !== undefined) throw failure;
+  }
+
+  /** Ends a tab's conversation: its agent, its log's ingest, and every listener of ours on it. */
+  private async closeEntry(entry: TabEntry): Promise<void> {
+    entry.subs.dispose();
+    try {
+      await entry.session.dispose();
+    } finally {
+      entry.terminal.dispose();
+    }
   }
 
   // ---- restore ----

@@ -42,7 +42,8 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
   const registry = await loadRegistry({ env: opts.env, pluginDirs: opts.pluginDirs, watch: true });
   for (const p of registry.problems) opts.warn?.(`${p.path}: ${p.message}`);
   const tabs = new ConversationTabs({ cwd, env: opts.env, home, registry, git: createGitFactsProvider(), prefix: keys.prefix });
-  registry.on('change', (c) => {
+  // (Ended with the registry, below.)
+  registry.onChange((c) => {
     for (const p of c.problems) tabs.notify(`plugin problem: ${p.path}: ${p.message}`);
     if (c.added.length) tabs.notify(`agents added: ${c.added.join(', ')}`);
   });

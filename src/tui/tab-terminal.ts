@@ -1,29 +1,27 @@
 // A tab, seen by the conversation layer as the AgentTerminal its CLI runs in. The tab is
 // opened by the first launch (so a tab never shows before its agent could start) and
-// relaunched in place by later ones. Output is noticed by sampling the pane's parsed-byte
-// count a few times a second, so background tabs are watched too without a second
-// listener inside the pane.
+// relaunched in place by later ones. Output and exit are the pane's own events, passed on
+// from whichever pane the tab runs now (background tabs too: a pane takes any number of
+// listeners); nothing is sampled or polled. dispose() lets go of every subscription.
 
 import type { AgentTerminal, TerminalLaunch } from '../conversation/agent-terminal.js';
+import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../lifecycle/index.js';
+import type { Pane } from './pane.js';
 import type { Tab, TabLaunch } from './tab.js';
 
-const OUTPUT_SAMPLE_MS = 250;
-
-export class TabTerminal implements AgentTerminal {
+export class TabTerminal implements AgentTerminal, Disposable {
   tab: Tab | undefined;
-  private readonly outputListeners = new Set<() => void>();
-  private readonly exitListeners = new Set<() => void>();
-  private lastBytes = -1;
-  private readonly timer: NodeJS.Timeout;
-  private watchedPane: unknown;
+  private readonly outputEmitter = new Emitter<void>();
+  private readonly exitEmitter = new Emitter<void>();
+  readonly onOutput: Event<void> = this.outputEmitter.event;
+  readonly onExit: Event<void> = this.exitEmitter.event;
+  /** The subscriptions to the pane the tab runs now. */
+  private readonly watching = new MutableDisposable<Disposable & { pane: Pane }>();
 
   constructor(
     private readonly openTab: (launch: TabLaunch) => Tab,
     private readonly onOpened: (tab: Tab) => void = () => {},
-  ) {
-    this.timer = setInterval(() => this.sample(), OUTPUT_SAMPLE_MS);
-    this.timer.unref();
-  }
+  ) {}
 
   async launch(spec: TerminalLaunch): Promise<void> {
     const launch: TabLaunch = { command: spec.command, args: spec.args, env: spec.env, cwd: spec.cwd, agent: spec.agent, model: spec.model, title: spec.title };
@@ -33,8 +31,7 @@ export class TabTerminal implements AgentTerminal {
     } else {
       await this.tab.relaunch(launch);
     }
-    this.lastBytes = -1;
-    this.watchExit(this.tab);
+    this.watch(this.tab);
   }
 
   write(data: string): void {
@@ -61,35 +58,24 @@ export class TabTerminal implements AgentTerminal {
     return out;
   }
 
-  onExit(cb: () => void): () => void {
-    this.exitListeners.add(cb);
-    return () => this.exitListeners.delete(cb);
-  }
-
-  onOutput(cb: () => void): () => void {
-    this.outputListeners.add(cb);
-    return () => this.outputListeners.delete(cb);
-  }
-
   dispose(): void {
-    clearInterval(this.timer);
-    this.outputListeners.clear();
-    this.exitListeners.clear();
+    this.watching.dispose();
+    this.outputEmitter.dispose();
+    this.exitEmitter.dispose();
   }
 
-  private watchExit(tab: Tab): void {
+  private watch(tab: Tab): void {
     const pane = tab.pane;
-    if (this.watchedPane === pane) return;
-    this.watchedPane = pane;
-    pane.onExit(() => {
-      if (tab.pane === pane) for (const l of this.exitListeners) l();
-    });
-  }
-
-  private sample(): void {
-    const bytes = this.tab?.pane.bytesParsed ?? -1;
-    if (bytes === this.lastBytes) return;
-    this.lastBytes = bytes;
-    for (const l of this.outputListeners) l();
+    if (this.watching.value?.pane === pane) return;
+    const subs = new DisposableStore();
+    subs.add(pane.onOutput(() => this.outputEmitter.fire()));
+    subs.add(
+      pane.onExit(() => {
+        if (tab.pane === pane) this.exitEmitter.fire();
+      }),
+    );
+    this.watching.value = { pane, dispose: () => subs.dispose() };
+    // (An exit before the subscription, which no event would tell again.)
+    if (pane.exited) this.exitEmitter.fire();
   }
 }

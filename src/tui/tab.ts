@@ -1,9 +1,12 @@
 // A tab: what the user sees as one conversation slot — a title, the agent (and model)
 // running in it, a status, and the pane hosting the program. The program is given as a
 // launch (command, argv, env, cwd), so a driver's LaunchSpec plugs in unchanged, and a tab
-// can relaunch a different program in place (an agent switch). It knows nothing of blessed.
+// can relaunch a different program in place (an agent switch). It owns its pane (and its
+// subscriptions to it): dispose() ends the program and lets go of every listener. It knows
+// nothing of blessed.
 
 import { basename } from 'node:path';
+import { DisposableStore, Emitter, MutableDisposable, type Event } from '../lifecycle/index.js';
 import { Pane, type PaneExit, type PaneLaunch } from './pane.js';
 
 /**
@@ -48,7 +51,11 @@ export class Tab {
   fork: TabFork | undefined;
   /** What the pane shows instead of the program's screen while stopped (plain lines, baton's own). */
   notice: string[] | undefined;
-  private listeners: (() => void)[] = [];
+  private readonly changeEmitter = new Emitter<void>();
+  /** Title, status, notice, program (a relaunch) or fork mark changed: the tab bar redraws. */
+  readonly onChange: Event<void> = this.changeEmitter.event;
+  /** The tab's subscriptions to its current pane, ended when a relaunch replaces it. */
+  private readonly paneSubs = new MutableDisposable<DisposableStore>();
 
   constructor(launch: TabLaunch, private readonly size: TabSize) {
     this.launch = launch;
@@ -58,18 +65,22 @@ export class Tab {
 
   private start(launch: TabLaunch): Pane {
     const pane = new Pane({ ...launch, cols: this.size.cols, rows: this.size.rows, scrollback: this.size.scrollback, baseEnv: this.size.baseEnv });
-    pane.onExit((e: PaneExit) => {
-      if (this.pane !== pane) return;
-      // (A notice shown already stays: its "stopped" is the truer word.)
-      if (this.status !== 'stopped') this.status = 'exited';
-      this.exit = e;
-      this.changed();
-    });
-    pane.onTitle((t) => {
-      if (this.pane !== pane) return;
-      this.programTitle = t;
-      this.changed();
-    });
+    const subs = new DisposableStore();
+    subs.add(
+      pane.onExit((e: PaneExit) => {
+        // (A notice shown already stays: its "stopped" is the truer word.)
+        if (this.status !== 'stopped') this.status = 'exited';
+        this.exit = e;
+        this.changed();
+      }),
+    );
+    subs.add(
+      pane.onTitle((t) => {
+        this.programTitle = t;
+        this.changed();
+      }),
+    );
+    this.paneSubs.value = subs;
     return pane;
   }
 
@@ -88,15 +99,8 @@ export class Tab {
     return this.launch.title ?? (this.programTitle || this.title);
   }
 
-  onChange(cb: () => void): () => void {
-    this.listeners.push(cb);
-    return () => {
-      this.listeners = this.listeners.filter((l) => l !== cb);
-    };
-  }
-
   private changed(): void {
-    for (const l of this.listeners) l();
+    this.changeEmitter.fire();
   }
 
   setStatus(status: TabStatus): void {
@@ -152,7 +156,8 @@ export class Tab {
   }
 
   async dispose(graceMs?: number): Promise<void> {
-    this.listeners = [];
+    this.changeEmitter.dispose();
+    this.paneSubs.dispose();
     await this.pane.dispose(graceMs);
   }
 }

@@ -12,11 +12,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentTerminal, TerminalLaunch } from '../../src/conversation/agent-terminal.js';
-import { AgentStatusTracker } from '../../src/conversation/agent-status.js';
+import { AgentStatusTracker, STALE_TURN_MS, STARTUP_MS } from '../../src/conversation/agent-status.js';
 import { TabSession } from '../../src/conversation/tab-session.js';
 import type { AgentStatus, HarnessDriver, TranscriptEvent } from '../../src/plugins/api.js';
 import type { Registry } from '../../src/plugins/registry.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
+import { Emitter } from '../../src/lifecycle/index.js';
 
 const PASTE = /^\x1b\[200~([\s\S]*)\x1b\[201~$/;
 
@@ -34,8 +35,10 @@ class FakeTerminal implements AgentTerminal {
   onEnter: (box: string) => void = () => this.take();
   log: ((e: TranscriptEvent) => void) | undefined;
   private running = false;
-  private readonly outputs = new Set<() => void>();
-  private readonly exits = new Set<() => void>();
+  private readonly outputs = new Emitter<void>();
+  private readonly exits = new Emitter<void>();
+  readonly onOutput = this.outputs.event;
+  readonly onExit = this.exits.event;
 
   async launch(_spec: TerminalLaunch): Promise<void> {
     this.running = true;
@@ -61,17 +64,9 @@ class FakeTerminal implements AgentTerminal {
     const status = this.state === 'DIALOG' ? 'DIALOG: Yes, I trust this folder' : this.state === 'BUSY' ? 'BUSY esc to interrupt' : '';
     return [...this.history, status, `READY> ${this.box}`];
   }
-  onExit(cb: () => void): () => void {
-    this.exits.add(cb);
-    return () => this.exits.delete(cb);
-  }
-  onOutput(cb: () => void): () => void {
-    this.outputs.add(cb);
-    return () => this.outputs.delete(cb);
-  }
   /** The screen changed (the test set a state): listeners hear of it, as from a pane. */
   output(): void {
-    for (const cb of this.outputs) cb();
+    this.outputs.fire();
   }
   set(state: FakeTerminal['state']): void {
     this.state = state;
@@ -143,7 +138,7 @@ function oneDriver(d: HarnessDriver): Registry {
     detect: () => d.detect({ env: {} }),
     familyOf: () => undefined,
     resolveFamily: refuse,
-    on: () => () => {},
+    onChange: new Emitter<never>().event,
     reload: refuse,
     dispose: async () => {},
   } as Registry;
@@ -168,8 +163,8 @@ async function world(opts: { checkpoint?: (seq: number) => Promise<string | unde
   const session = new TabSession({ conversation: conv, registry: oneDriver(fakeDriver(term)), terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, checkpoint: opts.checkpoint });
   const drafts: string[] = [];
   const taken: string[] = [];
-  session.on('draft', (t: string) => drafts.push(t));
-  session.on('taken', (t: string) => taken.push(t));
+  session.onDraft((t: string) => drafts.push(t));
+  session.onTaken((t: string) => taken.push(t));
   w = { home, conv, term, session, drafts, taken };
   const started = await session.start('fake');
   assert.is(started.kind, 'started', started.message);
@@ -315,7 +310,8 @@ s('a turn the log ended while the screen still says working is working', async (
 s('a dialog on the screen is approval: a message is queued, not typed (its Enter would answer the dialog); answered in the pane, the message goes once', async () => {
   const { term, session } = await world();
   term.set('DIALOG');
-  assert.is(session.status.current, 'approval');
+  // (The screen is read once the CLI's output settles.)
+  await until(() => session.status.current === 'approval', 'the dialog read as approval');
   const r = await session.send('hello');
   assert.is(r.kind, 'queued');
   assert.match(r.kind === 'queued' ? r.message : '', /Fake CLI needs you first: answer it in its pane/);
@@ -438,6 +434,53 @@ t('a dialog on the screen is approval whatever the log says; a fresh launch is n
   now = 60_000;
   st.screen('approval');
   assert.is(st.current, 'approval');
+});
+
+t('nextChangeAt says when time alone would change the status, and at that moment a reading of the same screen does; nothing is ahead otherwise', () => {
+  let now = 1_000;
+  const st = new AgentStatusTracker(() => now);
+  st.launched();
+  // Starting: working until the screen says something, or until start-up has waited long enough.
+  assert.is(st.nextChangeAt(), 1_000 + STARTUP_MS);
+  st.screen('idle', now);
+  assert.is(st.current, 'idle');
+  assert.is(st.nextChangeAt(), undefined, 'idle, and nothing open: no timer needed');
+  // A turn the log never closes under an idle screen: over once the log has been silent long enough.
+  now = 2_000;
+  st.event({ type: 'user_text', text: 'interrupted' });
+  st.screen('idle', now);
+  assert.is(st.current, 'working');
+  assert.is(st.nextChangeAt(), 2_000 + STALE_TURN_MS);
+  now = 5_000;
+  st.event({ type: 'agent_text', text: 'more' });
+  assert.is(st.nextChangeAt(), 5_000 + STALE_TURN_MS, 'later news moves the moment');
+  now = 5_000 + STALE_TURN_MS - 1;
+  st.screen('idle', 2_000);
+  assert.is(st.current, 'working');
+  now = 5_000 + STALE_TURN_MS;
+  st.screen('idle', 2_000);
+  assert.is(st.current, 'idle');
+  assert.is(st.nextChangeAt(), undefined);
+  // A working screen under an open turn: only the log (or the screen) can end it.
+  st.event({ type: 'user_text', text: 'go' });
+  st.screen('working', now);
+  assert.is(st.nextChangeAt(), undefined);
+  // After the turn end, a working screen left standing is history once unchanged long enough.
+  now += 1_000;
+  const end = now;
+  st.event({ type: 'turn_end' });
+  st.screen('working', end - 500);
+  assert.is(st.current, 'working');
+  assert.is(st.nextChangeAt(), end + STALE_TURN_MS);
+  now = end + STALE_TURN_MS;
+  st.screen('working', end - 500);
+  assert.is(st.current, 'idle');
+  assert.is(st.nextChangeAt(), undefined, 'a moment passed is never asked for again');
+  // A dialog waits for the user, however long.
+  st.screen('approval', now);
+  assert.is(st.nextChangeAt(), undefined);
+  st.exited();
+  assert.is(st.nextChangeAt(), undefined);
 });
 
 t.run();
