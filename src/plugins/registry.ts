@@ -5,8 +5,8 @@
 // wins. A broken plugin is a problem naming its file and the rest still load (a drop-in
 // that does not finish loading in time too, see drop-in-load.ts); two plugins
 // with one name is a problem naming both files, and the later one is not registered.
-// With `watch`, drop-ins and the user's config are reloaded while baton runs and a
-// 'change' event says what changed. Every driver enters through normalizeDriver(): the rest
+// With `watch`, drop-ins and the user's config are reloaded while baton runs and onChange
+// says what changed. Every driver enters through normalizeDriver(): the rest
 // of baton sees complete values, and a detection carries the tested-range verdict,
 // computed here once for every driver. It never runs a turn: `detect()` is as far as it goes.
 
@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BatonError, EXIT, badInput } from '../errors.js';
+import { Emitter, type Event } from '../lifecycle/index.js';
 import type { Detection, DriverDefinition, HarnessDriver } from './api.js';
 import { acpDriver } from './acp-harness.js';
 import { loadDropIns, pluginLoadTimeout } from './drop-in-load.js';
@@ -79,7 +80,8 @@ export interface Registry {
    * family matches, exit 3 when none of the candidates is installed.
    */
   resolveFamily(model: string): Promise<FamilyResolution>;
-  on(event: 'change', listener: (change: RegistryChange) => void): () => void;
+  /** Drivers were added, removed or updated, or the problems changed (a reload). */
+  readonly onChange: Event<RegistryChange>;
   /** Reload drop-ins and config now (what the watcher does on a change). */
   reload(): Promise<RegistryChange>;
   dispose(): Promise<void>;
@@ -132,7 +134,8 @@ class DriverRegistry implements Registry {
   private config: RegistryConfig = { families: [], defaults: {}, acpAgents: [] };
   private problemList: PluginProblem[] = [];
   private detections = new Map<string, Promise<Detection>>();
-  private listeners = new Set<(c: RegistryChange) => void>();
+  private readonly changeEmitter = new Emitter<RegistryChange>();
+  readonly onChange: Event<RegistryChange> = this.changeEmitter.event;
   private watcher: { ready: Promise<void>; close(): Promise<void> } | undefined;
   private reloading: Promise<RegistryChange> | undefined;
   private readonly env: NodeJS.ProcessEnv;
@@ -248,11 +251,6 @@ class DriverRegistry implements Registry {
     );
   }
 
-  on(_event: 'change', listener: (change: RegistryChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
   reload(): Promise<RegistryChange> {
     // One reload at a time; a request during one runs right after it.
     const run = async () => this.doReload();
@@ -325,7 +323,7 @@ class DriverRegistry implements Registry {
     for (const n of [...change.removed, ...change.updated]) this.detections.delete(n);
     if (change.added.length || change.removed.length || change.updated.length || !sameProblems(problems, this.lastProblems)) {
       this.lastProblems = problems;
-      for (const l of this.listeners) l(change);
+      this.changeEmitter.fire(change);
     }
     return change;
   }
@@ -333,7 +331,7 @@ class DriverRegistry implements Registry {
   private lastProblems: PluginProblem[] = [];
 
   async dispose(): Promise<void> {
-    this.listeners.clear();
+    this.changeEmitter.dispose();
     await this.watcher?.close();
     this.watcher = undefined;
     await this.reloading?.catch(() => undefined);

@@ -169,7 +169,7 @@ t('two plugins with one name is an error naming both files; the first one is kep
 t('while baton runs, added, edited and removed drop-ins are picked up (chokidar)', async () => {
   const r = await open({ watch: true, pluginDirs: [extraDir] });
   const changes: RegistryChange[] = [];
-  r.on('change', (c) => changes.push(c));
+  r.onChange((c) => changes.push(c));
   assert.equal(r.names(), []);
 
   const file = join(pluginDir, 'late.mjs');

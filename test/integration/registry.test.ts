@@ -210,7 +210,7 @@ t('with watch, an edit of the user’s config is picked up and announced', async
   const r = await loadRegistry({ env, builtinDir: false, watch: true });
   reg = r;
   const added: string[] = [];
-  r.on('change', (c) => added.push(...c.added));
+  r.onChange((c) => added.push(...c.added));
   assert.ok(r.has('ghost-a'));
   overlay({ acpAgents: [ghost('ghost-a'), ghost('ghost-b')] });
   const deadline = Date.now() + 10_000;
