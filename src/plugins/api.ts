@@ -70,6 +70,15 @@ export interface LaunchSpec {
   /** Additions to the user's environment (a driver may leave it out: none). */
   env: Record<string, string>;
   cwd: string;
+  /**
+   * The native session this run is bound to, when the launch fixed it: a fresh id the CLI is
+   * told to use (claude, gemini and qwen `--session-id`, a session opencode was made to
+   * import), the session it resumes, or the new id a fork is told to write. baton's ingest
+   * then follows exactly this session. Absent when the CLI chooses its own id: ingest must
+   * then find the run's own session through `IngestOptions.processGroup` (codex), never by
+   * which log appeared first.
+   */
+  session?: string;
 }
 
 export type AgentStatus = 'idle' | 'working' | 'approval' | 'exited';
@@ -85,11 +94,40 @@ export interface Ingestor {
 
 export interface IngestOptions extends DriverEnv {
   cwd: string;
-  /** Follow this native session; when absent, the first session started after `since`. */
+  /**
+   * Follow exactly this native session: the launch's `session`, or the session the run
+   * resumes. Its log may not exist yet (most CLIs write it at the first message).
+   */
   agentSession?: string;
+  /**
+   * The process group of the run's CLI in its terminal (the PTY's session leader, so also its
+   * session id), while it runs; undefined once it is gone or where there is none. For CLIs
+   * that cannot be told a session id: the session is the one whose files that process holds
+   * open (codex's thread lock). Absent outside a terminal (tests of a log alone).
+   */
+  processGroup?: () => number | undefined;
+  /** Records stamped before this are a resumed session's history: they give no events. */
   since: Date;
   account?: string;
   onEvent(event: TranscriptEvent): void;
+  /**
+   * The run's own session cannot be told with certainty (two candidate logs, a process that
+   * holds none of its CLI's sessions where they must be): the ingest follows nothing from
+   * then on and says why here, once, in words for the user. Nothing from a log that may be
+   * another run's is ever emitted.
+   */
+  onUnbound?(reason: string): void;
+}
+
+/**
+ * A log that may belong to another run: two candidate logs where a run's own session was to
+ * be told apart by timing alone (drop-ins that still do), or a process holding more than one.
+ */
+export class AmbiguousSessionError extends BatonError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.agentFailed, hint);
+    this.name = 'AmbiguousSessionError';
+  }
 }
 
 export interface HeadlessTurn extends DriverEnv {

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AmbiguousSessionError } from '../../src/plugins/api.js';
 import { firstNewLog, tailLogOnceFound, type FoundLogTail } from '../../src/plugins/found-log-tail.js';
 import { until } from '../helpers/term.js';
 
@@ -61,7 +62,7 @@ t('found at once: read from the offset onFound gives; bad lines reported', async
   assert.is(log.path, path);
 });
 
-t('firstNewLog: the oldest log started since that belongs; the never-matching remembered, the half-written passed over', () => {
+t('firstNewLog: the one log started since that belongs; the never-matching remembered, a half-written one waited for; two are ambiguous, never the older', () => {
   const since = new Date(Date.now() - 60_000);
   const at = (ms: number) => new Date(since.getTime() + ms).toISOString();
   const log = (name: string, first: string) => {
@@ -84,18 +85,49 @@ t('firstNewLog: the oldest log started since that belongs; the never-matching re
   };
   const rejected = new Set<string>();
   const paths = [old, before, other, later, half];
-  const first = firstNewLog(paths, since, rejected, header, (h) => h.project === 'p');
-  assert.is(first?.path, later);
-  assert.equal(first?.header, { started: since.getTime() + 3000, project: 'p' });
+  const mine = (h: { project: string }) => h.project === 'p';
+  // While the half-written one may be a rival, nothing is picked.
+  assert.is(firstNewLog(paths, since, rejected, header, mine), undefined);
   assert.equal([...rejected].sort(), [before, old, other].sort());
   assert.not.ok(read.includes(old), 'a log last written before since is not opened');
+  // Alone, the one that belongs is picked.
+  const first = firstNewLog([old, before, other, later], since, rejected, header, mine);
+  assert.is(first?.path, later);
+  assert.equal(first?.header, { started: since.getTime() + 3000, project: 'p' });
 
-  // The half-written header completes: it started first, so it is the one now; the rejected are not read again.
+  // The half-written header completes: two runs' logs, and which is this one's cannot be told.
   appendFileSync(half, 'ect":"p"}\n');
   read.length = 0;
-  assert.is(firstNewLog(paths, since, rejected, header, (h) => h.project === 'p')?.path, half);
-  assert.equal(read.sort(), [half, later].sort());
+  try {
+    firstNewLog(paths, since, rejected, header, mine);
+    assert.unreachable('two candidates picked from');
+  } catch (err) {
+    assert.instance(err, AmbiguousSessionError);
+    assert.match((err as Error).message, /2 sessions started in this directory/);
+    assert.ok((err as Error).message.includes(half) && (err as Error).message.includes(later));
+  }
+  assert.equal(read.sort(), [half, later].sort(), 'the rejected are not read again');
   assert.is(firstNewLog([join(dir, 'gone.jsonl')], since, rejected, header, () => true), undefined);
+});
+
+t('tailLogOnceFound: a find() that cannot tell its log stops the looking and says why, once', async () => {
+  let asked = 0;
+  const said: string[] = [];
+  const log = await tailLogOnceFound({
+    find: () => {
+      asked++;
+      if (asked < 2) return undefined;
+      throw new AmbiguousSessionError('two of them', 'pick one');
+    },
+    onRecord: () => assert.unreachable('nothing is read'),
+    onInvalid: () => {},
+    onUnbound: (r) => said.push(r),
+  });
+  logs.push(log);
+  await new Promise((r) => setTimeout(r, 700));
+  assert.is(asked, 2, 'no look after the ambiguity');
+  assert.equal(said, ['two of them (pick one)']);
+  assert.is(log.path, undefined);
 });
 
 t.run();
