@@ -4,10 +4,10 @@
 // under it. Lookups only: it never writes a rollout, and it lists a few day folders rather
 // than walking the whole session tree.
 
-import { mkdirSync, openSync, readSync, closeSync, readdirSync, realpathSync } from 'node:fs';
+import { mkdirSync, openSync, readSync, closeSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { accountDir, firstNewLog } from '../../src/plugins/kit.js';
+import { accountDir } from '../../src/plugins/kit.js';
 
 /** Creates an account's directory (0700) if it is missing. */
 export function ensureDir(dir: string): void {
@@ -26,20 +26,6 @@ export function codexAccountEnv(env: NodeJS.ProcessEnv, account?: string): Recor
   const dir = accountDir(env, 'codex', account);
   ensureDir(dir);
   return { CODEX_HOME: dir };
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** Day folders (local and UTC dates) from `from` to `to`, newest last. */
-function dayDirs(sessions: string, from: Date, to: Date): string[] {
-  const out = new Set<string>();
-  const start = from.getTime() - 24 * 3600_000;
-  for (let t = start; t <= to.getTime() + 24 * 3600_000; t += 12 * 3600_000) {
-    const d = new Date(t);
-    out.add(join(sessions, String(d.getFullYear()), pad(d.getMonth() + 1), pad(d.getDate())));
-    out.add(join(sessions, String(d.getUTCFullYear()), pad(d.getUTCMonth() + 1), pad(d.getUTCDate())));
-  }
-  return [...out].sort();
 }
 
 function list(dir: string): string[] {
@@ -119,23 +105,4 @@ export function findRollout(home: string, id: string): string | undefined {
     }
   }
   return undefined;
-}
-
-function samePath(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The first rollout started at or after `since` in `cwd` (oldest first). Only the day
- * folders around `since` and now are listed. Rollouts that can never match (older, another
- * directory) are added to `rejected` so a polling caller reads each first line once.
- */
-export function findNewRollout(home: string, cwd: string, since: Date, rejected: Set<string> = new Set()): { path: string; header: RolloutMeta } | undefined {
-  const paths = dayDirs(join(home, 'sessions'), since, new Date()).flatMap((dir) => list(dir).filter((name) => ROLLOUT.test(name)).map((name) => join(dir, name)));
-  return firstNewLog(paths, since, rejected, rolloutMeta, (meta) => !meta.cwd || samePath(meta.cwd, cwd));
 }

@@ -1,24 +1,43 @@
-// Following and reading codex's own rollouts. ingest(): find the rollout (by thread id, or
-// the first one started in the cwd after `since`), then tail it incrementally
-// (found-log-tail.ts: looked for until it appears, then read from the last offset; a
-// resumed session's earlier records give no events). readSession(): one whole rollout,
-// user messages included, for `baton transcript import`. It never writes under CODEX_HOME.
+// Following and reading codex's own rollouts. ingest(): find the rollout of the run's own
+// thread — the one it resumes, by id; a fresh or forked run's, which codex names itself, by
+// the thread lock its process holds open (bind.ts), never by which rollout appeared first —
+// then tail it incrementally (found-log-tail.ts: looked for until it appears, then read from
+// the last offset only; a resumed session's earlier records give no events). readSession():
+// one whole rollout, user messages included, for `baton transcript import`. It never writes
+// under CODEX_HOME.
 
 import { statSync } from 'node:fs';
-import { badInput, type ImportedSession, type IngestOptions, type Ingestor, readJsonlFile, type ReadSessionOptions, tailLogOnceFound, type TranscriptEvent } from '../../src/plugins/kit.js';
-import { codexHome, findNewRollout, findRollout } from './home.js';
+import { badInput, type ImportedSession, type IngestOptions, type Ingestor, readJsonlFile, type ReadSessionOptions, tailLogOnceFound, type TranscriptEvent, unboundIngest } from '../../src/plugins/kit.js';
+import { heldThread } from './bind.js';
+import { codexHome, findRollout } from './home.js';
 import { CodexLogParser } from './log.js';
 
 export async function ingestCodex(opts: IngestOptions): Promise<Ingestor & { readonly logPath: string | undefined }> {
-  const { agentSession, cwd, since } = opts;
+  const { agentSession, since, processGroup } = opts;
+  if (!agentSession && !processGroup) {
+    return { ...unboundIngest(opts, 'codex was started where baton cannot see its process, so baton cannot tell its thread from another tab\'s and records nothing from it'), logPath: undefined };
+  }
   const home = codexHome(opts.env, opts.account);
   const parser = new CodexLogParser({ since });
-  const rejected = new Set<string>();
   const emit = (events: TranscriptEvent[]) => {
     for (const e of events) opts.onEvent(e);
   };
+  /** The run's own thread, once its process holds one. */
+  let thread = agentSession;
+  const find = (): string | undefined => {
+    if (!thread) {
+      const group = processGroup!();
+      if (group === undefined) return undefined;
+      const held = heldThread(home, group);
+      if (!held) return undefined;
+      thread = held.thread;
+      if (held.rollout) return held.rollout;
+    }
+    return findRollout(home, thread);
+  };
   const log = await tailLogOnceFound({
-    find: () => (agentSession ? findRollout(home, agentSession) : findNewRollout(home, cwd, since, rejected)?.path),
+    find,
+    ...(opts.onUnbound ? { onUnbound: opts.onUnbound } : {}),
     onFound: (path) => {
       // A known session whose log has not changed since `since` has nothing new in it yet:
       // start at its end rather than reading (and discarding) its whole history.

@@ -1,7 +1,10 @@
 // argv + env for codex's own TUI in a baton tab: `codex`, `codex resume <id>` or
 // `codex fork <id>`, the model and the account (CODEX_HOME). No prompt: baton pastes the first
 // message once the TUI is up. `--no-daemon` keeps the TUI from starting the detached
-// app-server daemon it otherwise leaves running. `--no-alt-screen`: codex otherwise runs as a
+// app-server daemon it otherwise leaves running, and keeps codex's app server inside the
+// TUI's own process: that process holds the thread's lock file open, which is how ingest
+// tells this run's thread from another tab's (bind.ts); codex cannot be told a new thread's
+// id, so only a resume names its session here. `--no-alt-screen`: codex otherwise runs as a
 // full-screen app in the alternate screen, which keeps no scrollback, so earlier turns were
 // redrawn away and scroll mode had nothing to reach; inline, codex inserts each finished
 // turn above its viewport into the terminal's scrollback. It builds a spec; it starts nothing.
@@ -15,5 +18,5 @@ export function codexLaunch(opts: LaunchOptions): LaunchSpec {
   args.push('--no-daemon', '--no-alt-screen');
   if (opts.model) args.push('-m', opts.model);
   args.push(...(opts.args ?? []));
-  return { command: 'codex', args, env: codexAccountEnv(opts.env, opts.account), cwd: opts.cwd };
+  return { command: 'codex', args, env: codexAccountEnv(opts.env, opts.account), cwd: opts.cwd, ...(opts.resume && !opts.fork ? { session: opts.resume } : {}) };
 }

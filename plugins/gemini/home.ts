@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { accountDir, firstNewLog } from '../../src/plugins/kit.js';
+import { accountDir } from '../../src/plugins/kit.js';
 
 /** The `.gemini` directory a run uses. */
 export function geminiDir(env: NodeJS.ProcessEnv, account?: string): string {
@@ -127,14 +127,4 @@ export function findChat(root: string, id: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * The first main (not subagent) session of `cwd` started at or after `since`, oldest first.
- * Logs that can never match are added to `rejected`, so a polling caller reads each once.
- */
-export function findNewChat(root: string, cwd: string, since: Date, rejected: Set<string> = new Set()): { path: string; header: ChatHeader } | undefined {
-  const hashes = new Set(pathForms(cwd).map(projectHash));
-  const paths = chatDirsFor(root, cwd).flatMap((dir) => list(dir).filter((name) => SESSION_FILE.test(name)).map((name) => join(dir, name)));
-  return firstNewLog(paths, since, rejected, chatHeader, (header) => hashes.has(header.projectHash) && header.kind !== 'subagent');
 }

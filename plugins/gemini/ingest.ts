@@ -1,12 +1,14 @@
-// Following and reading gemini's own chat logs. ingest(): find the log (by session id, or
-// the first session of the cwd started after `since`), then tail it incrementally
-// (found-log-tail.ts: looked for until it appears, then read from the last offset).
+// Following and reading gemini's own chat logs. ingest(): find the log of the session the
+// launch named (`--session-id`, `--resume`: by the first 8 characters of its id in the file
+// name, then the id in its header), then tail it incrementally (found-log-tail.ts: looked for
+// until it appears, then read from the last offset). Without a session named it follows
+// nothing and says so: two gemini tabs in one directory cannot be told apart by timing.
 // Gemini's log marks no turn boundary, so a turn ends when the next prompt arrives or when
 // the log stays quiet for QUIET_MS after an answer without tool calls (or when the ingest is
 // disposed). readSession(): a whole session as gemini would load it. It never writes under ~/.gemini.
 
-import { badInput, type FoundLogTail, type ImportedSession, type IngestOptions, type Ingestor, readJsonlFile, type ReadSessionOptions, tailLogOnceFound, type TranscriptEvent } from '../../src/plugins/kit.js';
-import { findChat, findNewChat, geminiDir, projectDirOf } from './home.js';
+import { badInput, type FoundLogTail, type ImportedSession, type IngestOptions, type Ingestor, readJsonlFile, type ReadSessionOptions, tailLogOnceFound, type TranscriptEvent, unboundIngest } from '../../src/plugins/kit.js';
+import { findChat, geminiDir, projectDirOf } from './home.js';
 import { GeminiLogFollower, replayGeminiLog } from './log.js';
 
 /** Quiet time after an answer without tool calls before its turn counts as ended. */
@@ -17,7 +19,6 @@ class GeminiIngestor implements Ingestor {
   private quiet: NodeJS.Timeout | undefined;
   private disposed = false;
   private readonly follower: GeminiLogFollower;
-  private readonly rejected = new Set<string>();
   private readonly root: string;
 
   constructor(private readonly opts: IngestOptions) {
@@ -37,12 +38,11 @@ class GeminiIngestor implements Ingestor {
     return this.log?.path;
   }
 
-  async start(): Promise<void> {
-    const { agentSession, cwd, since } = this.opts;
+  async start(session: string): Promise<void> {
     // From the top even for a known session: gemini re-stamps history when it resumes, so
     // message ids (seen once, from the original records) are what tell old from new.
     this.log = await tailLogOnceFound({
-      find: () => (agentSession ? findChat(this.root, agentSession) : findNewChat(this.root, cwd, since, this.rejected)?.path),
+      find: () => findChat(this.root, session),
       onRecord: (record) => this.emit(this.follower.feed(record)),
       onInvalid: () => {
         this.follower.skipped++;
@@ -73,8 +73,9 @@ class GeminiIngestor implements Ingestor {
 }
 
 export async function ingestGemini(opts: IngestOptions): Promise<Ingestor> {
+  if (!opts.agentSession) return unboundIngest(opts, 'Gemini CLI was started without a session id baton chose, so baton cannot tell its log from another tab\'s and records nothing from it');
   const ing = new GeminiIngestor(opts);
-  await ing.start();
+  await ing.start(opts.agentSession);
   return ing;
 }
 

@@ -1,6 +1,7 @@
 // Following and reading opencode's own sessions in its SQLite database. ingest(): find the
-// session (by id, or the first top-level session created in the cwd after `since`), then
-// follow its rows of the append-only `event` table: each look asks only for events after
+// session the launch named (made for the tab before its TUI started, or resumed; without one
+// it follows nothing and says so: two tabs cannot be told apart by which session appeared
+// first), then follow its rows of the append-only `event` table: each look asks only for events after
 // the last seq seen. A look happens when the database's files change (chokidar on the
 // data dir; opencode writes through the -wal file), shortly after each change (chokidar
 // drops a change within 50 ms of the last), and every POLL_MS as a backstop. A resumed
@@ -8,9 +9,9 @@
 // message/part tables, user messages included, for `baton transcript import`.
 // It only reads: never writes the database, never holds a transaction between looks.
 
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { badInput, BatonError, type ImportedSession, type IngestOptions, type Ingestor, type PathWatcher, type ReadSessionOptions, type TranscriptEvent, watchPath } from '../../src/plugins/kit.js';
+import { badInput, BatonError, type ImportedSession, type IngestOptions, type Ingestor, type PathWatcher, type ReadSessionOptions, type TranscriptEvent, unboundIngest, watchPath } from '../../src/plugins/kit.js';
 import { OpencodeDb } from './log-db.js';
 import { opencodeDataDir, opencodeDbPath } from './home.js';
 import { OpencodeLogParser } from './log.js';
@@ -19,15 +20,6 @@ import { OpencodeLogParser } from './log.js';
 const POLL_MS = 500;
 /** A second look this long after a file event, for writes chokidar coalesced away. */
 const SETTLE_MS = 60;
-
-function sameDir(a: string, b: string): boolean {
-  if (a === b) return true;
-  try {
-    return realpathSync(a) === realpathSync(b);
-  } catch {
-    return false;
-  }
-}
 
 class OpencodeIngestor implements Ingestor {
   private db: OpencodeDb | undefined;
@@ -121,21 +113,15 @@ class OpencodeIngestor implements Ingestor {
     }
   }
 
-  /** Chooses the session to follow; false while it is not there yet. */
+  /** Starts following the named session; false while it is not there yet. */
   private pick(db: OpencodeDb): boolean {
-    const { agentSession, since, cwd } = this.opts;
-    if (agentSession) {
-      const row = db.session(agentSession);
-      if (!row) return false;
-      this.following = agentSession;
-      // Nothing of it changed since `since`: start at its end rather than read its whole history.
-      if (row.timeUpdated < since.getTime()) this.parser.lastSeq = db.lastSeq(agentSession);
-      this.emit({ type: 'session', agentSession });
-      return true;
-    }
-    const row = db.sessionsSince(since.getTime()).find((s) => sameDir(s.directory, cwd));
+    const { agentSession, since } = this.opts;
+    const row = db.session(agentSession!);
     if (!row) return false;
-    this.following = row.id;
+    this.following = agentSession;
+    // Nothing of it changed since `since`: start at its end rather than read its whole history.
+    if (row.timeUpdated < since.getTime()) this.parser.lastSeq = db.lastSeq(agentSession!);
+    this.emit({ type: 'session', agentSession: agentSession! });
     return true;
   }
 
@@ -166,6 +152,7 @@ class OpencodeIngestor implements Ingestor {
 }
 
 export async function ingestOpencode(opts: IngestOptions): Promise<Ingestor> {
+  if (!opts.agentSession) return unboundIngest(opts, 'opencode was started without a session baton made for it, so baton cannot tell its session from another tab\'s and records nothing from it');
   const ing = new OpencodeIngestor(opts);
   await ing.start();
   return ing;

@@ -77,11 +77,6 @@ export class OpencodeDb {
     return this.q(`SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`).get(id) as SessionRow | undefined;
   }
 
-  /** Top-level sessions (not a subagent's) created at or after `sinceMs`, oldest first. */
-  sessionsSince(sinceMs: number): SessionRow[] {
-    return this.q(`SELECT ${SESSION_COLUMNS} FROM session WHERE time_created >= ? AND parent_id IS NULL ORDER BY time_created, id LIMIT 50`).all(sinceMs) as SessionRow[];
-  }
-
   /** The session's events after `afterSeq`, in order (at most `limit`). */
   eventsAfter(sessionId: string, afterSeq: number, limit = 500): OpencodeRecord[] {
     const rows = this.q('SELECT seq, type, data FROM event WHERE aggregate_id = ? AND seq > ? ORDER BY seq LIMIT ?').all(sessionId, afterSeq, limit) as {

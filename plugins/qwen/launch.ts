@@ -1,8 +1,11 @@
 // argv + env for Qwen Code's own TUI in a baton tab: the model, the account (through
-// QWEN_HOME, with auto-update always forced off) and native resume. No prompt: baton pastes
-// the first message once the TUI is up. Qwen Code has no native fork: asking for one is an
-// error, never a silent resume. It builds a spec; it starts nothing.
+// QWEN_HOME, with auto-update always forced off) and the session. No prompt: baton pastes
+// the first message once the TUI is up. The run's session is always fixed here, so ingest
+// follows this run's own log and never another tab's: a fresh run gets `--session-id <new
+// uuid>`, a resume keeps its id. Qwen Code has no native fork: asking for one is an error,
+// never a silent resume. It builds a spec; it starts nothing.
 
+import { randomUUID } from 'node:crypto';
 import { BatonError, EXIT, type LaunchOptions, type LaunchSpec } from '../../src/plugins/kit.js';
 import { qwenRunEnv } from './home.js';
 
@@ -12,6 +15,8 @@ export function qwenLaunch(opts: LaunchOptions): LaunchSpec {
   }
   const args = [...(opts.args ?? [])];
   if (opts.model) args.push('--model', opts.model);
+  const session = opts.resume ?? randomUUID();
   if (opts.resume) args.push('--resume', opts.resume);
-  return { command: 'qwen', args, env: qwenRunEnv(opts.env, opts.account), cwd: opts.cwd };
+  else args.push('--session-id', session);
+  return { command: 'qwen', args, env: qwenRunEnv(opts.env, opts.account), cwd: opts.cwd, session };
 }

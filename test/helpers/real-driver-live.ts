@@ -35,10 +35,10 @@ export interface IngestLiveSpec {
 export function ingestLiveTest(cli: RealDriver, spec: IngestLiveSpec): void {
   cli.suite(`ingest follows a live session in ${spec.log}: events while the model has not answered, an abort ends the group; a whole turn in order; dispose leaves no watcher`, async () => {
     const handles = watchers();
-    const { ing, events: seen } = await cli.follow();
     const tok = token('ingest');
     const abort = new AbortController();
-    const hanging = cli.turn('hang then abort', `wait ${tok} [[FAKE_HANG]]`, { signal: abort.signal });
+    // Followed as baton follows a session: by the id the CLI gave it (its output says it first).
+    const { turn: hanging, ing, events: seen } = await cli.followedTurn('hang then abort', `wait ${tok} [[FAKE_HANG]]`, { signal: abort.signal });
     // The prompt is in the CLI's log while the model still has not answered: events come as written.
     await until(() => seen.some((e) => e.type === 'user_text' && e.text.includes(tok)), `the prompt from ${spec.log}`, spec.promptMs);
     await cli.fake.waitForRequest((r) => r.kind === 'generate' && bodyContains(r, tok) && r.fault?.kind === 'hang', 60_000, 'the hanging model request');
@@ -53,10 +53,9 @@ export function ingestLiveTest(cli: RealDriver, spec: IngestLiveSpec): void {
     await ing.dispose();
 
     // A fresh ingest and a full turn with a tool call: every event kind, in order.
-    const { ing: ing2, events } = await cli.follow();
-    assert.ok(watchers() > handles, 'a watcher as soon as it follows');
     const tok2 = token('ingest2');
-    const { result } = await cli.turn('ingested turn', `[[FAKE_SHELL: echo ${tok2}]] ${tok2}`, { yes: true });
+    const { turn, ing: ing2, events } = await cli.followedTurn('ingested turn', `[[FAKE_SHELL: echo ${tok2}]] ${tok2}`, { yes: true });
+    const { result } = await turn;
     await until(() => events.some((e) => e.type === 'turn_end'), `the turn end from ${spec.log}`, 30_000);
     assert.is(ing2.agentSession, result.agentSession);
     assert.equal(typesOf(events), ['session', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
@@ -92,12 +91,19 @@ export function ingestLiveTest(cli: RealDriver, spec: IngestLiveSpec): void {
 
 export interface LaunchArgvSpec {
   title: string;
-  /** A new session: the argv, and the env (for the work dir). */
-  plain: { args: string[]; env: (cwd: string) => Record<string, string> };
+  /**
+   * A new session: the argv (given the session the launch fixed, for a CLI that takes one),
+   * the env (for the work dir), and what that session looks like (absent: the CLI names its
+   * own, and the launch fixes none).
+   */
+  plain: { args: string[] | ((session: string) => string[]); env: (cwd: string) => Record<string, string>; session?: RegExp };
   /** A model, resume, extra args: the argv. */
   full: { opts: Partial<LaunchOptions>; args: string[] };
-  /** A fork of session abc: its argv, or 'refused' (exit 2) for a CLI that cannot fork. */
-  fork: { resume: string; args: string[] } | 'refused';
+  /**
+   * A fork of session `resume` (a function: one that exists by then): its argv, given the new
+   * session the launch fixed when it fixes one; or 'refused' (exit 2) for a CLI that cannot fork.
+   */
+  fork: { resume: string | (() => string); args: (resume: string, session: string | undefined) => string[] } | 'refused';
   /** An account's own home (dir: $XDG_CONFIG_HOME/baton/accounts/<cli>/work): its env, and the dir made 0700. */
   account: { env: (dir: string, cwd: string) => Record<string, string>; made: (dir: string) => string };
   /** A check of the account's home only this CLI makes. */
@@ -108,9 +114,14 @@ export function launchArgvTest(cli: RealDriver, spec: LaunchArgvSpec): void {
   cli.suite(spec.title, async () => {
     const { cwd, env } = cli.env;
     const plain = await cli.driver.launch({ cwd, env });
-    assert.equal(plain, { command: cli.name, args: spec.plain.args, env: spec.plain.env(cwd), cwd });
+    if (spec.plain.session) assert.match(plain.session ?? '', spec.plain.session, 'a fresh run is bound to a session of baton\'s choosing');
+    else assert.is(plain.session, undefined);
+    const args = typeof spec.plain.args === 'function' ? spec.plain.args(plain.session!) : spec.plain.args;
+    assert.equal(plain, { command: cli.name, args, env: spec.plain.env(cwd), cwd, ...(plain.session ? { session: plain.session } : {}) });
+    if (spec.plain.session) assert.is.not((await cli.driver.launch({ cwd, env })).session, plain.session, 'two tabs never share one');
     const full = await cli.driver.launch({ cwd, env, ...spec.full.opts });
     assert.equal(full.args, spec.full.args);
+    assert.is(full.session, spec.full.opts.resume, 'a resume is bound to the session it resumes');
     if (spec.fork === 'refused') {
       try {
         await cli.driver.launch({ cwd, env, resume: 'abc-123', fork: true });
@@ -121,7 +132,10 @@ export function launchArgvTest(cli: RealDriver, spec: LaunchArgvSpec): void {
       }
       assert.is(cli.driver.capabilities.fork, false);
     } else {
-      assert.equal((await cli.driver.launch({ cwd, env, resume: spec.fork.resume, fork: true })).args, spec.fork.args);
+      const resume = typeof spec.fork.resume === 'function' ? spec.fork.resume() : spec.fork.resume;
+      const forked = await cli.driver.launch({ cwd, env, resume, fork: true });
+      assert.equal(forked.args, spec.fork.args(resume, forked.session));
+      assert.is.not(forked.session, resume, 'a fork is never bound to the session it forks');
     }
     const acct = await cli.driver.launch({ cwd, env, account: 'work' });
     const dir = join(env.XDG_CONFIG_HOME!, 'baton/accounts', cli.name, 'work');

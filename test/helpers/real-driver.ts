@@ -119,11 +119,44 @@ export class RealDriver {
     const started = Date.now();
     try {
       const env = this.env;
-      const result = await this.driver.headless!({ cwd: env.cwd, env: env.env, prompt, yes: false, timeoutMs: this.opts.turnMs, onEvent: (e) => events.push(e), ...extra });
+      // extra.onEvent watches the events as they come; they are collected all the same.
+      const result = await this.driver.headless!({
+        cwd: env.cwd,
+        env: env.env,
+        prompt,
+        yes: false,
+        timeoutMs: this.opts.turnMs,
+        ...extra,
+        onEvent: (e) => {
+          events.push(e);
+          extra.onEvent?.(e);
+        },
+      });
       return { result, events };
     } finally {
       this.timed(label, started);
     }
+  }
+
+  /**
+   * A headless turn whose session's ingest starts as soon as the turn names its session (a
+   * CLI's output says it before the model answers), with `since` from before the turn: the
+   * turn, and the ingest following it with its events.
+   */
+  async followedTurn(label: string, prompt: string, extra: Partial<HeadlessTurn> = {}): Promise<{ turn: Promise<TurnOutcome>; ing: Ingestor; events: TranscriptEvent[] }> {
+    const since = new Date();
+    let named: ((id: string) => void) | undefined;
+    const session = new Promise<string>((r) => (named = r));
+    const turn = this.turn(label, prompt, {
+      ...extra,
+      onEvent: (e) => {
+        if (e.type === 'session') named!(e.agentSession);
+        extra.onEvent?.(e);
+      },
+    });
+    const id = await Promise.race([session, turn.then(() => session)]);
+    const { ing, events } = await this.follow({ agentSession: id, since });
+    return { turn, ing, events };
   }
 
   /** An ingest from now in the work dir, its events collected. */
@@ -141,15 +174,23 @@ export class RealDriver {
 
   /** Runs body with the launched TUI and an ingest following it from now; ends both after it, whatever happens. */
   async withTui(launch: LaunchSpec, body: (tui: TestTerminal, events: TranscriptEvent[]) => Promise<void>, follow: Partial<IngestOptions> = {}): Promise<{ ing: Ingestor; events: TranscriptEvent[] }> {
-    const { ing, events } = await this.follow(follow);
+    const since = new Date();
     const tui = this.tui(launch);
+    let followed: { ing: Ingestor; events: TranscriptEvent[] } | undefined;
     try {
-      await body(tui, events);
+      // Bound as baton binds a tab: the session the launch fixed, else the TUI's own process group.
+      followed = await this.follow({
+        since,
+        ...(launch.session ? { agentSession: launch.session } : {}),
+        processGroup: () => (tui.exitCode === undefined ? tui.pid : undefined),
+        ...follow,
+      });
+      await body(tui, followed.events);
     } finally {
       await tui.kill();
-      await ing.dispose();
+      await followed?.ing.dispose();
     }
-    return { ing, events };
+    return followed;
   }
 
   /** Runs the suite; the timings are printed at exit (shown with BATON_TEST_VERBOSE=1 or on failure; speed checks belong in bench/). */

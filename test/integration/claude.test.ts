@@ -15,7 +15,7 @@ import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { claudeStatusFromScreen } from '../../plugins/claude/screen.js';
 import { headlessArgs, ROOT_ALLOWED_TOOLS } from '../../plugins/claude/headless.js';
 import { claudeConfigDir, findSessionLog, projectDir, projectSlug } from '../../plugins/claude/home.js';
-import { assertFindsLog, followsNamedSession, followsNewLog } from '../helpers/ingest-fixture.js';
+import { assertFindsLog, followsNamedSession, followsNothingUnnamed, followsOwnLog } from '../helpers/ingest-fixture.js';
 import { fixtureLines, fixtureScreen, restamp } from '../helpers/log-fixtures.js';
 import { until } from '../helpers/term.js';
 
@@ -42,19 +42,26 @@ s('identity and capabilities', () => {
   assert.equal(driver.capabilities, { resume: true, fork: true, tabSession: true });
 });
 
-s('launch: extra args first, then model, resume + fork; never a prompt on the command line', async () => {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+s('launch: extra args first, then model, resume + fork into a new session id baton chose; never a prompt on the command line', async () => {
   const spec = await driver.launch({ cwd, env: env(), model: 'sonnet', resume: 'abc-123', fork: true, args: ['--verbose'] });
   assert.is(spec.command, 'claude');
-  assert.equal(spec.args, ['--verbose', '--model', 'sonnet', '--resume', 'abc-123', '--fork-session']);
+  assert.match(spec.session!, UUID);
+  assert.equal(spec.args, ['--verbose', '--model', 'sonnet', '--resume', 'abc-123', '--fork-session', '--session-id', spec.session!]);
   assert.equal(spec.env, {});
   assert.is(spec.cwd, cwd);
 });
 
-s('launch: nothing to say, no prompt; fork without resume is no fork', async () => {
+s('launch: every run is bound to its session: a fresh one to a new UUID each time, a resume to its own; fork without resume is no fork', async () => {
   const spec = await driver.launch({ cwd, env: env(), fork: true });
-  assert.equal(spec.args, []);
+  assert.match(spec.session!, UUID);
+  assert.equal(spec.args, ['--session-id', spec.session!]);
+  const again = await driver.launch({ cwd, env: env() });
+  assert.is.not(again.session, spec.session, 'two tabs never share an id');
   const resumed = await driver.launch({ cwd, env: env(), resume: 'abc' });
   assert.equal(resumed.args, ['--resume', 'abc']);
+  assert.is(resumed.session, 'abc');
 });
 
 s('launch: an account is its own CLAUDE_CONFIG_DIR under $XDG_CONFIG_HOME/baton/accounts, made 0700', async () => {
@@ -136,9 +143,14 @@ s('statusFromScreen on screens of the real TUI', () => {
   assert.is(claudeStatusFromScreen(['', 'loading…', '']), undefined);
 });
 
-s('ingest: the first log created after `since` is followed line by line as it is written; an older one is not', async () => {
+s('ingest: the log of the session the launch named is followed line by line as it is written; another tab\'s new log and an older one are not', async () => {
   const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
-  await followsNewLog({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) }, { line: 3, at: 40 });
+  await followsOwnLog({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) }, { line: 3, at: 40 });
+});
+
+s('ingest without a session named follows nothing, not even the one new log, and says why', async () => {
+  const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc-unnamed') };
+  await followsNothingUnnamed({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) });
 });
 
 s('ingest of a named session: records from before `since` give no events, later ones do', async () => {
@@ -151,7 +163,7 @@ s('ingest of a new log whose reply was written before its prompt (captured): the
   const logs = projectDir(env2.CLAUDE_CONFIG_DIR, cwd);
   const since = new Date();
   const events: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd, env: env2, since, onEvent: (e) => events.push(e) });
+  const ing = await driver.ingest!({ cwd, env: env2, since, agentSession: 'reply-first', onEvent: (e) => events.push(e) });
   try {
     const at = new Date(since.getTime() + 60_000).toISOString();
     const lines = fixtureLines('claude', 'tui-reply-written-first.jsonl').map((l) => restamp(l, at));

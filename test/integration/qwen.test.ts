@@ -14,7 +14,7 @@ import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { qwenStatusFromScreen } from '../../plugins/qwen/screen.js';
 import { qwenHeadlessArgs } from '../../plugins/qwen/headless.js';
 import { chatsDir, findChatLog, qwenHome, qwenProjectId, qwenRuntimeDir, writeSystemSettings } from '../../plugins/qwen/home.js';
-import { assertFindsLog, followsNamedSession, followsNewLog } from '../helpers/ingest-fixture.js';
+import { assertFindsLog, followsNamedSession, followsNothingUnnamed, followsOwnLog } from '../helpers/ingest-fixture.js';
 import { fixtureScreen } from '../helpers/log-fixtures.js';
 
 /** The driver as baton uses it (through the registry's normalizeDriver). */
@@ -45,13 +45,17 @@ s('launch: args, model, resume, never a prompt on the command line; auto-update 
   const spec = await driver.launch({ cwd, env: env(), model: 'qwen3-coder', resume: 's-1', args: ['--debug'] });
   assert.is(spec.command, 'qwen');
   assert.equal(spec.args, ['--debug', '--model', 'qwen3-coder', '--resume', 's-1']);
+  assert.is(spec.session, 's-1');
   assert.equal(Object.keys(spec.env), ['QWEN_CODE_SYSTEM_SETTINGS_PATH']);
   const layer = spec.env.QWEN_CODE_SYSTEM_SETTINGS_PATH!;
   assert.is(layer, join(dir, 'config', 'baton', 'qwen', 'system-settings.json'));
   assert.equal(settingsOf(layer), { general: { enableAutoUpdate: false }, $version: 4 });
   assert.is(statSync(layer).mode & 0o777, 0o600);
+  // A fresh run is bound to a new session id of baton's, a different one each time.
   const none = await driver.launch({ cwd, env: env() });
-  assert.equal(none.args, []);
+  assert.match(none.session!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(none.args, ['--session-id', none.session!]);
+  assert.is.not((await driver.launch({ cwd, env: env() })).session, none.session);
 });
 
 s('launch: fork is refused (exit 2): qwen cannot fork a session', async () => {
@@ -112,9 +116,14 @@ s('statusFromScreen on screens of the real TUI', () => {
   assert.is(qwenStatusFromScreen(['', 'booting', '']), undefined);
 });
 
-s('ingest: the first chat log created after `since` is followed line by line as it is written; an older one is not', async () => {
+s('ingest: the chat log of the session the launch named is followed line by line as it is written; another tab\'s new log and an older one are not', async () => {
   const logs = chatsDir(join(dir, 'rt'), cwd);
-  await followsNewLog({ driver, cli: 'qwen', cwd, env: env({ QWEN_RUNTIME_DIR: join(dir, 'rt') }), logs }, { line: 2, at: 30 });
+  await followsOwnLog({ driver, cli: 'qwen', cwd, env: env({ QWEN_RUNTIME_DIR: join(dir, 'rt') }), logs }, { line: 2, at: 30 });
+});
+
+s('ingest without a session named follows nothing, not even the one new chat log, and says why', async () => {
+  const logs = chatsDir(join(dir, 'rt-unnamed'), cwd);
+  await followsNothingUnnamed({ driver, cli: 'qwen', cwd, env: env({ QWEN_RUNTIME_DIR: join(dir, 'rt-unnamed') }), logs });
 });
 
 s('ingest of a named session: records from before `since` give no events, later ones do', async () => {

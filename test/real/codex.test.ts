@@ -58,7 +58,8 @@ live.launchArgvTest(cli, {
     opts: { model: 'gpt-x', resume: 'abc-123', args: ['-c', 'a=1'] },
     args: ['resume', 'abc-123', '--no-daemon', '--no-alt-screen', '-m', 'gpt-x', '-c', 'a=1'],
   },
-  fork: { resume: 'abc-123', args: ['fork', 'abc-123', '--no-daemon', '--no-alt-screen'] },
+  // codex names a new thread itself: a tab's is found by the lock its process holds (bind.ts).
+  fork: { resume: 'abc-123', args: () => ['fork', 'abc-123', '--no-daemon', '--no-alt-screen'] },
   account: { env: (dir) => ({ CODEX_HOME: dir }), made: (dir) => dir },
 });
 

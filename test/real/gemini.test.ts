@@ -86,7 +86,7 @@ shape.readSessionTest(cli, {
 
 live.launchArgvTest(cli, {
   title: 'launch(): argv for a new session, a model and resume, never a message; no native fork; an account gets its own GEMINI_CLI_HOME',
-  plain: { args: [], env: () => ({}) },
+  plain: { args: (session) => ['--session-id', session], env: () => ({}), session: /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/ },
   full: {
     opts: { model: 'gemini-2.5-pro', resume: 'abc-123', args: ['--debug'] },
     args: ['--resume', 'abc-123', '-m', 'gemini-2.5-pro', '--debug'],

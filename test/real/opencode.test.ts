@@ -113,12 +113,13 @@ shape.readSessionTest(cli, {
 
 live.launchArgvTest(cli, {
   title: 'launch(): argv for a new session, a model, resume and fork, never a message; PWD; an account gets its own XDG dirs',
-  plain: { args: [], env: (cwd) => ({ PWD: cwd }) },
+  // A fresh run opens an empty session baton had opencode import for it; a fork, one opencode forked over ACP.
+  plain: { args: (session) => ['--session', session], env: (cwd) => ({ PWD: cwd }), session: /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/ },
   full: {
     opts: { model: 'fake/fake-model', resume: 'ses_abc', args: ['--agent', 'plan'] },
     args: ['--session', 'ses_abc', '--model', 'fake/fake-model', '--agent', 'plan'],
   },
-  fork: { resume: 'ses_abc', args: ['--session', 'ses_abc', '--fork'] },
+  fork: { resume: () => cli.ingested!.session, args: (_resume, session) => ['--session', session!] },
   account: {
     env: (dir, cwd) => ({ XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config'), PWD: cwd }),
     made: (dir) => join(dir, 'data'),
