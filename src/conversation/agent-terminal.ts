@@ -22,6 +22,12 @@ export interface AgentTerminal {
   /** Ends the program: SIGTERM to its process group, SIGKILL after graceMs. Resolves once it is gone. */
   stop(graceMs: number): Promise<void>;
   isRunning(): boolean;
+  /**
+   * The running program's process group (it leads its PTY's session, so this is also its
+   * session id); undefined when nothing runs. Ingest finds the session of a CLI that cannot be
+   * told its id through it (the files that process holds open).
+   */
+  processGroup?(): number | undefined;
   /** The visible screen as plain text lines (for status heuristics). */
   screenLines(): string[];
   /** The program exited on its own (or was stopped). */

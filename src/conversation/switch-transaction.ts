@@ -117,12 +117,18 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   const current = conv.transcript.currentSegment;
   if (driver.ingest) {
     let forked = launched.forked;
+    session.unbound = undefined;
+    // The run's own session: the one its launch fixed, else the one it resumes. A fork runs in
+    // a new session, never the one it was forked from; a CLI that picks its own id is found
+    // through the tab's process group.
+    const agentSession = launched.spec.session ?? (launched.resumed && !forked ? current?.agentSession : undefined);
     const ingestor = await driver.ingest({
       cwd: conv.meta.data.cwd,
-      // A fork runs in a new session: the first one that appears, not the one it was forked from.
-      agentSession: launched.resumed && !forked ? current?.agentSession : undefined,
+      ...(agentSession ? { agentSession } : {}),
+      ...(terminal.processGroup ? { processGroup: () => terminal.processGroup!() } : {}),
       since,
       env,
+      onUnbound: (reason) => session.lostBinding(reason),
       onEvent: (e) => {
         session.onAgentEvent(e);
         if (forked && e.type === 'session' && e.agentSession !== forked.agentSession) {

@@ -98,6 +98,11 @@ export class TabSession {
   armed: ArmedSwitch | undefined;
   notice: string | undefined;
   unresolved = false;
+  /**
+   * Why the running CLI's own session could not be told apart from another run's (ingest
+   * follows nothing): messages are refused rather than sent unrecorded. Cleared by a launch.
+   */
+  unbound: string | undefined;
   /** A switch transaction is under way (it stops and starts agents itself). */
   switching = false;
   driver: HarnessDriver | undefined;
@@ -235,7 +240,7 @@ export class TabSession {
     this.unresolved = false;
     if (this.armed && this.armed.agent !== agent) this.dropArmedSwitch(`the tab now runs another agent.`);
     const outcome = await launchAgent(this, agent, model, undefined);
-    this.say(outcome.message);
+    this.sayOutcome(outcome.message);
     return outcome;
   }
 
@@ -278,10 +283,11 @@ export class TabSession {
       } finally {
         this.switching = false;
       }
-      this.say(outcome.message);
+      this.sayOutcome(outcome.message);
       return { kind: 'switch', outcome };
     }
     if (!this.driver) return this.refuse('No agent runs in this tab. Nothing was sent — pick one first.');
+    if (this.unbound) return this.refuse(`${this.unboundNotice()} Nothing was sent — start the agent again (C-b a) to send.`);
     if (this.draining || this.queue.length || !this.mayType()) return this.enqueue(text);
     return this.deliver(text);
   }
@@ -384,6 +390,10 @@ export class TabSession {
       return { kind: 'queued', position: 1, message: `queued (#1): sent when ${title} runs again.` };
     }
     this.draftEmitter.fire(text);
+    if (this.unbound) {
+      this.say(`${this.unboundNotice()} Your message may have reached ${title} but was not recorded; a copy is back in the compose bar.`);
+      return { kind: 'failed', message: text };
+    }
     const inBox = this.delivery.leftoverShowing() !== undefined;
     this.say(
       inBox
@@ -391,6 +401,26 @@ export class TabSession {
         : `${title} did not take your message (its log never showed it, after a retry). It is back in the compose bar, not sent; if ${title} takes it after all, it is recorded once and the copy leaves the compose bar.`,
     );
     return { kind: 'failed', message: text };
+  }
+
+  /**
+   * The ingest cannot tell this run's own session from another's and follows nothing: said in
+   * the tab, and a message waiting to show up in the log will not.
+   */
+  lostBinding(reason: string): void {
+    if (this.disposed) return;
+    this.unbound = reason;
+    this.delivery.cancel();
+    this.say(this.unboundNotice());
+  }
+
+  private unboundNotice(): string {
+    return `Not recording: ${this.unbound}.`;
+  }
+
+  /** A launch's outcome, with why nothing is recorded when its ingest could not bind. */
+  private sayOutcome(message: string): void {
+    this.say(this.unbound ? `${message} ${this.unboundNotice()}` : message);
   }
 
   /** An untitled conversation is named after its first message, as `baton chat` names it. */
@@ -612,7 +642,7 @@ export class TabSession {
    * box); the rest wait for the next idle.
    */
   private async drainQueue(): Promise<void> {
-    if (this.draining || this.delivering || !this.queue.length || this.armed || this.disposed || !this.mayType()) return;
+    if (this.draining || this.delivering || !this.queue.length || this.armed || this.disposed || this.unbound || !this.mayType()) return;
     this.draining = true;
     try {
       do {

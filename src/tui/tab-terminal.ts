@@ -50,6 +50,10 @@ export class TabTerminal implements AgentTerminal, Disposable {
     return !!this.tab && !this.tab.pane.exited && this.tab.status !== 'exited';
   }
 
+  processGroup(): number | undefined {
+    return this.isRunning() ? this.tab!.pane.pid : undefined;
+  }
+
   screenLines(): string[] {
     const pane = this.tab?.pane;
     if (!pane) return [];

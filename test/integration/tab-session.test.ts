@@ -44,9 +44,18 @@ const dropIn = (cli: string) => `export default (kit) => ({
   capabilities: { resume: false, fork: false },
   async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
   launch(opts) {
-    return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG }, cwd: opts.cwd };
+    return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG }, cwd: opts.cwd, session: 'typed-session-1' };
   },
   async ingest(opts) {
+    // What baton gave the ingest to bind the run by, for the test to read.
+    if (opts.env.TYPED_BIND_LOG) {
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(opts.env.TYPED_BIND_LOG, JSON.stringify({ agentSession: opts.agentSession, group: opts.processGroup?.() }));
+    }
+    if (opts.env.TYPED_UNBOUND) {
+      opts.onUnbound('two sessions started in this directory at about the same time');
+      return { agentSession: undefined, skipped: 0, dispose: async () => {} };
+    }
     const tail = await kit.tailJsonl(opts.env.TYPED_CLI_LOG, { onRecord: (r) => opts.onEvent(r) });
     return { agentSession: undefined, skipped: 0, dispose: () => tail.dispose() };
   },
@@ -72,7 +81,7 @@ function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
-async function world(opts: { checkpoints?: boolean } = {}): Promise<World> {
+async function world(opts: { checkpoints?: boolean; env?: Record<string, string> } = {}): Promise<World> {
   const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-'));
   const repo = join(home, 'repo');
   mkdirSync(repo);
@@ -90,7 +99,7 @@ async function world(opts: { checkpoints?: boolean } = {}): Promise<World> {
   writeFileSync(join(plugins, 'typed.mjs'), dropIn(cli));
   const log = join(home, 'cli-log.jsonl');
   writeFileSync(log, '');
-  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), TYPED_CLI_LOG: log };
+  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), TYPED_CLI_LOG: log, ...(opts.env ?? {}) };
   const registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
   const conv = await createConversation(join(home, 'baton'), { cwd: repo, title: 'typed', user: { type: 'user', name: 'tester', device: 'test' } });
   const tabs: Tab[] = [];
@@ -195,6 +204,30 @@ s('without checkpoints (not a git repository) a typed message is recorded as bef
   assert.is(typed?.text, 'no git here');
   assert.is(typed?.checkpoint, undefined);
   assert.equal(asked, []);
+});
+
+s('the ingest is given what binds the run to its own session: the id the launch fixed and the tab\'s process group', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-bind-'));
+  try {
+    const bindLog = join(home, 'bind.json');
+    const { tabs } = await world({ env: { TYPED_BIND_LOG: bindLog } });
+    const given = JSON.parse(readFileSync(bindLog, 'utf8')) as { agentSession?: string; group?: number };
+    assert.is(given.agentSession, 'typed-session-1');
+    assert.is(given.group, tabs[0]!.pane.pid, 'the group the PTY\'s program leads');
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+s('an ingest that cannot tell its run\'s session from another\'s: the tab says so, and a message is refused, not sent unrecorded', async () => {
+  const { conv, session, terminal } = await world({ env: { TYPED_UNBOUND: '1' } });
+  assert.match(session.notice ?? '', /Typed CLI started\. Not recording: two sessions started in this directory/);
+  const sent = await session.send('would cross tabs');
+  assert.is(sent.kind, 'refused');
+  assert.match((sent as { message: string }).message, /Nothing was sent/);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.not.ok(terminal.screenLines().some((l) => l.includes('would cross tabs')), 'nothing typed into the CLI');
+  assert.equal(users(conv), []);
 });
 
 s.run();
