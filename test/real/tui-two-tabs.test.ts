@@ -115,7 +115,9 @@ async function eachOnce(cli: Cli, where: Record<string, (msgs: string[]) => bool
     assert.is(holding.length, 1, `${m} is recorded in exactly one conversation: ${state}`);
     assert.ok(mine(holding[0]![1]), `${m} is in the conversation it was sent from: ${state}`);
     assert.is(holding[0]![1].filter((x) => x === m).length, 1, `${m} once: ${state}`);
-    assert.is(answered(m), 1, `${m} reached the model once`);
+    // (How many times each answering request held the marker tells a resent request from a message typed twice.)
+    const seen = fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.includes(`You said: ${m}`)).map((r) => `#${r.seq} ${r.at}: ${JSON.stringify(r.body).split(m).length - 1}x`);
+    assert.is(answered(m), 1, `${m} reached the model once: ${seen.join('; ')}`);
   }
 }
 
