@@ -5,6 +5,7 @@
 // is installed, a note says so and where to read how to install one. It only detects; it
 // starts nothing in a tab.
 
+import { Emitter, type Event } from '../lifecycle/index.js';
 import type { Detection, HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import { shellChoice } from './entry.js';
@@ -33,7 +34,9 @@ type Found = { usable: true; detection: Detection } | { usable: false };
 export class AgentChoices {
   private readonly drivers: HarnessDriver[];
   private readonly found = new Map<string, Found>();
-  private readonly listeners = new Set<() => void>();
+  private readonly changes = new Emitter<void>();
+  /** An agent's detection answered. */
+  readonly onChange: Event<void> = this.changes.event;
   /** Settles once every driver has answered. */
   readonly settled: Promise<void>;
 
@@ -42,7 +45,7 @@ export class AgentChoices {
     this.settled = Promise.all(
       this.drivers.map(async (d) => {
         this.found.set(d.name, await this.check(d));
-        for (const l of this.listeners) l();
+        this.changes.fire();
       }),
     ).then(() => undefined);
   }
@@ -58,12 +61,6 @@ export class AgentChoices {
     } catch {
       return { usable: false };
     }
-  }
-
-  /** Called whenever an agent's detection answers. Returns the unsubscribe. */
-  onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
   }
 
   get done(): boolean {

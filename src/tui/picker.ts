@@ -2,6 +2,7 @@
 // plain shell) and the yes/no confirmation. Each resolves once, with undefined/false when
 // dismissed; neither acts on the choice itself.
 
+import type { Event } from '../lifecycle/index.js';
 import blessed from './blessed.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import { escapeTags, oneLine } from './tab-bar.js';
@@ -51,8 +52,8 @@ function dialogBox(host: OverlayHost, title: string, given: string[], pad: 0 | 1
 export interface LiveChoices<T> {
   list(): PickerChoice<T>[];
   note(): string | undefined;
-  /** Called whenever list() or note() may say something new; returns the unsubscribe. */
-  onChange(listener: () => void): () => void;
+  /** list() or note() may say something new. */
+  readonly onChange: Event<void>;
 }
 
 /**
@@ -108,7 +109,7 @@ export function openPicker<T>(host: OverlayHost, title: string, given: PickerCho
   };
   layout(first);
   return new Promise((resolve) => {
-    const stop = live?.onChange(() => {
+    const watching = live?.onChange(() => {
       const at = (list as unknown as { selected: number }).selected;
       const was = choices[at]?.label;
       choices = live.list();
@@ -118,7 +119,7 @@ export function openPicker<T>(host: OverlayHost, title: string, given: PickerCho
       host.screen.render();
     });
     const finish = closer<T | undefined>(host, list, (v) => {
-      stop?.();
+      watching?.dispose();
       resolve(v);
     });
     list.on('select', (_item: unknown, index: number) => finish(choices[index]?.value));
