@@ -3,11 +3,15 @@
 // existing ancestor and step down as directories are created. Used by the drop-in loader
 // and by log tails. Note that chokidar drops a 'change' arriving within 50 ms of the last
 // one for a path; callers re-check shortly after an event (log-tail.ts, loader.ts debounce).
-// Never reads file contents; it only says "look again".
+// While the target is missing it looks again a few times after each step it takes (a watch
+// just added may not be in place yet), and not at all while nothing happens: a missing
+// plugin directory costs an idle baton nothing. Never reads file contents; it only says
+// "look again".
 
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { OneShotTimer } from '../lifecycle/index.js';
 
 export type WatchEvent = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir';
 
@@ -17,7 +21,8 @@ export interface PathWatcher {
   close(): Promise<void>;
 }
 
-const MISSING_POLL_MS = 300;
+/** While the target is missing: looks again this long after each step (and after the first watch is ready). */
+const LOOK_AGAIN_MS = [300, 1000, 3000];
 
 function filesIn(dir: string): string[] {
   try {
@@ -63,23 +68,32 @@ export function watchPath(
     }
   };
   // `mkdir -p a/b/c` can finish before the watch on `a` is in place, so no event ever names
-  // `b`: until the target exists, look again now and then instead of trusting events alone.
+  // `b`: until the target exists, look again a few times after each step down (the new
+  // watch's first moments), then trust the events of a watch long in place.
   let missing = !existsSync(abs);
-  const poll = setInterval(() => {
-    if (!missing) return;
-    const before = at;
-    descend();
-    if (existsSync(abs)) {
-      missing = false;
-      clearInterval(poll);
-      if (before !== abs) {
-        onEvent(opts.dir ? 'addDir' : 'add', abs);
-        if (opts.dir) for (const f of filesIn(abs)) onEvent('add', f);
+  let looks = 0;
+  const lookAgain = new OneShotTimer(
+    () => {
+      if (!missing) return;
+      const before = at;
+      descend();
+      if (existsSync(abs)) {
+        missing = false;
+        if (before !== abs) {
+          onEvent(opts.dir ? 'addDir' : 'add', abs);
+          if (opts.dir) for (const f of filesIn(abs)) onEvent('add', f);
+        }
+        return;
       }
-    }
-  }, MISSING_POLL_MS);
-  poll.unref();
-  if (!missing) clearInterval(poll);
+      if (at !== before) looks = 0;
+      if (looks < LOOK_AGAIN_MS.length) lookAgain.soon(LOOK_AGAIN_MS[looks++]!);
+    },
+    { unref: true },
+  );
+  const stepped = () => {
+    looks = 0;
+    if (missing) lookAgain.at(Date.now() + LOOK_AGAIN_MS[looks++]!);
+  };
 
   watcher.on('all', (event, p) => {
     const path = resolve(p);
@@ -89,10 +103,10 @@ export function watchPath(
       // files in it written before the new watch was in place: report those as added.
       if (existsSync(abs)) {
         missing = false;
-        clearInterval(poll);
+        lookAgain.cancel();
         onEvent(opts.dir ? 'addDir' : 'add', abs);
         if (opts.dir) for (const f of filesIn(abs)) onEvent('add', f);
-      }
+      } else stepped();
       return;
     }
     if (event === 'unlinkDir' && (path === abs || onTheWay(path))) descend();
@@ -103,11 +117,17 @@ export function watchPath(
     // an explicit re-read recovers.
   });
 
-  const ready = new Promise<void>((r) => watcher.once('ready', () => r()));
+  const ready = new Promise<void>((r) =>
+    watcher.once('ready', () => {
+      // What was made before the first watch was in place is found by a look after it.
+      stepped();
+      r();
+    }),
+  );
   return {
     ready,
     close: () => {
-      clearInterval(poll);
+      lookAgain.dispose();
       return watcher.close();
     },
   };
