@@ -19,7 +19,7 @@ net.Socket.prototype.connect = function (...args) {
   if (tcp) refuse('a TCP connection');
   return connect.apply(this, args);
 };
-net.Server.prototype.listen = function () {
+net.Server.prototype.listen = () => {
   refuse('a listening socket');
 };
 syncBuiltinESMExports();

@@ -43,7 +43,8 @@ export function headlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'fork
 
 const isRootUser = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
-type Rec = Record<string, any>;
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null;
 
 export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
   const env = { ...turn.env, ...claudeAccountEnv(turn.env, turn.account) };
@@ -65,7 +66,7 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
       session = r.session_id;
       emit({ type: 'session', agentSession: session });
     }
-    if (r.type === 'assistant' && r.message && typeof r.message === 'object') {
+    if (r.type === 'assistant' && isRec(r.message)) {
       if (r.error !== undefined || r.message.model === '<synthetic>') {
         const text = resultText(r.message.content);
         if (r.error === 'authentication_failed' || LOGIN_RE.test(text)) loginNeeded = true;
@@ -73,7 +74,7 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
         return;
       }
       for (const e of content.assistant(r.message)) emit(e);
-    } else if (r.type === 'user' && r.message && typeof r.message === 'object') {
+    } else if (r.type === 'user' && isRec(r.message)) {
       // The prompt itself is baton's; only tool results come back from here.
       for (const e of content.user(r.message)) if (e.type !== 'user_text') emit(e);
     } else if (r.type === 'result') {

@@ -6,7 +6,7 @@
 // trouble (retries). Pure: it never spawns or reads anything and never throws on a line;
 // unknown shapes are counted in `skipped`.
 
-import { type TranscriptEvent } from '../../src/plugins/kit.js';
+import type { TranscriptEvent } from '../../src/plugins/kit.js';
 import { codexUsage } from './log.js';
 
 type Obj = Record<string, unknown>;

@@ -7,7 +7,7 @@
 // It never reads files and never throws on a record: shapes it does not know are counted
 // in `skipped` and left out.
 
-import { type TranscriptEvent, type Usage } from '../../src/plugins/kit.js';
+import type { TranscriptEvent, Usage } from '../../src/plugins/kit.js';
 
 /** Records before this are history (a resumed session's earlier turns): state only, no events. */
 export interface CodexLogOptions {

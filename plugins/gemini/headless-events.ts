@@ -5,7 +5,7 @@
 // result { status, error?, stats }. Pure: never spawns or reads, never throws on a line;
 // unknown shapes are counted in `skipped`.
 
-import { type TranscriptEvent, type Usage } from '../../src/plugins/kit.js';
+import type { TranscriptEvent, Usage } from '../../src/plugins/kit.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -130,7 +130,7 @@ export function messageEvents(msg: Obj, mem: ToolMemory, seen?: MessageProgress)
       progress.thoughts = Math.max(progress.thoughts, thoughts.length);
       const text = contentText(msg.content);
       // A message re-appended with more text: only the new end. A rewrite: nothing.
-      if (text && text.startsWith(progress.text) && text.length > progress.text.length) {
+      if (text?.startsWith(progress.text) && text.length > progress.text.length) {
         events.push({ type: 'agent_text', text: text.slice(progress.text.length), messageId: id });
         progress.text = text;
       }

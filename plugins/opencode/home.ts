@@ -82,7 +82,7 @@ function mergeDeep(base: Json, over: Json): Json {
  */
 export function mergeJsonVar(env: NodeJS.ProcessEnv, name: string, value: Json): string | undefined {
   const current = env[name];
-  if (!current || !current.trim()) return JSON.stringify(value);
+  if (!current?.trim()) return JSON.stringify(value);
   try {
     const parsed: unknown = JSON.parse(current);
     return isObj(parsed) ? JSON.stringify(mergeDeep(parsed, value)) : undefined;

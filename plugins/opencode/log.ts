@@ -8,7 +8,7 @@
 // fed as the same record shapes. Pure: records in, events out; it never touches the
 // database. Record shapes it does not know are skipped and counted, never fatal.
 
-import { type TranscriptEvent, type Usage } from '../../src/plugins/kit.js';
+import type { TranscriptEvent, Usage } from '../../src/plugins/kit.js';
 
 /** One row of opencode's `event` table (or a message/part row in the same shape). */
 export interface OpencodeRecord {

@@ -28,7 +28,7 @@ export function qwenHeadlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | '
   return args;
 }
 
-type Rec = Record<string, any>;
+type Rec = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 

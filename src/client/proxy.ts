@@ -10,6 +10,7 @@
 // never listens: it is one more client of the server's Unix socket.
 
 import { statSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { BatonError, EXIT } from '../errors.js';
@@ -94,7 +95,7 @@ export async function proxy(opts: ProxyOptions): Promise<number> {
     if (opts.start && !isDirectory(dir)) return refuse({ message: `${dir} is not a directory`, hint: 'give a directory of that machine (a relative one starts at the home directory there)', code: EXIT.badInput });
     hello = { ...hello, request: { ...hello.request, cwd: dir } };
   }
-  let socket;
+  let socket: Socket;
   try {
     socket = await openServerSocket({ name: opts.name, env: opts.env, start: opts.start, ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}) });
   } catch (e) {

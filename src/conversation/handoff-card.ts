@@ -24,7 +24,7 @@ export interface HandoffCard {
 
 export function regenerateCard(t: Transcript, handoffSeq: number, agentTitles: Record<string, string> = {}): HandoffCard {
   const h = t.entry(handoffSeq);
-  if (!h || h.kind !== 'handoff') throw new Error(`entry #${handoffSeq} is not a handoff`);
+  if (h?.kind !== 'handoff') throw new Error(`entry #${handoffSeq} is not a handoff`);
   const base = { handoffSeq, from: h.from, to: h.to, mode: h.mode };
   if (!h.briefHash || !h.budget) return { ...base, text: null, matches: null, lastIncludedSeq: null };
   const brief = buildBrief(t, {

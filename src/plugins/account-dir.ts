@@ -11,7 +11,7 @@ const ACCOUNT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** The user's config base: an absolute XDG_CONFIG_HOME, else ~/.config. */
 export function configBase(env: NodeJS.ProcessEnv): string {
-  return env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.startsWith('/') ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
+  return env.XDG_CONFIG_HOME?.startsWith('/') ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
 }
 
 export function accountDir(env: NodeJS.ProcessEnv, driver: string, account: string): string {

@@ -138,7 +138,9 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn, opts: A
   const stop = new Promise<never>((_, reject) => (fail = reject));
   stop.catch(() => {});
   const end = (s: Stop) => {
-    if (!stopped) (stopped = s), fail(s);
+    if (stopped) return;
+    stopped = s;
+    fail(s);
   };
   const timer = setTimeout(() => end(new Stop('timeout')), turn.timeoutMs);
   const onAbort = () => end(new Stop('abort'));

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { DriverEnv } from './api.js';
 import type { InitializeResponse } from './acp-client.js';
 import { findExecutable } from './find-executable.js';
-import { spawnGroup } from '../proc/index.js';
+import { spawnGroup, type ProcessGroup } from '../proc/index.js';
 import type { AcpAgentDecl } from './validate.js';
 
 const PROBE_TIMEOUT_MS = 20_000;
@@ -18,7 +18,7 @@ export async function probeAcpAgent(decl: AcpAgentDecl, opts: DriverEnv & { cwd:
   const path = findExecutable(decl.command, env, opts.cwd);
   if (!path) return undefined;
   const { AcpClient } = await import('./acp-client.js');
-  let group;
+  let group: ProcessGroup;
   try {
     group = await spawnGroup(path, [...(decl.args ?? [])], { cwd: opts.cwd, env, graceMs: 1000 });
   } catch {

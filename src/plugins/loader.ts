@@ -42,7 +42,7 @@ export type PluginKit = typeof kit;
 /** `$XDG_CONFIG_HOME/baton`, else `~/.config/baton`, from the given environment. */
 export function configDir(env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_CONFIG_HOME;
-  const base = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config');
+  const base = xdg?.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config');
   return join(base, 'baton');
 }
 

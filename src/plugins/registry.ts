@@ -148,7 +148,11 @@ class DriverRegistry implements Registry {
     const seen = new Set<string>();
     this.dropInDirs = [defaultPluginDir(opts.env), ...(opts.pluginDirs ?? [])]
       .map((d) => resolve(d))
-      .filter((d) => !seen.has(d) && (seen.add(d), true));
+      .filter((d) => {
+        if (seen.has(d)) return false;
+        seen.add(d);
+        return true;
+      });
     this.userConfigPath = join(configDir(opts.env), 'harness-registry.json');
     this.bundledConfigPath = opts.configPath ?? bundled('config/harness-registry.json');
   }

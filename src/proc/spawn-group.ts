@@ -162,10 +162,14 @@ export async function runGroup(
   let outLen = 0;
   let errLen = 0;
   g.child.stdout!.on('data', (d: Buffer) => {
-    if (outLen < max) out.push(d), (outLen += d.length);
+    if (outLen >= max) return;
+    out.push(d);
+    outLen += d.length;
   });
   g.child.stderr!.on('data', (d: Buffer) => {
-    if (errLen < max) err.push(d), (errLen += d.length);
+    if (errLen >= max) return;
+    err.push(d);
+    errLen += d.length;
   });
   const closed = new Promise((r) => g.child.once('close', r));
   const info = await g.exited;

@@ -31,8 +31,8 @@ export function checkServerName(name: string): string {
 /** The directory sockets live in for this user, from the environment (not created). */
 export function socketDir(env: NodeJS.ProcessEnv, uid = process.getuid?.() ?? 0): string {
   const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime && runtime.startsWith('/')) return join(runtime, 'baton');
-  return join(env.TMPDIR && env.TMPDIR.startsWith('/') ? env.TMPDIR : tmpdir(), `baton-${uid}`);
+  if (runtime?.startsWith('/')) return join(runtime, 'baton');
+  return join(env.TMPDIR?.startsWith('/') ? env.TMPDIR : tmpdir(), `baton-${uid}`);
 }
 
 /**

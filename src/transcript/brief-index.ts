@@ -155,7 +155,7 @@ const indexes = new WeakMap<readonly Entry[], EntryIndex>();
 /** The index of `entries`, brought up to date. */
 export function indexOf(entries: readonly Entry[]): EntryIndex {
   let index = indexes.get(entries);
-  if (!index || !index.fits(entries)) {
+  if (!index?.fits(entries)) {
     index = new EntryIndex();
     indexes.set(entries, index);
   }

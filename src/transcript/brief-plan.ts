@@ -58,7 +58,7 @@ function itemText(o: Record<string, unknown>): string | undefined {
 export function planItems(input: unknown): PlanItem[] | undefined {
   const obj = inputObject(input);
   if (!obj) return undefined;
-  const list = obj['todos'] ?? obj['plan'] ?? obj['items'];
+  const list = obj.todos ?? obj.plan ?? obj.items;
   if (!Array.isArray(list)) return undefined;
   const out: PlanItem[] = [];
   for (const it of list) {
@@ -69,7 +69,7 @@ export function planItems(input: unknown): PlanItem[] | undefined {
     if (it === null || typeof it !== 'object') continue;
     const o = it as Record<string, unknown>;
     const text = itemText(o);
-    if (text !== undefined) out.push({ text, status: status(o['status'] ?? o['state']) });
+    if (text !== undefined) out.push({ text, status: status(o.status ?? o.state) });
   }
   return out;
 }

@@ -278,7 +278,7 @@ export class ConversationTabs {
     const noContext = !s.conversation.transcript.entries.some((e) => e.kind === 'user_message');
     const note = noContext ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.' : 'Recent conversation continues as text; images and files are not carried.';
     const choice = await this.pickAgent('Continue with', this.agentChoices({ current: s.driver?.name, agentsOnly: true }), note);
-    if (!choice || choice.kind !== 'agent') return;
+    if (choice?.kind !== 'agent') return;
     if (noContext && choice.name !== s.driver?.name) {
       await s.follow(undefined);
       await s.stopAgent(3000);

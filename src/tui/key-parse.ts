@@ -27,10 +27,10 @@ const NAMED_BYTES: Record<string, string> = {
   F8: '\x1b[19~', F9: '\x1b[20~', F10: '\x1b[21~', F11: '\x1b[23~', F12: '\x1b[24~',
 };
 
-const NAMED_CONTROL: Record<number, string> = { 0x0d: 'Enter', 0x09: 'Tab', 0x7f: 'Backspace', 0x1b: 'Escape', 0x00: 'C-Space' };
+const NAMED_CONTROL = new Map<number, string>([[0x0d, 'Enter'], [0x09, 'Tab'], [0x7f, 'Backspace'], [0x1b, 'Escape'], [0x00, 'C-Space']]);
 
 function controlName(code: number): string {
-  const named = NAMED_CONTROL[code];
+  const named = NAMED_CONTROL.get(code);
   if (named) return named;
   if (code >= 1 && code <= 26) return 'C-' + String.fromCharCode(code + 96);
   return 'C-' + String.fromCharCode(code + 64);

@@ -276,7 +276,6 @@ export class InputRouter {
       if (rest.startsWith(FOCUS_IN) || rest.startsWith(FOCUS_OUT)) {
         dispatch({ kind: 'focus', focused: rest.startsWith(FOCUS_IN) });
         rest = rest.slice(3);
-        continue;
       }
     }
   }

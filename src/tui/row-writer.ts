@@ -36,7 +36,7 @@ const MAX_URI = 8192;
 
 /** The OSC 8 sequence that opens a link, or '' for one that cannot be passed on safely. */
 export function openLink(link: Hyperlink | undefined): string {
-  if (!link || !link.uri || link.uri.length > MAX_URI || UNSAFE_URI.test(link.uri)) return '';
+  if (!link?.uri || link.uri.length > MAX_URI || UNSAFE_URI.test(link.uri)) return '';
   const params = link.id !== undefined && SAFE_ID.test(link.id) ? `id=${link.id}` : '';
   return `\x1b]8;${params};${link.uri}\x1b\\`;
 }

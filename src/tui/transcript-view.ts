@@ -103,7 +103,7 @@ function lay(t: Transcript, titles: Record<string, string>): Line[] {
   for (const e of t.visible()) {
     const rendered = renderEntry(e, { titles });
     const divider = dividerParts(e, titles) ?? undefined;
-    rendered.forEach((text, i) => out.push({ text, seq: e.seq, ...(i === 0 && divider ? { divider } : {}) }));
+    for (const [i, text] of rendered.entries()) out.push({ text, seq: e.seq, ...(i === 0 && divider ? { divider } : {}) });
   }
   return out;
 }

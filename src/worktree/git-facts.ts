@@ -5,6 +5,7 @@
 // `.context/` (a link to ~/.ssh must not end up in a prompt), never include binary files,
 // and never fail a brief: a fact it cannot find is left out.
 
+import type { Dirent } from 'node:fs';
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import { BatonError } from '../errors.js';
@@ -123,7 +124,7 @@ async function readText(file: string, maxChars: number): Promise<{ text: string;
 /** Regular files under dir, relative posix paths, sorted; no symlinks followed, no .git. */
 async function listFiles(dir: string, rel = '', depth = 0): Promise<string[]> {
   if (depth > MAX_CONTEXT_DEPTH) return [];
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await readdir(join(dir, rel), { withFileTypes: true });
   } catch {
@@ -153,7 +154,7 @@ export async function contextFiles(top: string, limits: GitFactsLimits = DEFAULT
     if (files.length >= limits.maxContextFiles) break;
     const room = Math.min(limits.maxContextFileChars, limits.maxContextTotalChars - total);
     if (room < 200) break;
-    let read;
+    let read: Awaited<ReturnType<typeof readText>>;
     try {
       read = await readText(join(dir, rel), room);
     } catch {
