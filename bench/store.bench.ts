@@ -61,7 +61,11 @@ function referenceLoad(file: string) {
   const t0 = performance.now();
   const lines = readFileSync(file, 'utf8').split('\n');
   let n = 0;
-  for (const l of lines) if (l) (JSON.parse(l) as unknown, n++);
+  for (const l of lines) {
+    if (!l) continue;
+    JSON.parse(l);
+    n++;
+  }
   return { ms: performance.now() - t0, n };
 }
 

@@ -185,7 +185,7 @@ export type Fault = { kind: 'hang' } | { kind: 'error'; status: number };
 const FAULT_RE = /\[ \[FAKE_(HANG|ERROR)(?::\s*(\d{3}))?\]\]/;
 
 export function faultOf(decision: Decision | undefined): Fault | undefined {
-  if (!decision || decision.kind !== 'text') return undefined;
+  if (decision?.kind !== 'text') return undefined;
   const m = FAULT_RE.exec(decision.text);
   if (!m) return undefined;
   if (m[1] === 'HANG') return { kind: 'hang' };

@@ -107,9 +107,9 @@ export function randomTranscript(seed: number, opts: RandomOptions): Transcript 
       const id = `call_${++call}`;
       const name = pick(['Bash', 'Read', 'Edit', 'Write', 'Grep', 'apply_patch', 'exec_command']);
       const input: Record<string, unknown> = { command: body(size(200)) };
-      if (name !== 'Bash') input['file_path'] = `src/${pick(WORDS).replace(/[^a-z]/g, '') || 'x'}.ts`;
-      if (name === 'Write') input['content'] = body(size(20_000));
-      if (name === 'apply_patch') input['input'] = `*** Begin Patch\n*** Update File: src/p${call % 7}.ts\n@@\n-a\n+b\n*** End Patch`;
+      if (name !== 'Bash') input.file_path = `src/${pick(WORDS).replace(/[^a-z]/g, '') || 'x'}.ts`;
+      if (name === 'Write') input.content = body(size(20_000));
+      if (name === 'apply_patch') input.input = `*** Begin Patch\n*** Update File: src/p${call % 7}.ts\n@@\n-a\n+b\n*** End Patch`;
       tr.apply({ type: 'tool_call', toolCallId: id, toolName: name, input });
       if (r() < 0.9) tr.apply({ type: 'tool_result', toolCallId: id, output: body(size(maxOutput)), isError: r() < 0.1 });
     } else if (x < 0.65) {

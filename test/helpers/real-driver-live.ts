@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
-import { type LaunchOptions, type LaunchSpec, type TranscriptEvent } from '../../src/plugins/api.js';
+import type { LaunchOptions, LaunchSpec, TranscriptEvent } from '../../src/plugins/api.js';
 import { briefAndMessage } from '../../src/plugins/handoff-file.js';
 import { bodyContains } from '../fake-llm/server.js';
 import { bigBrief, token, typesOf, watchers, type Of, type RealDriver } from './real-driver.js';

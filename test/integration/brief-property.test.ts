@@ -90,7 +90,7 @@ p('the last user instruction of the range is always in it when the budget allows
     if (c.options.maxChars < 2000 || brief.text === null) continue;
     const users = range.filter((e) => e.kind === 'user_message');
     const last = users[users.length - 1];
-    if (!last || last.kind !== 'user_message') continue;
+    if (last?.kind !== 'user_message') continue;
     checked++;
     const pinned = brief.tail!.pinned?.seq === last.seq;
     const inTail = brief.tail!.items.some((i) => i.seq === last.seq);

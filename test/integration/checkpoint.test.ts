@@ -62,7 +62,9 @@ async function rejects(p: Promise<unknown>, exitCode: number, message: RegExp): 
 }
 
 const t = suite('checkpoint');
-t.after(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+t.after(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
 
 t('captures tracked and untracked files, not ignored ones, under its ref', async () => {
   const d = repo();

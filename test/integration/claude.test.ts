@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type TranscriptEvent } from '../../src/plugins/api.js';
+import type { TranscriptEvent } from '../../src/plugins/api.js';
 import { BatonError } from '../../src/errors.js';
 import definition from '../../plugins/claude/index.js';
 import { normalizeDriver } from '../../src/plugins/normalize-driver.js';

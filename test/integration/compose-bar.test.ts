@@ -38,7 +38,12 @@ function setup(): Ctx {
     send: async (t) => {
       sent.push(t);
     },
-    unqueue: (i, t) => (queue[i] === t ? (queue.splice(i, 1)[0], bar.update(state()), t) : undefined),
+    unqueue: (i, t) => {
+      if (queue[i] !== t) return undefined;
+      queue.splice(i, 1);
+      bar.update(state());
+      return t;
+    },
     deleteQueued: (i, t) => {
       if (queue[i] !== t) return;
       queue.splice(i, 1);

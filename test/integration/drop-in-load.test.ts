@@ -32,7 +32,13 @@ async function baton(args: string[], ms = 60_000): Promise<{ code: number | null
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (r.out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (r.err += d));
   let gone = false;
-  const closed = new Promise<void>((resolve) => child.once('close', (code) => ((r.code = code), (gone = true), resolve())));
+  const closed = new Promise<void>((resolve) =>
+    child.once('close', (code) => {
+      r.code = code;
+      gone = true;
+      resolve();
+    }),
+  );
   try {
     await until(() => gone, `baton ${args.join(' ')} to exit`, ms).catch((err: Error) => {
       throw new Error(`${err.message}; its stderr: ${JSON.stringify(r.err)}`);

@@ -29,8 +29,14 @@ t('not there yet: looked for until it appears, then read from the top and follow
   let asked = 0;
   let found = 0;
   const log = await tailLogOnceFound({
-    find: () => (asked++, existsSync(path) ? path : undefined),
-    onFound: () => (found++, undefined),
+    find: () => {
+      asked++;
+      return existsSync(path) ? path : undefined;
+    },
+    onFound: () => {
+      found++;
+      return undefined;
+    },
     onRecord: (r) => records.push(r),
     onInvalid: () => assert.unreachable('no invalid line was written'),
   });

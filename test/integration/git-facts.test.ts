@@ -36,7 +36,9 @@ function commitFile(d: string, name: string, text: string): void {
 }
 
 const t = suite('git-facts');
-t.after(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+t.after(() => {
+  for (const d of temps) rmSync(d, { recursive: true, force: true });
+});
 
 t('branch, base and a diff stat from the merge base to the working tree', async () => {
   const d = repo();

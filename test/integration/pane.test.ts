@@ -31,6 +31,7 @@ s('a pane says what its terminal is: COLORTERM=truecolor whatever the outer one 
   for (const outer of [{ TMUX: '/tmp/tmux-1000/default,4242,0', TMUX_PANE: '%3' }, { COLORTERM: '24bit' }, {}]) {
     const p = new Pane({
       command: '/bin/sh',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell's ${VAR-default}, not a template
       args: ['-c', 'echo "env [$COLORTERM] [${TMUX-none}] [${TMUX_PANE-none}]"; sleep 30'],
       env: {},
       baseEnv: { ...env, ...outer },

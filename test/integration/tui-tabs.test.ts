@@ -34,7 +34,7 @@ s('Enter on the plain shell opens a tab running it; a command and its output sho
   const screen = await b.t.waitFor(new RegExp(`^${token}$`, 'm'));
   // The output sits right under the command line, inside the pane area (below the tab bar).
   const rows = screen.split('\n');
-  const at = rows.findIndex((r) => r === token);
+  const at = rows.indexOf(token);
   assert.ok(at >= 2, 'output is below the tab bar and the command line');
   assert.is(rows[at - 1], `$ echo ${token}`);
 });
@@ -80,7 +80,7 @@ s('prefix q asks first while a command runs; n keeps baton; after it ends q quit
   // The shell hands the terminal to sleep a moment after reading the line.
   await until(() => children().some((sh) => childNamed(sh, 'sleep')), 'sleep running in the shell');
   b.t.press('C-b', 'q');
-  let screen = await b.t.waitFor('Quit baton');
+  const screen = await b.t.waitFor('Quit baton');
   assert.match(screen, /still running something/);
   b.t.type('n');
   await b.t.waitForGone('Quit baton');

@@ -87,7 +87,13 @@ function start(args: string[]) {
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (r.out += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (r.err += d));
   let gone = false;
-  const closed = new Promise<void>((resolve) => child.once('close', (code) => ((r.code = code), (gone = true), resolve())));
+  const closed = new Promise<void>((resolve) =>
+    child.once('close', (code) => {
+      r.code = code;
+      gone = true;
+      resolve();
+    }),
+  );
   return {
     child,
     /** Waits for the exit; a baton that is still running after `ms` fails the test (and is killed). */

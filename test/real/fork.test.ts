@@ -47,7 +47,7 @@ function agentRequest(from: number, marker: string): { req: LoggedRequest; conv:
   for (const req of home.fake.requests().slice(from)) {
     if (req.kind !== 'generate' || !bodyContains(req, marker)) continue;
     const conv = parsed(req);
-    if (conv && conv.tools.length && userTexts(conv).at(-1)?.includes(marker)) return { req, conv };
+    if (conv?.tools.length && userTexts(conv).at(-1)?.includes(marker)) return { req, conv };
   }
   throw new Error(`no agent request since #${from} ended with a user message carrying ${marker}`);
 }

@@ -36,7 +36,7 @@ function pick(label: string): void {
 }
 
 /** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
-async function escape(): Promise<void> {
+async function pressEscape(): Promise<void> {
   t.press('Escape');
   await new Promise((r) => setTimeout(r, 400));
 }
@@ -79,7 +79,7 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   t.type('[[FAKE_HANG]] think hard');
   t.press('Enter');
   await t.waitFor(/1:Claude Code[^\n]*working/, 60_000, 'claude working');
-  await escape();
+  await pressEscape();
   t.press('C-b', 'a');
   await t.waitFor(/Continue with[^\n]*\n[^]*│Codex CLI  \d/, 60_000, 'the switch picker');
   pick('Codex CLI');
@@ -91,8 +91,8 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   assert.is(fake.requestsContaining('MARK-E2E-2').length, 0, 'nothing reached any model');
 
   // Interrupt claude (Esc in its pane), then send the kept draft again.
-  await escape();
-  await escape();
+  await pressEscape();
+  await pressEscape();
   await t.waitFor(/1:Claude Code[^\n]*idle/, 60_000, 'claude idle after the interrupt');
   t.press('C-b', 'm');
   t.press('Enter');
@@ -112,7 +112,7 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
 });
 
 s('the transcript view shows the divider; its card is regenerated with a matching hash', async () => {
-  await escape();
+  await pressEscape();
   t.press('C-b', 't');
   await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
   t.type('/');

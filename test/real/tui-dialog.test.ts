@@ -38,7 +38,7 @@ function pick(label: string): void {
 }
 
 /** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
-async function escape(): Promise<void> {
+async function pressEscape(): Promise<void> {
   t.press('Escape');
   await new Promise((r) => setTimeout(r, 400));
 }
@@ -107,7 +107,7 @@ s('claude\'s folder-trust dialog reads as needing the user; a compose-bar messag
   assert.is(fake.requestsContaining('MARK-T1').length, 0, 'nothing reached the model');
 
   // The user answers the dialog in the pane ("Yes, I trust this folder" is selected).
-  await escape();
+  await pressEscape();
   t.press('Enter');
   await fake.waitForRequest((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-T1'), 90_000, 'the model answering the queued message');
   await t.waitFor(/You said: hello from the compose bar MARK-T1/, 60_000, 'claude\'s reply in the pane');

@@ -55,7 +55,7 @@ function startBaton(dir: string): TestTerminal {
 }
 
 /** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
-async function escape(): Promise<void> {
+async function pressEscape(): Promise<void> {
   t.press('Escape');
   await new Promise((r) => setTimeout(r, 400));
 }
@@ -74,7 +74,7 @@ const idle = (n: number) => new RegExp(`${n}:Claude Code(?: ↳#\\d+(?: ⎇\\S+)
 
 /** A message from the compose bar, and claude's reply to it (to the message alone, or after a brief). */
 async function send(text: string, tab = 1): Promise<void> {
-  await escape();
+  await pressEscape();
   t.press('C-b', 'm');
   await t.waitFor(/message Claude Code|Continue with Claude Code|›/, 10_000, 'the compose bar');
   const asked = fake.requestsContaining(text).length;
@@ -87,7 +87,7 @@ async function send(text: string, tab = 1): Promise<void> {
 
 /** Opens the transcript view with the selection on the first line matching `query` (the view's search). */
 async function selectInTranscript(query: string): Promise<void> {
-  await escape();
+  await pressEscape();
   t.press('C-b', 't');
   await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
   t.type('/');
@@ -182,7 +182,7 @@ s('f on the second reply, t: a new tab holding the history up to there, its clau
 let wtFork: string;
 
 s('f, w: a new git worktree on branch baton/<id> holding the files after the fork point; the new tab\'s claude runs there', async () => {
-  await escape();
+  await pressEscape();
   t.press('C-b', '1');
   await selectInTranscript('You said: second message BETA');
   t.type('f');
@@ -208,7 +208,7 @@ s('f, w: a new git worktree on branch baton/<id> holding the files after the for
 s('closing the worktree fork\'s tab offers removal; a dirty worktree is said so and asked again; then worktree and branch are gone, the conversation stays', async () => {
   const { cwd } = meta(wtFork);
   writeFileSync(join(cwd, 'new-file.txt'), 'uncommitted\n');
-  await escape();
+  await pressEscape();
   t.press('C-b', 'x');
   const offer = await t.waitFor(/Fork closed/, 30_000, 'the removal offer');
   assert.match(offer, /keep the worktree and the branch/);
@@ -227,7 +227,7 @@ s('closing the worktree fork\'s tab offers removal; a dirty worktree is said so 
 });
 
 s('r on the second reply, restore refused over changes no checkpoint holds, forced: later entries leave the view, the file is back', async () => {
-  await escape();
+  await pressEscape();
   t.press('C-b', '1');
   await t.waitFor(/message Claude Code/, 10_000);
   await selectInTranscript('You said: second message BETA');
@@ -273,7 +273,7 @@ s('the next message after the reset starts claude afresh with a replay that leav
 });
 
 s('u in the transcript view undoes the reset: the hidden turn is back, claude (which never saw it) is stopped, the tab says so', async () => {
-  await escape();
+  await pressEscape();
   t.press('C-b', 't');
   await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
   // claude's log can trail its screen: the turn the tab bar shows idle may still be ingested
@@ -308,7 +308,7 @@ let stayed: { cwd: string; worktreeBranch?: string } | undefined;
 
 s('quitting with a worktree fork open removes nothing and says the worktree stays', async () => {
   // A worktree fork at the last entry (the view opens there).
-  await escape();
+  await pressEscape();
   t.press('C-b', 't');
   await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
   t.type('f');
@@ -322,7 +322,7 @@ s('quitting with a worktree fork open removes nothing and says the worktree stay
 });
 
 s('quit ends every process', async () => {
-  await escape();
+  await pressEscape();
   t.press('C-b', 'q');
   await t.waitFor((scr) => /Quit baton/.test(scr) || t.exitCode !== undefined, 15_000);
   if (/Quit baton/.test(t.screenText())) t.type('y');
@@ -345,7 +345,7 @@ s('outside a git repository, a worktree fork explains why not and offers the tab
   await send('only message OMEGA');
   const src = convDirs().find((id) => !before.has(id))!;
   // The view opens on the last entry: the fork holds the whole conversation.
-  await escape();
+  await pressEscape();
   t.press('C-b', 't');
   await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
   t.type('f');
@@ -368,9 +368,9 @@ s('outside a git repository, a worktree fork explains why not and offers the tab
 });
 
 s('a in the fork dialog: the fork continues with another agent, which starts on the history so far', async () => {
-  await escape();
+  await pressEscape();
   t.press('C-b', '1');
-  await escape();
+  await pressEscape();
   t.press('C-b', 't');
   await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
   t.type('f');
@@ -386,7 +386,7 @@ s('a in the fork dialog: the fork continues with another agent, which starts on 
   await t.waitFor(/3:Codex CLI/, 60_000, 'the fork\'s tab runs codex');
   await t.waitFor(/3:Codex CLI[^\n]* idle/, 90_000, 'codex ready');
   assert.is(fake.requests().filter((r) => r.api === 'openai-responses').length, 0, 'no turn spent on the brief alone');
-  await escape();
+  await pressEscape();
   t.press('C-b', 'm');
   await t.waitFor(/Your next message carries the conversation so far to Codex CLI/, 10_000, 'the compose bar says the brief waits');
   t.type('over to codex PSI');
@@ -394,7 +394,7 @@ s('a in the fork dialog: the fork continues with another agent, which starts on 
   const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'over to codex PSI'), 90_000, 'codex\'s first request');
   assert.ok(bodyContains(req, '[baton handoff brief]'), 'another agent gets a replay, with the message');
   assert.ok(bodyContains(req, 'only message OMEGA'), 'of the history so far');
-  await escape();
+  await pressEscape();
   t.press('C-b', 'q');
   await t.waitFor((scr) => /Quit baton/.test(scr) || t.exitCode !== undefined, 15_000);
   if (/Quit baton/.test(t.screenText())) t.type('y');

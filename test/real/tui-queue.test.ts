@@ -45,7 +45,7 @@ function pick(label: string): void {
 }
 
 /** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
-async function escape(): Promise<void> {
+async function pressEscape(): Promise<void> {
   t.press('Escape');
   await new Promise((r) => setTimeout(r, 400));
 }
@@ -120,7 +120,7 @@ s('messages queued while gemini waits for a shell approval: the one kept reaches
   assert.is(turnsOn(Q1).length, 0, 'the queued message reached no model turn before the approval');
 
   // Approve in the pane ("Allow once" is selected).
-  await escape();
+  await pressEscape();
   t.press('Enter');
   await fake.waitForRequest((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-Q1'), 90_000, 'the model answering the queued message');
   await t.waitFor(/You said: first queued MARK-Q1/, 60_000, 'gemini\'s reply in the pane');

@@ -49,7 +49,11 @@ t('continues from a saved offset without delivering earlier lines again', async 
   appendFileSync(f, '{"n":3}\n');
   const later: unknown[] = [];
   const ends: number[] = [];
-  const b = await tailJsonl(f, { from: a.offset, watch: false, onRecord: (r, end) => (later.push(r), ends.push(end)) });
+  const onRecord = (r: unknown, end: number) => {
+    later.push(r);
+    ends.push(end);
+  };
+  const b = await tailJsonl(f, { from: a.offset, watch: false, onRecord });
   tails.push(b);
   assert.equal(first, [{ n: 1 }, { n: 2 }]);
   assert.equal(later, [{ n: 3 }]);

@@ -21,7 +21,7 @@ function compile(e: Entry, wide: boolean): Buffer {
   const parts: Buffer[] = [];
   const short = (...v: number[]) => {
     const b = Buffer.alloc(v.length * 2);
-    v.forEach((x, i) => b.writeInt16LE(x, i * 2));
+    for (const [i, x] of v.entries()) b.writeInt16LE(x, i * 2);
     return b;
   };
   const num = (v: number) => {

@@ -89,7 +89,9 @@ t('startSegment closes the current segment and records a handoff', () => {
 
 t('the sink sees every entry once, synced at turn ends and handoffs', () => {
   const seen: [number, boolean][] = [];
-  const tr = make((es, o) => es.forEach((e) => seen.push([e.seq, o.sync])));
+  const tr = make((es, o) => {
+    for (const e of es) seen.push([e.seq, o.sync]);
+  });
   tr.startSegment({ harness: 'a', model: 'm', switchId: 's' });
   tr.apply({ type: 'user_text', text: 'q' });
   tr.apply({ type: 'agent_text', text: 'r' });

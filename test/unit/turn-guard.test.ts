@@ -24,7 +24,11 @@ const t = suite('turn-guard');
 
 t('a turn that settles in time passes through, value or error, and its signal is never aborted', async () => {
   let seen: AbortSignal | undefined;
-  const value = await guardTurn(async (signal) => ((seen = signal), 'answer'), { ...quick, timeoutMs: 1000 });
+  const answers = async (signal: AbortSignal) => {
+    seen = signal;
+    return 'answer';
+  };
+  const value = await guardTurn(answers, { ...quick, timeoutMs: 1000 });
   assert.is(value, 'answer');
   assert.is(seen!.aborted, false);
   const err = await rejection(guardTurn(async () => Promise.reject(new BatonError('crashed', EXIT.agentFailed)), { ...quick, timeoutMs: 1000 }));
@@ -49,7 +53,11 @@ t('past the deadline the driver is aborted; its own error in the grace period is
 
 t('past the deadline, a driver that stops when asked and returns is still a timeout, not an answer', async () => {
   let reason: unknown;
-  const err = await rejection(guardTurn(stopsWhenAsked((s) => ((reason = s.reason), 'late')), { ...quick, timeoutMs: 30 }));
+  const late = (s: AbortSignal) => {
+    reason = s.reason;
+    return 'late';
+  };
+  const err = await rejection(guardTurn(stopsWhenAsked(late), { ...quick, timeoutMs: 30 }));
   assert.is(reason, 'timeout');
   assert.not.instance(err, TurnAbandonedError);
   assert.is((err as BatonError).exitCode, EXIT.agentFailed);
@@ -75,7 +83,11 @@ t('a cancel the driver ignores: abandoned after the grace period, exit 130; also
   const early = new AbortController();
   early.abort('SIGHUP');
   let aborted = false;
-  const err2 = await rejection(guardTurn((s) => ((aborted = s.aborted), never()), { ...quick, timeoutMs: 10_000, signal: early.signal }));
+  const hangs = (s: AbortSignal) => {
+    aborted = s.aborted;
+    return never();
+  };
+  const err2 = await rejection(guardTurn(hangs, { ...quick, timeoutMs: 10_000, signal: early.signal }));
   assert.ok(aborted, 'the driver starts with its signal already aborted');
   assert.is((err2 as TurnAbandonedError).why, 'cancelled');
 });
