@@ -102,7 +102,8 @@ export class BatonServer {
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
 
   constructor(private readonly opts: ServerOptions) {
-    this.vt.redraw = () => this.app?.redrawAll();
+    // (The view lives as long as the server: so does this subscription.)
+    this.vt.onRedraw(() => this.app?.redrawAll());
   }
 
   /** Listens; false when another server of this name already runs. */

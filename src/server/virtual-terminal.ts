@@ -8,6 +8,7 @@
 
 import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
+import { Emitter, type Event } from '../lifecycle/index.js';
 
 /** Unsent bytes to one client past which its output is dropped until it drains. */
 export const HIGH_WATER = 1024 * 1024;
@@ -45,8 +46,9 @@ export class VirtualTerminal {
   readonly input: TtyInput;
   readonly output: TtyOutput;
   private readonly sinks = new Map<ViewSink, { congested: boolean }>();
-  /** Asked to draw everything again (an attach, a drained client). */
-  redraw: (() => void) | undefined;
+  private readonly redrawEmitter = new Emitter<void>();
+  /** Everything is to be drawn again (an attach, a drained client). */
+  readonly onRedraw: Event<void> = this.redrawEmitter.event;
 
   constructor(cols: number, rows: number) {
     this.input = new TtyInput();
@@ -69,7 +71,7 @@ export class VirtualTerminal {
   /** A client is drawn on from now; everyone gets a full frame (the size may have changed). */
   attach(sink: ViewSink): void {
     this.sinks.set(sink, { congested: false });
-    this.redraw?.();
+    this.redrawEmitter.fire();
   }
 
   detach(sink: ViewSink): void {
@@ -98,7 +100,7 @@ export class VirtualTerminal {
       sink.onDrain(() => {
         if (this.sinks.get(sink) !== state) return;
         state.congested = false;
-        this.redraw?.();
+        this.redrawEmitter.fire();
       });
     }
   }
