@@ -104,7 +104,7 @@ const isRaw = (l: HistoryLine): l is RawLine => typeof l === 'object' && 'kind' 
 const isHeld = (l: HistoryLine): l is HeldLine => typeof l === 'object' && 'kind' in l && l.kind === 'held';
 
 /** A line not compacted yet, read through the public line interface. */
-function uncompacted(l: HistoryLine): IBufferLine | undefined {
+export function uncompacted(l: HistoryLine): IBufferLine | undefined {
   return isRaw(l) ? rawLineView(l) : isHeld(l) ? heldLineView(l) : undefined;
 }
 

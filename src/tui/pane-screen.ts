@@ -5,7 +5,7 @@
 // screen, so a test can feed it captured output. It must never write to a program.
 
 import { paintRow, type BlessedRow } from './cells.js';
-import { History, historyText, historyWrapped, paintHistory } from './history.js';
+import { History, historyText, historyWrapped, paintHistory, uncompacted } from './history.js';
 import {
   createTerminal,
   cursorHidden,
@@ -15,6 +15,7 @@ import {
   writeSyncOf,
   type CursorShape,
   type IBufferCell,
+  type IBufferLine,
   type IDisposable,
   type Terminal,
 } from './xterm.js';
@@ -182,6 +183,18 @@ export class PaneScreen implements LineSource {
     if (!at) return false;
     if ('archived' in at) return historyWrapped(this.history.get(at.archived)!);
     return this.term.buffer.active.getLine(at.buffer)?.isWrapped ?? false;
+  }
+
+  /**
+   * Line `n` with every cell's attributes, while it has them: on the screen, in the
+   * emulator's scrollback, or in the history not compacted yet. Undefined once compacted
+   * (paintLine draws it then) or when there is no such line.
+   */
+  fullLine(n: number): IBufferLine | undefined {
+    const at = this.locate(n);
+    if (!at) return undefined;
+    if ('archived' in at) return uncompacted(this.history.get(at.archived)!);
+    return this.term.buffer.active.getLine(at.buffer);
   }
 
   /** Paint line `n` into a blessed row (blank when there is no such line). */

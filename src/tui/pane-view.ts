@@ -14,7 +14,7 @@ import blessed from './blessed.js';
 import { DEFAULT_ATTR, type BlessedRow } from './cells.js';
 import { MutableDisposable, type Disposable } from '../lifecycle/index.js';
 import type { Pane, RowRange } from './pane.js';
-import { RowWriter, type RowPlace } from './row-writer.js';
+import { RowWriter, type RowBytes, type RowPlace, type RowSignature } from './row-writer.js';
 import type { TerminalCaps } from './terminal-caps.js';
 import { wrapLines } from './wrap.js';
 import { hyperlinks, type Hyperlink, type Terminal } from './xterm.js';
@@ -56,8 +56,8 @@ export class PaneView implements Disposable {
   /** Shown instead of the pane (see Tab.notice); the first line bold. */
   private notice: string[] | undefined;
   private writer: RowWriter;
-  /** What each screen row last got from here; undefined: not known, so it is written again. */
-  private written: (string | undefined)[] = [];
+  /** What each screen row looked like when last written from here; undefined: not known, so it is written whole. */
+  private written: (RowSignature | undefined)[] = [];
   /** Some row's `written` was forgotten: every row is looked at on the next flush. */
   private stale = true;
   /** Per screen row, the pane's columns an overlay covered at blessed's last render. */
@@ -257,19 +257,25 @@ export class PaneView implements Disposable {
     const pane = this.pane;
     let start = 0;
     let end = height - 1;
-    let rowBytes: (y: number, place: RowPlace) => string;
+    let rowBytes: (y: number, place: RowPlace, last: RowSignature | undefined) => RowBytes;
     if (this.notice) {
       const rows = wrapLines(this.notice, width - 4);
-      rowBytes = (y, place) => this.writer.blessed(this.noticeRow(y, rows, width), 0, place);
+      rowBytes = (y, place, last) => this.writer.blessed(this.noticeRow(y, rows, width), 0, place, last);
     } else if (!pane) {
-      rowBytes = (_y, place) => this.writer.line(undefined, undefined, place);
+      rowBytes = (_y, place, last) => this.writer.line(undefined, undefined, place, undefined, undefined, last);
     } else if (this.scrollTop !== undefined) {
       const first = this.scrollTop;
-      rowBytes = (y, place) => {
+      const cell = pane.term.buffer.active.getNullCell();
+      const links = this.linksOf(pane.term);
+      rowBytes = (y, place, last) => {
         const n = first + y;
+        const highlight = this.highlights.find((h) => h.line === n);
+        // Every attribute while the line has them; a compacted history line has blessed's only.
+        const full = pane.screen.fullLine(n);
+        if (full) return this.writer.line(full, cell, place, links, highlight, last);
         const row = this.scratchRow(width);
-        pane.paintLine(n, row, 0, width, this.highlights.find((h) => h.line === n));
-        return this.writer.blessed(row, 0, place);
+        pane.paintLine(n, row, 0, width, highlight);
+        return this.writer.blessed(row, 0, place, last);
       };
     } else {
       const buf = pane.term.buffer.active;
@@ -284,7 +290,7 @@ export class PaneView implements Disposable {
       this.lastBuffer = buf;
       const cell = buf.getNullCell();
       const links = this.linksOf(pane.term);
-      rowBytes = (y, place) => this.writer.line(y < pane.rows ? buf.getLine(base + y) : undefined, cell, place, links);
+      rowBytes = (y, place, last) => this.writer.line(y < pane.rows ? buf.getLine(base + y) : undefined, cell, place, links, undefined, last);
     }
     if (this.stale) {
       start = 0;
@@ -295,11 +301,9 @@ export class PaneView implements Disposable {
     let out = '';
     for (let y = start; y <= end; y++) {
       const sy = top + y;
-      const bytes = rowBytes(y, { y: sy, x0: left, width, toEdge, covered: this.covered[sy] });
-      if (bytes !== this.written[sy]) {
-        out += bytes;
-        this.written[sy] = bytes;
-      }
+      const { bytes, signature } = rowBytes(y, { y: sy, x0: left, width, toEdge, covered: this.covered[sy] }, this.written[sy]);
+      out += bytes;
+      this.written[sy] = signature;
     }
     return out;
   }

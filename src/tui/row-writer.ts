@@ -4,13 +4,34 @@
 // than the emulator counts (cell-width.ts) is drawn over blanks it first lays across its
 // columns, and the cell after it is placed with an absolute move, so nothing that follows
 // lands anywhere but where the emulator has it and no old character survives beside it.
-// Columns another view covers (an overlay) are skipped. It builds strings; it writes nothing.
+// Columns another view covers (an overlay) are skipped. Given what the row looked like when
+// it was last written (its signature), only the span from the first to the last changed
+// column is written, as blessed's diff did. It builds strings; it writes nothing.
 
 import { DEFAULT_ATTR, type BlessedRow } from './cells.js';
 import { uncertainWidth } from './cell-width.js';
 import { blessedSgr, SgrCache, SGR_RESET } from './sgr.js';
 import type { TerminalCaps } from './terminal-caps.js';
 import { cellBgWord, cellFgWord, linkIdOf, type Hyperlink, type IBufferCell, type IBufferLine } from './xterm.js';
+
+/**
+ * What a row looked like when written, per column: the characters of the cell starting
+ * there (a mark for the second half of a wide one), and numbers standing for its SGR and
+ * its link (numbers never reused by one writer, so two equal ones mean the same look).
+ */
+export interface RowSignature {
+  chars: string[];
+  sgr: Int32Array;
+  link: Int32Array;
+}
+
+/** A row's bytes: the whole row, or only its changed span when the last signature was given ('' if nothing changed). */
+export interface RowBytes {
+  bytes: string;
+  signature: RowSignature;
+}
+
+const WIDE_HALF = '\u0001';
 
 export interface RowPlace {
   /** Screen row and the pane's first column, 0-based. */
@@ -27,6 +48,7 @@ const OSC8_CLOSE = '\x1b]8;;\x1b\\';
 const EL = '\x1b[K';
 const HAS_EXTENDED = 1 << 28;
 
+const INVERSE = '\x1b[0;7m';
 const cup = (y: number, x: number) => `\x1b[${y + 1};${x + 1}H`;
 
 /** No control character may reach the terminal inside a link (it would end the sequence early). */
@@ -57,6 +79,20 @@ export class RowWriter {
   private inkLost = false;
   private inkLink = '';
   private inkSgr = '';
+  /** Per column of the row under construction: where its characters start and end in `out`, its SGR and link. */
+  private charsStart: number[] = [];
+  private cellEnd: number[] = [];
+  private cellSgrs: string[] = [];
+  private cellLinks: string[] = [];
+  private signature: RowSignature = { chars: [], sgr: new Int32Array(0), link: new Int32Array(0) };
+  /** Numbers for SGR and link strings (see RowSignature); the last one asked, remembered. */
+  private readonly sgrIds = new Map<string, number>();
+  private readonly linkIds = new Map<string, number>([['', 0]]);
+  private nextId = 1;
+  private lastSgr = '';
+  private lastSgrId = 0;
+  private lastLink = '';
+  private lastLinkId = 0;
 
   constructor(readonly caps: TerminalCaps) {
     this.sgr = new SgrCache(caps);
@@ -64,9 +100,17 @@ export class RowWriter {
 
   /**
    * Row bytes for an emulator line (undefined: a blank row). `links` turns xterm's link
-   * numbers into links; without it links are left out.
+   * numbers into links; without it links are left out. Columns in `invert` are drawn with
+   * their inverse attribute flipped (scroll mode's highlights).
    */
-  line(line: IBufferLine | undefined, cell: IBufferCell | undefined, place: RowPlace, links?: (id: number) => Hyperlink | undefined): string {
+  line(
+    line: IBufferLine | undefined,
+    cell: IBufferCell | undefined,
+    place: RowPlace,
+    links?: (id: number) => Hyperlink | undefined,
+    invert?: { start: number; end: number },
+    last?: RowSignature,
+  ): RowBytes {
     this.begin(place);
     if (!this.caps.hyperlinks) links = undefined;
     const width = place.width;
@@ -77,10 +121,12 @@ export class RowWriter {
     let linkId = 0;
     let link = '';
     let linkCache: Map<number, string> | undefined;
+    let wasInverted = false;
     let x = 0;
     while (x < width) {
       if (x >= n || !cell || !line!.getCell(x, cell)) {
-        this.put(x, 1, ' ', SGR_RESET, '', true);
+        if (invert && x >= invert.start && x < invert.end) this.put(x, 1, ' ', INVERSE, '', false);
+        else this.put(x, 1, ' ', SGR_RESET, '', true);
         x++;
         continue;
       }
@@ -93,10 +139,12 @@ export class RowWriter {
       }
       const f = cellFgWord(cell);
       const b = cellBgWord(cell);
-      if (f !== fg || b !== bg || b & HAS_EXTENDED) {
+      const inverted = invert !== undefined && x >= invert.start && x < invert.end;
+      if (f !== fg || b !== bg || b & HAS_EXTENDED || inverted || wasInverted) {
         fg = f;
         bg = b;
-        sgr = this.sgr.of(cell);
+        wasInverted = inverted;
+        sgr = this.sgr.of(cell, inverted);
         const id = links ? linkIdOf(cell) : 0;
         if (id !== linkId) {
           linkId = id;
@@ -118,11 +166,11 @@ export class RowWriter {
       this.put(x, w, chars, sgr, link, chars === ' ' && sgr === SGR_RESET && link === '');
       x += w;
     }
-    return this.end();
+    return this.end(last);
   }
 
   /** Row bytes for a row of blessed cells (scroll mode, notices): its limited attributes only. */
-  blessed(row: BlessedRow, x0: number, place: RowPlace): string {
+  blessed(row: BlessedRow, x0: number, place: RowPlace, last?: RowSignature): RowBytes {
     this.begin(place);
     const width = place.width;
     let x = 0;
@@ -141,7 +189,7 @@ export class RowWriter {
       this.put(x, w, ch, sgr, '', ch === ' ' && attr === DEFAULT_ATTR);
       x += w;
     }
-    return this.end();
+    return this.end(last);
   }
 
   private begin(place: RowPlace): void {
@@ -155,6 +203,8 @@ export class RowWriter {
     this.inkLost = false;
     this.inkLink = '';
     this.inkSgr = '';
+    // Built in the writer's own arrays; handed out (copied into the last one) at the end.
+    if (this.signature.chars.length !== place.width) this.signature = newSignature(place.width);
   }
 
   /** One cell of `w` columns at column x (from the pane's left). */
@@ -184,6 +234,22 @@ export class RowWriter {
       this.out += sgr;
       this.curSgr = sgr;
     }
+    this.charsStart[x] = this.out.length;
+    this.cellSgrs[x] = sgr;
+    this.cellLinks[x] = link;
+    const sig = this.signature;
+    sig.chars[x] = chars;
+    if (sgr !== this.lastSgr) {
+      this.lastSgr = sgr;
+      this.lastSgrId = this.idOf(this.sgrIds, sgr);
+    }
+    if (link !== this.lastLink) {
+      this.lastLink = link;
+      this.lastLinkId = this.idOf(this.linkIds, link);
+    }
+    sig.sgr[x] = this.lastSgrId;
+    sig.link[x] = this.lastLinkId;
+    if (w === 2) sig.chars[x + 1] = WIDE_HALF;
     if (w === 1 && chars.length === 1 && chars.charCodeAt(0) < 0x2100) {
       this.out += chars;
     } else if (!uncertainWidth(chars)) {
@@ -195,6 +261,7 @@ export class RowWriter {
       this.out += (w === 2 ? '  ' : ' ') + cup(p.y, p.x0 + x) + chars;
       this.lost = true;
     }
+    this.cellEnd[x] = this.out.length;
     if (!blank) {
       this.inkLen = this.out.length;
       this.inkX = x + w;
@@ -204,8 +271,18 @@ export class RowWriter {
     }
   }
 
-  private end(): string {
+  private end(last: RowSignature | undefined): RowBytes {
     const p = this.place;
+    const reuse = last && last.chars.length === p.width ? last : undefined;
+    if (reuse) {
+      // Beside an overlay, a changed row is written whole (its columns are not all drawn here).
+      const bytes = !p.covered ? this.changedSpan(reuse) : sameSignature(this.signature, reuse) ? '' : undefined;
+      if (bytes !== undefined) {
+        this.out = '';
+        return { bytes, signature: this.handOut(reuse) };
+      }
+    }
+    const signature = this.handOut(reuse ?? newSignature(p.width));
     let out = this.out;
     if (p.toEdge && !p.covered) {
       // The blank tail is erased rather than written.
@@ -221,6 +298,70 @@ export class RowWriter {
       if (this.curSgr !== SGR_RESET) out += SGR_RESET;
     }
     this.out = '';
+    return { bytes: out, signature };
+  }
+
+  /** The row's signature copied into `into` (a caller's, no longer needed as it was). */
+  private handOut(into: RowSignature): RowSignature {
+    const sig = this.signature;
+    for (let x = 0; x < sig.chars.length; x++) into.chars[x] = sig.chars[x]!;
+    into.sgr.set(sig.sgr);
+    into.link.set(sig.link);
+    return into;
+  }
+
+  private idOf(ids: Map<string, number>, s: string): number {
+    let id = ids.get(s);
+    if (id === undefined) {
+      // Bounded (a truecolour gradient makes new SGRs without end); numbers keep growing, so
+      // a number forgotten here is never given to another look.
+      if (ids.size > 8192) ids.clear();
+      ids.set(s, (id = this.nextId++));
+    }
+    return id;
+  }
+
+  /** The bytes for the columns that differ from `last`, from the first to the last of them. */
+  private changedSpan(last: RowSignature): string {
+    const p = this.place;
+    const sig = this.signature;
+    let first = 0;
+    while (first < p.width && sameCell(sig, last, first)) first++;
+    if (first === p.width) return '';
+    let end = p.width - 1;
+    while (end > first && sameCell(sig, last, end)) end--;
+    // The span starts where a cell starts, never on the second half of a wide one.
+    while (first > 0 && sig.chars[first] === WIDE_HALF) first--;
+    if (sig.chars[end] === WIDE_HALF) end--;
+    let out = cup(p.y, p.x0 + first);
+    if (p.toEdge && end >= this.inkX) {
+      // The change reaches the blank tail: written through to the erase.
+      if (first < this.inkX) {
+        out += this.cellLinks[first]! + this.cellSgrs[first]! + this.out.slice(this.charsStart[first], this.inkLen);
+        if (this.inkLink) out += OSC8_CLOSE;
+        if (this.inkSgr !== SGR_RESET) out += SGR_RESET;
+        if (this.inkX < p.width) out += (this.inkLost ? cup(p.y, p.x0 + this.inkX) : '') + EL;
+      } else {
+        out += SGR_RESET + EL;
+      }
+      return out;
+    }
+    out += this.cellLinks[first]! + this.cellSgrs[first]! + this.out.slice(this.charsStart[first], this.cellEnd[end]);
+    if (this.cellLinks[end]) out += OSC8_CLOSE;
+    if (this.cellSgrs[end] !== SGR_RESET) out += SGR_RESET;
     return out;
   }
+}
+
+function newSignature(width: number): RowSignature {
+  return { chars: new Array<string>(width).fill(''), sgr: new Int32Array(width), link: new Int32Array(width) };
+}
+
+function sameCell(a: RowSignature, b: RowSignature, x: number): boolean {
+  return a.chars[x] === b.chars[x] && a.sgr[x] === b.sgr[x] && a.link[x] === b.link[x];
+}
+
+function sameSignature(a: RowSignature, b: RowSignature): boolean {
+  for (let x = 0; x < a.chars.length; x++) if (!sameCell(a, b, x)) return false;
+  return true;
 }

@@ -44,8 +44,11 @@ function basic(base: 30 | 40 | 58, index: number): string {
   return String(index < 8 ? base + index : base + 60 + index - 8);
 }
 
-/** The SGR sequence that draws like `cell` (see TerminalCaps for what is kept). */
-export function cellSgr(cell: IBufferCell, caps: TerminalCaps): string {
+/**
+ * The SGR sequence that draws like `cell` (see TerminalCaps for what is kept); `invert`
+ * flips its inverse attribute (scroll mode's selection and search matches).
+ */
+export function cellSgr(cell: IBufferCell, caps: TerminalCaps, invert = false): string {
   let p = '0';
   if (cell.isBold()) p += ';1';
   if (cell.isDim() && caps.dim) p += ';2';
@@ -53,7 +56,7 @@ export function cellSgr(cell: IBufferCell, caps: TerminalCaps): string {
   const ul = underlineStyle(cell);
   if (ul) p += ul > 1 && caps.styledUnderline ? `;4:${ul}` : ';4';
   if (cell.isBlink()) p += ';5';
-  if (cell.isInverse()) p += ';7';
+  if (!cell.isInverse() !== !invert) p += ';7';
   if (cell.isInvisible()) p += ';8';
   if (cell.isStrikethrough() && caps.strikethrough) p += ';9';
   if (cell.isOverline() && caps.styledUnderline) p += ';53';
@@ -79,7 +82,8 @@ export class SgrCache {
 
   constructor(readonly caps: TerminalCaps) {}
 
-  of(cell: IBufferCell): string {
+  of(cell: IBufferCell, invert = false): string {
+    if (invert) return cellSgr(cell, this.caps, true);
     const fg = cellFgWord(cell);
     const bg = cellBgWord(cell);
     if (bg & HAS_EXTENDED) return cellSgr(cell, this.caps);

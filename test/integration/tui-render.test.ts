@@ -169,6 +169,24 @@ tc('an OSC 8 hyperlink keeps its target and id, and gains no underline', async (
   assert.is(linkIdOf(cellAt(t, p.x + 5, p.y)), 0, 'plain text after it is no link');
 });
 
+tc('scroll mode shows earlier lines with their attributes and truecolour too', async ({ b }) => {
+  const t = b.t;
+  await clearScreen(t);
+  t.type(`printf ${printfFormat('\x1b[3;38;2;30;30;200mOLD-ITALIC-BLUE\x1b[0m\n')}; seq 1 60\r`);
+  await t.waitFor(/^60$/m);
+  t.press('C-b', '[');
+  await t.waitFor('[scroll]');
+  t.press('PageUp', 'PageUp', 'PageUp');
+  await t.waitFor(/^OLD-ITALIC-BLUE$/m);
+  await settle(t);
+  const p = find(t, 'OLD-ITALIC-BLUE', 'OLD');
+  const c = cellAt(t, p.x, p.y);
+  assert.ok(c.isItalic(), 'italic');
+  assert.is(c.isFgRGB() ? c.getFgColor() : -1, 0x1e1ec8, 'its own blue');
+  t.type('q');
+  await t.waitForGone('[scroll]');
+});
+
 tc.run();
 
 // ---- a 256-colour terminal (COLORTERM unset, xterm-256color) that draws emoji one by one ----
