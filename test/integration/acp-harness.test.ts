@@ -245,7 +245,7 @@ t('sessionLog: the agent is ended only once its own log shows the turn, so a rep
     parse: (r) => ((r as { type?: string }).type === 'reply' ? [{ type: 'turn_end' }] : []),
   });
   const sessionLog = (opts: IngestOptions) =>
-    followSessionLog(opts, { dir: () => logs, find: () => undefined, newParser: parser, recordTime: (r) => Date.parse((r as { at: string }).at) });
+    followSessionLog(opts, { dir: () => logs, find: (s) => (existsSync(join(logs, `${s}.jsonl`)) ? join(logs, `${s}.jsonl`) : undefined), newParser: parser, recordTime: (r) => Date.parse((r as { at: string }).at) });
   const logged = (session: string) => readFileSync(join(logs, `${session}.jsonl`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type);
   const turn = async (prompt: string, opts: Parameters<typeof runAcpTurn>[2]) => {
     const events: TranscriptEvent[] = [];
