@@ -7,9 +7,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STALE_TURN_MS } from '../../src/conversation/agent-status.js';
 import { TabSession } from '../../src/conversation/tab-session.js';
 import { loadRegistry, type Registry } from '../../src/plugins/registry.js';
 import { createConversation, readConversation, type OpenConversation } from '../../src/transcript/store.js';
@@ -228,6 +229,21 @@ s('an ingest that cannot tell its run\'s session from another\'s: the tab says s
   await new Promise((r) => setTimeout(r, 300));
   assert.not.ok(terminal.screenLines().some((l) => l.includes('would cross tabs')), 'nothing typed into the CLI');
   assert.equal(users(conv), []);
+});
+
+s('a turn the log never closed is over once the log has been silent 10 s under an idle screen, though nothing is drawn meanwhile (no screen is polled: one timer is armed for that moment)', async () => {
+  const { conv, session, tabs } = await world({ checkpoints: false });
+  await until(() => session.status.current === 'idle', 'the CLI reads idle');
+  // The CLI's log opens a turn it never closes (an interrupt some CLIs do not log).
+  appendFileSync(w!.env.TYPED_CLI_LOG!, JSON.stringify({ type: 'user_text', text: 'interrupted' }) + '\n');
+  await until(() => session.status.current === 'working', 'the open turn read as working');
+  const opened = Date.now();
+  const parsed = tabs[0]!.pane.bytesParsed;
+  await until(() => session.status.current === 'idle', 'the turn given up on', STALE_TURN_MS + 5000);
+  const after = Date.now() - opened;
+  assert.ok(after >= STALE_TURN_MS - 500, `idle after ${after} ms: not before the log was silent ${STALE_TURN_MS} ms`);
+  assert.is(tabs[0]!.pane.bytesParsed, parsed, 'no output came meanwhile: time alone settled it');
+  assert.equal(users(conv).map((e) => e.text), ['interrupted']);
 });
 
 s.run();
