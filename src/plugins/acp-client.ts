@@ -23,7 +23,7 @@ import { readTextFile, writeTextFile } from './acp-fs.js';
 import { TerminalPool } from './acp-terminals.js';
 
 export { RequestError } from './acp-sdk.js';
-export type { AuthMethod, InitializeResponse, PromptResponse, SessionUpdate } from './acp-sdk.js';
+export type { AuthMethod, InitializeResponse, PromptResponse, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from './acp-sdk.js';
 
 export interface AcpClientOptions {
   /** Directory relative terminal cwds resolve against. */

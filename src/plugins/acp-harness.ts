@@ -8,16 +8,16 @@
 // after answering). It never leaves the agent or its helpers running, and never turns a
 // replayed history (session/load) into new events.
 
-import { existsSync } from 'node:fs';
 import { BatonError, EXIT } from '../errors.js';
 import { ResumeFailedError, type DetectResult, type IngestOptions, type Ingestor, type DriverDefinition, type DriverEnv, type HeadlessResult, type HeadlessTurn, type LaunchOptions, type LaunchSpec } from './api.js';
 // acp-client.js (and with it the SDK, ~0.5 s to import) loads only when a turn runs, so
 // loading the registry for `baton agents` or `baton brief` does not pay for it.
-import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse } from './acp-client.js';
+import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse, RequestPermissionRequest, RequestPermissionResponse } from './acp-client.js';
 import { AcpEventMapper } from './acp-events.js';
 import { acpOffersFork, BATON_VERSION } from './acp-probe.js';
 import { findExecutable, probeVersion } from './find-executable.js';
-import { spawnGroup, type ExitInfo, type ProcessGroup } from '../proc/index.js';
+import type { ProcessGroup } from '../proc/index.js';
+import { endAgent, keepStderr, spawnAgent, Stop, TurnStops } from './acp-agent-process.js';
 import type { AcpAgentDecl } from './validate.js';
 
 export type { AcpAgentDecl } from './validate.js';
@@ -26,7 +26,6 @@ export type { AcpAgentDecl } from './validate.js';
 const CANCEL_GRACE_MS = 2000;
 /** How long a finished turn may take to show up in the agent's own session log. */
 const LOG_SETTLE_MS = 5000;
-const STDERR_KEEP = 8 * 1024;
 
 function agentEnv(decl: AcpAgentDecl, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, ...(decl.env ?? {}) };
@@ -56,12 +55,6 @@ export function loginHintFrom(decl: AcpAgentDecl, methods: readonly AuthMethod[]
     else parts.push(m.description ? `${m.name}: ${m.description}` : m.name);
   }
   return parts.length ? parts.join('; ') : `log in to ${decl.title ?? decl.name} the way its own documentation says, then retry`;
-}
-
-class Stop extends Error {
-  constructor(readonly why: 'timeout' | 'abort' | 'exit', readonly info?: ExitInfo) {
-    super(why);
-  }
 }
 
 /** A JSON-RPC error from the agent (the SDK's RequestError), told by shape to keep the SDK lazy. */
@@ -107,53 +100,60 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn, opts: A
   const env = agentEnv(decl, turn.env);
   const path = findExecutable(decl.command, env, turn.cwd);
   if (!path) throw new BatonError(`${title} is not installed (no ${decl.command} on PATH)`, EXIT.agentNotInstalled, decl.installHint);
-  const args = [...(decl.args ?? []), ...(turn.args ?? [])];
-  if (turn.model && decl.modelArg) args.push(decl.modelArg, turn.model);
-
   const { AcpClient: Client } = await import('./acp-client.js');
-  let group: ProcessGroup;
+  const group = await spawnAgent(decl, turn, path, env);
+  const stderrHint = keepStderr(group, title);
+  const stops = new TurnStops(turn, group);
+  const progress: TurnProgress = { live: false, resumed: false };
+  const { client, mapper } = connect(Client, decl, turn, env, group, progress);
+  const run: AcpRun = { decl, turn, title, env, group, client, mapper, progress, step: stops.step, stderrHint };
   try {
-    group = await spawnGroup(path, args, { cwd: turn.cwd, env, graceMs: 1500 });
+    await openSession(run);
+    const response = await prompt(run);
+    if (opts.sessionLog && response.stopReason === 'end_turn') await awaitLoggedTurn(run, opts.sessionLog, since);
+    mapper.finish(response.usage);
+    if (response.stopReason === 'refusal') turn.onEvent({ type: 'error', text: `${title} refused the request`, code: 'refusal' });
+    else if (response.stopReason === 'max_tokens' || response.stopReason === 'max_turn_requests') {
+      turn.onEvent({ type: 'notice', text: `${title} stopped early: ${response.stopReason}` });
+    }
+    return { agentSession: progress.sessionId, resumed: progress.resumed, stopReason: response.stopReason };
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // spawn says ENOENT for a missing working directory too.
-    if (code === 'ENOENT' && !existsSync(turn.cwd)) throw new BatonError(`cannot start ${title}: the directory ${turn.cwd} does not exist`, EXIT.badInput);
-    if (code === 'ENOENT') throw new BatonError(`${title} is not installed (${path} is missing)`, EXIT.agentNotInstalled, decl.installHint);
-    throw new BatonError(`${title} could not be started: ${code ?? String(err)}`, EXIT.agentFailed);
+    if (err instanceof Stop && err.why === 'abort' && progress.sessionId && progress.prompting) return await cancelTurn(run, progress.sessionId, progress.prompting);
+    throw await explain(run, err);
+  } finally {
+    stops.dispose();
+    await endAgent(client, group);
   }
-  let stderr = '';
-  group.child.stderr!.setEncoding('utf8');
-  group.child.stderr!.on('data', (d: string) => {
-    stderr = (stderr + d).slice(-STDERR_KEEP);
-  });
-  const stderrHint = () => {
-    const tail = stderr.trim().split('\n').slice(-5).join('\n');
-    return tail ? `${title} said:\n${tail}` : undefined;
-  };
+}
 
-  // Timeout, abort and the agent's own exit all end the turn the same way: by rejecting
-  // whatever step is in flight.
-  let stopped: Stop | undefined;
-  let fail!: (s: Stop) => void;
-  const stop = new Promise<never>((_, reject) => (fail = reject));
-  stop.catch(() => {});
-  const end = (s: Stop) => {
-    if (stopped) return;
-    stopped = s;
-    fail(s);
-  };
-  const timer = setTimeout(() => end(new Stop('timeout')), turn.timeoutMs);
-  const onAbort = () => end(new Stop('abort'));
-  if (turn.signal?.aborted) onAbort();
-  turn.signal?.addEventListener('abort', onAbort, { once: true });
-  void group.exited.then((info) => end(new Stop('exit', info)));
-  const step = <T>(p: Promise<T>): Promise<T> => {
-    p.catch(() => {});
-    return Promise.race([p, stop]);
-  };
+/** What the steps of one turn learn as they go, read by the client's callbacks meanwhile. */
+interface TurnProgress {
+  /** Set before a load, so the updates replaying the old history are recognised (and observed, not emitted). */
+  sessionId?: string;
+  /** Updates are new events only once the prompt is sent. */
+  live: boolean;
+  resumed: boolean;
+  init?: InitializeResponse;
+  prompting?: Promise<PromptResponse>;
+}
 
-  let live = false;
-  let sessionId: string | undefined;
+/** One turn's agent and connection, shared by its steps. */
+interface AcpRun {
+  decl: AcpAgentDecl;
+  turn: HeadlessTurn;
+  title: string;
+  env: NodeJS.ProcessEnv;
+  group: ProcessGroup;
+  client: AcpClient;
+  mapper: AcpEventMapper;
+  progress: TurnProgress;
+  /** Races a request against the turn's stops (timeout, abort, the agent's exit). */
+  step: <T>(p: Promise<T>) => Promise<T>;
+  stderrHint: () => string | undefined;
+}
+
+/** The ACP connection over the agent's stdio, its updates mapped to transcript events once the turn is live. */
+function connect(Client: typeof AcpClient, decl: AcpAgentDecl, turn: HeadlessTurn, env: NodeJS.ProcessEnv, group: ProcessGroup, progress: TurnProgress) {
   const mapper = new AcpEventMapper(turn.onEvent, { terminalOutput: (id) => client.terminals.outputOf(id) });
   const client: AcpClient = new Client(group.child.stdout!, group.child.stdin!, {
     cwd: turn.cwd,
@@ -161,142 +161,142 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn, opts: A
     fs: decl.fs !== false,
     terminal: decl.terminal !== false,
     onUpdate(sid, update) {
-      if (sid !== sessionId) return;
-      if (live) mapper.update(update);
+      if (sid !== progress.sessionId) return;
+      if (progress.live) mapper.update(update);
       else mapper.observe(update);
     },
-    onPermission(req) {
-      const toolCall = req.toolCall;
-      mapper.beforeApproval(toolCall.toolCallId, toolCall);
-      const what = toolCall.title ?? toolCall.name ?? toolCall.kind ?? 'a tool call';
-      const pick = (kinds: string[]) => kinds.map((k) => req.options.find((o) => o.kind === k)).find(Boolean);
-      if (turn.yes) {
-        const opt = pick(['allow_once', 'allow_always']);
-        turn.onEvent({ type: 'approval', toolCallId: toolCall.toolCallId, decision: opt ? 'allowed' : 'denied', detail: opt ? `${what}: allowed (--yes)` : `${what}: the agent offered no way to allow it` });
-        return opt ? { outcome: { outcome: 'selected', optionId: opt.optionId } } : { outcome: { outcome: 'cancelled' } };
-      }
-      const opt = pick(['reject_once', 'reject_always']);
-      turn.onEvent({
-        type: 'approval',
-        toolCallId: toolCall.toolCallId,
-        decision: 'denied',
-        detail: `${what}: denied. A headless turn does not ask; run again with --yes to allow tool use.`,
-      });
-      return opt ? { outcome: { outcome: 'selected', optionId: opt.optionId } } : { outcome: { outcome: 'cancelled' } };
-    },
+    onPermission: (req) => answerPermission(req, turn, mapper),
   });
+  return { client, mapper };
+}
 
-  let init: InitializeResponse | undefined;
-  let resumed = false;
-  let prompting: Promise<PromptResponse> | undefined;
-  try {
-    init = await step(client.initialize(BATON_VERSION));
-    if (decl.authMethod) await step(client.authenticate(decl.authMethod));
-    const caps = init.agentCapabilities ?? {};
-    if (turn.resume && turn.fork) {
-      // Never a load or a fresh session in its place: the caller falls back to a replay.
-      if (!caps.sessionCapabilities?.fork) throw new ResumeFailedError(turn.resume, `${title} does not offer session/fork`);
+/** baton's policy: a tool call is allowed only when the user said --yes; either way the answer is an event. */
+function answerPermission(req: RequestPermissionRequest, turn: HeadlessTurn, mapper: AcpEventMapper): RequestPermissionResponse {
+  const toolCall = req.toolCall;
+  mapper.beforeApproval(toolCall.toolCallId, toolCall);
+  const what = toolCall.title ?? toolCall.name ?? toolCall.kind ?? 'a tool call';
+  const pick = (kinds: string[]) => kinds.map((k) => req.options.find((o) => o.kind === k)).find(Boolean);
+  if (turn.yes) {
+    const opt = pick(['allow_once', 'allow_always']);
+    turn.onEvent({ type: 'approval', toolCallId: toolCall.toolCallId, decision: opt ? 'allowed' : 'denied', detail: opt ? `${what}: allowed (--yes)` : `${what}: the agent offered no way to allow it` });
+    return opt ? { outcome: { outcome: 'selected', optionId: opt.optionId } } : { outcome: { outcome: 'cancelled' } };
+  }
+  const opt = pick(['reject_once', 'reject_always']);
+  turn.onEvent({
+    type: 'approval',
+    toolCallId: toolCall.toolCallId,
+    decision: 'denied',
+    detail: `${what}: denied. A headless turn does not ask; run again with --yes to allow tool use.`,
+  });
+  return opt ? { outcome: { outcome: 'selected', optionId: opt.optionId } } : { outcome: { outcome: 'cancelled' } };
+}
+
+/** initialize, authenticate, and the session the turn runs in: a fork, a load or resume, or a new one. */
+async function openSession(run: AcpRun): Promise<void> {
+  const { decl, turn, title, client, progress, step } = run;
+  progress.init = await step(client.initialize(BATON_VERSION));
+  if (decl.authMethod) await step(client.authenticate(decl.authMethod));
+  const caps = progress.init.agentCapabilities ?? {};
+  if (turn.resume && turn.fork) {
+    // Never a load or a fresh session in its place: the caller falls back to a replay.
+    if (!caps.sessionCapabilities?.fork) throw new ResumeFailedError(turn.resume, `${title} does not offer session/fork`);
+    try {
+      progress.sessionId = (await step(client.forkSession(turn.resume, turn.cwd))).sessionId;
+      progress.resumed = true;
+    } catch (err) {
+      throw resumeFailure(err, turn.resume);
+    }
+  } else if (turn.resume) {
+    const how = caps.loadSession ? 'load' : caps.sessionCapabilities?.resume ? 'resume' : undefined;
+    if (!how) {
+      turn.onEvent({ type: 'notice', text: `${title} cannot resume a session over ACP; started a new one` });
+    } else {
       try {
-        sessionId = (await step(client.forkSession(turn.resume, turn.cwd))).sessionId;
-        resumed = true;
+        progress.sessionId = turn.resume;
+        await step(how === 'load' ? client.loadSession(turn.resume, turn.cwd) : client.resumeSession(turn.resume, turn.cwd));
+        progress.resumed = true;
       } catch (err) {
-        if (err instanceof Stop || isAuthError(err)) throw err;
-        const rpc = rpcError(err);
-        throw new ResumeFailedError(turn.resume, rpc ? `${rpc.message} (${rpc.code})` : ((err as Error)?.message ?? String(err)));
-      }
-    } else if (turn.resume) {
-      const how = caps.loadSession ? 'load' : caps.sessionCapabilities?.resume ? 'resume' : undefined;
-      if (!how) {
-        turn.onEvent({ type: 'notice', text: `${title} cannot resume a session over ACP; started a new one` });
-      } else {
-        try {
-          // Updates during a load replay the old history; `sessionId` is set first so they
-          // are recognised (and observed, not emitted).
-          sessionId = turn.resume;
-          await step(how === 'load' ? client.loadSession(turn.resume, turn.cwd) : client.resumeSession(turn.resume, turn.cwd));
-          resumed = true;
-        } catch (err) {
-          if (err instanceof Stop || isAuthError(err)) throw err;
-          // Nothing reached the model yet: let baton decide (it replays with the full brief).
-          const rpc = rpcError(err);
-          throw new ResumeFailedError(turn.resume, rpc ? `${rpc.message} (${rpc.code})` : ((err as Error)?.message ?? String(err)));
-        }
+        // Nothing reached the model yet: let baton decide (it replays with the full brief).
+        throw resumeFailure(err, turn.resume);
       }
     }
-    if (!resumed) sessionId = (await step(client.newSession(turn.cwd))).sessionId;
-    turn.onEvent({ type: 'session', agentSession: sessionId! });
-    if (turn.model && !decl.modelArg) turn.onEvent({ type: 'notice', text: `${title} takes no model choice from baton; it used its own default instead of ${turn.model}` });
-    if (turn.yes && decl.yesMode) await step(client.setMode(sessionId!, decl.yesMode));
-    // Notifications already read (a load's replay) finish their handlers before the turn
-    // goes live: they are plain microtask chains, done by the next macrotask.
-    await new Promise((r) => setImmediate(r));
-    live = true;
-    const sent = (prompting = client.prompt(sessionId!, turn.prompt));
-    const response = await step(sent).catch(async (err: unknown) => {
-      // Node may report the exit before it has read the answer the agent wrote last.
-      if (err instanceof Stop && err.why === 'exit') {
-        const late = await Promise.race([sent.catch(() => undefined), new Promise<undefined>((r) => setTimeout(r, 300))]);
-        if (late) return late;
-      }
-      throw err;
-    });
-    if (opts.sessionLog && response.stopReason === 'end_turn') {
-      const where = { cwd: turn.cwd, env, agentSession: sessionId!, since, ...(turn.account ? { account: turn.account } : {}) };
-      // An agent that exits meanwhile has written all it will.
-      const saved = await Promise.race([loggedTurnEnd(opts.sessionLog, where, LOG_SETTLE_MS).catch(() => false), group.exited.then(() => true)]);
-      if (!saved) turn.onEvent({ type: 'notice', text: `${title} had not written this turn to its own session log ${LOG_SETTLE_MS / 1000} s after answering; it was ended anyway` });
-    }
-    mapper.finish(response.usage);
-    if (response.stopReason === 'refusal') turn.onEvent({ type: 'error', text: `${title} refused the request`, code: 'refusal' });
-    else if (response.stopReason === 'max_tokens' || response.stopReason === 'max_turn_requests') {
-      turn.onEvent({ type: 'notice', text: `${title} stopped early: ${response.stopReason}` });
-    }
-    return { agentSession: sessionId, resumed, stopReason: response.stopReason };
-  } catch (err) {
-    if (err instanceof Stop && err.why === 'abort' && sessionId && prompting) {
-      // Cooperative cancel first, so the agent can save its session; the group ends anyway.
-      await client.cancel(sessionId).catch(() => {});
-      let grace: NodeJS.Timeout | undefined;
-      const r = await Promise.race([
-        // Qwen Code 0.15 ends a cancelled turn by failing the prompt: an answer all the same.
-        prompting.catch(() => 'failed' as const),
-        new Promise<undefined>((res) => {
-          grace = setTimeout(() => res(undefined), CANCEL_GRACE_MS);
-        }),
-      ]);
-      clearTimeout(grace);
-      const confirmed = r === 'failed' || r?.stopReason === 'cancelled';
-      turn.onEvent({ type: 'notice', text: confirmed ? 'turn cancelled' : `turn cancelled; ${title} did not confirm within ${CANCEL_GRACE_MS / 1000} s and was stopped` });
-      return { agentSession: sessionId, resumed, stopReason: (r === 'failed' ? undefined : r?.stopReason) ?? 'cancelled' };
-    }
-    throw await explain(err);
-  } finally {
-    clearTimeout(timer);
-    turn.signal?.removeEventListener('abort', onAbort);
-    await client.close().catch(() => {});
-    group.child.stdin!.end();
-    // A well-behaved agent exits on EOF; the group is ended either way.
-    await Promise.race([group.exited, new Promise((r) => setTimeout(r, 300))]);
-    await group.stop();
   }
+  if (!progress.resumed) progress.sessionId = (await step(client.newSession(turn.cwd))).sessionId;
+  turn.onEvent({ type: 'session', agentSession: progress.sessionId! });
+  if (turn.model && !decl.modelArg) turn.onEvent({ type: 'notice', text: `${title} takes no model choice from baton; it used its own default instead of ${turn.model}` });
+  if (turn.yes && decl.yesMode) await step(client.setMode(progress.sessionId!, decl.yesMode));
+}
 
-  async function explain(err: unknown): Promise<BatonError> {
-    if (err instanceof BatonError) return err;
-    if (err instanceof Stop && err.why === 'timeout') {
-      return new BatonError(`${title} did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`, EXIT.agentFailed, stderrHint() ?? 'try again, or allow more time');
+/** A failed fork, load or resume as a ResumeFailedError; the turn's stops and a login are passed on as they are. */
+function resumeFailure(err: unknown, resume: string): unknown {
+  if (err instanceof Stop || isAuthError(err)) return err;
+  const rpc = rpcError(err);
+  return new ResumeFailedError(resume, rpc ? `${rpc.message} (${rpc.code})` : ((err as Error)?.message ?? String(err)));
+}
+
+/** Sends the prompt, the turn now live, and waits for the agent's answer. */
+async function prompt(run: AcpRun): Promise<PromptResponse> {
+  const { turn, client, progress, step } = run;
+  // Notifications already read (a load's replay) finish their handlers before the turn
+  // goes live: they are plain microtask chains, done by the next macrotask.
+  await new Promise((r) => setImmediate(r));
+  progress.live = true;
+  const sent = (progress.prompting = client.prompt(progress.sessionId!, turn.prompt));
+  return step(sent).catch(async (err: unknown) => {
+    // Node may report the exit before it has read the answer the agent wrote last.
+    if (err instanceof Stop && err.why === 'exit') {
+      const late = await Promise.race([sent.catch(() => undefined), new Promise<undefined>((r) => setTimeout(r, 300))]);
+      if (late) return late;
     }
-    if (err instanceof Stop && err.why === 'abort') return new BatonError(`the turn with ${title} was cancelled before it started`, EXIT.agentFailed);
-    if (isAuthError(err)) return new BatonError(`${title} needs a login`, EXIT.agentFailed, loginHintFrom(decl, init?.authMethods));
-    // The connection closes a moment before the exit is reported: give it that moment.
-    const info = err instanceof Stop ? err.info : await Promise.race([group.exited, new Promise<undefined>((r) => setTimeout(r, 500))]);
-    if (info) {
-      const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
-      return new BatonError(`${title} ${how} during the turn`, EXIT.agentFailed, stderrHint());
-    }
-    const rpc = rpcError(err);
-    const msg = rpc ? `${rpc.message} (${rpc.code})` : (err as Error)?.message ?? String(err);
-    return new BatonError(`${title} failed: ${msg}`, EXIT.agentFailed, stderrHint());
+    throw err;
+  });
+}
+
+/** Waits (a while) for the agent's own session log to show the turn, so ending the agent loses none of it. */
+async function awaitLoggedTurn(run: AcpRun, sessionLog: NonNullable<AcpTurnOptions['sessionLog']>, since: Date): Promise<void> {
+  const { turn, title, env, group, progress } = run;
+  const where = { cwd: turn.cwd, env, agentSession: progress.sessionId!, since, ...(turn.account ? { account: turn.account } : {}) };
+  // An agent that exits meanwhile has written all it will.
+  const saved = await Promise.race([loggedTurnEnd(sessionLog, where, LOG_SETTLE_MS).catch(() => false), group.exited.then(() => true)]);
+  if (!saved) turn.onEvent({ type: 'notice', text: `${title} had not written this turn to its own session log ${LOG_SETTLE_MS / 1000} s after answering; it was ended anyway` });
+}
+
+/** A turn cancelled while prompting: the agent is asked to cancel first, so it can save its session; the group ends anyway. */
+async function cancelTurn(run: AcpRun, sessionId: string, prompting: Promise<PromptResponse>): Promise<HeadlessResult> {
+  const { turn, title, client, progress } = run;
+  await client.cancel(sessionId).catch(() => {});
+  let grace: NodeJS.Timeout | undefined;
+  const r = await Promise.race([
+    // Qwen Code 0.15 ends a cancelled turn by failing the prompt: an answer all the same.
+    prompting.catch(() => 'failed' as const),
+    new Promise<undefined>((res) => {
+      grace = setTimeout(() => res(undefined), CANCEL_GRACE_MS);
+    }),
+  ]);
+  clearTimeout(grace);
+  const confirmed = r === 'failed' || r?.stopReason === 'cancelled';
+  turn.onEvent({ type: 'notice', text: confirmed ? 'turn cancelled' : `turn cancelled; ${title} did not confirm within ${CANCEL_GRACE_MS / 1000} s and was stopped` });
+  return { agentSession: sessionId, resumed: progress.resumed, stopReason: (r === 'failed' ? undefined : r?.stopReason) ?? 'cancelled' };
+}
+
+/** A failed turn as the BatonError the user reads: what happened, and the agent's last words or what to do. */
+async function explain(run: AcpRun, err: unknown): Promise<BatonError> {
+  const { decl, turn, title, group, progress, stderrHint } = run;
+  if (err instanceof BatonError) return err;
+  if (err instanceof Stop && err.why === 'timeout') {
+    return new BatonError(`${title} did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`, EXIT.agentFailed, stderrHint() ?? 'try again, or allow more time');
   }
+  if (err instanceof Stop && err.why === 'abort') return new BatonError(`the turn with ${title} was cancelled before it started`, EXIT.agentFailed);
+  if (isAuthError(err)) return new BatonError(`${title} needs a login`, EXIT.agentFailed, loginHintFrom(decl, progress.init?.authMethods));
+  // The connection closes a moment before the exit is reported: give it that moment.
+  const info = err instanceof Stop ? err.info : await Promise.race([group.exited, new Promise<undefined>((r) => setTimeout(r, 500))]);
+  if (info) {
+    const how = info.signal ? `was killed by ${info.signal}` : `exited with code ${info.code}`;
+    return new BatonError(`${title} ${how} during the turn`, EXIT.agentFailed, stderrHint());
+  }
+  const rpc = rpcError(err);
+  const msg = rpc ? `${rpc.message} (${rpc.code})` : (err as Error)?.message ?? String(err);
+  return new BatonError(`${title} failed: ${msg}`, EXIT.agentFailed, stderrHint());
 }
 
 /** A driver for an ACP agent declared by command + args. */
