@@ -15,6 +15,7 @@ import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';
 import { stripControls } from '../transcript/sanitize.js';
 import { readMessage } from './message-input.js';
+import type { Registry } from '../plugins/registry.js';
 
 export function registerChat(y: Argv, io: Io): Argv {
   return y.command(
@@ -32,85 +33,107 @@ export function registerChat(y: Argv, io: Io): Argv {
         .option('json', { type: 'boolean', default: false, describe: 'print the new entries and the conversation id as JSON' })
         .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'let the agent use tools without asking' })
         .option('timeout', { type: 'number', default: 600, describe: 'seconds before the agent is stopped (exit 4)' }),
-    async (a) => {
-      if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
-      const prompt = await readMessage({ prompt: a.prompt, file: a.file }, io);
-      const home = resolveHome(io.env);
-      const pruned = await pruneAtStartup(home, io.env);
-      if (pruned?.pruned.length) await deletePrunedCheckpoints(pruned.pruned, (w) => io.err(`baton: warning: ${w}\n`));
-      const catalog = await agentCatalog(io);
-      try {
-        // Validate the agent before a new conversation is created for it.
-        if (a.agent) catalog.registry.get(a.agent);
-        let conv: OpenConversation;
-        if (a.conversation) {
-          conv = await openConversation(home, a.conversation, { write: true, user: userAuthor(io.env) });
-          for (const p of conv.problems) io.err(`baton: warning: conversation ${conv.id}: ${stripControls(formatProblem(p))}\n`);
-        } else {
-          if (!a.agent) throw badInput('a new conversation needs an agent', `give --agent NAME (known: ${catalog.registry.names().join(', ')})`);
-          const repo = await isRepo(io.cwd);
-          conv = await createConversation(home, {
-            cwd: io.cwd,
-            title: titleFrom(prompt),
-            user: userAuthor(io.env),
-            baseBranch: repo ? ((await currentBranch(io.cwd)) ?? undefined) : undefined,
-          });
-        }
-        // Ctrl-C, SIGTERM or a hangup cancel the turn: the driver ends the CLI's process group
-        // (nothing is left running) and what the agent said so far stays in the transcript. A
-        // driver that does not stop within a few seconds is abandoned (turn-guard.ts): exit 130
-        // all the same, and the groups it started through the kit end as baton exits.
-        const cancel = new AbortController();
-        const onSignal = (sig: NodeJS.Signals) => {
-          if (cancel.signal.aborted) return;
-          io.err(`baton: ${sig}: cancelling the turn\n`);
-          cancel.abort(sig);
-        };
-        const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-        for (const sig of signals) process.on(sig, onSignal);
-        // baton's own words when it had to stop waiting for the driver, else the plain cancel.
-        const cancelled = (err?: unknown) =>
-          new BatonError(
-            err instanceof BatonError && err.exitCode === EXIT.cancelled ? err.message : `the turn was cancelled (${String(cancel.signal.reason)})`,
-            EXIT.cancelled,
-            `your message and what the agent said before it stopped are in the transcript: baton transcript show ${conv.id}`,
-          );
-        let failed = false;
-        try {
-          const cwd = conv.meta.data.cwd;
-          const repo = await isRepo(cwd);
-          const result = await runChat(
-            { agent: a.agent, model: a.model, prompt, yes: a.yes, timeoutMs: a.timeout * 1000, env: io.env, signal: cancel.signal },
-            {
-              conversation: conv,
-              registry: catalog.registry,
-              git: createGitFactsProvider(),
-              checkpoint: repo ? (seq) => createCheckpoint(cwd, conv.id, seq) : undefined,
-              warn: (w) => io.err(`baton: warning: ${w}\n`),
-            },
-          );
-          if (a.json) {
-            io.out(jsonText({ conversation: result.conversationId, agent: result.agent, model: result.model, handoff: result.handoff ?? null, entries: result.entries }) + '\n');
-          } else {
-            io.out(stripControls(result.reply) + '\n');
-            io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${result.handoff?.from ? ` · handed over from ${result.handoff.from} (${result.handoff.mode})` : ''}\n`);
-          }
-          if (cancel.signal.aborted) throw cancelled();
-        } catch (err) {
-          failed = true;
-          // A driver that was cancelled before its CLI started fails instead: still a cancel.
-          if (cancel.signal.aborted) throw cancelled(err);
-          throw err;
-        } finally {
-          for (const sig of signals) process.off(sig, onSignal);
-          // A new conversation that failed before the user's message was recorded (the agent
-          // is not installed, the disk is full) leaves nothing behind.
-          if (failed && !a.conversation) await conv.discardIfUnused();
-          else await conv.close();
-        }
-      } finally {
-        await catalog.registry.dispose();
-      }
-    },
+    (a) => chatCommand(io, a),
   );
+}
+
+interface ChatArgs {
+  prompt?: string;
+  file?: string;
+  conversation?: string;
+  agent?: string;
+  model?: string;
+  json: boolean;
+  yes: boolean;
+  timeout: number;
+}
+
+async function chatCommand(io: Io, a: ChatArgs): Promise<void> {
+  if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
+  const prompt = await readMessage({ prompt: a.prompt, file: a.file }, io);
+  const home = resolveHome(io.env);
+  const pruned = await pruneAtStartup(home, io.env);
+  if (pruned?.pruned.length) await deletePrunedCheckpoints(pruned.pruned, (w) => io.err(`baton: warning: ${w}\n`));
+  const catalog = await agentCatalog(io);
+  try {
+    // Validate the agent before a new conversation is created for it.
+    if (a.agent) catalog.registry.get(a.agent);
+    const conv = await chatConversation(io, home, a, catalog.registry, prompt);
+    await chatTurn(io, a, conv, catalog.registry, prompt);
+  } finally {
+    await catalog.registry.dispose();
+  }
+}
+
+/** The conversation --conversation names, or a new one in the current directory (which needs --agent). */
+async function chatConversation(io: Io, home: string, a: ChatArgs, registry: Registry, prompt: string): Promise<OpenConversation> {
+  if (a.conversation) {
+    const conv = await openConversation(home, a.conversation, { write: true, user: userAuthor(io.env) });
+    for (const p of conv.problems) io.err(`baton: warning: conversation ${conv.id}: ${stripControls(formatProblem(p))}\n`);
+    return conv;
+  }
+  if (!a.agent) throw badInput('a new conversation needs an agent', `give --agent NAME (known: ${registry.names().join(', ')})`);
+  const repo = await isRepo(io.cwd);
+  return createConversation(home, {
+    cwd: io.cwd,
+    title: titleFrom(prompt),
+    user: userAuthor(io.env),
+    baseBranch: repo ? ((await currentBranch(io.cwd)) ?? undefined) : undefined,
+  });
+}
+
+/** The turn and its answer printed; afterwards the conversation is closed, or discarded when new and unused. */
+async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: Registry, prompt: string): Promise<void> {
+  // Ctrl-C, SIGTERM or a hangup cancel the turn: the driver ends the CLI's process group
+  // (nothing is left running) and what the agent said so far stays in the transcript. A
+  // driver that does not stop within a few seconds is abandoned (turn-guard.ts): exit 130
+  // all the same, and the groups it started through the kit end as baton exits.
+  const cancel = new AbortController();
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (cancel.signal.aborted) return;
+    io.err(`baton: ${sig}: cancelling the turn\n`);
+    cancel.abort(sig);
+  };
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const sig of signals) process.on(sig, onSignal);
+  // baton's own words when it had to stop waiting for the driver, else the plain cancel.
+  const cancelled = (err?: unknown) =>
+    new BatonError(
+      err instanceof BatonError && err.exitCode === EXIT.cancelled ? err.message : `the turn was cancelled (${String(cancel.signal.reason)})`,
+      EXIT.cancelled,
+      `your message and what the agent said before it stopped are in the transcript: baton transcript show ${conv.id}`,
+    );
+  let failed = false;
+  try {
+    const cwd = conv.meta.data.cwd;
+    const repo = await isRepo(cwd);
+    const result = await runChat(
+      { agent: a.agent, model: a.model, prompt, yes: a.yes, timeoutMs: a.timeout * 1000, env: io.env, signal: cancel.signal },
+      {
+        conversation: conv,
+        registry,
+        git: createGitFactsProvider(),
+        checkpoint: repo ? (seq) => createCheckpoint(cwd, conv.id, seq) : undefined,
+        warn: (w) => io.err(`baton: warning: ${w}\n`),
+      },
+    );
+    if (a.json) {
+      io.out(jsonText({ conversation: result.conversationId, agent: result.agent, model: result.model, handoff: result.handoff ?? null, entries: result.entries }) + '\n');
+    } else {
+      io.out(stripControls(result.reply) + '\n');
+      io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${result.handoff?.from ? ` · handed over from ${result.handoff.from} (${result.handoff.mode})` : ''}\n`);
+    }
+    if (cancel.signal.aborted) throw cancelled();
+  } catch (err) {
+    failed = true;
+    // A driver that was cancelled before its CLI started fails instead: still a cancel.
+    if (cancel.signal.aborted) throw cancelled(err);
+    throw err;
+  } finally {
+    for (const sig of signals) process.off(sig, onSignal);
+    // A new conversation that failed before the user's message was recorded (the agent
+    // is not installed, the disk is full) leaves nothing behind.
+    if (failed && !a.conversation) await conv.discardIfUnused();
+    else await conv.close();
+  }
 }
