@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { badInput, noSuchEntry } from '../errors.js';
+import type { HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import { createConversation, readConversation, type OpenConversation } from '../transcript/store.js';
 import { Transcript } from '../transcript/transcript.js';
@@ -102,28 +103,8 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
   }
   const src = await readConversation(home, sourceId);
   try {
-    checkForkPoint(src, atSeq);
-    const entries: Entry[] = src.transcript.visible().filter((e) => e.seq <= atSeq && e.kind !== 'cursor' && e.kind !== 'agent_session');
-    // The segments as the fork will derive them from its entries (a handoff hidden by a reset is not one).
-    const segments = new Transcript({ id: src.id, entries }).segments;
-    const current = segments.at(-1);
-    const target = chooseAgent(opts, segments, current);
-    const plan: WorktreePlan | undefined = opts.worktree ? await planWorktreeFork(src, atSeq, opts.env, opts.name) : undefined;
-    const nativePlan = await planNativeFork({
-      source: src.transcript,
-      atSeq,
-      current,
-      switchTo: target,
-      registry: opts.registry,
-      worktree: !!plan,
-      env: opts.env,
-      cwd: src.meta.data.cwd,
-    });
-    let native = nativePlan.native;
-    let replayReason = nativePlan.native ? undefined : nativePlan.reason;
-    const nativeDriver = nativePlan.native ? nativePlan.driver : undefined;
-
-    const baseBranch = plan ? (plan.base.branch ?? plan.base.commit) : src.meta.data.baseBranch;
+    const p = await planFork(src, atSeq, opts);
+    const baseBranch = p.worktree ? (p.worktree.base.branch ?? p.worktree.base.commit) : src.meta.data.baseBranch;
     const title = `${src.meta.data.title || 'untitled'} (fork at #${atSeq})`;
     const forkedFrom = { conversation: src.id, seq: atSeq };
     const conv = await createConversation(home, {
@@ -131,45 +112,21 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
       title,
       user: userAuthor(opts.env),
       ...(baseBranch ? { baseBranch } : {}),
-      entries,
+      entries: p.entries,
       forkedFrom,
       ...(opts.now ? { now: opts.now } : {}),
     });
     let made: WorktreeFork | undefined;
     let carried: { undo(): Promise<void> } | undefined;
     try {
-      if (plan) {
-        made = await makeWorktreeFork(plan, conv.id, atSeq, opts.name);
+      if (p.worktree) {
+        made = await makeWorktreeFork(p.worktree, conv.id, atSeq, opts.name);
         await conv.meta.update({ cwd: made.cwd, worktreeBranch: made.branch });
-        if (native && nativeDriver?.carrySession) {
-          // The CLI files sessions by directory: the worktree's must hold it for the fork to find.
-          const n = native;
-          try {
-            carried = await nativeDriver.carrySession({ env: opts.env, session: n.agentSession, cwd: src.meta.data.cwd, toCwd: made.cwd, ...(n.account ? { account: n.account } : {}) });
-          } catch (err) {
-            replayReason = `${nativeDriver.title}'s session ${n.agentSession} could not be carried into the worktree (${(err as Error).message})`;
-            native = undefined;
-          }
-        }
+        carried = await carryNativeSession(p, opts.env, src.meta.data.cwd, made.cwd);
       }
-      const checkpointsCopied = await holdCheckpoints(conv, entries, plan);
-      const t = conv.transcript;
-      const where = made ? ` into the git worktree ${made.path} (branch ${made.branch})` : '';
-      t.apply({
-        type: 'notice',
-        text: native
-          ? `Forked from conversation ${src.id} at #${atSeq}${where}. The first message forks ${native.harness}'s own session ${native.agentSession}, which holds the conversation up to #${atSeq}; that session itself is left as it was.`
-          : `Forked from conversation ${src.id} at #${atSeq}${where}. The first message replays the conversation up to #${atSeq} with a brief: ${replayReason}.`,
-      });
-      // The fork's first turn forks this session (a cursor marked fork), never continues it.
-      if (native) t.confirmCursor(native.harness, native.agentSession, atSeq, { fork: true });
-      if (target) {
-        // The fork's current segment is the chosen agent, so a plain `baton chat --conversation`
-        // runs it. Nothing was sent yet: a fresh handoff with no brief; the brief goes with the
-        // first message.
-        t.startSegment({ harness: target.harness, model: target.model, switchId: `fork-${randomUUID()}`, mode: 'fresh', briefChars: 0 });
-      }
-      const agent = target ?? (current ? { harness: current.harness, model: current.model } : undefined);
+      const checkpointsCopied = await holdCheckpoints(conv, p.entries, p.worktree);
+      recordForkStart(conv.transcript, src.id, atSeq, p, made);
+      const agent = p.target ?? (p.current ? { harness: p.current.harness, model: p.current.model } : undefined);
       if (agent) await conv.meta.update({ lastAgent: agent });
       await conv.close();
       const result: ForkResult = {
@@ -177,19 +134,19 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
         title,
         cwd: made?.cwd ?? src.meta.data.cwd,
         forkedFrom,
-        entries: entries.length,
-        switched: !!target,
+        entries: p.entries.length,
+        switched: !!p.target,
         checkpointsCopied,
-        mode: native ? 'native' : 'replay',
+        mode: p.native ? 'native' : 'replay',
       };
-      if (native) result.nativeSession = native;
-      else result.replayReason = replayReason;
+      if (p.native) result.nativeSession = p.native;
+      else result.replayReason = p.replayReason;
       if (agent) result.agent = agent;
       if (made) result.worktree = made;
       return result;
     } catch (err) {
       await carried?.undo().catch(() => undefined);
-      if (plan) await undoWorktreeFork(plan, conv.id, made);
+      if (p.worktree) await undoWorktreeFork(p.worktree, conv.id, made);
       else await dropCopiedCheckpoints(conv);
       await conv.close().catch(() => undefined);
       rmSync(conv.dir, { recursive: true, force: true });
@@ -197,6 +154,78 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
     }
   } finally {
     await src.close();
+  }
+}
+
+/** What the fork will be, decided (and checked) before anything is made. */
+interface ForkPlan {
+  /** The source's entries the fork holds. */
+  entries: Entry[];
+  /** The segment of the fork point. */
+  current: Segment | undefined;
+  /** The agent chosen with --agent, when it is not the fork point's. */
+  target: AgentRef | undefined;
+  worktree: WorktreePlan | undefined;
+  /** The agent session the first turn forks; unset for a replay, whose reason `replayReason` says. */
+  native?: NativeSource;
+  nativeDriver?: HarnessDriver;
+  replayReason?: string;
+}
+
+async function planFork(src: OpenConversation, atSeq: number, opts: ForkOptions): Promise<ForkPlan> {
+  checkForkPoint(src, atSeq);
+  const entries: Entry[] = src.transcript.visible().filter((e) => e.seq <= atSeq && e.kind !== 'cursor' && e.kind !== 'agent_session');
+  // The segments as the fork will derive them from its entries (a handoff hidden by a reset is not one).
+  const segments = new Transcript({ id: src.id, entries }).segments;
+  const current = segments.at(-1);
+  const target = chooseAgent(opts, segments, current);
+  const worktree = opts.worktree ? await planWorktreeFork(src, atSeq, opts.env, opts.name) : undefined;
+  const nativePlan = await planNativeFork({
+    source: src.transcript,
+    atSeq,
+    current,
+    switchTo: target,
+    registry: opts.registry,
+    worktree: !!worktree,
+    env: opts.env,
+    cwd: src.meta.data.cwd,
+  });
+  const how = nativePlan.native ? { native: nativePlan.native, nativeDriver: nativePlan.driver } : { replayReason: nativePlan.reason };
+  return { entries, current, target, worktree, ...how };
+}
+
+/**
+ * The CLI files sessions by directory: the worktree's must hold the session for the fork to
+ * find it. One that cannot be carried there makes the fork a replay, saying why.
+ */
+async function carryNativeSession(p: ForkPlan, env: NodeJS.ProcessEnv, fromCwd: string, toCwd: string): Promise<{ undo(): Promise<void> } | undefined> {
+  const n = p.native;
+  if (!n || !p.nativeDriver?.carrySession) return undefined;
+  try {
+    return await p.nativeDriver.carrySession({ env, session: n.agentSession, cwd: fromCwd, toCwd, ...(n.account ? { account: n.account } : {}) });
+  } catch (err) {
+    p.replayReason = `${p.nativeDriver.title}'s session ${n.agentSession} could not be carried into the worktree (${(err as Error).message})`;
+    p.native = undefined;
+    return undefined;
+  }
+}
+
+/** The fork's first entries: how its first turn gets the history, and the chosen agent's segment. */
+function recordForkStart(t: Transcript, sourceId: string, atSeq: number, p: ForkPlan, made: WorktreeFork | undefined): void {
+  const where = made ? ` into the git worktree ${made.path} (branch ${made.branch})` : '';
+  t.apply({
+    type: 'notice',
+    text: p.native
+      ? `Forked from conversation ${sourceId} at #${atSeq}${where}. The first message forks ${p.native.harness}'s own session ${p.native.agentSession}, which holds the conversation up to #${atSeq}; that session itself is left as it was.`
+      : `Forked from conversation ${sourceId} at #${atSeq}${where}. The first message replays the conversation up to #${atSeq} with a brief: ${p.replayReason}.`,
+  });
+  // The fork's first turn forks this session (a cursor marked fork), never continues it.
+  if (p.native) t.confirmCursor(p.native.harness, p.native.agentSession, atSeq, { fork: true });
+  if (p.target) {
+    // The fork's current segment is the chosen agent, so a plain `baton chat --conversation`
+    // runs it. Nothing was sent yet: a fresh handoff with no brief; the brief goes with the
+    // first message.
+    t.startSegment({ harness: p.target.harness, model: p.target.model, switchId: `fork-${randomUUID()}`, mode: 'fresh', briefChars: 0 });
   }
 }
 
