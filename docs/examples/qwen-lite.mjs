@@ -18,7 +18,7 @@ const logOf = ({ env, cwd, session }) => [join(chats(env, cwd), `${session}.json
 // end-of-turn record: a reply without a function call is the turn's last.
 function newParser() {
   const parser = { skipped: 0, parse };
-  const skip = () => (parser.skipped++, []);
+  const skip = () => { parser.skipped++; return []; };
   function parse(r) {
     if (r?.type === 'system') return []; // telemetry and bookkeeping
     const parts = Array.isArray(r?.message?.parts) ? r.message.parts : undefined;

@@ -87,7 +87,7 @@ export async function importEmptySession(opts: MakeOptions): Promise<string> {
   try {
     const file = join(dir, `${id}.json`);
     writeFileSync(file, emptySessionFile(id, opts.cwd), { mode: 0o600 });
-    let run;
+    let run: Awaited<ReturnType<typeof runGroup>>;
     try {
       run = await runGroup(path, ['import', file], { cwd: opts.cwd, env, timeoutMs: IMPORT_TIMEOUT_MS });
     } catch (err) {
