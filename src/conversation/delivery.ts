@@ -11,6 +11,7 @@
 // CLI's input box) holds back anything else baton would type there until it is gone.
 
 import { DisposableStore, toDisposable } from '../lifecycle/index.js';
+import type { UserAuthor } from '../transcript/types.js';
 import type { AgentTerminal } from './agent-terminal.js';
 
 /**
@@ -44,6 +45,8 @@ function occurrences(lines: readonly string[], needle: string): number {
 export interface DeliveryMeta {
   checkpoint?: string;
   switchId?: string;
+  /** Who wrote it (undefined: the conversation's own user). */
+  author?: UserAuthor;
   /** false: baton's own text (a brief sent alone at start-up); seen in the log, recorded as no user message. */
   record?: boolean;
 }

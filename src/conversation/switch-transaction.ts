@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '../errors.js';
 import type { HarnessDriver, LaunchSpec } from '../plugins/api.js';
-import type { NativeCursor } from '../transcript/types.js';
+import type { NativeCursor, UserAuthor } from '../transcript/types.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import { hasContext, prepareBrief } from './prepare-brief.js';
 import type { ArmedSwitch, TabSession } from './tab-session.js';
@@ -93,7 +93,7 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string,
  * and goes with it, in one paste, once the CLI is ready: `message` here (a switch), else the
  * user's next send. A brief is never sent alone, so no model turn is spent on it.
  */
-export async function launchAgent(session: TabSession, agent: string, model: string | undefined, message: string | undefined, switchId: string = randomUUID()): Promise<SwitchOutcome> {
+export async function launchAgent(session: TabSession, agent: string, model: string | undefined, message: string | undefined, switchId: string = randomUUID(), author?: UserAuthor): Promise<SwitchOutcome> {
   const { registry, terminal, conversation: conv, env } = session.deps;
   const driver = registry.get(agent);
   const found = await registry.detect(agent);
@@ -152,13 +152,13 @@ export async function launchAgent(session: TabSession, agent: string, model: str
 
   if (!(await session.whenReady(session.deps.readyTimeoutMs ?? 60_000))) {
     if (!terminal.isRunning()) {
-      session.queue.unshift(message);
+      session.requeue(message, author);
       return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
     }
-    session.queue.unshift(message);
+    session.requeue(message, author);
     return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.` };
   }
-  const sent = await session.deliver(message, { switchId });
+  const sent = await session.deliver(message, { switchId, ...(author ? { author } : {}) });
   if (sent.kind === 'delivered') return { kind: 'switched', message: `Continued with ${driver.title}.` };
   // Not taken: deliver queued it when nothing was typed yet or the CLI is gone (its input box
   // with it), else handed it back to the compose bar (never to the queue: it may still sit in
@@ -170,7 +170,7 @@ export async function launchAgent(session: TabSession, agent: string, model: str
 }
 
 /** The armed switch, carried out with the message that was sent. */
-export async function runSwitch(session: TabSession, armed: ArmedSwitch & { switchId?: string }, message: string): Promise<SwitchOutcome> {
+export async function runSwitch(session: TabSession, armed: ArmedSwitch & { switchId?: string }, message: string, author?: UserAuthor): Promise<SwitchOutcome> {
   const { registry, terminal } = session.deps;
   const driver = registry.get(armed.agent);
   const found = await registry.detect(armed.agent);
@@ -182,7 +182,7 @@ export async function runSwitch(session: TabSession, armed: ArmedSwitch & { swit
   if (terminal.isRunning()) {
     return { kind: 'not-sent', message: `${session.driver?.title ?? 'The agent'} did not stop. Nothing was sent.`, draft: message };
   }
-  const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId);
+  const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author);
   if (outcome.kind !== 'not-sent' && outcome.kind !== 'stopped-not-switched') session.armed = undefined;
   return outcome;
 }

@@ -17,6 +17,7 @@ import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
+import type { UserAuthor } from '../transcript/types.js';
 import type { AgentTerminal } from './agent-terminal.js';
 import { briefAndMessage, removeLaunchFiles } from '../plugins/handoff-file.js';
 import { AgentStatusTracker } from './agent-status.js';
@@ -73,6 +74,13 @@ export interface TabSnapshot {
   briefPending: boolean;
 }
 
+/** A message waiting for the agent, with who wrote it (several clients may share one tab's queue). */
+export interface QueuedMessage {
+  text: string;
+  /** Undefined: the conversation's own user (the one who opened it). */
+  author?: UserAuthor;
+}
+
 export type SendResult =
   | { kind: 'delivered' }
   /** `message` says what the queue waits for. */
@@ -94,7 +102,8 @@ export class TabSession {
   readonly onDraft: Event<string> = this.draftEmitter.event;
   /** A message handed back earlier that the CLI took late after all: its compose-bar copy is to go. */
   readonly onTaken: Event<string> = this.takenEmitter.event;
-  readonly queue: string[] = [];
+  /** One queue per tab, in arrival order, whoever wrote each message. */
+  private readonly queued: QueuedMessage[] = [];
   armed: ArmedSwitch | undefined;
   notice: string | undefined;
   unresolved = false;
@@ -167,6 +176,21 @@ export class TabSession {
     return this.look();
   }
 
+  /** The queued messages' texts, oldest first. */
+  get queue(): readonly string[] {
+    return this.queued.map((q) => q.text);
+  }
+
+  /** Who wrote each queued message, in the queue's order. */
+  get queueAuthors(): readonly (UserAuthor | undefined)[] {
+    return this.queued.map((q) => q.author);
+  }
+
+  /** A message that was on its way goes back to the head of the queue (it goes out first, when the agent can take it). */
+  requeue(text: string, author?: UserAuthor): void {
+    this.queued.unshift({ text, ...(author ? { author } : {}) });
+  }
+
   get conversation(): OpenConversation {
     return this.deps.conversation;
   }
@@ -179,7 +203,7 @@ export class TabSession {
       model: this.model,
       status: this.status.current,
       armed: this.armed,
-      queue: [...this.queue],
+      queue: this.queue,
       notice: this.notice,
       unresolved: this.unresolved,
       briefPending: this.pendingBrief !== undefined,
@@ -265,8 +289,12 @@ export class TabSession {
     this.changed();
   }
 
-  /** The compose bar's Enter. Never loses the text: a refusal or failure hands it back. */
-  async send(text: string): Promise<SendResult> {
+  /**
+   * The compose bar's Enter. Never loses the text: a refusal or failure hands it back.
+   * `author`: who wrote it (the attached client that pressed Enter), recorded with it;
+   * undefined is the conversation's own user.
+   */
+  async send(text: string, author?: UserAuthor): Promise<SendResult> {
     if (!text.trim()) return { kind: 'refused', message: 'Nothing to send.' };
     if (this.unresolved) {
       return this.refuse('The last switch did not finish cleanly. Nothing was sent — check the pane; once the agent answers there (or you start it again), sending works again.');
@@ -279,7 +307,7 @@ export class TabSession {
       this.switching = true;
       let outcome: SwitchOutcome;
       try {
-        outcome = await runSwitch(this, this.armed, text);
+        outcome = await runSwitch(this, this.armed, text, author);
       } finally {
         this.switching = false;
       }
@@ -288,8 +316,8 @@ export class TabSession {
     }
     if (!this.driver) return this.refuse('No agent runs in this tab. Nothing was sent — pick one first.');
     if (this.unbound) return this.refuse(`${this.unboundNotice()} Nothing was sent — start the agent again (C-b a) to send.`);
-    if (this.draining || this.queue.length || !this.mayType()) return this.enqueue(text);
-    return this.deliver(text);
+    if (this.draining || this.queued.length || !this.mayType()) return this.enqueue(text, author);
+    return this.deliver(text, author ? { author } : {});
   }
 
   /** Idle by both witnesses (read afresh), nothing on its way in, and nothing of ours left in the CLI's input box. */
@@ -298,11 +326,11 @@ export class TabSession {
     return this.status.current === 'idle' && !this.delivering && this.delivery.leftoverShowing() === undefined;
   }
 
-  private enqueue(text: string): SendResult {
-    this.queue.push(text);
+  private enqueue(text: string, author: UserAuthor | undefined): SendResult {
+    this.queued.push({ text, ...(author ? { author } : {}) });
     this.changed();
     void this.drainQueue();
-    return { kind: 'queued', position: this.queue.length, message: `queued (#${this.queue.length}): ${this.waitingFor()}` };
+    return { kind: 'queued', position: this.queued.length, message: `queued (#${this.queued.length}): ${this.waitingFor()}` };
   }
 
   /** What a queued message waits for, in the user's words. */
@@ -314,15 +342,16 @@ export class TabSession {
   }
 
   editQueued(index: number, text: string): void {
-    if (index < 0 || index >= this.queue.length) return;
-    this.queue[index] = text;
+    const q = this.queued[index];
+    if (!q) return;
+    q.text = text;
     this.changed();
   }
 
   deleteQueued(index: number): string | undefined {
-    const [gone] = this.queue.splice(index, 1);
+    const [gone] = this.queued.splice(index, 1);
     this.changed();
-    return gone;
+    return gone?.text;
   }
 
   get pendingDelivery(): Delivery {
@@ -335,7 +364,8 @@ export class TabSession {
    * (mayType); a CLI that stopped being idle while the checkpoint was taken gets the message
    * queued instead (nothing was typed yet).
    */
-  async deliver(text: string, opts: { switchId?: string } = {}): Promise<SendResult> {
+  async deliver(text: string, opts: { switchId?: string; author?: UserAuthor } = {}): Promise<SendResult> {
+    const author = opts.author;
     // Set before the first await: a send meanwhile queues behind this one instead of typing into it.
     this.delivering = true;
     try {
@@ -343,7 +373,7 @@ export class TabSession {
       const checkpoint = this.deps.checkpoint ? await this.deps.checkpoint(t.lastSeq + 1) : undefined;
       this.delivering = false;
       if (!this.mayType()) {
-        this.queue.unshift(text);
+        this.requeue(text, author);
         this.changed();
         return { kind: 'queued', position: 1, message: `queued (#1): ${this.waitingFor()}` };
       }
@@ -358,15 +388,15 @@ export class TabSession {
         // Nothing to verify against (no log this driver can read): record it as typed.
         this.deps.terminal.write(pasted.text.replace(/\r?\n/g, '\r') + '\r');
         this.pendingBrief = undefined;
-        t.apply({ type: 'user_text', text, checkpoint, switchId });
+        t.apply({ type: 'user_text', text, checkpoint, switchId, ...(author ? { author } : {}) });
         this.nameAfter(text);
         this.conversation.sync();
         return { kind: 'delivered' };
       }
-      const ok = await this.delivery.submit(pasted.text, { checkpoint, switchId }, text);
+      const ok = await this.delivery.submit(pasted.text, { checkpoint, switchId, ...(author ? { author } : {}) }, text);
       if (!ok) {
         this.status.withdrawn();
-        return this.undelivered(text);
+        return this.undelivered(text, author);
       }
       if (brief && this.pendingBrief === brief) this.pendingBrief = undefined;
       return { kind: 'delivered' };
@@ -381,11 +411,11 @@ export class TabSession {
    * baton: it goes back to the compose bar, and the notice says where it is; if the log
    * shows it later after all, it is recorded once and the compose bar's copy goes (record()).
    */
-  private undelivered(text: string): SendResult {
+  private undelivered(text: string, author: UserAuthor | undefined): SendResult {
     const title = this.driver?.title ?? 'the agent';
     if (!this.deps.terminal.isRunning()) {
       // The CLI is gone, and its input box with it: the message waits for the next run.
-      this.queue.unshift(text);
+      this.requeue(text, author);
       this.say(`${title} exited before it took your message: it is queued, and goes when ${title} runs again.`);
       return { kind: 'queued', position: 1, message: `queued (#1): sent when ${title} runs again.` };
     }
@@ -484,7 +514,8 @@ export class TabSession {
     if (claimed) {
       // Our own message, now seen in the CLI's log: recorded as the user wrote it, in log order.
       if (claimed.meta.record !== false) {
-        this.conversation.transcript.apply({ type: 'user_text', text: claimed.text, checkpoint: claimed.meta.checkpoint, switchId: claimed.meta.switchId });
+        const { checkpoint, switchId, author } = claimed.meta;
+        this.conversation.transcript.apply({ type: 'user_text', text: claimed.text, checkpoint, switchId, ...(author ? { author } : {}) });
         this.nameAfter(claimed.text);
       }
       if (claimed.late && claimed.meta.record !== false) {
@@ -630,7 +661,7 @@ export class TabSession {
     if (this.lookNow() || changedAlready) {
       this.changed();
       if (this.status.current === 'idle') void this.drainQueue();
-    } else if (this.queue.length && this.status.current === 'idle') {
+    } else if (this.queued.length && this.status.current === 'idle') {
       // (A message left in the CLI's input box may have gone meanwhile.)
       void this.drainQueue();
     }
@@ -642,15 +673,15 @@ export class TabSession {
    * box); the rest wait for the next idle.
    */
   private async drainQueue(): Promise<void> {
-    if (this.draining || this.delivering || !this.queue.length || this.armed || this.disposed || this.unbound || !this.mayType()) return;
+    if (this.draining || this.delivering || !this.queued.length || this.armed || this.disposed || this.unbound || !this.mayType()) return;
     this.draining = true;
     try {
       do {
-        const next = this.queue.shift()!;
+        const next = this.queued.shift()!;
         this.changed();
-        const r = await this.deliver(next);
+        const r = await this.deliver(next.text, next.author ? { author: next.author } : {});
         if (r.kind !== 'delivered') break;
-      } while (this.queue.length && !this.disposed && this.mayType());
+      } while (this.queued.length && !this.disposed && this.mayType());
     } finally {
       this.draining = false;
       this.changed();

@@ -15,8 +15,10 @@ import { alive } from '../proc/index.js';
 import { packageVersion } from '../package-root.js';
 import type { App } from '../tui/app.js';
 import type { ConversationTabs } from '../tui/conversation-tabs.js';
+import type { UserAuthor } from '../transcript/types.js';
 import { runBaton } from '../tui/run-baton.js';
 import { commonCaps, terminalCapsOf } from '../tui/terminal-caps.js';
+import { authorOf } from './client-author.js';
 import { checkSocketFile, type SocketPlace } from './socket-place.js';
 import { decodeJson, encodeFrame, encodeJson, FRAME, FrameReader, PROTOCOL_VERSION, versionMismatch, type ExitNotice, type Frame, type Hello, type Refusal } from './protocol.js';
 import { HIGH_WATER, VirtualTerminal, type ViewSink } from './virtual-terminal.js';
@@ -38,6 +40,8 @@ export interface ServerOptions {
 interface Client {
   socket: Socket;
   hello: Hello;
+  /** Who the client said it is, cleaned: the author of what it sends from the compose bar. */
+  author: UserAuthor;
   sink: ViewSink;
   readOnly: boolean;
 }
@@ -97,6 +101,8 @@ export class BatonServer {
   private firstAttach: NodeJS.Timeout | undefined;
   /** The client whose keys the view is handling right now (C-b d detaches that one). */
   private typing: Client | undefined;
+  /** The attached client that typed last: the compose bar names it as the one writing. */
+  private lastTyping: Client | undefined;
   private resolveDone!: () => void;
   /** Resolves when the server has ended. */
   readonly done = new Promise<void>((r) => (this.resolveDone = r));
@@ -202,6 +208,7 @@ export class BatonServer {
     const client: Client = {
       socket,
       hello,
+      author: authorOf(hello.user),
       readOnly: req.readOnly === true,
       sink: {
         write: (data) => {
@@ -212,7 +219,7 @@ export class BatonServer {
       },
     };
     this.clients.add(client);
-    this.opts.log(`attached: ${hello.user.name}@${hello.user.device}${client.readOnly ? ' (read-only)' : ''}, ${hello.cols}x${hello.rows}`);
+    this.opts.log(`attached: ${client.author.name}@${client.author.device}${client.readOnly ? ' (read-only)' : ''}, ${hello.cols}x${hello.rows}`);
     this.fitView();
     this.fitCaps();
     if (!this.view) this.startView(req.cwd);
@@ -225,6 +232,11 @@ export class BatonServer {
     switch (f.type) {
       case FRAME.input:
         if (client.readOnly) return;
+        if (this.lastTyping !== client) {
+          // Another client took the keyboard: the compose bar says who writes from now on.
+          this.lastTyping = client;
+          this.tabs?.refreshCompose();
+        }
         this.typing = client;
         try {
           this.vt.type(f.payload);
@@ -266,19 +278,28 @@ export class BatonServer {
   }
 
   private leave(client: Client): void {
+    this.forget(client);
     if (!this.clients.delete(client)) return;
     this.vt.detach(client.sink);
     this.fitCaps();
-    this.opts.log(`detached: ${client.hello.user.name}@${client.hello.user.device}`);
+    this.opts.log(`detached: ${client.author.name}@${client.author.device}`);
     this.fitView();
     // A view with no tab and nobody to open one has nothing left to keep.
     if (this.clients.size === 0 && this.app && this.app.tabs.length === 0) void this.end('the last tab closed and nobody is attached');
   }
 
+  /** A client that leaves is no longer the one writing. */
+  private forget(client: Client): void {
+    if (this.lastTyping !== client) return;
+    this.lastTyping = undefined;
+    this.tabs?.refreshCompose();
+  }
+
   private sendExit(client: Client, notice: ExitNotice): void {
+    this.forget(client);
     this.vt.detach(client.sink);
     if (this.clients.delete(client)) {
-      this.opts.log(`${notice.reason}: ${client.hello.user.name}@${client.hello.user.device}`);
+      this.opts.log(`${notice.reason}: ${client.author.name}@${client.author.device}`);
       this.fitCaps();
     }
     client.socket.end(encodeJson(FRAME.exit, notice));
@@ -295,6 +316,7 @@ export class BatonServer {
       hosted: {
         input: this.vt.input as unknown as NodeJS.ReadStream,
         output: this.vt.output as unknown as NodeJS.WriteStream,
+        author: () => (this.typing ?? this.lastTyping)?.author,
         detach: () => {
           // C-b d detaches the client that typed it; the others stay.
           const c = this.typing;

@@ -14,6 +14,7 @@ import { TabSession, type TabSnapshot } from '../conversation/tab-session.js';
 import { userAuthor } from '../conversation/user.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
+import type { UserAuthor } from '../transcript/types.js';
 import { createConversation, ensurePrivateDir, openConversation, type OpenConversation } from '../transcript/store.js';
 import { DisposableStore } from '../lifecycle/index.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
@@ -36,6 +37,12 @@ export interface ConversationTabsOptions {
   registry: Registry;
   git: GitFactsProvider;
   prefix: string;
+  /**
+   * Who is typing now (a server-hosted view: the attached client whose keys are being
+   * handled, else the one that typed last); undefined, or no such function, is this
+   * process's own user. Read at the compose bar's Enter: the message is theirs.
+   */
+  author?: () => UserAuthor | undefined;
 }
 
 /** How long a picker waits for agents' detections before it is drawn with what it has. */
@@ -73,6 +80,11 @@ export class ConversationTabs {
     this.owned.add(app.onActiveChange(() => this.refreshCompose()));
     app.isAgentTab = (tab) => this.sessions.has(tab);
     this.refreshCompose();
+  }
+
+  /** Who writes what the compose bar sends now. */
+  private author(): UserAuthor {
+    return this.opts.author?.() ?? userAuthor(this.opts.env);
   }
 
   notify(text: string): void {
@@ -217,7 +229,7 @@ export class ConversationTabs {
     this.compose.showFor(this.app.activeTab);
     const entry = this.activeEntry();
     const snap = entry?.session.snapshot();
-    const user = userAuthor(this.opts.env);
+    const user = this.author();
     const stopped = entry?.stopped && this.app.activeTab?.notice ? entry.stopped : undefined;
     const armedTitle = snap?.armed?.title;
     // After a reset the armed agent is a restart, not a switch: said as such.
@@ -246,9 +258,11 @@ export class ConversationTabs {
     if (!s) return undefined;
     // The tab the draft was written in: a send can take a while, and the user may change tabs meanwhile.
     const tab = this.app.activeTab!;
+    // Taken as Enter is pressed: the client that pressed it wrote the message, whoever types next.
+    const author = this.author();
     return {
       send: async (text: string) => {
-        const r = await s.send(text);
+        const r = await s.send(text, author);
         // (A delivery the agent did not take comes back through the session's 'draft' event.)
         if (r.kind === 'refused') this.compose.restoreFor(tab, text);
         if (r.kind === 'switch' && r.outcome.draft) this.compose.restoreFor(tab, r.outcome.draft);

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { badInput } from '../errors.js';
 import { loadRegistry } from '../plugins/registry.js';
 import { pruneAtStartup, resolveHome } from '../transcript/store.js';
+import type { UserAuthor } from '../transcript/types.js';
 import { createGitFactsProvider } from '../worktree/git-facts.js';
 import { ConversationTabs } from './conversation-tabs.js';
 import { worktreesStayNote } from './fork-dialog.js';
@@ -23,6 +24,8 @@ export interface RunBatonOptions {
   hosted?: {
     input: NodeJS.ReadStream;
     output: NodeJS.WriteStream;
+    /** Who is typing (the attached client whose keys the view handles), the author of what the compose bar sends. */
+    author?(): UserAuthor | undefined;
     /** C-b d: the attached client leaves; everything keeps running. */
     detach(): void;
     /** The app and its conversations, once made. */
@@ -41,7 +44,8 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
   const keys = loadKeyConfig({ env: opts.env });
   const registry = await loadRegistry({ env: opts.env, pluginDirs: opts.pluginDirs, watch: true });
   for (const p of registry.problems) opts.warn?.(`${p.path}: ${p.message}`);
-  const tabs = new ConversationTabs({ cwd, env: opts.env, home, registry, git: createGitFactsProvider(), prefix: keys.prefix });
+  const author = opts.hosted?.author?.bind(opts.hosted);
+  const tabs = new ConversationTabs({ cwd, env: opts.env, home, registry, git: createGitFactsProvider(), prefix: keys.prefix, ...(author ? { author } : {}) });
   // (Ended with the registry, below.)
   registry.onChange((c) => {
     for (const p of c.problems) tabs.notify(`plugin problem: ${p.path}: ${p.message}`);

@@ -360,6 +360,27 @@ s('a message sent while another is on its way in (its checkpoint being taken) is
   );
 });
 
+s('messages from several clients share one queue in arrival order, each recorded with its author (issue 12 item 4)', async () => {
+  const { conv, term, session } = await world();
+  const ana = { type: 'user', name: 'ana', device: 'laptop' } as const;
+  const bo = { type: 'user', name: 'bo', device: 'desk' } as const;
+  // The first goes straight in; the rest queue behind its turn, whoever wrote them.
+  assert.is((await session.send('from ana 1', ana)).kind, 'delivered');
+  assert.is((await session.send('from bo 1', bo)).kind, 'queued');
+  assert.is((await session.send('from ana 2', ana)).kind, 'queued');
+  assert.is((await session.send('from the owner')).kind, 'queued');
+  assert.equal(session.snapshot().queue, ['from bo 1', 'from ana 2', 'from the owner']);
+  assert.equal(session.queueAuthors, [bo, ana, undefined]);
+  // Each turn ends; the next queued message goes, one per turn.
+  for (let i = 0; i < 3; i++) {
+    const before = users(conv).length;
+    term.finish();
+    await until(() => users(conv).length === before + 1, `queued message ${i + 1} delivered`);
+  }
+  const who = conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' && e.author.type === 'user' ? [`${e.author.name}@${e.author.device}: ${e.text}`] : []));
+  assert.equal(who, ['ana@laptop: from ana 1', 'bo@desk: from bo 1', 'ana@laptop: from ana 2', 'tester@test: from the owner']);
+});
+
 s.run();
 
 // The status tracker alone, on a clock of its own.
