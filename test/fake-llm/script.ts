@@ -176,19 +176,21 @@ function shq(s: string): string {
 /**
  * Test controls that make the model misbehave, decided from the (echoed) last user text:
  * `[[FAKE_HANG]]` never answers (the connection stays open until the client gives up or
- * the server closes); `[[FAKE_ERROR: 503]]` answers with that HTTP status and an error
- * body. Read from the echo, so a marker only acts in the request whose last user text
+ * the server closes); `[[FAKE_HOLD: NAME]]` answers once the test calls release(NAME) (a
+ * turn that is mid-way for as long as the test needs); `[[FAKE_ERROR: 503]]` answers with
+ * that HTTP status and an error body. Read from the echo, so a marker only acts in the request whose last user text
  * carries it; background calls (titles, schemas) are never affected.
  */
-export type Fault = { kind: 'hang' } | { kind: 'error'; status: number };
+export type Fault = { kind: 'hang' } | { kind: 'hold'; name: string } | { kind: 'error'; status: number };
 
-const FAULT_RE = /\[ \[FAKE_(HANG|ERROR)(?::\s*(\d{3}))?\]\]/;
+const FAULT_RE = /\[ \[FAKE_(HANG|ERROR|HOLD)(?::\s*([\w-]+))?\]\]/;
 
 export function faultOf(decision: Decision | undefined): Fault | undefined {
   if (decision?.kind !== 'text') return undefined;
   const m = FAULT_RE.exec(decision.text);
   if (!m) return undefined;
   if (m[1] === 'HANG') return { kind: 'hang' };
+  if (m[1] === 'HOLD') return { kind: 'hold', name: m[2] ?? '' };
   return { kind: 'error', status: Number(m[2] ?? 500) };
 }
 

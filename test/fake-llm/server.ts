@@ -34,7 +34,7 @@ export interface LoggedRequest {
   body: unknown;
   /** What the fake answered: text, structured JSON, or a tool call. */
   reply?: Decision;
-  /** Set when a [[FAKE_HANG]] / [[FAKE_ERROR: status]] marker made it hang or fail instead. */
+  /** Set when a [[FAKE_HANG]] / [[FAKE_HOLD: NAME]] / [[FAKE_ERROR: status]] marker made it hang, wait or fail instead. */
   fault?: Fault;
 }
 
@@ -49,6 +49,8 @@ export interface FakeLlm {
   requestsContaining(text: string): LoggedRequest[];
   /** Polls the log until a request matches, or rejects after timeoutMs naming what it waited for. */
   waitForRequest(match: (r: LoggedRequest) => boolean, timeoutMs?: number, what?: string): Promise<LoggedRequest>;
+  /** Answers the requests held by [[FAKE_HOLD: name]], and from now on answers such requests at once. */
+  release(name: string): void;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,9 @@ interface Routed {
 
 export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> {
   const log: LoggedRequest[] = [];
+  /** Replies held by [[FAKE_HOLD: NAME]], by name; and the names released. */
+  const held = new Map<string, (() => void)[]>();
+  const released = new Set<string>();
   if (opts.logFile) writeFileSync(opts.logFile, '', { mode: 0o600 });
 
   const record = (entry: LoggedRequest) => {
@@ -98,6 +103,10 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
         });
         // A hanging request is simply never answered; close() ends its connection.
         if (fault?.kind === 'hang') return;
+        if (fault?.kind === 'hold' && served && !released.has(fault.name)) {
+          held.set(fault.name, [...(held.get(fault.name) ?? []), () => served.send(res)]);
+          return;
+        }
         if (fault?.kind === 'error') {
           sendJson(res, fault.status, { error: { message: `fake LLM: scripted error ${fault.status}`, type: 'fake_error', code: fault.status } });
         } else if (served) served.send(res);
@@ -134,6 +143,12 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
         }
         await new Promise((r) => setTimeout(r, 25));
       }
+    },
+    release: (name) => {
+      released.add(name);
+      const waiting = held.get(name) ?? [];
+      held.delete(name);
+      for (const send of waiting) send();
     },
     close: () =>
       new Promise<void>((resolve) => {

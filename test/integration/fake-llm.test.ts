@@ -499,6 +499,19 @@ log('[[FAKE_ERROR: N]] answers with that status; [[FAKE_HANG]] is logged and nev
   fake = await startFakeLlm();
 });
 
+log('[[FAKE_HOLD: NAME]] holds the reply until release(NAME); once released, such requests are answered at once', async () => {
+  const body = (text: string) => ({ model: 'm', messages: [{ role: 'user', content: text }] });
+  const held = post('/v1/chat/completions', body('wait for it [[FAKE_HOLD: one]]'));
+  const settled = held.then((r) => r.status);
+  await fake.waitForRequest((r) => r.fault?.kind === 'hold', 5000, 'the held request');
+  assert.is(await Promise.race([settled, new Promise((r) => setTimeout(() => r('pending'), 200))]), 'pending', 'held, not answered');
+  fake.release('one');
+  assert.is(await settled, 200, 'answered once released');
+  const again = await post('/v1/chat/completions', body('again [[FAKE_HOLD: one]]'));
+  assert.is(again.status, 200, 'a name already released holds nothing');
+  assert.match(JSON.stringify(await again.json()), /You said: again/);
+});
+
 chat.run();
 responses.run();
 anthropic.run();
