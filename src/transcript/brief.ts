@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { Activity } from './brief-activity.js';
 import { openItems, planItems, type PlanItem } from './brief-plan.js';
 import { Hidden, indexOf, isRenderable, lastIndexAtOrBelow, type EntryIndex } from './brief-index.js';
-import { agentLabeler, authorLabel, itemFor, type Item } from './brief-render.js';
+import { agentLabeler, authorLabel, itemFor, type AgentLabel, type Item } from './brief-render.js';
 import { activitySection, footerSection, headerSection, planSection, titleSection } from './brief-sections.js';
 import { buildTail, type ItemSource, type TailPlan } from './brief-tail.js';
 import type { GitFacts } from './git-facts-types.js';
@@ -216,13 +216,8 @@ class BackwardItems implements ItemSource {
 }
 
 export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOptions): Brief {
-  const entries: readonly Entry[] = Array.isArray(source) ? source : (source as Transcript).entries;
-  const conversationId = opts.conversationId ?? (Array.isArray(source) ? undefined : (source as Transcript).id);
-  if (conversationId === undefined) throw new Error('buildBrief: conversationId is required when entries are given');
-  if (opts.mode === 'returning' && typeof opts.sinceSeq !== 'number') throw new Error("buildBrief: 'returning' needs sinceSeq");
+  const { entries, conversationId, lo, hi } = sliceOf(source, opts);
   const maxChars = Math.floor(opts.maxChars);
-  const hi = opts.uptoSeq === undefined ? entries.length - 1 : lastIndexAtOrBelow(entries, opts.uptoSeq);
-  const lo = opts.mode === 'returning' ? lastIndexAtOrBelow(entries, opts.sinceSeq!) + 1 : 0;
   const s = scan(entries, lo, hi);
   const given = opts.previous;
   const previous = given === undefined ? s.previous : given && { harness: given.harness, model: given.model };
@@ -243,79 +238,21 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
   if (s.counts.shown === 0) return none('empty');
   if (!(maxChars >= MIN_BRIEF_CHARS)) return none('budget');
 
-  const titles = new Map<string, string>();
-  for (const k of Object.keys(opts.agentTitles ?? {}).sort()) titles.set(k, opts.agentTitles![k]!);
-  if (opts.previous?.title) titles.set(opts.previous.harness, opts.previous.title);
-  if (opts.target.title) titles.set(opts.target.harness, opts.target.title);
-  const agent = agentLabeler(titles);
+  const agent = agentLabeler(agentTitles(opts));
   const previousLabel = previous ? agent(previous.harness, previous.model) : null;
-
-  const header = headerSection({
-    conversationId,
-    target: agent(opts.target.harness, opts.target.model),
-    previous: previousLabel,
-    mode: opts.mode,
-    sinceSeq: opts.sinceSeq,
-    firstSeq: s.firstSeq,
-    lastSeq: s.lastSeq,
-    entries: s.counts.shown,
-    userTurns: s.counts.users,
-    toolCalls: s.counts.calls,
-  });
-  let footer = footerSection(conversationId, previousLabel, opts.previousAgentLog);
-  let room = maxChars - header.length - footer.length - SEPARATOR.length;
-  if (room < LOG_PATH_ROOM && opts.previousAgentLog) {
-    footer = footerSection(conversationId, previousLabel, undefined);
-    room = maxChars - header.length - footer.length - SEPARATOR.length;
-  }
+  const { header, footer, room } = frame(opts, s, conversationId, agent(opts.target.harness, opts.target.model), previousLabel, maxChars);
   if (room < MIN_CONTENT_CHARS) return none('budget');
-
-  // Each middle section costs its length plus the separator before it. Plan and activity
-  // get a share only of the room beyond what a short conversation part needs first.
-  const spare = Math.max(0, room - TAIL_FIRST_CHARS);
-  const take = (text: string) => {
-    if (text) room -= text.length + SEPARATOR.length;
-    return text;
-  };
-  const makeTitle = (max: number) => titleSection(opts.title, max);
-  const makePlan = (max: number) => (s.plan && previousLabel !== null ? planSection(s.plan, previousLabel, max) : '');
-  const makeActivity = (max: number) => activitySection(s.activity, { firstSeq: s.firstSeq, lastSeq: s.lastSeq }, opts.git, max);
-  let title = take(makeTitle(room - SEPARATOR.length - MIN_CONTENT_CHARS));
-  let plan = take(makePlan(Math.min(Math.floor(spare / 5), PLAN_SHARE_MAX) - SEPARATOR.length));
-  let activity = take(makeActivity(Math.min(Math.floor(spare / 4), ACTIVITY_SHARE_MAX) - SEPARATOR.length));
-
-  const items = new BackwardItems(entries, lo, hi, s.hidden, (e) => itemFor(e, agent));
-  const tail = buildTail({
-    source: items,
-    total: s.counts.shown,
-    firstSeq: s.firstSeq,
-    lastUser: s.lastUser && itemFor(s.lastUser, agent),
-    lastUserAuthor: s.lastUser?.author.type === 'user' ? s.lastUser.author.name : s.lastUser ? authorLabel(s.lastUser.author, agent) : '',
-    heading:
-      opts.mode === 'returning'
-        ? `Since #${opts.sinceSeq}, oldest first:`
-        : 'Conversation, oldest first:',
-    budget: room - SEPARATOR.length,
+  const middle = new MiddleSections(room, {
+    title: (max) => titleSection(opts.title, max),
+    plan: (max) => (s.plan && previousLabel !== null ? planSection(s.plan, previousLabel, max) : ''),
+    activity: (max) => activitySection(s.activity, { firstSeq: s.firstSeq, lastSeq: s.lastSeq }, opts.git, max),
   });
+  const tail = conversationPart(entries, lo, hi, s, agent, opts, middle.room - SEPARATOR.length);
   if (!tail.plan.items.length && !tail.plan.pinned) return none('budget', tail.plan);
-  // Room the conversation part did not need goes back to the sections cut to their share
-  // (within their caps), so that a brief whose material exceeds the budget uses it.
-  let unused = room - SEPARATOR.length - tail.text.length;
-  const regrow = (old: string, make: (max: number) => string, cap: number): string => {
-    if (unused <= 0) return old;
-    const max = Math.min(cap, old ? old.length + unused : unused - SEPARATOR.length);
-    if (max <= old.length) return old;
-    const grown = make(max);
-    if (grown.length <= old.length) return old;
-    unused -= grown.length - old.length + (old ? 0 : SEPARATOR.length);
-    return grown;
-  };
-  title = regrow(title, makeTitle, Infinity);
-  plan = regrow(plan, makePlan, PLAN_SHARE_MAX - SEPARATOR.length);
-  activity = regrow(activity, makeActivity, ACTIVITY_SHARE_MAX - SEPARATOR.length);
+  middle.regrow(middle.room - SEPARATOR.length - tail.text.length);
 
   // Every piece was cleaned (sanitized and redacted) as it was made; no pass over the whole.
-  const text = [header, title, plan, tail.text, activity, footer].filter((x) => x !== '').join(SEPARATOR);
+  const text = [header, middle.title, middle.plan, tail.text, middle.activity, footer].filter((x) => x !== '').join(SEPARATOR);
   if (text.length > maxChars) throw new Error(`buildBrief: ${text.length} chars exceed the budget ${maxChars} (a bug)`);
   const kept = tail.plan.items;
   const pinnedSeq = tail.plan.pinned?.seq;
@@ -332,4 +269,124 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
     counts: { entries: s.counts.shown, userTurns: s.counts.users, toolCalls: s.counts.calls },
     tail: tail.plan,
   };
+}
+
+/** The slice a brief covers (entries lo..hi of one conversation), once the options are checked to name it. */
+function sliceOf(source: Transcript | readonly Entry[], opts: BriefOptions): { entries: readonly Entry[]; conversationId: string; lo: number; hi: number } {
+  const entries: readonly Entry[] = Array.isArray(source) ? source : (source as Transcript).entries;
+  const conversationId = opts.conversationId ?? (Array.isArray(source) ? undefined : (source as Transcript).id);
+  if (conversationId === undefined) throw new Error('buildBrief: conversationId is required when entries are given');
+  if (opts.mode === 'returning' && typeof opts.sinceSeq !== 'number') throw new Error("buildBrief: 'returning' needs sinceSeq");
+  const hi = opts.uptoSeq === undefined ? entries.length - 1 : lastIndexAtOrBelow(entries, opts.uptoSeq);
+  const lo = opts.mode === 'returning' ? lastIndexAtOrBelow(entries, opts.sinceSeq!) + 1 : 0;
+  return { entries, conversationId, lo, hi };
+}
+
+/** Display titles by harness: the given table in name order, then the two agents' own titles, which win. */
+function agentTitles(opts: BriefOptions): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const k of Object.keys(opts.agentTitles ?? {}).sort()) titles.set(k, opts.agentTitles![k]!);
+  if (opts.previous?.title) titles.set(opts.previous.harness, opts.previous.title);
+  if (opts.target.title) titles.set(opts.target.harness, opts.target.title);
+  return titles;
+}
+
+/**
+ * The header and footer every brief has, and the room they leave for the rest. The previous
+ * agent's log path is left out of the footer when keeping it would leave too little room.
+ */
+function frame(
+  opts: BriefOptions,
+  s: Scan,
+  conversationId: string,
+  target: string,
+  previous: string | null,
+  maxChars: number,
+): { header: string; footer: string; room: number } {
+  const header = headerSection({
+    conversationId,
+    target,
+    previous,
+    mode: opts.mode,
+    sinceSeq: opts.sinceSeq,
+    firstSeq: s.firstSeq,
+    lastSeq: s.lastSeq,
+    entries: s.counts.shown,
+    userTurns: s.counts.users,
+    toolCalls: s.counts.calls,
+  });
+  const roomWith = (footer: string) => maxChars - header.length - footer.length - SEPARATOR.length;
+  let footer = footerSection(conversationId, previous, opts.previousAgentLog);
+  if (roomWith(footer) < LOG_PATH_ROOM && opts.previousAgentLog) footer = footerSection(conversationId, previous, undefined);
+  return { header, footer, room: roomWith(footer) };
+}
+
+type SectionMaker = (max: number) => string;
+
+/**
+ * The sections between the header and the conversation part: the title, the previous agent's
+ * open plan and the activity summary. Each costs its length plus the separator before it.
+ * They are first cut to a share of the room (plan and activity only of the room beyond what a
+ * short conversation part needs first); room the conversation part then leaves unused goes
+ * back to them (within their caps), so that a brief whose material exceeds the budget uses it.
+ */
+class MiddleSections {
+  title: string;
+  plan: string;
+  activity: string;
+  /** Room left for the conversation part. */
+  room: number;
+  constructor(
+    room: number,
+    private readonly make: { title: SectionMaker; plan: SectionMaker; activity: SectionMaker },
+  ) {
+    this.room = room;
+    const spare = Math.max(0, room - TAIL_FIRST_CHARS);
+    this.title = this.take(make.title(room - SEPARATOR.length - MIN_CONTENT_CHARS));
+    this.plan = this.take(make.plan(Math.min(Math.floor(spare / 5), PLAN_SHARE_MAX) - SEPARATOR.length));
+    this.activity = this.take(make.activity(Math.min(Math.floor(spare / 4), ACTIVITY_SHARE_MAX) - SEPARATOR.length));
+  }
+
+  private take(text: string): string {
+    if (text) this.room -= text.length + SEPARATOR.length;
+    return text;
+  }
+
+  /** Gives `unused` chars, which the conversation part did not need, back to the sections in order. */
+  regrow(unused: number): void {
+    const regrow = (old: string, make: SectionMaker, cap: number): string => {
+      if (unused <= 0) return old;
+      const max = Math.min(cap, old ? old.length + unused : unused - SEPARATOR.length);
+      if (max <= old.length) return old;
+      const grown = make(max);
+      if (grown.length <= old.length) return old;
+      unused -= grown.length - old.length + (old ? 0 : SEPARATOR.length);
+      return grown;
+    };
+    this.title = regrow(this.title, this.make.title, Infinity);
+    this.plan = regrow(this.plan, this.make.plan, PLAN_SHARE_MAX - SEPARATOR.length);
+    this.activity = regrow(this.activity, this.make.activity, ACTIVITY_SHARE_MAX - SEPARATOR.length);
+  }
+}
+
+/** The conversation part: the newest entries of the slice that fit `budget`, oldest first. */
+function conversationPart(
+  entries: readonly Entry[],
+  lo: number,
+  hi: number,
+  s: Scan,
+  agent: AgentLabel,
+  opts: BriefOptions,
+  budget: number,
+): { text: string; plan: TailPlan } {
+  const lastUser = s.lastUser;
+  return buildTail({
+    source: new BackwardItems(entries, lo, hi, s.hidden, (e) => itemFor(e, agent)),
+    total: s.counts.shown,
+    firstSeq: s.firstSeq,
+    lastUser: lastUser && itemFor(lastUser, agent),
+    lastUserAuthor: lastUser?.author.type === 'user' ? lastUser.author.name : lastUser ? authorLabel(lastUser.author, agent) : '',
+    heading: opts.mode === 'returning' ? `Since #${opts.sinceSeq}, oldest first:` : 'Conversation, oldest first:',
+    budget,
+  });
 }
