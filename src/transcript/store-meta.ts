@@ -15,7 +15,7 @@ import { JSONFile } from 'lowdb/node';
 import { FILE_MODE, META_FILE, openPrivate } from './store-home.js';
 import { redact } from './redact.js';
 import type { LoadProblem } from './store-log.js';
-import type { AgentRef } from './types.js';
+import type { AgentRef, Entry } from './types.js';
 
 export interface ConversationMeta {
   id: string;
@@ -163,4 +163,31 @@ export async function openMeta(
 export async function writeMeta(dir: string, meta: ConversationMeta): Promise<void> {
   const adapter = new PrivateJSONFile<ConversationMeta>(join(dir, META_FILE));
   await new Low<ConversationMeta>(adapter, redactMeta(meta)).write();
+}
+
+/** Metadata writes at sync points are coalesced to at most one per this interval. */
+const META_TOUCH_MS = 1000;
+
+/**
+ * Keeps meta.json current as entries are stored: the last agent at each handoff, and
+ * `updated` at sync points, coalesced to one write per META_TOUCH_MS. A metadata write that
+ * fails is kept for the conversation's close() to throw, not thrown at whoever stored the entry.
+ */
+export class MetaToucher {
+  private lastTouch = 0;
+  /** The first metadata write that failed, if any. */
+  failure: unknown;
+  constructor(private readonly meta: MetaHandle) {}
+
+  touch(patch: Partial<ConversationMeta> = {}): void {
+    this.lastTouch = Date.now();
+    this.meta.update(patch).catch((e: unknown) => (this.failure ??= e));
+  }
+
+  stored(entries: readonly Entry[], sync: boolean): void {
+    let handoff: Entry | undefined;
+    for (const e of entries) if (e.kind === 'handoff') handoff = e;
+    if (handoff?.kind === 'handoff') this.touch({ lastAgent: { harness: handoff.to.harness, model: handoff.to.model } });
+    else if (sync && Date.now() - this.lastTouch >= META_TOUCH_MS) this.touch();
+  }
 }

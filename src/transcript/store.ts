@@ -27,11 +27,11 @@ import {
   printable,
 } from './store-home.js';
 import { FORMAT, FORMAT_VERSION, LogWriter, appendHeader, createLog, readLog } from './store-log.js';
-import type { LoadProblem, LogHeader } from './store-log.js';
+import type { LoadProblem, LogHeader, LogRead } from './store-log.js';
 import { acquireLock } from './store-lock.js';
 import type { Lock } from './store-lock.js';
-import { openMeta, writeMeta } from './store-meta.js';
-import type { ConversationMeta, MetaHandle } from './store-meta.js';
+import { MetaToucher, openMeta, writeMeta } from './store-meta.js';
+import type { ConversationMeta, MetaHandle, OpenedMeta } from './store-meta.js';
 
 export { resolveHome, isConversationId, newConversationId, ensurePrivateDir, makeDirs } from './store-home.js';
 export { formatProblem, FORMAT, FORMAT_VERSION } from './store-log.js';
@@ -84,9 +84,6 @@ export interface OpenConversation {
    */
   discardIfUnused(): Promise<boolean>;
 }
-
-/** Metadata writes at sync points are coalesced to at most one per this interval. */
-const META_TOUCH_MS = 1000;
 
 // Writers still open when the process exits get their buffered lines written and their
 // lock removed, so an ordinary exit without close() neither loses entries nor leaves a lock.
@@ -153,39 +150,13 @@ export function readConversation(home: string, idOrPrefix: string, opts: Omit<Op
 
 async function openDir(dir: string, id: string, opts: OpenOptions & { created?: boolean }, lock: Lock | undefined): Promise<OpenConversation> {
   const now = opts.now ?? (() => new Date());
-  const logPath = join(dir, TRANSCRIPT_FILE);
-  if (!existsSync(logPath)) throw badInput(`conversation ${id} has no transcript (${logPath} is missing)`, `restore the file, or remove ${dir}`);
-  const log = readLog(logPath, `conversation ${id}`);
-  const problems: LoadProblem[] = [...log.problems];
-  if (log.header && log.header.conversation !== id) {
-    problems.unshift({ line: 1, kind: 'header', detail: `header names conversation ${printable(String(log.header.conversation))}, not ${id}` });
-  }
-  const created = typeof log.header?.created === 'string' ? log.header.created : statSync(logPath).mtime.toISOString();
-  const defaults: ConversationMeta = { id, title: '', created, updated: created, cwd: '' };
-  const meta = await openMeta(dir, defaults, { write: opts.write, now });
-  problems.push(...meta.problems);
-
-  let endsWithNewline = log.endsWithNewline;
-  if (opts.write && log.empty) {
-    // A log left without even its header (reported above as a problem): it gets one before
-    // the first entry, so it does not read as headerless on every load from now on.
-    appendHeader(logPath, { format: FORMAT, version: FORMAT_VERSION, conversation: id, created: meta.handle.data.created }, { endsWithNewline });
-    endsWithNewline = true;
-  }
+  const { logPath, log, meta, problems, endsWithNewline } = await loadDir(dir, id, opts.write, now);
   const user = opts.user ?? lastUser(log.entries);
   let writer: LogWriter | undefined;
-  let lastTouch = 0;
-  let metaFailure: unknown;
-  const touch = (patch: Partial<ConversationMeta> = {}) => {
-    lastTouch = Date.now();
-    meta.handle.update(patch).catch((e: unknown) => (metaFailure ??= e));
-  };
+  const toucher = new MetaToucher(meta.handle);
   const sink = (entries: readonly Entry[], o: { sync: boolean }) => {
     writer!.append(entries, o.sync);
-    let handoff: Entry | undefined;
-    for (const e of entries) if (e.kind === 'handoff') handoff = e;
-    if (handoff?.kind === 'handoff') touch({ lastAgent: { harness: handoff.to.harness, model: handoff.to.model } });
-    else if (o.sync && Date.now() - lastTouch >= META_TOUCH_MS) touch();
+    toucher.stored(entries, o.sync);
   };
   if (opts.write) writer = new LogWriter(logPath, { endsWithNewline });
   const transcript = new Transcript({ id, entries: log.entries, sink: opts.write ? sink : undefined, now, ...(user ? { user } : {}) });
@@ -225,33 +196,15 @@ async function openDir(dir: string, id: string, opts: OpenOptions & { created?: 
       try {
         transcript.flush();
         writer?.sync();
-        if (opts.write && appendedSinceOpen()) touch();
+        if (opts.write && appendedSinceOpen()) toucher.touch();
         await meta.settled();
       } finally {
         closeNow();
       }
-      if (metaFailure !== undefined) throw metaFailure;
+      if (toucher.failure !== undefined) throw toucher.failure;
     },
     async discardIfUnused() {
-      if (!opts.created || closed) {
-        await conv.close();
-        return false;
-      }
-      // What is on disk decides, not what is in memory: a message that did not reach the
-      // file (a full disk) is not kept anywhere.
-      try {
-        transcript.flush();
-        writer?.sync();
-      } catch {
-        // The write that failed is what made the command fail; the file says what is kept.
-      }
-      let used = true;
-      try {
-        used = readLog(logPath, `conversation ${id}`).entries.some((e) => e.kind === 'user_message');
-      } catch {
-        // Unreadable: keep it, whatever it holds.
-      }
-      if (used) {
+      if (!opts.created || closed || userMessageOnDisk(logPath, id, transcript, writer)) {
         await conv.close();
         return false;
       }
@@ -261,7 +214,7 @@ async function openDir(dir: string, id: string, opts: OpenOptions & { created?: 
       try {
         writer?.close();
       } catch {
-        // as above
+        // The write that failed is what made the command fail; the directory goes anyway.
       }
       // Still holding the lock: nobody can have opened it meanwhile. The lock goes with the directory.
       rmSync(dir, { recursive: true, force: true });
@@ -270,6 +223,57 @@ async function openDir(dir: string, id: string, opts: OpenOptions & { created?: 
     },
   };
   return conv;
+}
+
+/**
+ * What a conversation directory holds: its log (read, and checked to be this conversation's)
+ * and its metadata, with what was found wrong with either. Opened for writing, a log left
+ * without even its header gets one before the first entry, so that it does not read as
+ * headerless on every load from now on (the load still reports it, this once).
+ */
+async function loadDir(
+  dir: string,
+  id: string,
+  write: boolean,
+  now: () => Date,
+): Promise<{ logPath: string; log: LogRead; meta: OpenedMeta; problems: LoadProblem[]; endsWithNewline: boolean }> {
+  const logPath = join(dir, TRANSCRIPT_FILE);
+  if (!existsSync(logPath)) throw badInput(`conversation ${id} has no transcript (${logPath} is missing)`, `restore the file, or remove ${dir}`);
+  const log = readLog(logPath, `conversation ${id}`);
+  const problems: LoadProblem[] = [...log.problems];
+  if (log.header && log.header.conversation !== id) {
+    problems.unshift({ line: 1, kind: 'header', detail: `header names conversation ${printable(String(log.header.conversation))}, not ${id}` });
+  }
+  const created = typeof log.header?.created === 'string' ? log.header.created : statSync(logPath).mtime.toISOString();
+  const defaults: ConversationMeta = { id, title: '', created, updated: created, cwd: '' };
+  const meta = await openMeta(dir, defaults, { write, now });
+  problems.push(...meta.problems);
+
+  let endsWithNewline = log.endsWithNewline;
+  if (write && log.empty) {
+    appendHeader(logPath, { format: FORMAT, version: FORMAT_VERSION, conversation: id, created: meta.handle.data.created }, { endsWithNewline });
+    endsWithNewline = true;
+  }
+  return { logPath, log, meta, problems, endsWithNewline };
+}
+
+/**
+ * Whether a user message of this conversation reached its log. What is on disk decides, not
+ * what is in memory: a message that did not reach the file (a full disk) is not kept anywhere.
+ */
+function userMessageOnDisk(logPath: string, id: string, transcript: Transcript, writer: LogWriter | undefined): boolean {
+  try {
+    transcript.flush();
+    writer?.sync();
+  } catch {
+    // The write that failed is what made the command fail; the file says what is kept.
+  }
+  try {
+    return readLog(logPath, `conversation ${id}`).entries.some((e) => e.kind === 'user_message');
+  } catch {
+    // Unreadable: keep it, whatever it holds.
+    return true;
+  }
 }
 
 function lastUser(entries: readonly Entry[]): UserAuthor | undefined {
