@@ -5,15 +5,18 @@
 // smaller size, and a read-only one neither types nor resizes; `baton ls` lists the tabs and
 // `baton kill-server` ends them; a stale socket is replaced; a socket directory open to
 // others or of another user is refused, as is a client of another protocol version; the
-// server listens on its 0600 Unix socket only.
+// server listens on its 0600 Unix socket only. Two clients writing from the one compose bar
+// (the ACP fixture agent in the tab, running cat): each message is recorded with the client
+// that pressed Enter, in the order they were sent.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { alive, openFiles, readStat } from '../../src/proc/index.js';
 import { decodeJson, encodeJson, FRAME, FrameReader, type Refusal } from '../../src/server/protocol.js';
+import { fixtureDecl } from '../helpers/acp-fixture.js';
 import { endServers, openPlainShell, ROOT, serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal, until } from '../helpers/term.js';
 
@@ -42,8 +45,8 @@ function baton(tui: BatonTui, args: string[], extraEnv: Record<string, string> =
 }
 
 /** Another client in a PTY of its own. */
-function client(tui: BatonTui, args: string[], size = { cols: 100, rows: 30 }): TestTerminal {
-  const t = new TestTerminal([process.execPath, CLI, ...args], { ...size, cwd: tui.work, env: envOf(tui) });
+function client(tui: BatonTui, args: string[], size = { cols: 100, rows: 30 }, env: Record<string, string> = {}): TestTerminal {
+  const t = new TestTerminal([process.execPath, CLI, ...args], { ...size, cwd: tui.work, env: { ...envOf(tui), ...env } });
   extra.push(t);
   return t;
 }
@@ -218,6 +221,42 @@ s('the server listens on its Unix socket only: no TCP or UDP socket among its op
   const inet = ['/proc/net/tcp', '/proc/net/tcp6', '/proc/net/udp', '/proc/net/udp6'].map(table).join('\n');
   for (const ino of inodes) assert.not.ok(new RegExp(`\\s${ino}\\s`).test(inet), `socket ${ino} is an internet socket`);
   assert.ok(inodes.some((ino) => new RegExp(`\\s${ino}\\s.*default\\.sock`).test(table('/proc/net/unix'))), 'the listening Unix socket');
+});
+
+s('two clients write from the one compose bar: each message is recorded with the client that pressed Enter, in the order sent', async () => {
+  // The fixture agent as a drop-in whose tab program is cat: what is sent is recorded as typed.
+  const decl = { ...fixtureDecl({ name: 'echoagent', title: 'Echo agent' }), tui: { command: '/bin/sh', args: ['-c', 'echo AGENT-READY; exec cat'] } };
+  b = startBatonTui({ plugins: { 'echo.mjs': `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n` }, env: { BATON_USER: 'ana', BATON_DEVICE: 'laptop' } });
+  await b.t.waitFor(/│Echo agent/, 20_000, 'the agent picker');
+  b.t.press('Enter');
+  await b.t.waitFor(/AGENT-READY/, 20_000, 'the agent in its tab');
+  const bo = client(b, ['attach'], { cols: 100, rows: 30 }, { BATON_USER: 'bo', BATON_DEVICE: 'desk' });
+  await bo.waitFor(/AGENT-READY/, 15_000);
+  const conversations = join(b.home, 'state', 'baton', 'conversations');
+  const authors = () =>
+    existsSync(conversations)
+      ? readdirSync(conversations).flatMap((id) =>
+          readFileSync(join(conversations, id, 'transcript.jsonl'), 'utf8')
+            .split('\n')
+            .filter((l) => l.includes('"user_message"'))
+            .map((l) => JSON.parse(l) as { text: string; author: { name: string; device: string } })
+            .map((e) => `${e.author.name}@${e.author.device}: ${e.text}`),
+        )
+      : [];
+  b.t.press('C-b', 'm');
+  b.t.type('one from ana');
+  b.t.press('Enter');
+  await until(() => authors().length === 1, 'the first message recorded', 15_000);
+  // The draft is shared, as the view is: bo writes the next one, and the compose bar says so.
+  bo.type('two from bo');
+  await b.t.waitFor(/bo@desk › two from bo/, 10_000, 'the compose bar names who writes, on every client');
+  bo.press('Enter');
+  await until(() => authors().length === 2, 'the second message recorded', 15_000);
+  b.t.type('three from ana');
+  await bo.waitFor(/ana@laptop › three from ana/, 10_000);
+  b.t.press('Enter');
+  await until(() => authors().length === 3, 'the third message recorded', 15_000);
+  assert.equal(authors(), ['ana@laptop: one from ana', 'bo@desk: two from bo', 'ana@laptop: three from ana']);
 });
 
 s.after(async () => {
