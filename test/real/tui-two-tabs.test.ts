@@ -44,8 +44,15 @@ function entries(cli: Cli, id: string): Row[] {
 const said = (cli: Cli, id: string) => entries(cli, id).filter((e) => e.kind === 'user_message').map((e) => e.text ?? '');
 /** Every conversation's user messages, by conversation id. */
 const allSaid = (cli: Cli) => Object.fromEntries(convDirs(cli).map((id) => [id, said(cli, id)]));
-/** Model requests that answered `marker` as the latest user message (one per turn on it). */
-const answered = (marker: string) => fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.includes(`You said: ${marker}`)).length;
+/**
+ * Model requests that answered `marker` as the latest user message (one per turn on it). Not
+ * any reply that quotes it: at start-up Gemini CLI asks the model in the background to
+ * summarise the newest earlier session of the project, which may be the other tab's, its
+ * messages and replies quoted in the prompt (and so in the fake's echo, which ends with its
+ * own instruction, not with the marker).
+ */
+const turnsOn = (marker: string) => fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${marker}`));
+const answered = (marker: string) => turnsOn(marker).length;
 
 /** Each CLI's baton has its own server (its socket under this directory's run/). */
 const serverDir = (cli: Cli) => join(menv.dir, `server-${cli}`);
@@ -116,7 +123,7 @@ async function eachOnce(cli: Cli, where: Record<string, (msgs: string[]) => bool
     assert.ok(mine(holding[0]![1]), `${m} is in the conversation it was sent from: ${state}`);
     assert.is(holding[0]![1].filter((x) => x === m).length, 1, `${m} once: ${state}`);
     // (How many times each answering request held the marker tells a resent request from a message typed twice.)
-    const seen = fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.includes(`You said: ${m}`)).map((r) => `#${r.seq} ${r.at}: ${JSON.stringify(r.body).split(m).length - 1}x`);
+    const seen = turnsOn(m).map((r) => `#${r.seq} ${r.at}: ${JSON.stringify(r.body).split(m).length - 1}x`);
     assert.is(answered(m), 1, `${m} reached the model once: ${seen.join('; ')}`);
   }
 }
