@@ -1,27 +1,56 @@
 #!/usr/bin/env node
 // The one entry point: parses the command line with yargs and hands each command to a
-// module under src/commands/ that a test can call without spawning a process. Prints
-// expected failures as `baton: <message>` (+ `  hint: <hint>`) and leaves with their
-// exit code; so are the file-system errors that describe the machine (a full disk, a
-// read-only or foreign directory: fs-failure.ts); anything else is a bug and keeps its
-// stack trace. Everything printed goes through terminalSafe() (commands/io.ts): no control
+// module under src/commands/ that a test can call without spawning a process; the few
+// command lines that attach a terminal or run the server are recognised without loading
+// yargs or the other commands (commands/quick-command.ts), so a reattach costs node's
+// start-up and little more. Prints expected failures as `baton: <message>` (+ `  hint:
+// <hint>`) and leaves with their exit code; so are the file-system errors that describe
+// the machine (a full disk, a read-only or foreign directory: fs-failure.ts); anything
+// else is a bug and keeps its stack trace. Everything printed goes through terminalSafe() (commands/io.ts): no control
 // character from data reaches the terminal.
 
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
-import yargs from './commands/yargs.js';
 import { BatonError, EXIT } from './errors.js';
 import { fsFailure } from './fs-failure.js';
 import { resolveHome } from './transcript/store-home.js';
-import { registerCommands } from './commands/index.js';
 import { processIo, terminalSafe, type Io } from './commands/io.js';
+import { setPluginDirs } from './commands/plugin-dirs.js';
+import { quickCommand, type QuickCommand } from './commands/quick-command.js';
 import { packageVersion } from './package-root.js';
 
 export async function main(argv: string[], given: Io = processIo()): Promise<number> {
   // Every command prints through this one door (see io.ts): nothing from data acts on the terminal.
   const io = terminalSafe(given);
   let code: number = EXIT.ok;
+  const setExit = (c: number) => (code = c);
+  try {
+    const quick = quickCommand(argv);
+    if (quick) await runQuick(quick, io, setExit);
+    else await parseAndRun(argv, io, setExit);
+  } catch (err) {
+    const known = err instanceof BatonError ? err : fsFailure(err, { home: homeOrUndefined(io.env) });
+    if (known) {
+      io.err(`baton: ${known.message}\n`);
+      if (known.hint) io.err(`  hint: ${known.hint}\n`);
+      return known.exitCode;
+    }
+    throw err;
+  }
+  return code;
+}
+
+async function runQuick(q: QuickCommand, io: Io, setExit: (code: number) => void): Promise<void> {
+  setPluginDirs(q.plugins);
+  if (q.kind === 'server') return (await import('./commands/server-commands.js')).serve(io, q.L);
+  if (q.kind === 'attach') return (await import('./commands/server-commands.js')).attachClient(io, q, setExit);
+  return (await import('./commands/open.js')).openView(io, q, setExit);
+}
+
+async function parseAndRun(argv: string[], io: Io, setExit: (code: number) => void): Promise<void> {
+  const { default: yargs } = await import('./commands/yargs.js');
+  const { registerCommands } = await import('./commands/index.js');
   const parser = yargs(argv)
     .scriptName('baton')
     .usage('baton — one conversation, handed between AI coding agents.\n\nUsage: $0 <command> [options]')
@@ -36,21 +65,10 @@ export async function main(argv: string[], given: Io = processIo()): Promise<num
       if (err) throw err;
       throw new BatonError(msg, EXIT.badInput, 'see `baton --help`');
     });
-  registerCommands(parser, io, (c) => (code = c));
-  try {
-    await parser.parseAsync(argv, {}, (err: unknown, _argv: unknown, output: string) => {
-      if (output && !err) io.out(output.endsWith('\n') ? output : output + '\n');
-    });
-  } catch (err) {
-    const known = err instanceof BatonError ? err : fsFailure(err, { home: homeOrUndefined(io.env) });
-    if (known) {
-      io.err(`baton: ${known.message}\n`);
-      if (known.hint) io.err(`  hint: ${known.hint}\n`);
-      return known.exitCode;
-    }
-    throw err;
-  }
-  return code;
+  registerCommands(parser, io, setExit);
+  await parser.parseAsync(argv, {}, (err: unknown, _argv: unknown, output: string) => {
+    if (output && !err) io.out(output.endsWith('\n') ? output : output + '\n');
+  });
 }
 
 function homeOrUndefined(env: NodeJS.ProcessEnv): string | undefined {

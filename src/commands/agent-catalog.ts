@@ -4,6 +4,7 @@
 import { loadRegistry, type Registry } from '../plugins/registry.js';
 import type { BriefTarget } from '../conversation/prepare-brief.js';
 import type { Io } from './io.js';
+import { pluginDirs } from './plugin-dirs.js';
 
 export interface AgentCatalog {
   registry: Registry;
@@ -13,17 +14,8 @@ export interface AgentCatalog {
   target(name: string, model?: string): BriefTarget;
 }
 
-let dirs: string[] = [];
-/** The `--plugins DIR` directories given to this command. */
-export const pluginDirs = (): string[] => [...dirs];
-
-/** Set from the global `--plugins DIR` option before a command runs. */
-export function setPluginDirs(list: string[]): void {
-  dirs = list;
-}
-
 export async function agentCatalog(io: Io): Promise<AgentCatalog> {
-  const registry = await loadRegistry({ env: io.env, pluginDirs: dirs });
+  const registry = await loadRegistry({ env: io.env, pluginDirs: pluginDirs() });
   for (const p of registry.problems) io.err(`baton: warning: ${p.path}: ${p.message}\n`);
   const titles: Record<string, string> = {};
   for (const d of registry.drivers()) titles[d.name] = d.title;

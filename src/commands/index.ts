@@ -1,7 +1,7 @@
 // Every command baton has, registered on one yargs parser. Each lives in its own module.
 
 import type { Argv } from './yargs.js';
-import { setPluginDirs } from './agent-catalog.js';
+import { setPluginDirs } from './plugin-dirs.js';
 import { registerAgents } from './agents.js';
 import { registerBrief } from './brief-command.js';
 import { registerChat } from './chat-command.js';

@@ -15,7 +15,7 @@ import type { TabListing } from '../server/tab-list.js';
 import { decodeJson, FRAME, type Frame } from '../server/protocol.js';
 import { DEFAULT_SERVER, socketPlace } from '../server/socket-place.js';
 import { stripControls } from '../transcript/sanitize.js';
-import { pluginDirs } from './agent-catalog.js';
+import { pluginDirs } from './plugin-dirs.js';
 import type { Io } from './io.js';
 import type { Argv } from './yargs.js';
 
@@ -52,6 +52,49 @@ async function ask(io: Io, request: { kind: 'ls' } | { kind: 'kill-server' }, na
   return { ...(reply.type === FRAME.reply ? decodeJson<Record<string, unknown>>(reply) : {}), pid: conn.welcome.pid };
 }
 
+/** What `baton server` does: serves until the server ends (started detached by the first `baton`). */
+export async function serve(io: Io, name: string): Promise<void> {
+  const place = socketPlace(io.env, name);
+  // Loaded here: the server hosts the TUI, which the client commands never need.
+  const { BatonServer } = await import('../server/server.js');
+  const server = new BatonServer({ place, name, env: io.env, pluginDirs: pluginDirs(), log: (l) => io.err(`${new Date().toISOString()} ${l}\n`) });
+  if (!(await server.start())) {
+    io.err(`baton: a server named ${name} already runs (${place.path})\n`);
+    return;
+  }
+  // Detached from any terminal: a hangup is not ours; SIGTERM ends it like kill-server.
+  process.on('SIGHUP', () => undefined);
+  process.on('SIGTERM', () => void server.end('SIGTERM'));
+  process.on('SIGINT', () => void server.end('SIGINT'));
+  await server.done;
+}
+
+export interface AttachArgs {
+  L: string;
+  t?: string | undefined;
+  r: boolean;
+  host?: string | undefined;
+  'remote-baton'?: string | undefined;
+}
+
+/** What `baton attach` does, once its words are parsed (by yargs, or quick-command.ts). */
+export async function attachClient(io: Io, a: AttachArgs, setExit: (code: number) => void): Promise<void> {
+  const remote = remoteOf(a, io.env);
+  setExit(
+    await attach({
+      name: a.L,
+      env: io.env,
+      // The directory matters only to a server whose view has yet to start; on another host, its home.
+      cwd: remote ? '.' : io.cwd,
+      start: false,
+      readOnly: a.r,
+      ...(a.t !== undefined ? { tab: a.t } : {}),
+      ...(remote ? { remote } : {}),
+      say: (l) => io.err(`${l}\n`),
+    }),
+  );
+}
+
 function formatTabs(tabs: TabListing[]): string {
   return tabs
     .map((t) => `${t.index}: ${stripControls(t.label)} (${t.agent}) ${t.status}  ${stripControls(t.cwd)}${t.conversation ? `  conversation ${t.conversation}` : ''}${t.active ? '  (active)' : ''}`)
@@ -64,21 +107,7 @@ export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) 
       'server',
       false, // started by baton itself; not something to type
       (c) => c.option('L', serverNameOption),
-      async (a) => {
-        const place = socketPlace(io.env, a.L);
-        // Loaded here: the server hosts the TUI, which the client commands never need.
-        const { BatonServer } = await import('../server/server.js');
-        const server = new BatonServer({ place, name: a.L, env: io.env, pluginDirs: pluginDirs(), log: (l) => io.err(`${new Date().toISOString()} ${l}\n`) });
-        if (!(await server.start())) {
-          io.err(`baton: a server named ${a.L} already runs (${place.path})\n`);
-          return;
-        }
-        // Detached from any terminal: a hangup is not ours; SIGTERM ends it like kill-server.
-        process.on('SIGHUP', () => undefined);
-        process.on('SIGTERM', () => void server.end('SIGTERM'));
-        process.on('SIGINT', () => void server.end('SIGINT'));
-        await server.done;
-      },
+      (a) => serve(io, a.L),
     )
     .command(
       'attach',
@@ -89,22 +118,7 @@ export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) 
           .option('t', { alias: 'target', type: 'string', describe: 'the tab to show first (its number or title)' })
           .option('r', { alias: 'read-only', type: 'boolean', default: false, describe: 'watch only: keys and the terminal size are not sent' })
           .options(hostOptions),
-      async (a) => {
-        const remote = remoteOf(a, io.env);
-        setExit(
-          await attach({
-            name: a.L,
-            env: io.env,
-            // The directory matters only to a server whose view has yet to start; on another host, its home.
-            cwd: remote ? '.' : io.cwd,
-            start: false,
-            readOnly: a.r,
-            ...(a.t !== undefined ? { tab: a.t } : {}),
-            ...(remote ? { remote } : {}),
-            say: (l) => io.err(`${l}\n`),
-          }),
-        );
-      },
+      (a) => attachClient(io, a, setExit),
     )
     .command(
       'ls',
