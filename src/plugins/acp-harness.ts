@@ -308,7 +308,7 @@ export function acpDriver(decl: AcpAgentDecl): DriverDefinition {
     families: decl.families ?? [],
     // fork: the agent decides (session/fork is advertised or not); canFork asks it.
     // tabSession false: a declared TUI command takes no session id, so a tab starts it with the brief.
-    capabilities: { resume: true, fork: true, tabSession: false },
+    capabilities: { resume: true, fork: true, tabSession: false, tab: Boolean(decl.tui) },
     detect: (opts) => detectAcpAgent(decl, opts),
     canFork: (opts) => acpOffersFork(decl, opts),
     launch(opts: LaunchOptions): LaunchSpec {

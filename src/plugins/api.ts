@@ -230,6 +230,11 @@ export interface Capabilities {
    * declared TUI) sets false, and a tab then starts it fresh with the brief.
    */
   tabSession: boolean;
+  /**
+   * Has a terminal UI of its own to open in a tab. Default: true. An ACP agent declared
+   * without one sets false: the picker leaves it out (its launch would refuse).
+   */
+  tab: boolean;
 }
 
 /** What `launch()` of a DriverDefinition returns: `env` may be left out (no additions). */

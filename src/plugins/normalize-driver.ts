@@ -1,14 +1,14 @@
 // A driver as a plugin writes it (DriverDefinition) -> the driver the rest of baton uses
 // (HarnessDriver), done once by the registry for every driver it registers, built-in,
 // declared or drop-in: defaults filled in (families: none; capabilities: no resume, no
-// fork, tabSession true; a launch's env: none), capability fields baton does not know left
+// fork, tabSession and tab true; a launch's env: none), capability fields baton does not know left
 // out, and detect()'s result given the tested-range verdict, the one place where a
 // version is compared with `testedVersions`. It never changes what a driver does otherwise.
 
 import type { Capabilities, DetectResult, Detection, DriverDefinition, DriverParts, HarnessDriver, LaunchSpec, LaunchSpecDefinition } from './api.js';
 import { versionInRange } from './version-range.js';
 
-export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = { resume: false, fork: false, tabSession: true };
+export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = { resume: false, fork: false, tabSession: true, tab: true };
 
 /**
  * `found` with the verdict on `range`: untestedVersion set (to the range) only when the
@@ -42,6 +42,7 @@ export function normalizeDriver(def: DriverDefinition): HarnessDriver {
       resume: caps.resume ?? DEFAULT_CAPABILITIES.resume,
       fork: caps.fork ?? DEFAULT_CAPABILITIES.fork,
       tabSession: caps.tabSession ?? DEFAULT_CAPABILITIES.tabSession,
+      tab: caps.tab ?? DEFAULT_CAPABILITIES.tab,
     },
     detect: async (opts) => withTestedRange(await def.detect(opts), def.testedVersions),
     launch: (opts) => {

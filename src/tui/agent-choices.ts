@@ -8,7 +8,7 @@
 import { Emitter, type Event } from '../lifecycle/index.js';
 import type { Detection, HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
-import { shellChoice } from './entry.js';
+import { shellChoice } from './shell-choice.js';
 import type { PickerChoice } from './picker.js';
 
 export type Choice = { kind: 'shell' } | { kind: 'agent'; name: string };
@@ -55,9 +55,9 @@ export class AgentChoices {
     try {
       const detection = await this.opts.registry.detect(d.name);
       if (!detection.installed) return { usable: false };
-      // Without a prompt a launch only builds argv: a cheap way to ask "can it run in a tab?".
-      await d.launch({ cwd: this.opts.cwd, env: this.opts.env });
-      return { usable: true, detection };
+      // Asked of the driver, never by a trial launch: a launch may make a session for the
+      // tab (opencode's does), and the picker opening must not.
+      return d.capabilities.tab ? { usable: true, detection } : { usable: false };
     } catch {
       return { usable: false };
     }

@@ -22,7 +22,7 @@ import { currentBranch, isRepo } from '../worktree/git.js';
 import type { App } from './app.js';
 import { AgentChoices, type Choice } from './agent-choices.js';
 import { ComposeBar } from './compose-bar.js';
-import { shellChoice } from './entry.js';
+import { shellChoice } from './shell-choice.js';
 import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ClosedFork, type ForkActionsContext } from './fork-actions.js';
 import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
 import { confirm, openPicker } from './picker.js';

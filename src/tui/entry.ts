@@ -3,11 +3,11 @@
 // app on the process's terminal, and resolves with the exit code once the user quits.
 // It must never leave the terminal in raw mode or a program running behind it.
 
-import { basename } from 'node:path';
 import { badInput } from '../errors.js';
 import { App, type AppOptions } from './app.js';
 import { loadKeyConfig, tmuxPrefixNote } from './keys.js';
 import { scrollbackFromEnv } from './scrollback.js';
+import { shellChoice } from './shell-choice.js';
 import type { PickerChoice } from './picker.js';
 import type { TabLaunch } from './tab.js';
 
@@ -39,11 +39,6 @@ export interface RunTuiOptions {
 }
 
 /** The picker's permanent entry: the user's $SHELL (else /bin/sh) in the directory. */
-export function shellChoice(cwd: string, env: NodeJS.ProcessEnv): PickerChoice<TabLaunch> {
-  const shell = env.SHELL || '/bin/sh';
-  return { label: 'Plain shell', detail: shell, value: { command: shell, args: [], env: {}, cwd, agent: 'shell', title: basename(shell) } };
-}
-
 export { scrollbackFromEnv } from './scrollback.js';
 
 export async function runTui(opts: RunTuiOptions): Promise<number> {

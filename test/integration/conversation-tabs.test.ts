@@ -14,7 +14,7 @@ import { loadRegistry, type Registry } from '../../src/plugins/registry.js';
 import { childrenOf } from '../../src/proc/index.js';
 import { App } from '../../src/tui/app.js';
 import { ConversationTabs } from '../../src/tui/conversation-tabs.js';
-import { shellChoice } from '../../src/tui/entry.js';
+import { shellChoice } from '../../src/tui/shell-choice.js';
 import { loadKeyConfig } from '../../src/tui/keys.js';
 import { until } from '../helpers/term.js';
 import { createGitFactsProvider } from '../../src/worktree/git-facts.js';

@@ -104,7 +104,7 @@ function fakeDriver(term: FakeTerminal): HarnessDriver {
     name: 'fake',
     title: 'Fake CLI',
     families: [],
-    capabilities: { resume: false, fork: false, tabSession: true },
+    capabilities: { resume: false, fork: false, tabSession: true, tab: true },
     detect: async () => ({ installed: true, installHint: 'written by tab-session-queue.test.ts' }),
     launch: (o) => ({ command: 'fake-cli', args: [], env: {}, cwd: o.cwd, prompt: 'none' }),
     ingest: async (o) => {

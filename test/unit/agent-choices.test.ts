@@ -1,0 +1,50 @@
+// The picker's agent rows (src/tui/agent-choices.ts): which installed agents are offered for a
+// tab, decided from what each driver declares, never by trying its launch — opencode's
+// launch makes a session in the user's store, and every picker opening made one.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
+import type { DriverDefinition, HarnessDriver } from '../../src/plugins/api.js';
+import type { Registry } from '../../src/plugins/registry.js';
+import { AgentChoices, CHECKING } from '../../src/tui/agent-choices.js';
+
+function agent(name: string, over: Partial<DriverDefinition> = {}, launched: string[] = []): HarnessDriver {
+  return normalizeDriver({
+    name,
+    title: name.toUpperCase(),
+    detect: async () => ({ installed: true, version: '1.0.0', installHint: `install ${name}` }),
+    launch: async (opts) => {
+      launched.push(name);
+      return { command: name, args: [], cwd: opts.cwd };
+    },
+    ...over,
+  } as DriverDefinition);
+}
+
+function registryOf(drivers: HarnessDriver[]): Registry {
+  // Only what AgentChoices reads of a registry; detection as the registry gives it.
+  const subset = {
+    drivers: () => drivers,
+    settings: () => ({}),
+    detect: (name: string) => drivers.find((d) => d.name === name)!.detect({ env: {} }),
+  };
+  return subset as unknown as Registry;
+}
+
+test('offered: installed agents with a terminal UI; no launch is tried to find out', async () => {
+  const launched: string[] = [];
+  const drivers = [
+    agent('alpha', {}, launched),
+    agent('beta', { capabilities: { tab: false } }, launched),
+    agent('gamma', { detect: async () => ({ installed: false, installHint: 'install gamma' }) }, launched),
+  ];
+  const choices = new AgentChoices({ registry: registryOf(drivers), cwd: '/tmp', env: { SHELL: '/bin/sh' }, agentsOnly: true });
+  assert.equal(choices.list().map((c) => c.detail), [CHECKING, CHECKING, CHECKING], 'every row checking at first');
+  await choices.settled;
+  assert.equal(choices.list().map((c) => c.label), ['ALPHA']);
+  assert.is(choices.usable('beta'), false, 'no terminal UI of its own: not offered for a tab');
+  assert.is(choices.usable('gamma'), false);
+  assert.equal(launched, [], 'the picker never launched an agent');
+});
+
+test.run();
