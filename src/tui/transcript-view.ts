@@ -108,6 +108,50 @@ function lay(t: Transcript, titles: Record<string, string>): Line[] {
   return out;
 }
 
+/** The rows the view shows: those around the selection (kept mid-view), the selected one inverse, dividers fitted to the width. */
+function viewRows(lines: readonly Line[], sel: number, rows: number, width: number): string {
+  const top = Math.max(0, Math.min(sel - Math.floor(rows / 2), lines.length - rows));
+  const view: string[] = [];
+  for (let i = top; i < Math.min(lines.length, top + rows); i++) {
+    const l = lines[i]!;
+    let text = escapeTags(l.divider ? fitDivider(l.divider, width) : l.text.slice(0, width));
+    if (l.divider) text = `{cyan-fg}{bold}${text}{/bold}{/cyan-fg}`;
+    view.push(i === sel ? `{inverse}${text}{/inverse}` : text);
+  }
+  return view.join('\n') || '{gray-fg}(nothing yet){/gray-fg}';
+}
+
+/** Where a movement key (arrows, pages, Home, End) takes the selection; undefined for any other key. */
+export function selectionAfter(key: string | undefined, sel: number, count: number, page: number): number | undefined {
+  switch (key) {
+    case 'up':
+      return Math.max(0, sel - 1);
+    case 'down':
+      return Math.min(count - 1, sel + 1);
+    case 'pageup':
+      return Math.max(0, sel - page);
+    case 'pagedown':
+      return Math.min(count - 1, sel + page);
+    case 'home':
+      return 0;
+    case 'end':
+      return count - 1;
+  }
+  return undefined;
+}
+
+/** The first line after `from` (wrapping around) whose text holds `query`, in any case; undefined without one. */
+export function nextMatch(lines: readonly { text: string }[], query: string, from: number): number | undefined {
+  if (!query) return undefined;
+  const q = query.toLowerCase();
+  for (let k = 1; k <= lines.length; k++) {
+    const i = (from + k) % lines.length;
+    if (lines[i]!.text.toLowerCase().includes(q)) return i;
+  }
+  return undefined;
+}
+
+/** Opens the view over the host's screen; resolves when it closes (q, Esc, or an action that closes it, a fork). */
 export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Record<string, string>, title: string, actions: TranscriptActions = {}): Promise<void> {
   let lines = lay(t, titles);
   let sel = Math.max(0, lines.length - 1);
@@ -128,28 +172,14 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
   const draw = () => {
     // A card or a search answered after the view itself was closed draws nothing.
     if (closed) return;
-    const n = rows();
-    const top = Math.max(0, Math.min(sel - Math.floor(n / 2), lines.length - n));
-    const view: string[] = [];
-    for (let i = top; i < Math.min(lines.length, top + n); i++) {
-      const l = lines[i]!;
-      let text = escapeTags(l.divider ? fitDivider(l.divider, width()) : l.text.slice(0, width()));
-      if (l.divider) text = `{cyan-fg}{bold}${text}{/bold}{/cyan-fg}`;
-      view.push(i === sel ? `{inverse}${text}{/inverse}` : text);
-    }
-    box.setContent(view.join('\n') || '{gray-fg}(nothing yet){/gray-fg}');
+    box.setContent(viewRows(lines, sel, rows(), width()));
     host.screen.render();
   };
   const find = (from: number) => {
-    if (!query) return;
-    const q = query.toLowerCase();
-    for (let k = 1; k <= lines.length; k++) {
-      const i = (from + k) % lines.length;
-      if (lines[i]!.text.toLowerCase().includes(q)) {
-        sel = i;
-        return draw();
-      }
-    }
+    const i = nextMatch(lines, query, from);
+    if (i === undefined) return;
+    sel = i;
+    draw();
   };
   const jumpTo = (seq: number) => {
     const i = lines.findIndex((l) => l.seq >= seq);
@@ -190,25 +220,12 @@ export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Rec
       if (ch === 'f') return act(actions.fork);
       if (ch === 'r') return act(actions.reset);
       if (ch === 'u') return act(actions.undo);
+      const to = selectionAfter(key.name, sel, lines.length, rows());
+      if (to !== undefined) {
+        sel = to;
+        return draw();
+      }
       switch (key.name) {
-        case 'up':
-          sel = Math.max(0, sel - 1);
-          return draw();
-        case 'down':
-          sel = Math.min(lines.length - 1, sel + 1);
-          return draw();
-        case 'pageup':
-          sel = Math.max(0, sel - rows());
-          return draw();
-        case 'pagedown':
-          sel = Math.min(lines.length - 1, sel + rows());
-          return draw();
-        case 'home':
-          sel = 0;
-          return draw();
-        case 'end':
-          sel = lines.length - 1;
-          return draw();
         case 'escape':
         case 'q':
           return close();
