@@ -67,22 +67,54 @@ function keygen(keygenPath: string, file: string): void {
 
 /** Starts the test's sshd, or says why it cannot run here. */
 export async function startSshd(): Promise<Sshd | { problem: string }> {
-  const sshd = which('sshd', ['/usr/sbin', '/usr/local/sbin', '/sbin']);
-  const ssh = which('ssh', ['/usr/bin']);
-  const keygenPath = which('ssh-keygen', ['/usr/bin']);
-  if (!sshd) return { problem: 'no sshd on this machine (Debian: apt-get install -y openssh-server; .ci/run installs it)' };
-  if (!ssh || !keygenPath) return { problem: 'no ssh or ssh-keygen on this machine (openssh-client)' };
+  const tools = findTools();
+  if ('problem' in tools) return tools;
   // sshd run as root drops privileges into this directory; the package's service makes it at boot.
   if (process.getuid?.() === 0 && !existsSync('/run/sshd')) mkdirSync('/run/sshd', { mode: 0o755 });
   const dir = mkdtempSync(join(tmpdir(), 'baton-sshd-'));
   chmodSync(dir, 0o700);
   const user = userInfo().username;
-  for (const k of ['host_key', 'client_key', 'stranger_key']) keygen(keygenPath, join(dir, k));
+  for (const k of ['host_key', 'client_key', 'stranger_key']) keygen(tools.keygen, join(dir, k));
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_key.pub')), { mode: 0o600 });
   const port = await freePort();
-  const hostPub = readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
-  writeFileSync(join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${hostPub}\n`, { mode: 0o600 });
-  writeFileSync(join(dir, 'empty_known_hosts'), '', { mode: 0o600 });
+  const config = writeServerConfig(dir, user);
+  const bin = writeClientSide(dir, port, user, tools.ssh);
+  const started = await runSshd(tools.sshd, config, port);
+  if ('problem' in started) {
+    rmSync(dir, { recursive: true, force: true });
+    return started;
+  }
+  const { child, log } = started;
+  return {
+    dir,
+    port,
+    pid: child.pid!,
+    bin,
+    hosts: { good: 'baton-test', stranger: 'baton-test-stranger', unknownKey: 'baton-test-unknown-key' },
+    log,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const gone = new Promise((r) => child.once('exit', r));
+        process.kill(child.pid!, 'SIGTERM');
+        await gone;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The OpenSSH programs the helper runs, or which package is missing. */
+function findTools(): { sshd: string; ssh: string; keygen: string } | { problem: string } {
+  const sshd = which('sshd', ['/usr/sbin', '/usr/local/sbin', '/sbin']);
+  const ssh = which('ssh', ['/usr/bin']);
+  const keygen = which('ssh-keygen', ['/usr/bin']);
+  if (!sshd) return { problem: 'no sshd on this machine (Debian: apt-get install -y openssh-server; .ci/run installs it)' };
+  if (!ssh || !keygen) return { problem: 'no ssh or ssh-keygen on this machine (openssh-client)' };
+  return { sshd, ssh, keygen };
+}
+
+/** sshd_config: loopback only, the throwaway host key, this user by key alone; returns its path. */
+function writeServerConfig(dir: string, user: string): string {
   const config = join(dir, 'sshd_config');
   writeFileSync(
     config,
@@ -108,6 +140,18 @@ export async function startSshd(): Promise<Sshd | { problem: string }> {
       '',
     ].join('\n'),
   );
+  return config;
+}
+
+/**
+ * The client side: a known_hosts with the host's key (and an empty one), an ssh_config with
+ * the three host aliases, and an `ssh` that runs the real one with that config. Returns the
+ * PATH directory holding that `ssh`.
+ */
+function writeClientSide(dir: string, port: number, user: string, ssh: string): string {
+  const hostPub = readFileSync(join(dir, 'host_key.pub'), 'utf8').trim().split(/\s+/).slice(0, 2).join(' ');
+  writeFileSync(join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${hostPub}\n`, { mode: 0o600 });
+  writeFileSync(join(dir, 'empty_known_hosts'), '', { mode: 0o600 });
   const clientConfig = join(dir, 'ssh_config');
   const common = ['  HostName 127.0.0.1', `  Port ${port}`, `  User ${user}`, '  IdentitiesOnly yes', '  BatchMode yes', '  StrictHostKeyChecking yes', '  GlobalKnownHostsFile /dev/null', '  LogLevel ERROR', '  ConnectTimeout 10'];
   writeFileSync(
@@ -132,7 +176,11 @@ export async function startSshd(): Promise<Sshd | { problem: string }> {
   const bin = join(dir, 'bin');
   mkdirSync(bin);
   writeFileSync(join(bin, 'ssh'), `#!/bin/sh\nexec ${shellCommand([ssh, '-F', clientConfig])} "$@"\n`, { mode: 0o755 });
+  return bin;
+}
 
+/** `sshd -D` in the foreground, once it answers on its port; or why it did not within 10 s (it is ended then). */
+async function runSshd(sshd: string, config: string, port: number): Promise<{ child: ChildProcess; log: () => string } | { problem: string }> {
   let log = '';
   const child: ChildProcess = spawn(sshd, ['-D', '-e', '-f', config, '-p', String(port)], { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr!.setEncoding('utf8');
@@ -143,25 +191,9 @@ export async function startSshd(): Promise<Sshd | { problem: string }> {
   while (!(await answers(port))) {
     if (exited || Date.now() > deadline) {
       child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
       return { problem: `sshd could not run here: ${exited ?? 'no answer on its port in 10 s'}: ${log.trim().split('\n').slice(-3).join(' | ')}` };
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    dir,
-    port,
-    pid: child.pid!,
-    bin,
-    hosts: { good: 'baton-test', stranger: 'baton-test-stranger', unknownKey: 'baton-test-unknown-key' },
-    log: () => log,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const gone = new Promise((r) => child.once('exit', r));
-        process.kill(child.pid!, 'SIGTERM');
-        await gone;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return { child, log: () => log };
 }
