@@ -1,7 +1,8 @@
 // One headless turn of a conversation (`baton chat`): picks the agent, and when it differs
-// from the conversation's current one performs the handoff — a new segment and handoff
-// entry, then the brief (a fresh replay, or a returning agent's own session plus only the
-// delta) followed by the user's message. A native fork's first turn (its cursor is marked
+// from the conversation's current one performs the handoff that handoff-plan.ts plans (the
+// planner a tab's switch uses too): a new segment and handoff entry, then the brief (a fresh
+// replay, or a returning agent's own session plus only the delta) followed by the user's
+// message. A native fork's first turn (its cursor is marked
 // `fork`) forks that agent's own session instead of continuing it, and sends the message
 // alone; should the fork fail before the prompt reached the model, the turn falls back to
 // the replay with the full brief. Everything is checked before anything is written,
@@ -19,7 +20,7 @@ import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { Entry } from '../transcript/types.js';
-import { hasContext, lastSegmentOf, prepareBrief, resumableCursor, type PreparedBrief } from './prepare-brief.js';
+import { briefFor, planHandoff, recordHandoff, type HandoffInput } from './handoff-plan.js';
 import { guardTurn, TurnAbandonedError } from './turn-guard.js';
 
 export interface ChatTurn {
@@ -57,18 +58,6 @@ export interface ChatResult {
   handoff?: { from: string | null; mode: 'fresh' | 'resume'; briefChars: number };
   /** Why the turn ended, when the driver says (`cancelled`: the signal ended it). */
   stopReason?: string;
-}
-
-interface Plan {
-  driver: HarnessDriver;
-  model: string;
-  /** A handoff is needed: the agent (or model) differs from the current segment's. */
-  switching: boolean;
-  prepared?: PreparedBrief;
-  /** The native session to continue. */
-  resume?: string;
-  /** Fork `resume` into a new session instead of continuing it (a native fork's first turn). */
-  fork?: boolean;
 }
 
 /** How long a driver's `detect()` may take before `baton chat` gives up on it (version probes take 5 s at most each). */
@@ -110,66 +99,24 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   const budget = briefMaxCharsFromEnv(turn.env);
   if (budget.warning) deps.warn?.(budget.warning);
 
-  const current = t.currentSegment;
-  const name = turn.agent ?? current?.harness;
+  const name = turn.agent ?? t.currentSegment?.harness;
   if (!name) {
     throw new BatonError('this conversation has no agent yet', EXIT.badInput, `choose one with --agent NAME (known: ${registry.names().join(', ')})`);
   }
   const driver = await readyDriver(registry, name, turn.signal);
-  const model = turn.model ?? (current?.harness === name ? current.model : lastSegmentOf(t.segments, name)?.model) ?? registry.settings(name).model ?? driver.defaultModel ?? 'default';
-  const titles = Object.fromEntries(registry.drivers().map((d) => [d.name, d.title]));
-  const plan: Plan = { driver, model, switching: !current || current.harness !== name || current.model !== model };
-
-  const briefFor = async (canResume: boolean, uptoSeq?: number) =>
-    prepareBrief({
-      transcript: t,
-      title: conv.meta.data.title,
-      cwd: conv.meta.data.cwd,
-      baseBranch: conv.meta.data.baseBranch,
-      target: { harness: name, model, title: driver.title, canResume, canFork: driver.capabilities.fork },
-      maxChars: budget.maxChars,
-      uptoSeq,
-      git: deps.git,
-      agentTitles: titles,
-    });
-
-  if (hasContext(t.entries)) {
-    const cursor = resumableCursor(t, { harness: name, model, canResume: driver.capabilities.resume, canFork: driver.capabilities.fork });
-    if (!plan.switching && cursor && !hasContext(t.since(cursor.deliveredSeq))) {
-      // Same agent, next turn, nothing it has not seen: its own session and the message alone.
-      plan.resume = cursor.agentSession;
-      plan.fork = cursor.fork;
-    } else {
-      plan.prepared = await briefFor(driver.capabilities.resume);
-      plan.resume = plan.prepared.resume?.agentSession;
-      plan.fork = plan.prepared.resume?.fork;
-    }
-  }
+  const input: HandoffInput = { conversation: conv, registry, driver, ...(turn.model ? { model: turn.model } : {}), env: turn.env, git: deps.git, inTab: false };
+  const plan = await planHandoff(input);
+  const model = plan.model;
 
   // From here on the conversation changes.
   const before = t.entries.length;
   const switchId = randomUUID();
-  const briefText = plan.prepared?.brief.text ?? null;
+  const briefText = plan.brief?.text ?? null;
   let handoff: ChatResult['handoff'];
-  if (plan.switching) {
-    const mode = plan.resume ? 'resume' : 'fresh';
-    const h = t.startSegment({
-      harness: name,
-      model,
-      switchId,
-      mode,
-      briefChars: briefText?.length ?? 0,
-      briefHash: plan.prepared?.brief.hash ?? undefined,
-      budget: budget.maxChars,
-      uptoSeq: t.lastSeq,
-      sinceSeq: plan.prepared?.resume?.deliveredSeq,
-      briefTitle: conv.meta.data.title,
-      git: plan.prepared?.git,
-    });
-    handoff = { from: h.kind === 'handoff' && h.from ? h.from.harness : null, mode, briefChars: briefText?.length ?? 0 };
-    // A session to fork is not this segment's: the new one is, once the driver reports it.
-    if (plan.resume && !plan.fork) t.apply({ type: 'session', agentSession: plan.resume });
-  }
+  const h = recordHandoff(conv, plan, switchId);
+  if (h?.kind === 'handoff') handoff = { from: h.from ? h.from.harness : null, mode: h.mode, briefChars: h.briefChars };
+  let resume = plan.resume;
+  let fork = !!plan.fork;
   const messageSeqBefore = t.lastSeq;
   const checkpoint = deps.checkpoint ? await deps.checkpoint(t.lastSeq + 1) : undefined;
   t.apply({ type: 'user_text', text: turn.prompt, checkpoint, switchId: plan.switching ? switchId : undefined });
@@ -187,7 +134,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
             prompt,
             model: model === 'default' ? undefined : model,
             resume,
-            ...(resume && plan.fork ? { fork: true } : {}),
+            ...(resume && fork ? { fork: true } : {}),
             yes: turn.yes,
             args: [...(registry.settings(name).args ?? []), ...(turn.args ?? [])],
             timeoutMs: turn.timeoutMs,
@@ -208,20 +155,20 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
 
   let result: HeadlessResult;
   try {
-    result = await run(compose(briefText), plan.resume);
+    result = await run(compose(briefText), resume);
   } catch (err) {
-    if (!(err instanceof ResumeFailedError) || !plan.resume) return fail(err);
+    if (!(err instanceof ResumeFailedError) || !resume) return fail(err);
     // The native session is gone (nothing reached the model): forget it and start over
     // with the full brief, in the same switch.
     t.flush();
     t.invalidateCursor(name);
-    const how = plan.fork ? 'Forking' : 'Resuming';
-    t.apply({ type: 'notice', text: `${how} ${driver.title}'s own session ${plan.resume} failed (${err.message}); starting it fresh with the full brief.` });
-    deps.warn?.(`${how.toLowerCase()} ${name} session ${plan.resume} failed; starting fresh with the full brief`);
-    const fresh = await briefFor(false, messageSeqBefore);
+    const how = fork ? 'Forking' : 'Resuming';
+    t.apply({ type: 'notice', text: `${how} ${driver.title}'s own session ${resume} failed (${err.message}); starting it fresh with the full brief.` });
+    deps.warn?.(`${how.toLowerCase()} ${name} session ${resume} failed; starting fresh with the full brief`);
+    const fresh = await briefFor(input, model, { canResume: false, uptoSeq: messageSeqBefore });
     // The fresh session gets the whole history in its brief: it is this conversation's own.
-    plan.resume = undefined;
-    plan.fork = undefined;
+    resume = undefined;
+    fork = false;
     try {
       result = await run(compose(fresh.brief.text), undefined);
     } catch (err2) {
@@ -233,13 +180,13 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     if (!turn.signal?.aborted) noAnswer(t.entries.slice(before));
     t.apply({ type: 'error', text: `The turn was cancelled (${String(turn.signal!.reason)}) before ${driver.title} answered.`, code: String(EXIT.cancelled) });
   }
-  if (plan.resume && !result.resumed) {
+  if (resume && !result.resumed) {
     // The CLI answered in a new session of its own: the reply stands, but that session
     // lacks the history, so the next turn must not treat it as carrying the conversation.
     t.flush();
     t.invalidateCursor(name);
-    t.apply({ type: 'notice', text: `${driver.title} did not ${plan.fork ? 'fork' : 'resume'} session ${plan.resume} and answered in a new session; the next turn starts it with a full brief.` });
-    deps.warn?.(`${name} did not ${plan.fork ? 'fork' : 'resume'} its session; the next turn replays the conversation`);
+    t.apply({ type: 'notice', text: `${driver.title} did not ${fork ? 'fork' : 'resume'} session ${resume} and answered in a new session; the next turn starts it with a full brief.` });
+    deps.warn?.(`${name} did not ${fork ? 'fork' : 'resume'} its session; the next turn replays the conversation`);
     t.flush();
     if (!t.entries.slice(before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
     if (result.agentSession) t.apply({ type: 'session', agentSession: result.agentSession });
@@ -250,7 +197,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   if (result.agentSession) t.apply({ type: 'session', agentSession: result.agentSession });
   if (!t.entries.slice(before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
   // After a fork, only the new session (the driver reports it) is this conversation's own.
-  const session = result.agentSession ?? (plan.fork ? undefined : t.currentSegment?.agentSession);
+  const session = result.agentSession ?? (fork ? undefined : t.currentSegment?.agentSession);
   if (session) t.confirmCursor(name, session, t.lastSeq);
   await conv.meta.update({ lastAgent: { harness: name, model }, ...(conv.meta.data.title ? {} : { title: titleFrom(turn.prompt) }) });
   return done(result.stopReason);

@@ -12,9 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '../errors.js';
 import type { HarnessDriver, LaunchSpec } from '../plugins/api.js';
-import type { NativeCursor, UserAuthor } from '../transcript/types.js';
-import { briefMaxCharsFromEnv } from '../transcript/settings.js';
-import { hasContext, prepareBrief } from './prepare-brief.js';
+import type { UserAuthor } from '../transcript/types.js';
+import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
 import type { ArmedSwitch, TabSession } from './tab-session.js';
 
 export type SwitchOutcome = {
@@ -28,63 +27,17 @@ const STOP_GRACE_MS = 3000;
 
 interface Launched {
   spec: LaunchSpec;
-  resumed: boolean;
-  /** The launch forks this session (a native fork's cursor) instead of continuing it. */
-  forked?: NativeCursor;
-  /** What the new agent must hear before the next message (a replay, or a returning agent's delta). */
-  brief: string | undefined;
+  plan: HandoffPlan;
 }
 
-async function launch(session: TabSession, driver: HarnessDriver, model: string, switchId: string, record: boolean): Promise<Launched> {
-  const { conversation: conv, registry, env } = session.deps;
-  const t = conv.transcript;
-  const budget = briefMaxCharsFromEnv(env);
-  const current = t.currentSegment;
-  let briefText: string | null = null;
-  let resume: string | undefined;
-  let forked: NativeCursor | undefined;
-  let hash: string | null = null;
-  let prepared: Awaited<ReturnType<typeof prepareBrief>> | undefined;
-  // A tab program that cannot open a session by id would start blank: it gets the brief instead.
-  const inTab = driver.capabilities.tabSession;
-  if (hasContext(t.entries)) {
-    const titles = Object.fromEntries(registry.drivers().map((d) => [d.name, d.title]));
-    prepared = await prepareBrief({
-      transcript: t,
-      title: conv.meta.data.title,
-      cwd: conv.meta.data.cwd,
-      baseBranch: conv.meta.data.baseBranch,
-      target: { harness: driver.name, model, title: driver.title, canResume: inTab && driver.capabilities.resume, canFork: inTab && driver.capabilities.fork },
-      maxChars: budget.maxChars,
-      git: session.deps.git,
-      agentTitles: titles,
-    });
-    const { brief, resume: cursor } = prepared;
-    resume = cursor?.agentSession;
-    if (cursor?.fork) forked = cursor;
-    // A returning agent with nothing new to hear needs no brief at all.
-    briefText = resume && t.since(cursor!.deliveredSeq).every((e) => e.kind !== 'user_message' && e.kind !== 'agent_text') ? null : brief.text;
-    hash = briefText ? brief.hash : null;
-  }
-  if (record && (!current || current.harness !== driver.name || current.model !== model)) {
-    t.startSegment({
-      harness: driver.name,
-      model,
-      switchId,
-      mode: resume ? 'resume' : 'fresh',
-      briefChars: briefText?.length ?? 0,
-      briefHash: hash ?? undefined,
-      budget: budget.maxChars,
-      sinceSeq: prepared?.resume?.deliveredSeq,
-      briefTitle: conv.meta.data.title,
-      git: prepared?.git,
-    });
-    // A session to fork is not this segment's: the new one is, once the log shows it.
-    if (resume && !forked) t.apply({ type: 'session', agentSession: resume });
-    conv.sync();
-  }
-  const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: model === 'default' ? undefined : model, resume, ...(forked ? { fork: true } : {}), env });
-  return { spec, resumed: !!resume, ...(forked ? { forked } : {}), brief: briefText ?? undefined };
+/** Plans the handoff to `driver` (handoff-plan.ts, as `baton chat` does), records it, and has the driver say how to launch it. */
+async function launch(session: TabSession, driver: HarnessDriver, model: string | undefined, switchId: string): Promise<Launched> {
+  const { conversation: conv, registry, env, git } = session.deps;
+  const plan = await planHandoff({ conversation: conv, registry, driver, ...(model ? { model } : {}), env, git, inTab: true });
+  if (recordHandoff(conv, plan, switchId)) conv.sync();
+  const m = plan.model;
+  const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: m === 'default' ? undefined : m, resume: plan.resume, ...(plan.fork ? { fork: true } : {}), env });
+  return { spec, plan };
 }
 
 /**
@@ -100,28 +53,29 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   if (!found.installed) {
     return { kind: 'not-sent', message: `${driver.title} is not installed (${found.installHint}). Nothing was sent.`, draft: message };
   }
-  const m = model ?? registry.settings(agent).model ?? driver.defaultModel ?? 'default';
   let launched: Launched;
   try {
-    launched = await launch(session, driver, m, switchId, true);
+    launched = await launch(session, driver, model, switchId);
   } catch (err) {
     const why = err instanceof BatonError ? err.message : String(err);
     return { kind: 'stopped-not-switched', message: `${driver.title} could not be launched: ${why}. Your message is kept.`, draft: message };
   }
+  const { spec, plan } = launched;
+  const m = plan.model;
   const since = new Date();
-  await terminal.launch({ ...launched.spec, agent: driver.name, model: m, title: driver.title });
+  await terminal.launch({ ...spec, agent: driver.name, model: m, title: driver.title });
   session.driver = driver;
   session.model = m;
   session.startedAt = since;
-  session.starting(launched.brief ? { text: launched.brief, switchId } : undefined);
+  session.starting(plan.brief ? { text: plan.brief.text, switchId } : undefined);
   const current = conv.transcript.currentSegment;
   if (driver.ingest) {
-    let forked = launched.forked;
+    let forked = plan.fork;
     session.unbound = undefined;
     // The run's own session: the one its launch fixed, else the one it resumes. A fork runs in
     // a new session, never the one it was forked from; a CLI that picks its own id is found
     // through the tab's process group.
-    const agentSession = launched.spec.session ?? (launched.resumed && !forked ? current?.agentSession : undefined);
+    const agentSession = spec.session ?? (plan.resume && !forked ? current?.agentSession : undefined);
     const ingestor = await driver.ingest({
       cwd: conv.meta.data.cwd,
       ...(agentSession ? { agentSession } : {}),
@@ -145,8 +99,8 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   }
   await conv.meta.update({ lastAgent: { harness: driver.name, model: m } });
   if (!message) {
-    const how = launched.forked ? ' in a fork of its own session' : launched.resumed ? ' in its own session' : '';
-    const next = launched.brief ? (launched.resumed ? ': your next message carries what it missed' : ': your next message carries the conversation so far') : '';
+    const how = plan.fork ? ' in a fork of its own session' : plan.resume ? ' in its own session' : '';
+    const next = plan.brief ? (plan.resume ? ': your next message carries what it missed' : ': your next message carries the conversation so far') : '';
     return { kind: 'started', message: `${driver.title} started${how}${next}.` };
   }
 

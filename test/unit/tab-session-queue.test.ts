@@ -11,138 +11,10 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentTerminal, TerminalLaunch } from '../../src/conversation/agent-terminal.js';
 import { AgentStatusTracker, STALE_TURN_MS, STARTUP_MS } from '../../src/conversation/agent-status.js';
 import { TabSession } from '../../src/conversation/tab-session.js';
-import type { AgentStatus, HarnessDriver, TranscriptEvent } from '../../src/plugins/api.js';
-import type { Registry } from '../../src/plugins/registry.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
-import { Emitter } from '../../src/lifecycle/index.js';
-
-const PASTE = /^\x1b\[200~([\s\S]*)\x1b\[201~$/;
-
-/**
- * The place a CLI runs, in memory: its screen is a status line the test sets (READY, BUSY,
- * or a DIALOG) over an input box that holds what was pasted; what happens on Enter is the
- * test's `onEnter` (by default the CLI takes the box: its log shows the text and the box
- * empties). Every write is recorded.
- */
-class FakeTerminal implements AgentTerminal {
-  writes: string[] = [];
-  box = '';
-  state: 'READY' | 'BUSY' | 'DIALOG' = 'READY';
-  history: string[] = [];
-  onEnter: (box: string) => void = () => this.take();
-  log: ((e: TranscriptEvent) => void) | undefined;
-  private running = false;
-  private readonly outputs = new Emitter<void>();
-  private readonly exits = new Emitter<void>();
-  readonly onOutput = this.outputs.event;
-  readonly onExit = this.exits.event;
-
-  async launch(_spec: TerminalLaunch): Promise<void> {
-    this.running = true;
-  }
-  write(data: string): void {
-    this.writes.push(data);
-    const paste = PASTE.exec(data);
-    if (paste) this.box += paste[1];
-    else if (data === '\r') this.onEnter(this.box);
-    else this.box += data;
-    this.output();
-  }
-  bracketedPaste(): boolean {
-    return true;
-  }
-  async stop(): Promise<void> {
-    this.running = false;
-  }
-  isRunning(): boolean {
-    return this.running;
-  }
-  screenLines(): string[] {
-    const status = this.state === 'DIALOG' ? 'DIALOG: Yes, I trust this folder' : this.state === 'BUSY' ? 'BUSY esc to interrupt' : '';
-    return [...this.history, status, `READY> ${this.box}`];
-  }
-  /** The screen changed (the test set a state): listeners hear of it, as from a pane. */
-  output(): void {
-    this.outputs.fire();
-  }
-  set(state: FakeTerminal['state']): void {
-    this.state = state;
-    this.output();
-  }
-  /** The CLI takes what its input box holds: the box empties, the log shows the message, a turn runs. */
-  take(): void {
-    const text = this.box;
-    this.box = '';
-    this.history.push(`> ${text}`);
-    this.state = 'BUSY';
-    this.emit({ type: 'user_text', text });
-  }
-  emit(e: TranscriptEvent): void {
-    this.log?.(e);
-    this.output();
-  }
-  /** The turn ends: the log says so, and the screen shows the prompt again. */
-  finish(): void {
-    this.state = 'READY';
-    this.emit({ type: 'agent_text', text: 'ok' });
-    this.emit({ type: 'turn_end' });
-  }
-  /** How many times `text` was pasted. */
-  pasted(text: string): number {
-    return this.writes.filter((w) => PASTE.exec(w)?.[1] === text).length;
-  }
-  get enters(): number {
-    return this.writes.filter((w) => w === '\r').length;
-  }
-}
-
-function fakeDriver(term: FakeTerminal): HarnessDriver {
-  return {
-    name: 'fake',
-    title: 'Fake CLI',
-    families: [],
-    capabilities: { resume: false, fork: false, tabSession: true, tab: true },
-    detect: async () => ({ installed: true, installHint: 'written by tab-session-queue.test.ts' }),
-    launch: (o) => ({ command: 'fake-cli', args: [], env: {}, cwd: o.cwd, prompt: 'none' }),
-    ingest: async (o) => {
-      term.log = o.onEvent;
-      return { agentSession: undefined, skipped: 0, dispose: async () => {} };
-    },
-    statusFromScreen: (lines): AgentStatus | undefined => {
-      const screen = lines.join('\n');
-      if (screen.includes('DIALOG')) return 'approval';
-      if (screen.includes('BUSY')) return 'working';
-      if (screen.includes('READY>')) return 'idle';
-      return undefined;
-    },
-  };
-}
-
-/** The registry of one driver: what a tab session asks of it. */
-function oneDriver(d: HarnessDriver): Registry {
-  const refuse = () => {
-    throw new Error('not used by a tab session');
-  };
-  return {
-    drivers: () => [d],
-    names: () => [d.name],
-    has: (n: string) => n === d.name,
-    get: () => d,
-    origin: () => undefined,
-    problems: [],
-    families: [],
-    settings: () => ({}),
-    detect: () => d.detect({ env: {} }),
-    familyOf: () => undefined,
-    resolveFamily: refuse,
-    onChange: new Emitter<never>().event,
-    reload: refuse,
-    dispose: async () => {},
-  } as Registry;
-}
+import { FakeTerminal, fakeDriver, PASTE, registryOf } from '../helpers/fake-agent.js';
 
 interface World {
   home: string;
@@ -160,7 +32,7 @@ async function world(opts: { checkpoint?: (seq: number) => Promise<string | unde
   const home = mkdtempSync(join(tmpdir(), 'baton-queue-'));
   const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
   const term = new FakeTerminal();
-  const session = new TabSession({ conversation: conv, registry: oneDriver(fakeDriver(term)), terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, checkpoint: opts.checkpoint });
+  const session = new TabSession({ conversation: conv, registry: registryOf(fakeDriver(term)), terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, checkpoint: opts.checkpoint });
   const drafts: string[] = [];
   const taken: string[] = [];
   session.onDraft((t: string) => drafts.push(t));

@@ -1,0 +1,141 @@
+// The one handoff planner, for a headless turn (`baton chat`) and a tab alike: given the
+// conversation and the agent about to take it, which model runs, whether this is a switch
+// (a new segment), the native session to resume or fork, and the brief the agent must hear
+// before the next message (a fresh replay, a returning agent's delta, or none). Then
+// recordHandoff() writes the switch: the handoff entry that opens the new segment, and the
+// resumed session as that segment's own.
+// It must never launch or stop anything, never send anything, and write nothing until
+// recordHandoff(): a plan that goes unused changes nothing.
+
+import type { HarnessDriver } from '../plugins/api.js';
+import type { Registry } from '../plugins/registry.js';
+import type { GitFactsProvider } from '../transcript/git-facts-types.js';
+import { briefMaxCharsFromEnv, type BriefBudget } from '../transcript/settings.js';
+import type { OpenConversation } from '../transcript/store.js';
+import type { Transcript } from '../transcript/transcript.js';
+import type { Entry, NativeCursor } from '../transcript/types.js';
+import { hasContext, lastSegmentOf, prepareBrief, resumableCursor, type PreparedBrief } from './prepare-brief.js';
+
+export interface HandoffInput {
+  conversation: Pick<OpenConversation, 'transcript' | 'meta'>;
+  registry: Registry;
+  driver: HarnessDriver;
+  /** The model asked for; default: the one this agent ran last in the conversation, else its configured one. */
+  model?: string;
+  /** Where BATON_BRIEF_MAX_CHARS is read. */
+  env: NodeJS.ProcessEnv;
+  git?: GitFactsProvider;
+  /**
+   * A tab's program opens a native session only by id (capabilities.tabSession); one that
+   * cannot would start blank, so in a tab it gets the brief instead of a resume.
+   */
+  inTab: boolean;
+}
+
+export interface HandoffPlan {
+  driver: HarnessDriver;
+  model: string;
+  /** A handoff is needed: the agent (or model) differs from the current segment's. */
+  switching: boolean;
+  budget: BriefBudget;
+  /** What the agent must hear before the message; undefined: nothing (no context, or a returning agent with nothing new). */
+  brief?: { text: string; hash?: string };
+  /** How the brief was made (its git facts are recorded with the handoff). */
+  prepared?: PreparedBrief;
+  /** The native session to continue (or to fork, with `fork`). */
+  resume?: string;
+  /** The cursor of a native fork's first turn: `resume` is forked into a new session, never continued. */
+  fork?: NativeCursor;
+  /** With `resume`: the newest entry that session has seen (the brief, if any, is what came after). */
+  sinceSeq?: number;
+  /** The newest entry the plan covers. */
+  uptoSeq: number;
+}
+
+/** The model `driver` runs: the one asked for, else the one it ran last here, else its configured default. */
+export function modelFor(t: Transcript, registry: Registry, driver: HarnessDriver, asked: string | undefined): string {
+  const current = t.currentSegment;
+  const before = current?.harness === driver.name ? current.model : lastSegmentOf(t.segments, driver.name)?.model;
+  return asked ?? before ?? registry.settings(driver.name).model ?? driver.defaultModel ?? 'default';
+}
+
+function capabilities(input: HandoffInput): { canResume: boolean; canFork: boolean } {
+  const caps = input.driver.capabilities;
+  const ok = !input.inTab || caps.tabSession === true;
+  return { canResume: ok && caps.resume, canFork: ok && caps.fork };
+}
+
+/** The brief for `input`'s agent; `canResume` false makes it a full replay, `uptoSeq` cuts it there. */
+export function briefFor(input: HandoffInput, model: string, opts: { canResume: boolean; uptoSeq?: number }): Promise<PreparedBrief> {
+  const { conversation: conv, registry, driver } = input;
+  return prepareBrief({
+    transcript: conv.transcript,
+    title: conv.meta.data.title,
+    cwd: conv.meta.data.cwd,
+    baseBranch: conv.meta.data.baseBranch,
+    target: { harness: driver.name, model, title: driver.title, canResume: opts.canResume, canFork: capabilities(input).canFork },
+    maxChars: briefMaxCharsFromEnv(input.env).maxChars,
+    uptoSeq: opts.uptoSeq,
+    git: input.git,
+    agentTitles: Object.fromEntries(registry.drivers().map((d) => [d.name, d.title])),
+  });
+}
+
+export async function planHandoff(input: HandoffInput): Promise<HandoffPlan> {
+  const { conversation: conv, registry, driver } = input;
+  const t = conv.transcript;
+  const current = t.currentSegment;
+  const model = modelFor(t, registry, driver, input.model);
+  const plan: HandoffPlan = {
+    driver,
+    model,
+    switching: !current || current.harness !== driver.name || current.model !== model,
+    budget: briefMaxCharsFromEnv(input.env),
+    uptoSeq: t.lastSeq,
+  };
+  if (!hasContext(t.entries)) return plan;
+  const { canResume, canFork } = capabilities(input);
+  const cursor = resumableCursor(t, { harness: driver.name, model, canResume, canFork });
+  if (cursor && !hasContext(t.since(cursor.deliveredSeq))) {
+    // A returning agent with nothing new to hear: its own session, and the message alone.
+    plan.resume = cursor.agentSession;
+    plan.sinceSeq = cursor.deliveredSeq;
+    if (cursor.fork) plan.fork = cursor;
+    return plan;
+  }
+  const prepared = await briefFor(input, model, { canResume });
+  plan.prepared = prepared;
+  if (prepared.resume) {
+    plan.resume = prepared.resume.agentSession;
+    plan.sinceSeq = prepared.resume.deliveredSeq;
+    if (prepared.resume.fork) plan.fork = prepared.resume;
+  }
+  if (prepared.brief.text !== null) plan.brief = { text: prepared.brief.text, ...(prepared.brief.hash ? { hash: prepared.brief.hash } : {}) };
+  return plan;
+}
+
+/**
+ * Records a switching plan: the handoff entry opening the new segment (with what the brief
+ * was made of, so its card can be regenerated), and the resumed session as that segment's
+ * own. A plan that does not switch records nothing (undefined).
+ */
+export function recordHandoff(conv: Pick<OpenConversation, 'transcript' | 'meta'>, plan: HandoffPlan, switchId: string): Entry | undefined {
+  if (!plan.switching) return undefined;
+  const t = conv.transcript;
+  const entry = t.startSegment({
+    harness: plan.driver.name,
+    model: plan.model,
+    switchId,
+    mode: plan.resume ? 'resume' : 'fresh',
+    briefChars: plan.brief?.text.length ?? 0,
+    ...(plan.brief?.hash ? { briefHash: plan.brief.hash } : {}),
+    budget: plan.budget.maxChars,
+    uptoSeq: plan.uptoSeq,
+    sinceSeq: plan.sinceSeq,
+    briefTitle: conv.meta.data.title,
+    git: plan.prepared?.git,
+  });
+  // A session to fork is not this segment's: the new one is, once the agent reports it.
+  if (plan.resume && !plan.fork) t.apply({ type: 'session', agentSession: plan.resume });
+  return entry;
+}

@@ -1,0 +1,139 @@
+// src/conversation/handoff-plan.ts: the one planner `baton chat` and a tab's switch share.
+// Which model runs, whether it is a switch, the session resumed or forked, the brief (a
+// replay, a returning agent's delta, or none), and what recordHandoff() writes.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { planHandoff, recordHandoff, modelFor, type HandoffInput } from '../../src/conversation/handoff-plan.js';
+import { regenerateCard } from '../../src/conversation/handoff-card.js';
+import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
+import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+
+const term = new FakeTerminal();
+const alpha = fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, fork: true, tabSession: true } });
+const beta = fakeDriver(term, { name: 'beta', title: 'Beta', capabilities: { resume: true, fork: false, tabSession: false } });
+const registry = registryOf(alpha, beta);
+
+async function withConversation(fn: (conv: OpenConversation) => Promise<void>): Promise<void> {
+  const home = mkdtempSync(join(tmpdir(), 'baton-plan-'));
+  const conv = await createConversation(home, { cwd: home, title: 'plan', user: { type: 'user', name: 'tester', device: 'test' } });
+  try {
+    await fn(conv);
+  } finally {
+    await conv.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** One turn of `harness` in its session `session`, which has seen it all (its cursor confirmed). */
+function turn(conv: OpenConversation, harness: string, session: string, text: string): void {
+  const t = conv.transcript;
+  if (t.currentSegment?.harness !== harness) t.startSegment({ harness, model: 'default', switchId: `sw-${harness}-${t.lastSeq}` });
+  t.apply({ type: 'user_text', text });
+  t.apply({ type: 'session', agentSession: session });
+  t.apply({ type: 'agent_text', text: `answer to ${text}` });
+  t.apply({ type: 'turn_end' });
+  t.confirmCursor(harness, session, t.lastSeq);
+}
+
+const input = (conv: OpenConversation, driver = alpha, inTab = true): HandoffInput => ({ conversation: conv, registry, driver, env: {}, inTab });
+
+test('nothing said yet: the agent starts with no brief and no resume (a switch, the conversation\'s first segment)', () =>
+  withConversation(async (conv) => {
+    const plan = await planHandoff(input(conv));
+    assert.is(plan.switching, true);
+    assert.is(plan.model, 'default');
+    assert.is(plan.brief, undefined);
+    assert.is(plan.resume, undefined);
+    const h = recordHandoff(conv, plan, 'sw-1');
+    assert.ok(h?.kind === 'handoff' && h.from === null && h.mode === 'fresh' && h.briefChars === 0);
+  }));
+
+test('another agent takes over: a fresh replay with the earlier turn, recorded with its hash (the card regenerates it)', () =>
+  withConversation(async (conv) => {
+    turn(conv, 'alpha', 'A-1', 'MARK-EARLIER question');
+    const plan = await planHandoff(input(conv, beta));
+    assert.is(plan.switching, true);
+    assert.is(plan.resume, undefined, 'beta never saw it');
+    assert.match(plan.brief?.text ?? '', /MARK-EARLIER/);
+    const h = recordHandoff(conv, plan, 'sw-2');
+    assert.ok(h?.kind === 'handoff');
+    if (h?.kind !== 'handoff') return;
+    assert.equal([h.from?.harness, h.to.harness, h.mode, h.briefChars, h.switchId], ['alpha', 'beta', 'fresh', plan.brief!.text.length, 'sw-2']);
+    // The message follows the handoff, and the conversation goes on: the card still stops where the brief did.
+    conv.transcript.apply({ type: 'user_text', text: 'MARK-AFTER', switchId: 'sw-2' });
+    conv.transcript.apply({ type: 'agent_text', text: 'later' });
+    const card = regenerateCard(conv.transcript, h.seq, { alpha: 'Alpha', beta: 'Beta' });
+    assert.is(card.matches, true, 'the card regenerated from the record matches the brief');
+    assert.not.match(card.text ?? '', /MARK-AFTER/);
+  }));
+
+test('a returning agent with nothing new to hear: its own session, no brief; with something new: its session and only the delta', () =>
+  withConversation(async (conv) => {
+    turn(conv, 'alpha', 'A-1', 'MARK-ONE');
+    const same = await planHandoff(input(conv));
+    assert.is(same.switching, false, 'the same agent and model');
+    assert.is(same.resume, 'A-1');
+    assert.is(same.brief, undefined);
+    assert.is(recordHandoff(conv, same, 'sw-x'), undefined, 'nothing to record');
+
+    turn(conv, 'beta', 'B-1', 'MARK-TWO');
+    const back = await planHandoff(input(conv));
+    assert.is(back.switching, true);
+    assert.is(back.resume, 'A-1');
+    assert.match(back.brief?.text ?? '', /MARK-TWO/);
+    assert.not.match(back.brief?.text ?? '', /MARK-ONE/, 'only what it missed');
+    const h = recordHandoff(conv, back, 'sw-3');
+    assert.ok(h?.kind === 'handoff' && h.mode === 'resume');
+    assert.is(conv.transcript.currentSegment?.agentSession, 'A-1', 'the resumed session is the new segment\'s own');
+  }));
+
+test('in a tab, a program that cannot open a session by id gets the full brief; headless, the same driver resumes', () =>
+  withConversation(async (conv) => {
+    turn(conv, 'beta', 'B-1', 'MARK-ONE');
+    turn(conv, 'alpha', 'A-1', 'MARK-TWO');
+    const tab = await planHandoff(input(conv, beta, true));
+    assert.is(tab.resume, undefined);
+    assert.match(tab.brief?.text ?? '', /MARK-ONE[^]*MARK-TWO/);
+    const headless = await planHandoff(input(conv, beta, false));
+    assert.is(headless.resume, 'B-1');
+    assert.not.match(headless.brief?.text ?? '', /MARK-ONE/);
+  }));
+
+test('a native fork\'s cursor: the session is forked, never recorded as the new segment\'s own', () =>
+  withConversation(async (conv) => {
+    const t = conv.transcript;
+    t.startSegment({ harness: 'alpha', model: 'default', switchId: 'sw-1' });
+    t.apply({ type: 'user_text', text: 'MARK-SRC' });
+    t.apply({ type: 'agent_text', text: 'hi' });
+    t.confirmCursor('alpha', 'SRC-1', t.lastSeq, { fork: true });
+    const plan = await planHandoff({ ...input(conv), model: 'other' });
+    assert.is(plan.resume, 'SRC-1');
+    assert.is(plan.fork?.agentSession, 'SRC-1');
+    recordHandoff(conv, plan, 'sw-2');
+    assert.is(t.currentSegment?.agentSession, undefined);
+  }));
+
+test('the same agent with another model is a switch; with its own model, not', () =>
+  withConversation(async (conv) => {
+    turn(conv, 'alpha', 'A-1', 'MARK-ONE');
+    assert.is((await planHandoff(input(conv))).switching, false);
+    const other = await planHandoff({ ...input(conv), model: 'big' });
+    assert.is(other.switching, true);
+    assert.is(other.model, 'big');
+    assert.is(recordHandoff(conv, other, 'sw-m')?.kind, 'handoff');
+  }));
+
+test('the model: the one asked for, else the one the agent ran last here, else its configured default', () =>
+  withConversation(async (conv) => {
+    const t = conv.transcript;
+    assert.is(modelFor(t, registry, alpha, undefined), 'default');
+    t.startSegment({ harness: 'alpha', model: 'big', switchId: 'sw-1' });
+    t.startSegment({ harness: 'beta', model: 'default', switchId: 'sw-2' });
+    assert.is(modelFor(t, registry, alpha, undefined), 'big');
+    assert.is(modelFor(t, registry, alpha, 'small'), 'small');
+  }));
+
+test.run();
