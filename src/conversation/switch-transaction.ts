@@ -30,13 +30,17 @@ interface Launched {
   plan: HandoffPlan;
 }
 
-/** Plans the handoff to `driver` (handoff-plan.ts, as `baton chat` does), records it, and has the driver say how to launch it. */
+/**
+ * Plans the handoff to `driver` (handoff-plan.ts, as `baton chat` does), has the driver say
+ * how to launch it, and only then records it: a launch the driver refuses leaves the
+ * conversation as it was (stopped, not switched), and a retry records one handoff.
+ */
 async function launch(session: TabSession, driver: HarnessDriver, model: string | undefined, switchId: string): Promise<Launched> {
   const { conversation: conv, registry, env, git } = session.deps;
   const plan = await planHandoff({ conversation: conv, registry, driver, ...(model ? { model } : {}), env, git, inTab: true });
-  if (recordHandoff(conv, plan, switchId)) conv.sync();
   const m = plan.model;
   const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: m === 'default' ? undefined : m, resume: plan.resume, ...(plan.fork ? { fork: true } : {}), env });
+  if (recordHandoff(conv, plan, switchId)) conv.sync();
   return { spec, plan };
 }
 
@@ -130,12 +134,13 @@ export async function runSwitch(session: TabSession, armed: ArmedSwitch & { swit
   const found = await registry.detect(armed.agent);
   if (!found.installed) return { kind: 'not-sent', message: `${driver.title} is not installed (${found.installHint}). Nothing was sent.`, draft: message };
   armed.switchId ??= randomUUID();
-  // Stop the current CLI: its log follower first, so nothing it writes while dying is lost.
-  await session.follow(undefined);
+  // Stop the current CLI. Its log is followed until it is gone: what it writes while ending
+  // is its own segment's, and one that does not stop goes on being recorded (nothing changed).
   await session.stopAgent(STOP_GRACE_MS);
   if (terminal.isRunning()) {
     return { kind: 'not-sent', message: `${session.driver?.title ?? 'The agent'} did not stop. Nothing was sent.`, draft: message };
   }
+  await session.follow(undefined);
   const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author);
   if (outcome.kind !== 'not-sent' && outcome.kind !== 'stopped-not-switched') session.armed = undefined;
   return outcome;

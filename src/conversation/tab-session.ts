@@ -263,7 +263,10 @@ export class TabSession {
   async start(agent: string, model?: string): Promise<SwitchOutcome> {
     this.unresolved = false;
     if (this.armed && this.armed.agent !== agent) this.dropArmedSwitch(`the tab now runs another agent.`);
-    const outcome = await launchAgent(this, agent, model, undefined);
+    // Starting again the agent whose brief never went (it did not come up, or exited first)
+    // retries that switch: its message is recorded with the same switch id.
+    const retry = this.pendingBrief && this.driver?.name === agent ? this.pendingBrief.switchId : undefined;
+    const outcome = await launchAgent(this, agent, model, undefined, retry);
     this.sayOutcome(outcome.message);
     return outcome;
   }
