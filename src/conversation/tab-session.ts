@@ -43,6 +43,12 @@ export interface TabSessionDeps {
   deliveryTimeoutMs?: number;
   /** How long a launched CLI has to show it is ready for input (default 60 s). */
   readyTimeoutMs?: number;
+  /**
+   * Who typed into the tab last (the client of a server that did): the author of a message
+   * typed straight into the agent's pane, which the agent's log names no one for. Without
+   * it, or when it says no one, the conversation's own user.
+   */
+  typist?: () => UserAuthor | undefined;
 }
 
 /** A brief that waits for the next message, to go with it in one paste. */
@@ -527,9 +533,12 @@ export class TabSession {
         this.say(`${this.driver?.title ?? 'The agent'} took your message after all: it is recorded once.`);
         this.takenEmitter.fire(claimed.text);
       }
+    } else if (e.type === 'user_text') {
+      const author = e.author ?? this.deps.typist?.();
+      this.conversation.transcript.apply(author ? { ...e, author } : e);
+      this.nameAfter(e.text);
     } else {
       this.conversation.transcript.apply(e);
-      if (e.type === 'user_text') this.nameAfter(e.text);
     }
     if (e.type === 'turn_end') {
       const seg = this.conversation.transcript.currentSegment;

@@ -82,7 +82,10 @@ export class ConversationTabs {
     this.refreshCompose();
   }
 
-  /** Who writes what the compose bar sends now. */
+  /**
+   * Who writes what the compose bar sends now; also the user a conversation opened now
+   * records text typed straight into its agent's pane as (the agent's log names no one).
+   */
   private author(): UserAuthor {
     return this.opts.author?.() ?? userAuthor(this.opts.env);
   }
@@ -128,7 +131,7 @@ export class ConversationTabs {
     const conv = await createConversation(this.opts.home, {
       cwd: this.opts.cwd,
       title: '',
-      user: userAuthor(this.opts.env),
+      user: this.author(),
       baseBranch: repo ? ((await currentBranch(this.opts.cwd)) ?? undefined) : undefined,
     });
     await this.startSession(conv, choice.name);
@@ -158,6 +161,7 @@ export class ConversationTabs {
       env: this.opts.env,
       git: this.opts.git,
       checkpoint: repo ? (seq) => createCheckpoint(cwd, conv.id, seq) : undefined,
+      ...(this.opts.author ? { typist: this.opts.author } : {}),
     });
     const s = session;
     subs.add(s.onChange((snap: TabSnapshot) => this.onSessionChange(s, snap)));
@@ -337,7 +341,7 @@ export class ConversationTabs {
         return choices.list().flatMap((c) => (c.value.kind === 'agent' ? [{ label: c.label, detail: c.detail, value: c.value.name }] : []));
       },
       openConversationTab: async (id, agent, model) => {
-        const conv = await openConversation(this.opts.home, id, { write: true, user: userAuthor(this.opts.env) });
+        const conv = await openConversation(this.opts.home, id, { write: true, user: this.author() });
         return this.startSession(conv, agent, model);
       },
       showStopped: (s, facts) => this.showStopped(s, facts),
@@ -452,7 +456,7 @@ export class ConversationTabs {
     if (!(await confirm(this.app, 'Restore tabs', `Last time baton had ${saved.length} tab${saved.length > 1 ? 's' : ''} here: ${names}.\nOpen ${saved.length > 1 ? 'them' : 'it'} again?`))) return false;
     for (const r of saved) {
       try {
-        const conv = await openConversation(this.opts.home, r.conversation, { write: true, user: userAuthor(this.opts.env) });
+        const conv = await openConversation(this.opts.home, r.conversation, { write: true, user: this.author() });
         await this.startSession(conv, r.agent, r.model === 'default' ? undefined : r.model);
       } catch (err) {
         this.app.showMessage(`could not restore ${r.conversation}: ${(err as Error).message}`, 8000);

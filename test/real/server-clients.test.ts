@@ -7,7 +7,8 @@
 // with nobody attached; the queue drains; the transcript has it all and a client attaching
 // afterwards sees it. A turn under way when its client is killed with SIGKILL, or hung up
 // (SIGHUP), completes the same way. Two clients writing into two tabs: each tab's
-// conversation records its own author.
+// conversation records its own author, also for text typed straight into claude's pane
+// (recorded from claude's log, as the client that typed into the view last).
 // Before the authors were carried, every message was recorded as the server's own user
 // (the first client's), whoever typed it.
 import { suite } from 'uvu';
@@ -172,7 +173,7 @@ for (const signal of ['SIGKILL', 'SIGHUP'] as const) {
   });
 }
 
-s('two clients write into two tabs: each tab\'s conversation records its own author', async () => {
+s('two clients write into two tabs: each tab\'s conversation records its own author, in the compose bar or typed in the pane', async () => {
   const a = client(['attach'], ANA);
   await a.waitFor(/1:Claude Code[^\n]*idle/, 30_000);
   a.press('C-b', 'c');
@@ -186,12 +187,18 @@ s('two clients write into two tabs: each tab\'s conversation records its own aut
   await a.waitFor(/2:Claude Code[^\n]*idle/, 30_000);
   b.press('C-b', '1');
   await b.waitFor(/You said: [^\n]*MARK-SIGHUP/, 15_000, 'tab one in front');
+  // Typed straight into claude's pane, not the compose bar: claude's log names no one; bo typed it.
+  b.type('typed in the pane MARK-P');
+  b.press('Enter');
+  await until(() => replied('MARK-P'), 'the message typed in the pane answered', 90_000);
+  await b.waitFor(/1:Claude Code[^\n]*idle/, 30_000);
   send(b, 'in tab one from bo MARK-T1');
   await until(() => replied('MARK-T1'), 'tab one answered', 90_000);
   const [t1] = marked('MARK-T1');
   const [t2] = marked('MARK-T2');
   assert.is(t1?.author, 'bo@desk');
   assert.is(t2?.author, 'ana@laptop');
+  assert.equal(marked('MARK-P').map((u) => u.author), ['bo@desk'], 'typed in the pane: recorded as the client that typed it');
   assert.is.not(t1!.conversation, t2!.conversation, 'two conversations, one per tab');
   assert.is(t1!.conversation, marked('MARK-A1')[0]!.conversation, 'tab one is the first conversation');
 });

@@ -15,6 +15,7 @@ import { AgentStatusTracker, STALE_TURN_MS, STARTUP_MS } from '../../src/convers
 import { TabSession } from '../../src/conversation/tab-session.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import { FakeTerminal, fakeDriver, PASTE, registryOf } from '../helpers/fake-agent.js';
+import type { UserAuthor } from '../../src/transcript/types.js';
 
 interface World {
   home: string;
@@ -28,11 +29,11 @@ interface World {
 const TIMEOUT_MS = 120;
 let w: World | undefined;
 
-async function world(opts: { checkpoint?: (seq: number) => Promise<string | undefined> } = {}): Promise<World> {
+async function world(opts: { checkpoint?: (seq: number) => Promise<string | undefined>; typist?: () => UserAuthor | undefined } = {}): Promise<World> {
   const home = mkdtempSync(join(tmpdir(), 'baton-queue-'));
   const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
   const term = new FakeTerminal();
-  const session = new TabSession({ conversation: conv, registry: registryOf(fakeDriver(term)), terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, checkpoint: opts.checkpoint });
+  const session = new TabSession({ conversation: conv, registry: registryOf(fakeDriver(term)), terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, checkpoint: opts.checkpoint, ...(opts.typist ? { typist: opts.typist } : {}) });
   const drafts: string[] = [];
   const taken: string[] = [];
   session.onDraft((t: string) => drafts.push(t));
@@ -251,6 +252,17 @@ s('messages from several clients share one queue in arrival order, each recorded
   }
   const who = conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' && e.author.type === 'user' ? [`${e.author.name}@${e.author.device}: ${e.text}`] : []));
   assert.equal(who, ['ana@laptop: from ana 1', 'bo@desk: from bo 1', 'ana@laptop: from ana 2', 'tester@test: from the owner']);
+});
+
+s('a message typed straight into the pane is recorded as whoever typed into the tab last; with no one known, as the conversation\'s user', async () => {
+  let typist: UserAuthor | undefined = { type: 'user', name: 'bo', device: 'desk' };
+  const { conv, term } = await world({ typist: () => typist });
+  term.emit({ type: 'user_text', text: 'typed by bo' });
+  term.finish();
+  typist = undefined;
+  term.emit({ type: 'user_text', text: 'typed by nobody known' });
+  const who = conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' && e.author.type === 'user' ? [`${e.author.name}: ${e.text}`] : []));
+  assert.equal(who, ['bo: typed by bo', 'tester: typed by nobody known']);
 });
 
 s.run();
