@@ -45,6 +45,8 @@ const EXPECTED: [keyof typeof READERS, string, string][] = [
   ['qwen', 'working', 'working'],
   ['qwen', 'idle', 'idle'],
   ['codex', 'trust-dialog', 'approval'],
+  // The choice /new opens, typed in the pane (120x40): an Enter from baton would pick "Use current Git worktree".
+  ['codex', 'new-conversation-dialog', 'approval'],
   ['codex', 'working', 'working'],
   ['codex', 'idle', 'idle'],
 ];
