@@ -38,6 +38,7 @@ export {
   type RunResult,
 } from '../proc/index.js';
 export { followSessionLog, type LogParser, type SessionLogPlace } from './session-log-follower.js';
+export { followSessionSwitches, type SessionSwitches } from './session-switch-follower.js';
 export { importSessionLog } from './session-log-import.js';
 export { unboundIngest } from './unbound-ingest.js';
 export { addUsage } from './usage.js';
