@@ -19,8 +19,9 @@ import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
+import type { Transcript } from '../transcript/transcript.js';
 import type { Entry } from '../transcript/types.js';
-import { briefFor, planHandoff, recordHandoff, type HandoffInput } from './handoff-plan.js';
+import { briefFor, planHandoff, recordHandoff, type HandoffInput, type HandoffPlan } from './handoff-plan.js';
 import { guardTurn, TurnAbandonedError } from './turn-guard.js';
 
 export interface ChatTurn {
@@ -92,144 +93,201 @@ async function readyDriver(registry: Registry, name: string, signal: AbortSignal
   return driver;
 }
 
+/** One turn: checked, planned, recorded, run (falling back once to a fresh session), settled. */
 export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResult> {
   const { conversation: conv, registry } = deps;
-  const t = conv.transcript;
+  const { name, driver } = await checkTurn(turn, deps);
+  const input: HandoffInput = { conversation: conv, registry, driver, ...(turn.model ? { model: turn.model } : {}), env: turn.env, git: deps.git, inTab: false };
+  const plan = await planHandoff(input);
+
+  // From here on the conversation changes.
+  const run = await recordTurn(turn, deps, plan, name);
+  let result: HeadlessResult;
+  try {
+    result = await runDriver(run, compose(turn, plan.brief?.text ?? null));
+  } catch (err) {
+    if (!(err instanceof ResumeFailedError) || !run.resume) return fail(run, err);
+    result = await startFresh(run, input, err);
+  }
+  return settle(run, result);
+}
+
+/** What the steps of a turn share once its message is recorded. */
+interface TurnRun {
+  turn: ChatTurn;
+  deps: ChatDeps;
+  t: Transcript;
+  driver: HarnessDriver;
+  name: string;
+  model: string;
+  /** How many entries there were before the turn: it committed the ones after. */
+  before: number;
+  /** The newest seq before the user's message: what a fallback's brief covers. */
+  beforeMessageSeq: number;
+  /** The native session the driver continues (or forks, with `fork`); dropped by a fallback. */
+  resume: string | undefined;
+  fork: boolean;
+  handoff?: ChatResult['handoff'];
+}
+
+/**
+ * Everything that can be refused before anything is written (so bad input changes nothing):
+ * the message, the agent, its driver installed and headless. A clamped budget is a warning.
+ */
+async function checkTurn(turn: ChatTurn, deps: ChatDeps): Promise<{ name: string; driver: HarnessDriver }> {
   if (!turn.prompt.trim()) throw new BatonError('the message is empty', EXIT.badInput, 'give the message to send as the last argument');
   const budget = briefMaxCharsFromEnv(turn.env);
   if (budget.warning) deps.warn?.(budget.warning);
-
-  const name = turn.agent ?? t.currentSegment?.harness;
+  const name = turn.agent ?? deps.conversation.transcript.currentSegment?.harness;
   if (!name) {
-    throw new BatonError('this conversation has no agent yet', EXIT.badInput, `choose one with --agent NAME (known: ${registry.names().join(', ')})`);
+    throw new BatonError('this conversation has no agent yet', EXIT.badInput, `choose one with --agent NAME (known: ${deps.registry.names().join(', ')})`);
   }
-  const driver = await readyDriver(registry, name, turn.signal);
-  const input: HandoffInput = { conversation: conv, registry, driver, ...(turn.model ? { model: turn.model } : {}), env: turn.env, git: deps.git, inTab: false };
-  const plan = await planHandoff(input);
-  const model = plan.model;
+  return { name, driver: await readyDriver(deps.registry, name, turn.signal) };
+}
 
-  // From here on the conversation changes.
+/** Records the handoff, when the plan is a switch, and the user's message with its checkpoint: the turn is under way. */
+async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, name: string): Promise<TurnRun> {
+  const conv = deps.conversation;
+  const t = conv.transcript;
   const before = t.entries.length;
   const switchId = randomUUID();
-  const briefText = plan.brief?.text ?? null;
-  let handoff: ChatResult['handoff'];
   const h = recordHandoff(conv, plan, switchId);
-  if (h?.kind === 'handoff') handoff = { from: h.from ? h.from.harness : null, mode: h.mode, briefChars: h.briefChars };
-  let resume = plan.resume;
-  let fork = !!plan.fork;
-  const messageSeqBefore = t.lastSeq;
+  const handoff = h?.kind === 'handoff' ? { from: h.from ? h.from.harness : null, mode: h.mode, briefChars: h.briefChars } : undefined;
+  const beforeMessageSeq = t.lastSeq;
   const checkpoint = deps.checkpoint ? await deps.checkpoint(t.lastSeq + 1) : undefined;
   t.apply({ type: 'user_text', text: turn.prompt, checkpoint, switchId: plan.switching ? switchId : undefined });
   conv.sync();
+  return { turn, deps, t, driver: plan.driver, name, model: plan.model, before, beforeMessageSeq, resume: plan.resume, fork: !!plan.fork, ...(handoff ? { handoff } : {}) };
+}
 
-  // baton keeps the turn's deadline and cancel itself (turn-guard.ts); once a run is over
-  // (settled, or abandoned by baton) its driver's late events are not recorded.
-  const run = async (prompt: string, resume: string | undefined): Promise<HeadlessResult> => {
-    let listening = true;
-    try {
-      return await guardTurn(
-        (signal) =>
-          driver.headless!({
-            cwd: conv.meta.data.cwd,
-            prompt,
-            model: model === 'default' ? undefined : model,
-            resume,
-            ...(resume && fork ? { fork: true } : {}),
-            yes: turn.yes,
-            args: [...(registry.settings(name).args ?? []), ...(turn.args ?? [])],
-            timeoutMs: turn.timeoutMs,
-            env: turn.env,
-            signal,
-            onEvent: (e) => {
-              // The message itself was recorded above; a driver echoing it back adds nothing.
-              if (listening && e.type !== 'user_text') t.apply(e);
-            },
-          }),
-        { timeoutMs: turn.timeoutMs, signal: turn.signal, title: driver.title },
-      );
-    } finally {
-      listening = false;
-    }
-  };
-  const compose = (brief: string | null) => (brief ? `${brief}\n\n${turn.prompt}` : turn.prompt);
+/** The prompt the driver gets: the brief, when there is one, then the user's message. */
+function compose(turn: ChatTurn, brief: string | null): string {
+  return brief ? `${brief}\n\n${turn.prompt}` : turn.prompt;
+}
 
-  let result: HeadlessResult;
+/**
+ * One run of the driver, on the run's session (continued or forked) if any. baton keeps the
+ * turn's deadline and cancel itself (turn-guard.ts); once a run is over (settled, or
+ * abandoned by baton) its driver's late events are not recorded.
+ */
+async function runDriver(run: TurnRun, prompt: string): Promise<HeadlessResult> {
+  const { turn, t, driver, model, resume } = run;
+  let listening = true;
   try {
-    result = await run(compose(briefText), resume);
-  } catch (err) {
-    if (!(err instanceof ResumeFailedError) || !resume) return fail(err);
-    // The native session is gone (nothing reached the model): forget it and start over
-    // with the full brief, in the same switch.
-    t.flush();
-    t.invalidateCursor(name);
-    const how = fork ? 'Forking' : 'Resuming';
-    t.apply({ type: 'notice', text: `${how} ${driver.title}'s own session ${resume} failed (${err.message}); starting it fresh with the full brief.` });
-    deps.warn?.(`${how.toLowerCase()} ${name} session ${resume} failed; starting fresh with the full brief`);
-    const fresh = await briefFor(input, model, { canResume: false, uptoSeq: messageSeqBefore });
-    // The fresh session gets the whole history in its brief: it is this conversation's own.
-    resume = undefined;
-    fork = false;
-    try {
-      result = await run(compose(fresh.brief.text), undefined);
-    } catch (err2) {
-      return fail(err2);
-    }
+    return await guardTurn(
+      (signal) =>
+        driver.headless!({
+          cwd: run.deps.conversation.meta.data.cwd,
+          prompt,
+          model: model === 'default' ? undefined : model,
+          resume,
+          ...(resume && run.fork ? { fork: true } : {}),
+          yes: turn.yes,
+          args: [...(run.deps.registry.settings(run.name).args ?? []), ...(turn.args ?? [])],
+          timeoutMs: turn.timeoutMs,
+          env: turn.env,
+          signal,
+          onEvent: (e) => {
+            // The message itself was recorded above; a driver echoing it back adds nothing.
+            if (listening && e.type !== 'user_text') t.apply(e);
+          },
+        }),
+      { timeoutMs: turn.timeoutMs, signal: turn.signal, title: driver.title },
+    );
+  } finally {
+    listening = false;
   }
+}
+
+/**
+ * The native session is gone (nothing reached the model): forget it and run the turn again,
+ * in the same switch, in a fresh session given the full brief.
+ */
+async function startFresh(run: TurnRun, input: HandoffInput, err: ResumeFailedError): Promise<HeadlessResult> {
+  const { t, driver, name } = run;
   t.flush();
-  if (!answered(t.entries.slice(before))) {
-    if (!turn.signal?.aborted) noAnswer(t.entries.slice(before));
+  t.invalidateCursor(name);
+  const how = run.fork ? 'Forking' : 'Resuming';
+  t.apply({ type: 'notice', text: `${how} ${driver.title}'s own session ${run.resume} failed (${err.message}); starting it fresh with the full brief.` });
+  run.deps.warn?.(`${how.toLowerCase()} ${name} session ${run.resume} failed; starting fresh with the full brief`);
+  const fresh = await briefFor(input, run.model, { canResume: false, uptoSeq: run.beforeMessageSeq });
+  // The fresh session gets the whole history in its brief: it is this conversation's own.
+  run.resume = undefined;
+  run.fork = false;
+  try {
+    return await runDriver(run, compose(run.turn, fresh.brief.text));
+  } catch (err2) {
+    return fail(run, err2);
+  }
+}
+
+/**
+ * The driver settled: a turn without an answer fails (or, cancelled, says so), and the
+ * session the CLI answered in becomes the one the next turn continues, unless it was a new
+ * one where an old one was asked for. Then the conversation's metadata.
+ */
+async function settle(run: TurnRun, result: HeadlessResult): Promise<ChatResult> {
+  const { turn, t, driver, name, model } = run;
+  const conv = run.deps.conversation;
+  t.flush();
+  if (!answered(t.entries.slice(run.before))) {
+    if (!turn.signal?.aborted) noAnswer(run, t.entries.slice(run.before));
     t.apply({ type: 'error', text: `The turn was cancelled (${String(turn.signal!.reason)}) before ${driver.title} answered.`, code: String(EXIT.cancelled) });
   }
-  if (resume && !result.resumed) {
+  if (run.resume && !result.resumed) {
     // The CLI answered in a new session of its own: the reply stands, but that session
     // lacks the history, so the next turn must not treat it as carrying the conversation.
     t.flush();
     t.invalidateCursor(name);
-    t.apply({ type: 'notice', text: `${driver.title} did not ${fork ? 'fork' : 'resume'} session ${resume} and answered in a new session; the next turn starts it with a full brief.` });
-    deps.warn?.(`${name} did not ${fork ? 'fork' : 'resume'} its session; the next turn replays the conversation`);
+    t.apply({ type: 'notice', text: `${driver.title} did not ${run.fork ? 'fork' : 'resume'} session ${run.resume} and answered in a new session; the next turn starts it with a full brief.` });
+    run.deps.warn?.(`${name} did not ${run.fork ? 'fork' : 'resume'} its session; the next turn replays the conversation`);
     t.flush();
-    if (!t.entries.slice(before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
+    if (!t.entries.slice(run.before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
     if (result.agentSession) t.apply({ type: 'session', agentSession: result.agentSession });
     await conv.meta.update({ lastAgent: { harness: name, model } });
-    return done(result.stopReason);
+    return done(run, result.stopReason);
   }
   t.flush();
   if (result.agentSession) t.apply({ type: 'session', agentSession: result.agentSession });
-  if (!t.entries.slice(before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
+  if (!t.entries.slice(run.before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
   // After a fork, only the new session (the driver reports it) is this conversation's own.
-  const session = result.agentSession ?? (fork ? undefined : t.currentSegment?.agentSession);
+  const session = result.agentSession ?? (run.fork ? undefined : t.currentSegment?.agentSession);
   if (session) t.confirmCursor(name, session, t.lastSeq);
   await conv.meta.update({ lastAgent: { harness: name, model }, ...(conv.meta.data.title ? {} : { title: titleFrom(turn.prompt) }) });
-  return done(result.stopReason);
+  return done(run, result.stopReason);
+}
 
-  function done(stopReason: string | undefined): ChatResult {
-    const entries = t.entries.slice(before);
-    const reply = entries.flatMap((e) => (e.kind === 'agent_text' ? [e.text] : [])).join('\n\n');
-    const r: ChatResult = { conversationId: conv.id, agent: name!, model, entries, reply };
-    if (handoff) r.handoff = handoff;
-    if (stopReason) r.stopReason = stopReason;
-    return r;
-  }
+/** The turn's result: the entries it committed and the agent's text. */
+function done(run: TurnRun, stopReason: string | undefined): ChatResult {
+  const entries = run.t.entries.slice(run.before);
+  const reply = entries.flatMap((e) => (e.kind === 'agent_text' ? [e.text] : [])).join('\n\n');
+  const r: ChatResult = { conversationId: run.deps.conversation.id, agent: run.name, model: run.model, entries, reply };
+  if (run.handoff) r.handoff = run.handoff;
+  if (stopReason) r.stopReason = stopReason;
+  return r;
+}
 
-  /** The driver settled without an answer: a failed turn, its own error entry saying why, or baton's. */
-  function noAnswer(entries: Entry[]): never {
-    const said = entries.filter((e) => e.kind === 'error').pop();
-    const why = said?.kind === 'error' ? `: ${said.text}` : ' (no text, no tool call, no approval request)';
-    const err = new BatonError(`${driver.title} ended the turn without an answer${why}`, EXIT.agentFailed, `your message is kept in the transcript (baton transcript show ${conv.id}); retry with baton chat`);
-    if (!said) return fail(err);
-    conv.sync();
-    throw err;
-  }
+/** The driver settled without an answer: a failed turn, its own error entry saying why, or baton's. */
+function noAnswer(run: TurnRun, entries: Entry[]): never {
+  const conv = run.deps.conversation;
+  const said = entries.filter((e) => e.kind === 'error').pop();
+  const why = said?.kind === 'error' ? `: ${said.text}` : ' (no text, no tool call, no approval request)';
+  const err = new BatonError(`${run.driver.title} ended the turn without an answer${why}`, EXIT.agentFailed, `your message is kept in the transcript (baton transcript show ${conv.id}); retry with baton chat`);
+  if (!said) return fail(run, err);
+  conv.sync();
+  throw err;
+}
 
-  function fail(err: unknown): never {
-    t.flush();
-    const message = err instanceof Error ? err.message : String(err);
-    const text = err instanceof TurnAbandonedError ? message.charAt(0).toUpperCase() + message.slice(1) : message.startsWith(driver.title) ? message : `${driver.title} failed: ${message}`;
-    t.apply({ type: 'error', text, code: err instanceof BatonError ? String(err.exitCode) : 'internal' });
-    conv.sync();
-    if (err instanceof BatonError) throw err;
-    throw new BatonError(`${driver.title} failed: ${message}`, EXIT.agentFailed, 'your message is kept in the transcript; retry with baton chat');
-  }
+/** The turn failed after its message was recorded: an error entry says why, the message stays. */
+function fail(run: TurnRun, err: unknown): never {
+  const { t, driver } = run;
+  t.flush();
+  const message = err instanceof Error ? err.message : String(err);
+  const text = err instanceof TurnAbandonedError ? message.charAt(0).toUpperCase() + message.slice(1) : message.startsWith(driver.title) ? message : `${driver.title} failed: ${message}`;
+  t.apply({ type: 'error', text, code: err instanceof BatonError ? String(err.exitCode) : 'internal' });
+  run.deps.conversation.sync();
+  if (err instanceof BatonError) throw err;
+  throw new BatonError(`${driver.title} failed: ${message}`, EXIT.agentFailed, 'your message is kept in the transcript; retry with baton chat');
 }
 
 /**
