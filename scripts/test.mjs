@@ -8,8 +8,9 @@
 //                                    ACP fixture agent, the plain-shell TUI
 //   npm run test:real [-- claude]    test/real: the real agent CLIs (installed into .cache/, git-
 //                                    ignored), optionally only the suites a CLI takes part in
-// Any other argument filters suites by path. It type-checks first (src, plugins, tests,
-// benches), builds dist/ when a tier runs the built program, prints the ten slowest suites,
+// Any other argument filters suites by path. It lints first (`npm run lint`: Biome, see
+// biome.jsonc), then type-checks (src, plugins, tests, benches) and builds dist/ when a tier
+// runs the built program; it prints the ten slowest suites,
 // and ends with the line `N passed, N failed, N skipped` summed over everything it ran.
 // Integration and real suites each run in a process group of their own, so a hung or
 // crashed suite is ended by its pgid and counted as a failure instead of hanging the run.
@@ -51,7 +52,21 @@ function step(cmd, args) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`test setup failed: ${cmd} ${args.join(' ')} (exit ${r.status ?? r.signal})`);
-    console.log('0 passed, 1 failed');
+    console.log('0 passed, 1 failed, 0 skipped');
+    process.exit(1);
+  }
+}
+
+/**
+ * The first step: `npm run lint` itself (package.json says what it runs). A finding fails the
+ * run before anything is compiled, as a type error does: main is kept lint-clean, so a
+ * finding is the change under test's own.
+ */
+function lint() {
+  const r = spawnSync('npm', ['run', '--silent', 'lint'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error(`lint failed: npm run lint (exit ${r.status ?? r.signal ?? r.error?.message}); its findings are above`);
+    console.log('0 passed, 1 failed, 0 skipped');
     process.exit(1);
   }
 }
@@ -67,7 +82,7 @@ function compile(build) {
     const bad = failed.filter(Boolean);
     if (bad.length) {
       console.error(`test setup failed: ${bad.join(', ')}`);
-      console.log('0 passed, 1 failed');
+      console.log('0 passed, 1 failed, 0 skipped');
       process.exit(1);
     }
   });
@@ -186,6 +201,7 @@ const plan = {
   real: tiers.includes('real') ? pick(suitesIn('real')).filter((f) => !clis.length || clisOf(f).some((c) => clis.includes(c))) : [],
 };
 const started = Date.now();
+lint();
 await compile(plan.integration.length > 0 || plan.real.length > 0);
 if (plan.real.length && existsSync(join(root, 'scripts/install-test-clis.mjs')) && !process.env.BATON_SKIP_CLI_INSTALL) {
   step(process.execPath, [join(root, 'scripts/install-test-clis.mjs')]);
