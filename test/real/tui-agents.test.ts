@@ -7,66 +7,35 @@
 // divider and the handed-over-context card with its matching-hash mark.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { cmdlineOf } from '../../src/proc/index.js';
 import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { TestTerminal } from '../helpers/term.js';
-import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { endServers, pickEntry } from '../helpers/baton-tui.js';
+import { gitInit, pressEscape, serverRun, startRealBaton } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
 let t: TestTerminal;
 
-/** Moves the open picker's selection down to the entry whose label is exactly `label`, and takes it. */
-function pick(label: string): void {
-  // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
-  const top = t.rows().findIndex((r) => /┌─ (New tab|Continue with) /.test(r));
-  const col = t.rows()[top]!.indexOf('┌');
-  const items: string[] = [];
-  for (const r of t.rows().slice(top + 1)) {
-    if ([...r][col] !== '│') break;
-    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
-  }
-  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
-  assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
-  for (let i = 0; i < at; i++) t.press('Down');
-  t.press('Enter');
-}
-
-/** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
-async function pressEscape(): Promise<void> {
-  t.press('Escape');
-  await new Promise((r) => setTimeout(r, 400));
-}
-
 const s = suite('tui with real agents');
 s.before(async () => {
   fake = await startFakeLlm();
   menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude', 'codex'] });
-  execFileSync('git', ['init', '-q', '-b', 'main', menv.cwd]);
-  execFileSync('git', ['-C', menv.cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
-  // The built baton, as a user runs it (npm test builds it first).
-  t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), menv.cwd], {
-    cols: 120,
-    rows: 36,
-    cwd: menv.cwd,
-    env: { ...menv.env, ...serverEnv(menv.dir), BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-  });
+  gitInit(menv.cwd);
+  t = startRealBaton(menv, { cols: 120, rows: 36 });
 });
 s.after(async () => {
   await t?.kill();
   // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(join(menv.dir, 'run'));
+  if (menv) await endServers(serverRun(menv.dir));
   await menv?.cleanup();
   await fake?.close();
 });
 
-
 s('a compose-bar message reaches claude; an armed switch is refused while it works; then switches in place to codex with the brief', async () => {
   await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code and the plain shell');
-  pick('Claude Code');
+  pickEntry(t, 'Claude Code');
   await t.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
 
   t.press('C-b', 'm');
@@ -79,10 +48,10 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   t.type('[[FAKE_HANG]] think hard');
   t.press('Enter');
   await t.waitFor(/1:Claude Code[^\n]*working/, 60_000, 'claude working');
-  await pressEscape();
+  await pressEscape(t);
   t.press('C-b', 'a');
   await t.waitFor(/Continue with[^\n]*\n[^]*│Codex CLI  \d/, 60_000, 'the switch picker');
-  pick('Codex CLI');
+  pickEntry(t, 'Codex CLI');
   await t.waitFor(/Continue with Codex CLI/, 10_000, 'the armed switch in the compose bar');
   t.type('switch now MARK-E2E-2');
   t.press('Enter');
@@ -91,8 +60,8 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   assert.is(fake.requestsContaining('MARK-E2E-2').length, 0, 'nothing reached any model');
 
   // Interrupt claude (Esc in its pane), then send the kept draft again.
-  await pressEscape();
-  await pressEscape();
+  await pressEscape(t);
+  await pressEscape(t);
   await t.waitFor(/1:Claude Code[^\n]*idle/, 60_000, 'claude idle after the interrupt');
   t.press('C-b', 'm');
   t.press('Enter');
@@ -112,7 +81,7 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
 });
 
 s('the transcript view shows the divider; its card is regenerated with a matching hash', async () => {
-  await pressEscape();
+  await pressEscape(t);
   t.press('C-b', 't');
   await t.waitFor(/Transcript:/, 10_000, 'the transcript view');
   t.type('/');

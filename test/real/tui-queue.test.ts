@@ -12,13 +12,12 @@
 // the "Allow execution" dialog.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { TestTerminal } from '../helpers/term.js';
-import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { endServers, pickEntry } from '../helpers/baton-tui.js';
+import { gitInit, pressEscape, recordedUserMessages, serverRun, startRealBaton } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -28,42 +27,6 @@ const SHELL = '[[FAKE_SHELL: touch made-by-shell.txt]] run it MARK-SHELL';
 const Q1 = 'first queued MARK-Q1';
 const Q2 = 'second queued MARK-Q2';
 
-/** Moves the open picker's selection down to the entry whose label is exactly `label`, and takes it. */
-function pick(label: string): void {
-  // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
-  const top = t.rows().findIndex((r) => /┌─ New tab /.test(r));
-  const col = t.rows()[top]!.indexOf('┌');
-  const items: string[] = [];
-  for (const r of t.rows().slice(top + 1)) {
-    if ([...r][col] !== '│') break;
-    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
-  }
-  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
-  assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
-  for (let i = 0; i < at; i++) t.press('Down');
-  t.press('Enter');
-}
-
-/** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
-async function pressEscape(): Promise<void> {
-  t.press('Escape');
-  await new Promise((r) => setTimeout(r, 400));
-}
-
-/** The user messages of every conversation baton recorded. */
-function recordedUserMessages(): string[] {
-  const dir = join(menv.dir, 'baton-home', 'conversations');
-  const out: string[] = [];
-  for (const id of readdirSync(dir)) {
-    for (const line of readFileSync(join(dir, id, 'transcript.jsonl'), 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const e = JSON.parse(line) as { kind?: string; text?: string };
-      if (e.kind === 'user_message') out.push(e.text ?? '');
-    }
-  }
-  return out;
-}
-
 /** What the fake model answered to turns whose last user text was `text` (its echo ends with it). */
 const turnsOn = (text: string) =>
   fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${text}`));
@@ -72,26 +35,20 @@ const s = suite('tui queue with gemini');
 s.before(async () => {
   fake = await startFakeLlm();
   menv = multiCliEnv({ fakeUrl: fake.url, names: ['gemini'] });
-  execFileSync('git', ['init', '-q', '-b', 'main', menv.cwd]);
-  execFileSync('git', ['-C', menv.cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
-  t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), menv.cwd], {
-    cols: 100,
-    rows: 30,
-    cwd: menv.cwd,
-    env: { ...menv.env, ...serverEnv(menv.dir), BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-  });
+  gitInit(menv.cwd);
+  t = startRealBaton(menv, { cols: 100, rows: 30 });
 });
 s.after(async () => {
   await t?.kill();
   // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(join(menv.dir, 'run'));
+  if (menv) await endServers(serverRun(menv.dir));
   await menv?.cleanup();
   await fake?.close();
 });
 
 s('messages queued while gemini waits for a shell approval: the one kept reaches gemini once, recorded once; the deleted one nowhere; compose bar and notice agree', async () => {
   await t.waitFor(/│Gemini CLI  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Gemini CLI');
-  pick('Gemini CLI');
+  pickEntry(t, 'Gemini CLI');
   await t.waitFor(/Type your message/, 90_000, 'gemini ready');
 
   t.press('C-b', 'm');
@@ -120,7 +77,7 @@ s('messages queued while gemini waits for a shell approval: the one kept reaches
   assert.is(turnsOn(Q1).length, 0, 'the queued message reached no model turn before the approval');
 
   // Approve in the pane ("Allow once" is selected).
-  await pressEscape();
+  await pressEscape(t);
   t.press('Enter');
   await fake.waitForRequest((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-Q1'), 90_000, 'the model answering the queued message');
   await t.waitFor(/You said: first queued MARK-Q1/, 60_000, 'gemini\'s reply in the pane');
@@ -134,7 +91,7 @@ s('messages queued while gemini waits for a shell approval: the one kept reaches
   assert.ok(turnsOn(SHELL.replace('[[FAKE_', '[ [FAKE_')).length >= 1, 'the shell turn finished');
 
   // The transcript says the same.
-  const users = recordedUserMessages();
+  const users = recordedUserMessages(join(menv.dir, 'baton-home'));
   assert.equal(users.filter((u) => u.includes('MARK-Q1')), [Q1], `q1 recorded once, as typed: ${JSON.stringify(users)}`);
   assert.equal(users.filter((u) => u.includes('MARK-Q2')), [], 'q2 not recorded');
 

@@ -6,12 +6,11 @@
 // live screen (the search wraps around), as tmux's copy mode would.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { TestTerminal } from '../helpers/term.js';
-import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { endServers, pickEntry } from '../helpers/baton-tui.js';
+import { gitInit, serverRun, startRealBaton } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -19,21 +18,6 @@ let t: TestTerminal;
 
 const TURNS = 4;
 const message = (i: number) => `message ${i} turn${i}word ${Array.from({ length: 6 }, (_, k) => `line${i}x${k}`).join(' ')}`;
-
-/** Moves the open picker's selection down to the entry whose label is `label`, and takes it. */
-function pick(label: string): void {
-  const top = t.rows().findIndex((r) => /┌─ New tab /.test(r));
-  const col = t.rows()[top]!.indexOf('┌');
-  const items: string[] = [];
-  for (const r of t.rows().slice(top + 1)) {
-    if ([...r][col] !== '│') break;
-    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
-  }
-  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
-  assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
-  for (let i = 0; i < at; i++) t.press('Down');
-  t.press('Enter');
-}
 
 /** The pane's rows: between the tab bar and the compose bar. */
 const pane = (screen: string) => screen.split('\n').slice(1, -2).join('\n');
@@ -53,26 +37,21 @@ const s = suite('tui scroll mode with a real agent');
 s.before(async () => {
   fake = await startFakeLlm();
   menv = multiCliEnv({ fakeUrl: fake.url, names: ['codex'] });
-  execFileSync('git', ['init', '-q', '-b', 'main', menv.cwd]);
-  // The built baton, as a user runs it (npm test builds it first). Small, so turns scroll off soon.
-  t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), menv.cwd], {
-    cols: 80,
-    rows: 24,
-    cwd: menv.cwd,
-    env: { ...menv.env, ...serverEnv(menv.dir), BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-  });
+  gitInit(menv.cwd, { commit: false });
+  // Small, so turns scroll off soon.
+  t = startRealBaton(menv, { cols: 80, rows: 24 });
 });
 s.after(async () => {
   await t?.kill();
   // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(join(menv.dir, 'run'));
+  if (menv) await endServers(serverRun(menv.dir));
   await menv?.cleanup();
   await fake?.close();
 });
 
 s('after several codex turns, PgUp in scroll mode shows the first turn and / finds a word on the screen', async () => {
   await t.waitFor(/│Codex CLI  \d/, 90_000, 'the agent picker listing Codex CLI');
-  pick('Codex CLI');
+  pickEntry(t, 'Codex CLI');
   await t.waitFor(/Ask Codex to do anything/, 90_000, 'codex ready');
   for (let i = 1; i <= TURNS; i++) {
     t.type(message(i));

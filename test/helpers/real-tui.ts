@@ -1,0 +1,98 @@
+// What the real-CLI TUI e2e tests (test/real/tui-*.test.ts, server-clients) share: the built
+// baton (dist/src/cli.js) started in a real PTY against a multiCliEnv (its own BATON_HOME,
+// config dir and server socket dir inside the env's scratch dir), the work dir made a git
+// repository as a user's project is, an Esc pressed alone, and reading back the messages baton
+// recorded under a BATON_HOME. The servers a baton started are ended with endServers(serverRun()).
+// It must never use the user's real home, config or server socket.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MultiCliEnv } from './multi-cli-env.js';
+import { TestTerminal } from './term.js';
+import { ROOT, serverEnv } from './baton-tui.js';
+
+/** Makes `dir` a git repository on branch main, with an empty first commit unless `commit` is false. */
+export function gitInit(dir: string, { commit = true } = {}): void {
+  execFileSync('git', ['init', '-q', '-b', 'main', dir]);
+  if (commit) execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
+}
+
+export interface RealBatonOptions {
+  /** baton's state dir (default: baton-home in the env's scratch dir). */
+  batonHome?: string;
+  /** The dir whose run/ holds this baton's server socket (default: the env's scratch dir). */
+  serverDir?: string;
+  /** More variables, over the others. */
+  env?: Record<string, string>;
+}
+
+/** The socket dir (XDG_RUNTIME_DIR) of the servers of a baton started with this serverDir: endServers takes it. */
+export const serverRun = (serverDir: string): string => join(serverDir, 'run');
+
+/** The environment a baton runs in against `menv`: the CLIs' variables, its own state, config and server socket dirs. */
+export function realBatonEnv(menv: MultiCliEnv, opts: RealBatonOptions = {}): Record<string, string> {
+  return {
+    ...menv.env,
+    ...serverEnv(opts.serverDir ?? menv.dir),
+    BATON_HOME: opts.batonHome ?? join(menv.dir, 'baton-home'),
+    XDG_CONFIG_HOME: join(menv.dir, 'config'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    ...opts.env,
+  };
+}
+
+export interface StartRealBatonOptions extends RealBatonOptions {
+  cols: number;
+  rows: number;
+  /** The dir baton opens and runs in (default: the env's work dir). */
+  dir?: string;
+}
+
+/** The built baton, as a user runs it (npm test builds it first), in a PTY of its own, opening `dir`. */
+export function startRealBaton(menv: MultiCliEnv, opts: StartRealBatonOptions): TestTerminal {
+  const dir = opts.dir ?? menv.cwd;
+  return new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), dir], {
+    cols: opts.cols,
+    rows: opts.rows,
+    cwd: dir,
+    env: realBatonEnv(menv, opts),
+  });
+}
+
+/** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
+export async function pressEscape(t: TestTerminal): Promise<void> {
+  t.press('Escape');
+  await new Promise((r) => setTimeout(r, 400));
+}
+
+/** A transcript entry as a test reads it, with the conversation it is in. */
+export interface RecordedEntry {
+  conversation: string;
+  kind?: string;
+  text?: string;
+  author?: { type: string; name?: string; device?: string };
+}
+
+/** Every entry of every conversation recorded under `batonHome`, per conversation in order (none yet: []). */
+export function recordedEntries(batonHome: string): RecordedEntry[] {
+  const dir = join(batonHome, 'conversations');
+  if (!existsSync(dir)) return [];
+  const out: RecordedEntry[] = [];
+  for (const id of readdirSync(dir)) {
+    const file = join(dir, id, 'transcript.jsonl');
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      out.push({ ...(JSON.parse(line) as Omit<RecordedEntry, 'conversation'>), conversation: id });
+    }
+  }
+  return out;
+}
+
+/** The user messages of every conversation recorded under `batonHome`. */
+export function recordedUserMessages(batonHome: string): string[] {
+  return recordedEntries(batonHome)
+    .filter((e) => e.kind === 'user_message')
+    .map((e) => e.text ?? '');
+}
