@@ -3,13 +3,10 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildBrief, type BriefOptions } from '../../src/transcript/brief.js';
-import { Transcript } from '../../src/transcript/transcript.js';
+import type { Transcript } from '../../src/transcript/transcript.js';
+import { testTranscript } from '../helpers/test-transcript.js';
 
-const clock = () => {
-  let t = Date.UTC(2026, 0, 1);
-  return () => new Date((t += 1000));
-};
-const make = () => new Transcript({ id: 'c7', now: clock(), user: { type: 'user', name: 'ana', device: 'laptop' } });
+const make = () => testTranscript('c7');
 const opts = (o: Partial<BriefOptions> = {}): BriefOptions => ({
   target: { harness: 'codex', model: 'gpt-5', title: 'Codex' },
   agentTitles: { claude: 'Claude Code', gemini: 'Gemini CLI' },

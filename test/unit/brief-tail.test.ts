@@ -6,14 +6,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildBrief, type BriefOptions } from '../../src/transcript/brief.js';
-import { Transcript } from '../../src/transcript/transcript.js';
+import { testTranscript } from '../helpers/test-transcript.js';
 
-const clock = () => {
-  let t = Date.UTC(2026, 0, 1);
-  return () => new Date((t += 1000));
-};
-const ana = { type: 'user' as const, name: 'ana', device: 'laptop' };
-const make = () => new Transcript({ id: 'c1', now: clock(), user: ana });
+const make = () => testTranscript();
 // As `baton brief ID --max-chars N` asks for it: the next agent, a fresh start, the title.
 const opts = (o: Partial<BriefOptions> = {}): BriefOptions => ({
   target: { harness: 'next-agent', model: 'default', title: 'the next agent' },

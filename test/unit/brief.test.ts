@@ -6,14 +6,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BODY_FLOOR } from '../../src/transcript/brief-render.js';
 import { briefHash, buildBrief, MIN_BRIEF_CHARS, type BriefOptions } from '../../src/transcript/brief.js';
-import { Transcript } from '../../src/transcript/transcript.js';
+import type { Transcript } from '../../src/transcript/transcript.js';
+import { testTranscript } from '../helpers/test-transcript.js';
 
-const clock = () => {
-  let t = Date.UTC(2026, 0, 1);
-  return () => new Date((t += 1000));
-};
-const ana = { type: 'user' as const, name: 'ana', device: 'laptop' };
-const make = () => new Transcript({ id: 'c1', now: clock(), user: ana });
+const make = () => testTranscript();
 const opts = (o: Partial<BriefOptions> = {}): BriefOptions => ({
   target: { harness: 'codex', model: 'gpt-5', title: 'Codex' },
   agentTitles: { claude: 'Claude Code' },

@@ -2,15 +2,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Transcript } from '../../src/transcript/transcript.js';
+import { ANA, testTranscript } from '../helpers/test-transcript.js';
 import type { Entry } from '../../src/transcript/types.js';
 
-const clock = () => {
-  let t = Date.UTC(2026, 0, 1);
-  return () => new Date((t += 1000));
-};
-const user = { type: 'user' as const, name: 'ana', device: 'laptop' };
-const make = (sink?: (e: readonly Entry[], o: { sync: boolean }) => void) =>
-  new Transcript({ id: 'c1', now: clock(), user, sink });
+const user = ANA;
+const make = (sink?: (e: readonly Entry[], o: { sync: boolean }) => void) => testTranscript('c1', sink);
 
 const t = suite('transcript');
 
