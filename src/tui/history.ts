@@ -7,15 +7,16 @@
 // xterm.ts's helpers (xterm.ts knows the raw format) and never draws.
 
 import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
-import { heldLineRuns, heldLineView, rawLineView, type HeldLine, type IBufferCell, type IBufferLine, type RawLine } from './xterm.js';
+import { heldLineRuns, heldLineView, keptRuns, rawLineView, type HeldLine, type IBufferCell, type IBufferLine, type LineRuns, type RawLine, type Runs } from './xterm.js';
 
 /**
  * One compacted line: its text when it is a single default-attribute run that does not
- * continue the line above, else runs [attr, text, attr, text, ...]. A run's text is a
- * string when every cell in it is one UTF-16 unit one column wide (the common case), else
- * an array of cell strings where the second half of a wide character is ''.
+ * continue the line above, else runs [attr, text, attr, text, ...], in an object that says
+ * `wrapped` only when it continues the line above. A run's text is a string when every cell
+ * in it is one UTF-16 unit one column wide (the common case), else an array of cell strings
+ * where the second half of a wide character is ''.
  */
-export type ArchivedLine = string | { wrapped: boolean; runs: (number | string | string[])[] };
+export type ArchivedLine = LineRuns;
 
 export type HistoryLine = ArchivedLine | RawLine | HeldLine;
 
@@ -28,7 +29,7 @@ export function archiveLine(line: IBufferLine, cell: IBufferCell): ArchivedLine 
     if ((c !== '' && c !== ' ') || cell.getWidth() !== 1 || cellAttr(cell) !== DEFAULT_ATTR) break;
     end--;
   }
-  const runs: (number | string | string[])[] = [];
+  const runs: Runs = [];
   let attr = -1;
   // Chars gathered in an array and joined once: `s += ch` would leave a rope of one node per
   // character (V8 cons strings, ~32 bytes each) alive in the history.
@@ -56,17 +57,18 @@ export function archiveLine(line: IBufferLine, cell: IBufferCell): ArchivedLine 
   if (!line.isWrapped && (runs.length === 0 || (runs.length === 2 && runs[0] === DEFAULT_ATTR && typeof runs[1] === 'string'))) {
     return (runs[1] as string | undefined) ?? '';
   }
-  return { wrapped: line.isWrapped, runs };
+  return keptRuns(runs, line.isWrapped);
 }
 
-const runsOf = (l: ArchivedLine) => (typeof l === 'string' ? [DEFAULT_ATTR, l] : l.runs);
+const runsOf = (l: ArchivedLine): Runs => (typeof l === 'string' ? [DEFAULT_ATTR, l] : Array.isArray(l) ? l : l.runs);
 
 /** Plain text of a compacted line, trailing blanks trimmed. */
 export function archivedText(l: ArchivedLine): string {
   if (typeof l === 'string') return l.replace(/\s+$/, '');
+  const runs = runsOf(l);
   let out = '';
-  for (let i = 1; i < l.runs.length; i += 2) {
-    const t = l.runs[i] as string | string[];
+  for (let i = 1; i < runs.length; i += 2) {
+    const t = runs[i] as string | string[];
     out += typeof t === 'string' ? t : t.join('');
   }
   return out.replace(/\s+$/, '');
@@ -119,7 +121,7 @@ export function paintHistory(l: HistoryLine, cell: IBufferCell, dest: BlessedRow
 }
 
 export function historyWrapped(l: HistoryLine): boolean {
-  if (typeof l === 'string') return false;
+  if (typeof l === 'string' || Array.isArray(l)) return false;
   return isHeld(l) ? l.line.isWrapped : l.wrapped;
 }
 

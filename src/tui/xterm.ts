@@ -216,11 +216,26 @@ export function heldLineView(h: HeldLine): IBufferLine {
   } as unknown as IBufferLine;
 }
 
+/** Runs of [attr, text | cells, attr, text | cells, ...]. */
+export type Runs = (number | string | string[])[];
+
 /**
- * A line as runs of [attr, text | cells] (see history.ts ArchivedLine); a line that is one
- * run in the default attribute and does not continue the previous line is just its text.
+ * A line as runs (see history.ts ArchivedLine): a line that is one run in the default
+ * attribute and does not continue the previous line is just its text, any other line that
+ * does not continue the previous one just its runs, and only a wrapped line has the object
+ * that says so. Tens of thousands of them are kept per pane: each shape is the smallest
+ * that holds it (an object cost 40 bytes a line).
  */
-export type LineRuns = string | { wrapped: boolean; runs: (number | string | string[])[] };
+export type LineRuns = string | Runs | { wrapped: true; runs: Runs };
+
+/**
+ * The stored form of runs built by push(): a copy exactly as long as its items. A pushed-to
+ * array keeps room for 16 or more (~150 bytes where a line's 4 items need 48).
+ */
+export function keptRuns(runs: Runs, wrapped: boolean): LineRuns {
+  const exact = runs.slice();
+  return wrapped ? { wrapped: true, runs: exact } : exact;
+}
 
 /**
  * Turn a held line into runs straight from xterm's cell words: the attribute is computed
@@ -237,7 +252,7 @@ export function heldLineRuns(h: HeldLine, cell: IBufferCell, attrOf: (cell: IBuf
     scratch8 = Buffer.alloc(end * 2);
   }
   const c = cell as unknown as InternalCell;
-  let runs: (number | string | string[])[] | undefined;
+  let runs: Runs | undefined;
   let fg = -1;
   let bg = -1;
   let attr = -1;
@@ -296,7 +311,7 @@ export function heldLineRuns(h: HeldLine, cell: IBufferCell, attrOf: (cell: IBuf
   if (!runs && !l.isWrapped && (attr < 0 || (attr === defaultAttr && typeof last === 'string'))) return last as string;
   runs ??= [];
   if (attr >= 0 && last.length > 0) runs.push(attr, last);
-  return { wrapped: l.isWrapped, runs };
+  return keptRuns(runs, l.isWrapped);
 }
 
 function runText(start: number, end: number, wide: boolean): string {

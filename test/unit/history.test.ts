@@ -48,7 +48,7 @@ s('held lines wait uncompacted up to maxPending, then the oldest are compacted; 
   for (let i = 0; i < 4; i++) h.push(held());
   assert.is(h.pending, 2);
   assert.is(released.length, 2);
-  assert.equal(h.get(0), { wrapped: false, runs: [(0 << 18) | (1 << 9) | 0x1ff, 'red', DEFAULT_ATTR, ' line'] });
+  assert.equal(h.get(0), [(0 << 18) | (1 << 9) | 0x1ff, 'red', DEFAULT_ATTR, ' line']);
   assert.is((h.get(3) as HeldLine).kind, 'held');
   for (let i = 0; i < 4; i++) h.push(held());
   assert.is(h.length, 5);
