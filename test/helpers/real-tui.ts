@@ -2,14 +2,15 @@
 // baton (dist/src/cli.js) started in a real PTY against a multiCliEnv (its own BATON_HOME,
 // config dir and server socket dir inside the env's scratch dir), the work dir made a git
 // repository as a user's project is, an Esc pressed alone, and reading back the messages baton
-// recorded under a BATON_HOME. The servers a baton started are ended with endServers(serverRun()).
+// recorded under a BATON_HOME, quitting baton, and ending all a suite started (endRealTui).
 // It must never use the user's real home, config or server socket.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FakeLlm } from '../fake-llm/server.js';
 import type { MultiCliEnv } from './multi-cli-env.js';
 import { TestTerminal } from './term.js';
-import { ROOT, serverEnv } from './baton-tui.js';
+import { endServers, ROOT, serverEnv } from './baton-tui.js';
 
 /** Makes `dir` a git repository on branch main, with an empty first commit unless `commit` is false. */
 export function gitInit(dir: string, { commit = true } = {}): void {
@@ -58,6 +59,32 @@ export function startRealBaton(menv: MultiCliEnv, opts: StartRealBatonOptions): 
     cwd: dir,
     env: realBatonEnv(menv, opts),
   });
+}
+
+/** Quits baton from its TUI (C-b q, answering yes if it asks), waits up to 30 s for it to exit, and ends its PTY. */
+export async function quitBaton(t: TestTerminal): Promise<void> {
+  t.press('C-b', 'q');
+  await t.waitFor((scr) => /Quit baton/.test(scr) || t.exitCode !== undefined, 15_000).catch(() => undefined);
+  if (/Quit baton/.test(t.screenText())) t.type('y');
+  await Promise.race([t.exited, new Promise((r) => setTimeout(r, 30_000))]);
+  await t.kill();
+}
+
+/**
+ * Ends what a real TUI suite started, whatever of it was started: the batons' PTYs, their
+ * servers (by pid, through each serverDir's socket dir: the tabs run in the server), the
+ * env's leftover processes and dir, the fake LLM.
+ */
+export async function endRealTui(
+  terms: readonly (TestTerminal | undefined)[],
+  menv: MultiCliEnv | undefined,
+  fake: FakeLlm | undefined,
+  serverDirs: (menv: MultiCliEnv) => string[] = (m) => [m.dir],
+): Promise<void> {
+  for (const t of terms) await t?.kill();
+  if (menv) for (const dir of serverDirs(menv)) await endServers(serverRun(dir));
+  await menv?.cleanup();
+  await fake?.close();
 }
 
 /** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */

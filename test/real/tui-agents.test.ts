@@ -11,8 +11,8 @@ import { cmdlineOf } from '../../src/proc/index.js';
 import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
-import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { gitInit, pressEscape, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { pickEntry } from '../helpers/baton-tui.js';
+import { endRealTui, gitInit, pressEscape, startRealBaton } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -25,13 +25,7 @@ s.before(async () => {
   gitInit(menv.cwd);
   t = startRealBaton(menv, { cols: 120, rows: 36 });
 });
-s.after(async () => {
-  await t?.kill();
-  // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(serverRun(menv.dir));
-  await menv?.cleanup();
-  await fake?.close();
-});
+s.after(() => endRealTui([t], menv, fake));
 
 s('a compose-bar message reaches claude; an armed switch is refused while it works; then switches in place to codex with the brief', async () => {
   await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code and the plain shell');

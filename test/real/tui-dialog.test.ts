@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
-import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { gitInit, pressEscape, recordedUserMessages, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { pickEntry } from '../helpers/baton-tui.js';
+import { endRealTui, gitInit, pressEscape, recordedUserMessages, startRealBaton } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -44,13 +44,7 @@ s.before(async () => {
   gitInit(untrusted);
   t = startRealBaton(menv, { cols: 100, rows: 30, dir: untrusted, env: { PWD: untrusted } });
 });
-s.after(async () => {
-  await t?.kill();
-  // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(serverRun(menv.dir));
-  await menv?.cleanup();
-  await fake?.close();
-});
+s.after(() => endRealTui([t], menv, fake));
 
 s('claude\'s folder-trust dialog reads as needing the user; a compose-bar message is queued, not typed into it; answered in the pane, the message goes once', async () => {
   await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code');

@@ -8,13 +8,13 @@
 // CLI against the fake LLM.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { TestTerminal, until } from '../helpers/term.js';
-import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
+import { type TestTerminal, until } from '../helpers/term.js';
+import { pickEntry } from '../helpers/baton-tui.js';
+import { endRealTui, gitInit, pressEscape, startRealBaton } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -39,22 +39,6 @@ const said = (rows: Row[]) => rows.filter((e) => e.kind === 'user_message').map(
 /** Model turns on `text` as the latest user message (after /clear, claude's caveat about the command comes before it). */
 const turnsOn = (text: string) => fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.startsWith('FAKE-LLM reply. You said: ') && r.reply.text.endsWith(text));
 
-/** Moves the open picker's selection down to the entry whose label starts with `label`, and takes it. */
-function pick(label: string): void {
-  const rows = t.rows();
-  const top = rows.findIndex((r) => /┌─ New tab /.test(r));
-  const col = rows[top]!.indexOf('┌');
-  const items: string[] = [];
-  for (const r of rows.slice(top + 1)) {
-    if ([...r][col] !== '│') break;
-    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
-  }
-  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
-  assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
-  for (let i = 0; i < at; i++) t.press('Down');
-  t.press('Enter');
-}
-
 const idle = /1:Claude Code idle(?= |$)/m;
 
 async function send(text: string): Promise<void> {
@@ -72,26 +56,14 @@ const s = suite('a new native session started in the pane');
 s.before(async () => {
   fake = await startFakeLlm();
   menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude'] });
-  execFileSync('git', ['init', '-q', '-b', 'main', menv.cwd]);
-  execFileSync('git', ['-C', menv.cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
-  t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), menv.cwd], {
-    cols: 140,
-    rows: 40,
-    cwd: menv.cwd,
-    env: { ...menv.env, ...serverEnv(menv.dir), BATON_HOME: home(), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-  });
+  gitInit(menv.cwd);
+  t = startRealBaton(menv, { cols: 140, rows: 40, batonHome: home() });
 });
-s.after(async () => {
-  await t?.kill();
-  // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(join(menv.dir, 'run'));
-  await menv?.cleanup();
-  await fake?.close();
-});
+s.after(() => endRealTui([t], menv, fake));
 
 s('claude: /clear typed in the pane; the next compose-bar message is recorded in the same conversation, once, after a notice', async () => {
   await t.waitFor(/│Claude Code  \d/, 90_000, 'the picker listing Claude Code');
-  pick('Claude Code');
+  pickEntry(t, 'Claude Code');
   await t.waitFor((scr) => idle.test(scr) && /\? for shortcuts/.test(scr), 120_000, 'claude ready');
   const a = `BEFORE-CLEAR-${Date.now().toString(36)}`;
   const b = `AFTER-CLEAR-${Date.now().toString(36)}`;
@@ -99,8 +71,7 @@ s('claude: /clear typed in the pane; the next compose-bar message is recorded in
 
   // Typed into claude's own input box: Esc leaves the compose bar for the pane (alone: an Esc
   // followed at once by a key reads as Alt+key).
-  t.press('Escape');
-  await new Promise((r) => setTimeout(r, 400));
+  await pressEscape(t);
   t.type('/clear');
   await t.waitFor(/❯\s\/clear/, 10_000, '/clear in claude\'s input box');
   t.press('Enter');

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
-import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { gitInit, pressEscape, recordedUserMessages, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { pickEntry } from '../helpers/baton-tui.js';
+import { endRealTui, gitInit, pressEscape, recordedUserMessages, startRealBaton } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -38,13 +38,7 @@ s.before(async () => {
   gitInit(menv.cwd);
   t = startRealBaton(menv, { cols: 100, rows: 30 });
 });
-s.after(async () => {
-  await t?.kill();
-  // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(serverRun(menv.dir));
-  await menv?.cleanup();
-  await fake?.close();
-});
+s.after(() => endRealTui([t], menv, fake));
 
 s('messages queued while gemini waits for a shell approval: the one kept reaches gemini once, recorded once; the deleted one nowhere; compose bar and notice agree', async () => {
   await t.waitFor(/│Gemini CLI  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Gemini CLI');

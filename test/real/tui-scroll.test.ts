@@ -9,8 +9,8 @@ import * as assert from 'uvu/assert';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
-import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { gitInit, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { pickEntry } from '../helpers/baton-tui.js';
+import { endRealTui, gitInit, startRealBaton } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -41,13 +41,7 @@ s.before(async () => {
   // Small, so turns scroll off soon.
   t = startRealBaton(menv, { cols: 80, rows: 24 });
 });
-s.after(async () => {
-  await t?.kill();
-  // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(serverRun(menv.dir));
-  await menv?.cleanup();
-  await fake?.close();
-});
+s.after(() => endRealTui([t], menv, fake));
 
 s('after several codex turns, PgUp in scroll mode shows the first turn and / finds a word on the screen', async () => {
   await t.waitFor(/│Codex CLI  \d/, 90_000, 'the agent picker listing Codex CLI');
