@@ -8,13 +8,13 @@
 // `npm run test:real -- claude` runs one CLI's part (BATON_TEST_CLIS).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { TestTerminal, until } from '../helpers/term.js';
-import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
+import { type TestTerminal, until } from '../helpers/term.js';
+import { endServers, pickEntry } from '../helpers/baton-tui.js';
+import { endRealTui, gitInit, quitBaton, serverRun, startRealBaton } from '../helpers/real-tui.js';
 import type { CliName } from '../helpers/cli-env.js';
 
 type Cli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>;
@@ -57,30 +57,7 @@ const answered = (marker: string) => turnsOn(marker).length;
 /** Each CLI's baton has its own server (its socket under this directory's run/). */
 const serverDir = (cli: Cli) => join(menv.dir, `server-${cli}`);
 
-function startBaton(cli: Cli): TestTerminal {
-  return new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), menv.cwd], {
-    cols: 140,
-    rows: 40,
-    cwd: menv.cwd,
-    env: { ...menv.env, ...serverEnv(serverDir(cli)), BATON_HOME: home(cli), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
-  });
-}
-
-/** Moves the open picker's selection down to the entry whose label starts with `label`, and takes it. */
-function pick(label: string): void {
-  const rows = t!.rows();
-  const top = rows.findIndex((r) => /┌─ (New tab|Continue with) /.test(r));
-  const col = rows[top]!.indexOf('┌');
-  const items: string[] = [];
-  for (const r of rows.slice(top + 1)) {
-    if ([...r][col] !== '│') break;
-    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
-  }
-  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
-  assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
-  for (let i = 0; i < at; i++) t!.press('Down');
-  t!.press('Enter');
-}
+const startBaton = (cli: Cli): TestTerminal => startRealBaton(menv, { cols: 140, rows: 40, batonHome: home(cli), serverDir: serverDir(cli) });
 
 /** Tab n running `cli`, idle, read in the tab bar (a fork's tab is marked ↳#seq). */
 const idle = (cli: Cli, n: number) => new RegExp(`${n}:${TITLE[cli]}(?: ↳#\\d+)? idle(?= |$)`, 'm');
@@ -90,7 +67,7 @@ async function openTab(cli: Cli, n: number): Promise<void> {
   // The prefix commands baton from the pane and from the compose bar alike; an Esc would reach the CLI.
   if (n > 1) t!.press('C-b', 'c');
   await t!.waitFor(new RegExp(`│${TITLE[cli]}  \\d`), 90_000, `the picker listing ${TITLE[cli]}`);
-  pick(TITLE[cli]);
+  pickEntry(t!, TITLE[cli]);
   await t!.waitFor((scr) => idle(cli, n).test(scr) && READY[cli].test(scr), 120_000, `tab ${n}'s ${cli} ready`);
 }
 
@@ -130,11 +107,7 @@ async function eachOnce(cli: Cli, where: Record<string, (msgs: string[]) => bool
 
 async function quit(): Promise<void> {
   if (!t) return;
-  t.press('C-b', 'q');
-  await t.waitFor((scr) => /Quit baton/.test(scr) || t!.exitCode !== undefined, 15_000).catch(() => undefined);
-  if (/Quit baton/.test(t.screenText())) t.type('y');
-  await Promise.race([t.exited, new Promise((r) => setTimeout(r, 30_000))]);
-  await t.kill();
+  await quitBaton(t);
   t = undefined;
 }
 
@@ -142,22 +115,15 @@ const s = suite('two tabs of the same CLI in one directory');
 s.before(async () => {
   fake = await startFakeLlm();
   menv = multiCliEnv({ fakeUrl: fake.url, names: clis });
-  execFileSync('git', ['init', '-q', '-b', 'main', menv.cwd]);
-  execFileSync('git', ['-C', menv.cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
+  gitInit(menv.cwd);
 });
-s.after(async () => {
-  await t?.kill();
-  // The tabs run in baton's server: ended by pid with each socket directory.
-  if (menv) for (const cli of clis) await endServers(join(serverDir(cli), 'run'));
-  await menv?.cleanup();
-  await fake?.close();
-});
+s.after(() => endRealTui([t], menv, fake, () => clis.map(serverDir)));
 
 for (const cli of clis) {
   s(`${cli}: two fresh tabs a moment apart; each compose-bar message is recorded in its own conversation only, once`, async () => {
     await t?.kill();
     // An earlier CLI's baton, should its test have failed before it quit.
-    for (const other of clis) if (other !== cli) await endServers(join(serverDir(other), 'run'));
+    for (const other of clis) if (other !== cli) await endServers(serverRun(serverDir(other)));
     t = startBaton(cli);
     await openTab(cli, 1);
     await openTab(cli, 2);
