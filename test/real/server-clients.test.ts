@@ -13,13 +13,13 @@
 // (the first client's), whoever typed it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { TestTerminal, until } from '../helpers/term.js';
-import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
+import { pickEntry, ROOT } from '../helpers/baton-tui.js';
+import { endRealTui, gitInit, realBatonEnv, recordedEntries } from '../helpers/real-tui.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 let fake: FakeLlm;
@@ -37,21 +37,6 @@ function client(args: string[], who: Record<string, string>): TestTerminal {
   return t;
 }
 
-/** Moves the open picker's selection down to the entry whose label is exactly `label`, and takes it. */
-function pick(t: TestTerminal, label: string): void {
-  const top = t.rows().findIndex((r) => /┌─ New tab /.test(r));
-  const col = t.rows()[top]!.indexOf('┌');
-  const items: string[] = [];
-  for (const r of t.rows().slice(top + 1)) {
-    if ([...r][col] !== '│') break;
-    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
-  }
-  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
-  assert.ok(at >= 0, `the picker lists ${label}: ${items.join(' | ')}`);
-  for (let i = 0; i < at; i++) t.press('Down');
-  t.press('Enter');
-}
-
 interface Said {
   conversation: string;
   kind: string;
@@ -61,18 +46,9 @@ interface Said {
 
 /** Every user message and agent reply baton recorded, per conversation, in order, with who wrote it. */
 function recorded(): Said[] {
-  const dir = join(menv.dir, 'baton-home', 'conversations');
-  const out: Said[] = [];
-  for (const id of readdirSync(dir)) {
-    for (const line of readFileSync(join(dir, id, 'transcript.jsonl'), 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const e = JSON.parse(line) as { kind?: string; text?: string; author?: { type: string; name?: string; device?: string } };
-      if (e.kind !== 'user_message' && e.kind !== 'agent_text') continue;
-      const a = e.author;
-      out.push({ conversation: id, kind: e.kind, text: e.text ?? '', author: a?.type === 'user' ? `${a.name}@${a.device}` : (a?.type ?? '?') });
-    }
-  }
-  return out;
+  return recordedEntries(join(menv.dir, 'baton-home'))
+    .filter((e) => e.kind === 'user_message' || e.kind === 'agent_text')
+    .map(({ conversation, kind, text, author: a }) => ({ conversation, kind: kind!, text: text ?? '', author: a?.type === 'user' ? `${a.name}@${a.device}` : (a?.type ?? '?') }));
 }
 
 const users = () => recorded().filter((r) => r.kind === 'user_message');
@@ -98,22 +74,15 @@ const s = suite('server clients with claude');
 s.before(async () => {
   fake = await startFakeLlm();
   menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude'] });
-  execFileSync('git', ['init', '-q', '-b', 'main', menv.cwd]);
-  execFileSync('git', ['-C', menv.cwd, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
-  env = { ...menv.env, ...serverEnv(menv.dir), BATON_HOME: join(menv.dir, 'baton-home'), XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+  gitInit(menv.cwd);
+  env = realBatonEnv(menv);
 });
-s.after(async () => {
-  for (const t of terms) await t.kill();
-  // The tabs run in baton's server: ended by pid with the test's socket directory.
-  if (menv) await endServers(join(menv.dir, 'run'));
-  await menv?.cleanup();
-  await fake?.close();
-});
+s.after(() => endRealTui(terms, menv, fake));
 
 s('two clients write into one queue while claude works; the turn and the queue finish with nobody attached, in arrival order, each message recorded with its author; a new client sees it', async () => {
   const a = client([menv.cwd], ANA);
   await a.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker');
-  pick(a, 'Claude Code');
+  pickEntry(a, 'Claude Code');
   await a.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
   const b = client(['attach'], BO);
   await b.waitFor(/\? for shortcuts/, 30_000, 'the second client shows the tab');
@@ -178,7 +147,7 @@ s('two clients write into two tabs: each tab\'s conversation records its own aut
   await a.waitFor(/1:Claude Code[^\n]*idle/, 30_000);
   a.press('C-b', 'c');
   await a.waitFor(/│Claude Code  \d[^]*│Plain shell/, 60_000, 'the picker for a second tab');
-  pick(a, 'Claude Code');
+  pickEntry(a, 'Claude Code');
   await a.waitFor(/2:Claude Code[^\n]*idle/, 90_000, 'the second tab\'s claude ready');
   const b = client(['attach'], BO);
   await b.waitFor(/2:Claude Code/, 30_000);
