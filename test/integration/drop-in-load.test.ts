@@ -6,15 +6,12 @@
 // process with it).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
-import { signalGroup } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { startCliProcess, type CliProcessRun } from '../helpers/cli-process.js';
 
-const cli = join(process.cwd(), 'dist', 'src', 'cli.js');
 let home = '';
 let cwd = '';
 let plugins = '';
@@ -25,29 +22,9 @@ const driver = (name: string) =>
   detect: async () => ({ installed: false, installHint: 'none' }), launch: ({ cwd }) => ({ command: 'true', args: [], env: {}, cwd }) };\n`;
 
 /** Runs the built CLI to its end; one still running after `ms` fails the test (and is killed). */
-async function baton(args: string[], ms = 60_000): Promise<{ code: number | null; out: string; err: string }> {
+function baton(args: string[], ms = 60_000): Promise<CliProcessRun> {
   const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), BATON_PLUGIN_LOAD_TIMEOUT: '1' };
-  const child = spawn(process.execPath, [cli, '--plugins', plugins, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const r = { code: null as number | null, out: '', err: '' };
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (r.out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (r.err += d));
-  let gone = false;
-  const closed = new Promise<void>((resolve) =>
-    child.once('close', (code) => {
-      r.code = code;
-      gone = true;
-      resolve();
-    }),
-  );
-  try {
-    await until(() => gone, `baton ${args.join(' ')} to exit`, ms).catch((err: Error) => {
-      throw new Error(`${err.message}; its stderr: ${JSON.stringify(r.err)}`);
-    });
-  } finally {
-    signalGroup(child.pid!, 'SIGKILL');
-  }
-  await closed;
-  return r;
+  return startCliProcess(['--plugins', plugins, ...args], cwd, env).exit(ms);
 }
 
 function assertNamesEachBadFile(err: string): void {

@@ -5,14 +5,14 @@
 // why, and the conversation's lock is released. The built CLI runs in a process of its own.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openConversation, readConversation } from '../../src/transcript/store.js';
 import type { Entry } from '../../src/transcript/types.js';
-import { alive, signalGroup } from '../../src/proc/index.js';
+import { alive } from '../../src/proc/index.js';
 import { until } from '../helpers/term.js';
+import { startCliProcess } from '../helpers/cli-process.js';
 
 // One driver, `odd`, whose behaviour the prompt picks. It marks the start of its turn in a
 // file, so a test knows when the turn is under way.
@@ -68,50 +68,14 @@ export default {
 };
 `;
 
-const cli = join(process.cwd(), 'dist', 'src', 'cli.js');
 let home = '';
 let cwd = '';
 let plugins = '';
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
-/** Starts the built CLI; `exit` resolves when it is gone, `kill` is for the test's own cleanup. */
+/** Starts the built CLI; `exit` resolves when it is gone (a baton still running after its `ms` fails the test and is killed). */
 function start(args: string[]) {
   const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ODD_MARK: join(home, 'turn-started') };
-  const child = spawn(process.execPath, [cli, '--plugins', plugins, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const r: Run = { code: null, out: '', err: '' };
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (r.out += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (r.err += d));
-  let gone = false;
-  const closed = new Promise<void>((resolve) =>
-    child.once('close', (code) => {
-      r.code = code;
-      gone = true;
-      resolve();
-    }),
-  );
-  return {
-    child,
-    /** Waits for the exit; a baton that is still running after `ms` fails the test (and is killed). */
-    async exit(ms = 60_000): Promise<Run> {
-      try {
-        await until(() => gone, `baton ${args.join(' ')} to exit`, ms).catch((err: Error) => {
-        throw new Error(`${err.message}; its stderr: ${JSON.stringify(r.err)}`);
-      });
-      } finally {
-        kill();
-      }
-      await closed;
-      return r;
-    },
-  };
-  function kill() {
-    signalGroup(child.pid!, 'SIGKILL');
-  }
+  return startCliProcess(['--plugins', plugins, ...args], cwd, env);
 }
 
 async function conversation(): Promise<{ id: string; entries: Entry[] }> {
