@@ -40,6 +40,26 @@ export async function endServers(runtimeDir: string): Promise<void> {
   if (pids.length) await endPids(() => pids.filter(alive), { graceMs: 3000 });
 }
 
+/**
+ * The whole environment of a user whose home is `home`: XDG config, state and data dirs and
+ * baton's server socket dir under it, a UTF-8 xterm, /bin/sh with a `$ ` prompt.
+ */
+export function homeEnv(home: string): Record<string, string> & { XDG_RUNTIME_DIR: string } {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, 'config'),
+    XDG_STATE_HOME: join(home, 'state'),
+    XDG_DATA_HOME: join(home, 'data'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    // dash takes PS1 from the environment (bash would let /etc/bash.bashrc replace it).
+    SHELL: '/bin/sh',
+    PS1: '$ ',
+    ...serverEnv(home),
+  };
+}
+
 export interface BatonTui {
   t: TestTerminal;
   home: string;
@@ -77,20 +97,7 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
     mkdirSync(join(config, 'baton', 'plugins'));
     for (const [file, source] of Object.entries(opts.plugins)) writeFileSync(join(config, 'baton', 'plugins', file), source);
   }
-  const env = {
-    PATH: process.env.PATH,
-    HOME: home,
-    XDG_CONFIG_HOME: config,
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_DATA_HOME: join(home, 'data'),
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    // dash takes PS1 from the environment (bash would let /etc/bash.bashrc replace it).
-    SHELL: '/bin/sh',
-    PS1: '$ ',
-    ...serverEnv(home),
-    ...opts.env,
-  };
+  const env = { ...homeEnv(home), ...opts.env };
   const t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), work], {
     cols: opts.cols ?? 100,
     rows: opts.rows ?? 30,

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellCommand } from '../../src/client/shell-quote.js';
 import { alive, allPids, cmdlineOf, environOf } from '../../src/proc/index.js';
-import { endServers, ROOT, serverEnv, serverPids } from '../helpers/baton-tui.js';
+import { endServers, homeEnv, ROOT, serverPids } from '../helpers/baton-tui.js';
 import { startSshd, type Sshd } from '../helpers/sshd.js';
 import { TestTerminal, until } from '../helpers/term.js';
 
@@ -44,18 +44,7 @@ function machine(): Machine {
   made.push(home);
   const work = join(home, 'work');
   mkdirSync(work);
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: home,
-    XDG_CONFIG_HOME: join(home, 'config'),
-    XDG_STATE_HOME: join(home, 'state'),
-    XDG_DATA_HOME: join(home, 'data'),
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    SHELL: '/bin/sh',
-    PS1: '$ ',
-    ...serverEnv(home),
-  };
+  const env = homeEnv(home);
   return { home, runtime: env.XDG_RUNTIME_DIR!, work, env };
 }
 
