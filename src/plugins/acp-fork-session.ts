@@ -6,7 +6,7 @@
 
 import { BatonError, EXIT } from '../errors.js';
 import { ResumeFailedError, type DriverEnv } from './api.js';
-import { BATON_VERSION } from './acp-probe.js';
+import { BATON_VERSION, endOneShotAgent } from './acp-probe.js';
 import { findExecutable } from './find-executable.js';
 import { spawnGroup } from '../proc/index.js';
 import type { AcpAgentDecl } from './validate.js';
@@ -51,9 +51,6 @@ export async function acpForkSession(decl: AcpAgentDecl, opts: DriverEnv & { cwd
     }
   } finally {
     clearTimeout(timer);
-    await client.close().catch(() => {});
-    group.child.stdin!.end();
-    await Promise.race([group.exited, new Promise((r) => setTimeout(r, 300))]);
-    await group.stop();
+    await endOneShotAgent(client, group);
   }
 }

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { DriverEnv } from './api.js';
-import type { InitializeResponse } from './acp-client.js';
+import type { AcpClient, InitializeResponse } from './acp-client.js';
 import { findExecutable } from './find-executable.js';
 import { spawnGroup, type ProcessGroup } from '../proc/index.js';
 import type { AcpAgentDecl } from './validate.js';
@@ -45,11 +45,19 @@ export async function probeAcpAgent(decl: AcpAgentDecl, opts: DriverEnv & { cwd:
     return undefined;
   } finally {
     clearTimeout(timer);
-    await client.close().catch(() => {});
-    group.child.stdin!.end();
-    await Promise.race([group.exited, new Promise((r) => setTimeout(r, 300))]);
-    await group.stop();
+    await endOneShotAgent(client, group);
   }
+}
+
+/**
+ * Ends an agent started for one question (a probe, a fork): the connection, then its stdin
+ * (an agent that exits at EOF goes by itself, given a moment), then its whole group.
+ */
+export async function endOneShotAgent(client: Pick<AcpClient, 'close'>, group: ProcessGroup): Promise<void> {
+  await client.close().catch(() => {});
+  group.child.stdin!.end();
+  await Promise.race([group.exited, new Promise((r) => setTimeout(r, 300))]);
+  await group.stop();
 }
 
 /** Whether the agent advertises session/fork (sessionCapabilities.fork). */
