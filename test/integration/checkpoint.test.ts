@@ -127,27 +127,19 @@ t('HEAD, the branch and the stash are untouched', async () => {
   writeFileSync(join(d, 'a.txt'), 'to stash\n');
   sh(d, 'stash', 'push', '-q', '-m', 'mine');
   writeFileSync(join(d, 'a.txt'), 'working\n');
-  const before = {
+  // What the user's own refs say: HEAD, the branch, the stash, every branch.
+  const refs = () => ({
     head: sh(d, 'rev-parse', 'HEAD'),
     sym: sh(d, 'symbolic-ref', 'HEAD'),
     main: sh(d, 'rev-parse', 'refs/heads/main'),
     stash: sh(d, 'rev-parse', 'refs/stash'),
     stashList: sh(d, 'stash', 'list'),
     branches: sh(d, 'for-each-ref', 'refs/heads'),
-  };
+  });
+  const before = refs();
   await createCheckpoint(d, 'conv1', 1);
   await createCheckpoint(d, 'conv1', 2);
-  assert.equal(
-    {
-      head: sh(d, 'rev-parse', 'HEAD'),
-      sym: sh(d, 'symbolic-ref', 'HEAD'),
-      main: sh(d, 'rev-parse', 'refs/heads/main'),
-      stash: sh(d, 'rev-parse', 'refs/stash'),
-      stashList: sh(d, 'stash', 'list'),
-      branches: sh(d, 'for-each-ref', 'refs/heads'),
-    },
-    before,
-  );
+  assert.equal(refs(), before);
   assert.is(readFileSync(join(d, 'a.txt'), 'utf8'), 'working\n');
 });
 
