@@ -68,14 +68,11 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   const m = plan.model;
   const since = new Date();
   await terminal.launch({ ...spec, agent: driver.name, model: m, title: driver.title });
-  session.driver = driver;
-  session.model = m;
-  session.startedAt = since;
+  session.launched(driver, m, since);
   session.starting(plan.brief ? { text: plan.brief.text, switchId } : undefined);
   const current = conv.transcript.currentSegment;
   if (driver.ingest) {
     let forked = plan.fork;
-    session.unbound = undefined;
     // The run's own session: the one its launch fixed, else the one it resumes. A fork runs in
     // a new session, never the one it was forked from; a CLI that picks its own id is found
     // through the tab's process group.
@@ -123,7 +120,7 @@ export async function launchAgent(session: TabSession, agent: string, model: str
   // the CLI's input box) and keeps it claimable should it show up late.
   if (!terminal.isRunning()) return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
   if (sent.kind === 'queued') return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.` };
-  session.unresolved = true;
+  session.settle({ unresolved: true });
   return { kind: 'unknown', message: `${driver.title} is running but never showed your message. Check the pane before sending again; your message was not recorded and is back in the compose bar.` };
 }
 
@@ -142,6 +139,6 @@ export async function runSwitch(session: TabSession, armed: ArmedSwitch & { swit
   }
   await session.follow(undefined);
   const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author);
-  if (outcome.kind !== 'not-sent' && outcome.kind !== 'stopped-not-switched') session.armed = undefined;
+  session.settle({ done: outcome.kind !== 'not-sent' && outcome.kind !== 'stopped-not-switched' });
   return outcome;
 }

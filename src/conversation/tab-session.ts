@@ -72,6 +72,10 @@ export interface TabSnapshot {
   status: AgentStatus;
   armed: ArmedSwitch | undefined;
   queue: readonly string[];
+  /** Nothing has been said yet (no user message): a switch has no context to carry. */
+  noContext: boolean;
+  /** A program runs in the tab (false: none launched yet, or it exited or was stopped). */
+  running: boolean;
   /** The last thing to tell the user (an outcome, a refusal, a dropped switch). */
   notice: string | undefined;
   /** A switch whose outcome is unknown must be reconciled before another send. */
@@ -85,6 +89,11 @@ export interface QueuedMessage {
   text: string;
   /** Undefined: the conversation's own user (the one who opened it). */
   author?: UserAuthor;
+}
+
+/** The agent is in a turn or waits for the user in its pane: nothing may be sent, reset or undone. */
+export function isBusy(status: AgentStatus): boolean {
+  return status === 'working' || status === 'approval';
 }
 
 export type SendResult =
@@ -110,20 +119,22 @@ export class TabSession {
   readonly onTaken: Event<string> = this.takenEmitter.event;
   /** One queue per tab, in arrival order, whoever wrote each message. */
   private readonly queued: QueuedMessage[] = [];
-  armed: ArmedSwitch | undefined;
-  notice: string | undefined;
-  unresolved = false;
+  // The session's state is its own: read through the getters below, changed only by its
+  // commands (and by the switch transaction through launched() / settle()).
+  private armedSwitch: (ArmedSwitch & { switchId?: string }) | undefined;
+  private noticeText: string | undefined;
+  private unresolvedSwitch = false;
   /**
    * Why the running CLI's own session could not be told apart from another run's (ingest
    * follows nothing): messages are refused rather than sent unrecorded. Cleared by a launch.
    */
-  unbound: string | undefined;
+  private unboundReason: string | undefined;
   /** A switch transaction is under way (it stops and starts agents itself). */
-  switching = false;
-  driver: HarnessDriver | undefined;
-  model: string | undefined;
+  private switching = false;
+  private runningDriver: HarnessDriver | undefined;
+  private runningModel: string | undefined;
   /** When the current agent's run started, for ending what it leaves behind. */
-  startedAt: Date | undefined;
+  private startedAt: Date | undefined;
   private pendingBrief: PendingBrief | undefined;
   /** Handoff files written for this run (a brief too long to paste); removed when it ends. */
   private runFiles: string[] = [];
@@ -201,6 +212,61 @@ export class TabSession {
     return this.deps.conversation;
   }
 
+  /** The switch armed for the next message (a copy). */
+  get armed(): ArmedSwitch | undefined {
+    return this.armedSwitch && { ...this.armedSwitch };
+  }
+
+  /** The last thing told the user. */
+  get notice(): string | undefined {
+    return this.noticeText;
+  }
+
+  /** A switch whose delivery was never confirmed: sends are refused until it is settled. */
+  get unresolved(): boolean {
+    return this.unresolvedSwitch;
+  }
+
+  /** Why nothing is recorded (the ingest could not bind to this run's session), if so. */
+  get unbound(): string | undefined {
+    return this.unboundReason;
+  }
+
+  /** The driver of the agent the tab runs (or ran last). */
+  get driver(): HarnessDriver | undefined {
+    return this.runningDriver;
+  }
+
+  get model(): string | undefined {
+    return this.runningModel;
+  }
+
+  /** Nothing has been said in this conversation yet: a switch has no context to carry. */
+  get noContext(): boolean {
+    return !this.conversation.transcript.entries.some((e) => e.kind === 'user_message');
+  }
+
+  /**
+   * The switch transaction launched `driver` in the tab (its run starting at `since`): the
+   * tab now runs it, bound afresh (a previous run's unbound state is cleared).
+   */
+  launched(driver: HarnessDriver, model: string, since: Date): void {
+    this.runningDriver = driver;
+    this.runningModel = model;
+    this.startedAt = since;
+    this.unboundReason = undefined;
+  }
+
+  /**
+   * The switch transaction's end: `done` the armed switch is carried out (disarmed), else
+   * it stays armed to retry with the same id; `unresolved` delivery was never confirmed.
+   */
+  settle(opts: { done?: boolean; unresolved?: boolean }): void {
+    if (opts.done) this.armedSwitch = undefined;
+    if (opts.unresolved) this.unresolvedSwitch = true;
+    this.changed();
+  }
+
   snapshot(): TabSnapshot {
     return {
       conversationId: this.conversation.id,
@@ -210,8 +276,10 @@ export class TabSession {
       status: this.status.current,
       armed: this.armed,
       queue: this.queue,
-      notice: this.notice,
-      unresolved: this.unresolved,
+      notice: this.noticeText,
+      unresolved: this.unresolvedSwitch,
+      noContext: this.noContext,
+      running: this.deps.terminal.isRunning(),
       briefPending: this.pendingBrief !== undefined,
     };
   }
@@ -267,7 +335,7 @@ export class TabSession {
 
   /** Starts (or restores) an agent in the tab with whatever context the conversation has. */
   async start(agent: string, model?: string): Promise<SwitchOutcome> {
-    this.unresolved = false;
+    this.unresolvedSwitch = false;
     if (this.armed && this.armed.agent !== agent) this.dropArmedSwitch(`the tab now runs another agent.`);
     // Starting again the agent whose brief never went (it did not come up, or exited first)
     // retries that switch: its message is recorded with the same switch id.
@@ -277,24 +345,45 @@ export class TabSession {
     return outcome;
   }
 
+  /**
+   * Another agent takes the tab at once, with nothing to carry (nothing said yet, so no
+   * message to switch with): the current one is stopped, then `agent` starts. The conversation
+   * layer's own stop-then-start; a tab never runs one beside it.
+   */
+  async startInstead(agent: string, model?: string): Promise<SwitchOutcome> {
+    this.switching = true;
+    try {
+      await this.stopAgent(3000);
+    } finally {
+      this.switching = false;
+    }
+    if (this.deps.terminal.isRunning()) {
+      const outcome: SwitchOutcome = { kind: 'not-sent', message: `${this.driver?.title ?? 'The agent'} did not stop. Nothing changed.` };
+      this.sayOutcome(outcome.message);
+      return outcome;
+    }
+    await this.follow(undefined);
+    return this.start(agent, model);
+  }
+
   /** Arms a switch to another agent; choosing the current agent disarms. */
   arm(agent: string, model?: string): { armed: boolean; noContext: boolean } {
     const d = this.deps.registry.get(agent);
-    const noContext = !this.conversation.transcript.entries.some((e) => e.kind === 'user_message');
+    const noContext = this.noContext;
     // The same agent disarms, unless it is not running (stopped by a reset): then arming it
     // is how it starts again, afresh.
     if (this.driver && d.name === this.driver.name && (!model || model === this.model) && this.deps.terminal.isRunning()) {
       this.disarm();
       return { armed: false, noContext };
     }
-    this.armed = { agent: d.name, title: d.title, model: model ?? this.deps.registry.settings(d.name).model ?? d.defaultModel ?? 'default' };
+    this.armedSwitch = { agent: d.name, title: d.title, model: model ?? this.deps.registry.settings(d.name).model ?? d.defaultModel ?? 'default' };
     this.changed();
     return { armed: true, noContext };
   }
 
   disarm(): void {
-    if (!this.armed) return;
-    this.armed = undefined;
+    if (!this.armedSwitch) return;
+    this.armedSwitch = undefined;
     this.changed();
   }
 
@@ -308,15 +397,16 @@ export class TabSession {
     if (this.unresolved) {
       return this.refuse('The last switch did not finish cleanly. Nothing was sent — check the pane; once the agent answers there (or you start it again), sending works again.');
     }
-    if (this.armed) {
+    const armed = this.armedSwitch;
+    if (armed) {
       const title = this.driver?.title ?? 'The agent';
-      if (this.status.current === 'working' || this.status.current === 'approval') {
+      if (isBusy(this.status.current)) {
         return this.refuse(`${title} is still working. Nothing was sent — wait for it to finish and retry.`);
       }
       this.switching = true;
       let outcome: SwitchOutcome;
       try {
-        outcome = await runSwitch(this, this.armed, text, author);
+        outcome = await runSwitch(this, armed, text, author);
       } finally {
         this.switching = false;
       }
@@ -357,7 +447,12 @@ export class TabSession {
     this.changed();
   }
 
-  deleteQueued(index: number): string | undefined {
+  /**
+   * Deletes the queued message at `index`; with `expected`, only if that is still its text
+   * (the queue may have moved on since the compose bar showed it). Gives back what it deleted.
+   */
+  deleteQueued(index: number, expected?: string): string | undefined {
+    if (expected !== undefined && this.queued[index]?.text !== expected) return undefined;
     const [gone] = this.queued.splice(index, 1);
     this.changed();
     return gone?.text;
@@ -448,7 +543,7 @@ export class TabSession {
    */
   lostBinding(reason: string): void {
     if (this.disposed) return;
-    this.unbound = reason;
+    this.unboundReason = reason;
     this.delivery.cancel();
     this.say(this.unboundNotice());
   }
@@ -545,7 +640,7 @@ export class TabSession {
       if (seg?.agentSession) this.conversation.transcript.confirmCursor(seg.harness, seg.agentSession, this.conversation.transcript.lastSeq);
     }
     // An unconfirmed switch is settled once the CLI shows it took input and answered.
-    if (this.unresolved && (claimed || e.type === 'turn_end')) this.unresolved = false;
+    if (this.unresolvedSwitch && (claimed || e.type === 'turn_end')) this.unresolvedSwitch = false;
     // The log's news is weighed against the screen as it is now, not as last read.
     const screenChanged = this.unreadSince !== undefined && this.lookNow();
     const changed = this.status.event(e) || screenChanged;
@@ -570,8 +665,8 @@ export class TabSession {
     } finally {
       this.switching = false;
     }
-    this.unresolved = false;
-    if (driver && !this.armed) this.armed = { agent: driver.name, title: driver.title, model: this.model ?? 'default' };
+    this.unresolvedSwitch = false;
+    if (driver && !this.armedSwitch) this.armedSwitch = { agent: driver.name, title: driver.title, model: this.runningModel ?? 'default' };
     this.changed();
   }
 
@@ -590,14 +685,14 @@ export class TabSession {
 
   /** The tab's agent changed underneath an armed switch: drop it, and say so. */
   dropArmedSwitch(reason: string): void {
-    if (!this.armed) return;
-    const title = this.armed.title;
-    this.armed = undefined;
+    if (!this.armedSwitch) return;
+    const title = this.armedSwitch.title;
+    this.armedSwitch = undefined;
     this.say(`The switch to ${title} was dropped: ${reason}`);
   }
 
   say(message: string | undefined): void {
-    this.notice = message;
+    this.noticeText = message;
     this.changed();
   }
 

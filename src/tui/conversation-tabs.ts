@@ -208,7 +208,7 @@ export class ConversationTabs {
   /** The tab's notice, drawn again when what it says changed (another agent armed meanwhile). */
   private drawStopped(tab: Tab, entry: TabEntry): void {
     if (!entry.stopped) return;
-    const armed = entry.session.armed?.title;
+    const armed = entry.session.snapshot().armed?.title;
     const lines = resetNotice({ ...entry.stopped, prefix: this.opts.prefix, ...(armed ? { nextTitle: armed } : {}) });
     if (tab.notice && tab.notice.join('\n') === lines.join('\n')) return;
     tab.showNotice(lines);
@@ -274,8 +274,8 @@ export class ConversationTabs {
         this.refreshCompose();
         await this.remember();
       },
-      unqueue: (i: number, text: string) => (s.queue[i] === text ? s.deleteQueued(i) : undefined),
-      deleteQueued: (i: number, text: string) => void (s.queue[i] === text && s.deleteQueued(i)),
+      unqueue: (i: number, text: string) => s.deleteQueued(i, text),
+      deleteQueued: (i: number, text: string) => void s.deleteQueued(i, text),
     };
   }
 
@@ -293,14 +293,12 @@ export class ConversationTabs {
       this.app.showMessage('This tab runs a plain shell; open an agent tab to switch agents.');
       return;
     }
-    const noContext = !s.conversation.transcript.entries.some((e) => e.kind === 'user_message');
+    const noContext = s.snapshot().noContext;
     const note = noContext ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.' : 'Recent conversation continues as text; images and files are not carried.';
     const choice = await this.pickAgent('Continue with', this.agentChoices({ current: s.driver?.name, agentsOnly: true }), note);
     if (choice?.kind !== 'agent') return;
     if (noContext && choice.name !== s.driver?.name) {
-      await s.follow(undefined);
-      await s.stopAgent(3000);
-      const outcome = await s.start(choice.name);
+      const outcome = await s.startInstead(choice.name);
       this.app.showMessage(outcome.message);
       await this.remember();
       return;

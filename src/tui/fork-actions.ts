@@ -12,7 +12,7 @@ import { BatonError, EXIT } from '../errors.js';
 import { forkConversation, type ForkResult } from '../conversation/fork.js';
 import { worktreeForkBlocker } from '../conversation/fork-worktree.js';
 import { checkpointAfter, resetConversation, undoLastReset } from '../conversation/reset.js';
-import type { TabSession } from '../conversation/tab-session.js';
+import { isBusy, type TabSession } from '../conversation/tab-session.js';
 import { removeForkWorktree } from '../conversation/worktree-forks.js';
 import type { Registry } from '../plugins/registry.js';
 import { isRendered, renderEntry } from '../transcript/render-text.js';
@@ -114,7 +114,7 @@ export async function resetFromView(ctx: ForkActionsContext, s: TabSession, seq:
   const conv = s.conversation;
   const t = conv.transcript;
   const agentTitle = s.driver?.title;
-  if (s.status.current === 'working' || s.status.current === 'approval') {
+  if (isBusy(s.snapshot().status)) {
     return app.showMessage(`${agentTitle ?? 'The agent'} is still working. Nothing was reset — wait for it to finish (or interrupt it) and retry.`, 8000);
   }
   // Counted as the view shows them: bookkeeping entries (cursors, sessions) draw nothing.
@@ -178,12 +178,12 @@ export async function undoResetFromView(ctx: ForkActionsContext, s: TabSession, 
   const t = conv.transcript;
   const reset = resetInForce(t);
   if (!reset) return app.showMessage('No reset to undo in this conversation.');
-  if (s.status.current === 'working' || s.status.current === 'approval') {
+  if (isBusy(s.snapshot().status)) {
     return app.showMessage(`${s.driver?.title ?? 'The agent'} is still working. Nothing was undone — wait for it to finish (or interrupt it) and retry.`, 8000);
   }
   const shown = new Set(t.visible().map((e) => e.seq));
   const back = t.entries.filter((e) => e.seq > reset.toSeq && e.seq < reset.seq && !shown.has(e.seq) && isRendered(e)).length;
-  const running = s.deps.terminal.isRunning() ? s.driver?.title : undefined;
+  const running = s.snapshot().running ? s.driver?.title : undefined;
   if (!(await askUndoReset(app, { toSeq: reset.toSeq, back, ...(running ? { runningTitle: running } : {}) }))) return;
   await s.ingested();
   undoLastReset(conv);

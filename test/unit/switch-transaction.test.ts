@@ -229,4 +229,27 @@ s('a retry of the same armed switch reuses its switch id and delivers once', asy
   assert.is(term.pastes().filter((p) => p.endsWith('hello beta')).length, 1, 'typed once');
 });
 
+s('nothing said yet: another agent takes the tab at once (startInstead), and one that does not stop changes nothing', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'baton-switch-'));
+  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
+  const term = new FakeTerminal();
+  const alpha = { launched: [] as LaunchOptions[] };
+  const beta: World['beta'] = { name: 'beta', title: 'Beta', launched: [] };
+  const registry = registryOf(fakeDriver(term, { name: 'alpha', title: 'Alpha', ...alpha }), fakeDriver(term, beta));
+  const session = new TabSession({ conversation: conv, registry, terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, readyTimeoutMs: 2000 });
+  w = { home, conv, term, session, alpha, beta, drafts: [], taken: [] };
+  assert.is((await session.start('alpha')).kind, 'started');
+  assert.is(session.snapshot().noContext, true);
+  term.stops = false;
+  const stuck = await session.startInstead('beta');
+  assert.is(stuck.kind, 'not-sent', stuck.message);
+  assert.match(stuck.message, /Alpha did not stop\. Nothing changed/);
+  assert.equal([session.snapshot().agent, beta.launched.length, term.launches.length], ['alpha', 0, 1]);
+  term.stops = true;
+  const o = await session.startInstead('beta');
+  assert.is(o.kind, 'started', o.message);
+  assert.equal([session.snapshot().agent, beta.launched.length, term.launches.length], ['beta', 1, 2]);
+  assert.equal(handoffs(conv).map((h) => h.to.harness), ['alpha', 'beta']);
+});
+
 s.run();

@@ -265,6 +265,18 @@ s('a message typed straight into the pane is recorded as whoever typed into the 
   assert.equal(who, ['bo: typed by bo', 'tester: typed by nobody known']);
 });
 
+s('a queued message is deleted only while it is still the one the compose bar showed at that place', async () => {
+  const { term, session } = await world();
+  term.set('BUSY');
+  await until(() => session.status.current === 'working', 'a turn running');
+  await session.send('q1');
+  await session.send('q2');
+  assert.is(session.deleteQueued(0, 'q2'), undefined, 'q1 is first: nothing deleted');
+  assert.equal(session.snapshot().queue, ['q1', 'q2']);
+  assert.is(session.deleteQueued(1, 'q2'), 'q2');
+  assert.equal(session.snapshot().queue, ['q1']);
+});
+
 s.run();
 
 // The status tracker alone, on a clock of its own.
