@@ -7,14 +7,15 @@
 // xterm.ts's helpers (xterm.ts knows the raw format) and never draws.
 
 import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
-import { heldLineRuns, heldLineView, keptRuns, rawLineView, type HeldLine, type IBufferCell, type IBufferLine, type LineRuns, type RawLine, type Runs } from './xterm.js';
+import { heldLineRuns, heldLineView, keptRuns, PACKED, rawLineView, unpackRuns, type HeldLine, type IBufferCell, type IBufferLine, type LineRuns, type RawLine, type Runs } from './xterm.js';
 
 /**
  * One compacted line: its text when it is a single default-attribute run that does not
- * continue the line above, else runs [attr, text, attr, text, ...], in an object that says
- * `wrapped` only when it continues the line above. A run's text is a string when every cell
- * in it is one UTF-16 unit one column wide (the common case), else an array of cell strings
- * where the second half of a wide character is ''.
+ * continue the line above, else runs [attr, text, attr, text, ...] (packed into one string
+ * when every run is plain text: see LineRuns), in an object that says `wrapped` only when it
+ * continues the line above. A run's text is a string when every cell in it is one UTF-16
+ * unit one column wide (the common case), else an array of cell strings where the second
+ * half of a wide character is ''.
  */
 export type ArchivedLine = LineRuns;
 
@@ -60,12 +61,14 @@ export function archiveLine(line: IBufferLine, cell: IBufferCell): ArchivedLine 
   return keptRuns(runs, line.isWrapped);
 }
 
-const runsOf = (l: ArchivedLine): Runs => (typeof l === 'string' ? [DEFAULT_ATTR, l] : Array.isArray(l) ? l : l.runs);
+/** A compacted line's runs, whatever its shape. */
+export const archivedRuns = (l: ArchivedLine): Runs =>
+  typeof l === 'string' ? (l.startsWith(PACKED) ? unpackRuns(l) : [DEFAULT_ATTR, l]) : Array.isArray(l) ? l : l.runs;
 
 /** Plain text of a compacted line, trailing blanks trimmed. */
 export function archivedText(l: ArchivedLine): string {
-  if (typeof l === 'string') return l.replace(/\s+$/, '');
-  const runs = runsOf(l);
+  if (typeof l === 'string' && !l.startsWith(PACKED)) return l.replace(/\s+$/, '');
+  const runs = archivedRuns(l);
   let out = '';
   for (let i = 1; i < runs.length; i += 2) {
     const t = runs[i] as string | string[];
@@ -90,7 +93,7 @@ export function paintArchived(l: ArchivedLine, dest: BlessedRow, x0: number, wid
     }
     x++;
   };
-  const runs = runsOf(l);
+  const runs = archivedRuns(l);
   for (let i = 0; i < runs.length; i += 2) {
     const attr = runs[i] as number;
     const t = runs[i + 1] as string | string[];

@@ -221,20 +221,51 @@ export type Runs = (number | string | string[])[];
 
 /**
  * A line as runs (see history.ts ArchivedLine): a line that is one run in the default
- * attribute and does not continue the previous line is just its text, any other line that
- * does not continue the previous one just its runs, and only a wrapped line has the object
- * that says so. Tens of thousands of them are kept per pane: each shape is the smallest
- * that holds it (an object cost 40 bytes a line).
+ * attribute and does not continue the previous line is just its text; any other line that
+ * does not continue the previous one, when its runs are all plain text, is one string of
+ * its runs each as PACKED, its attribute in 3 chars (0-255 each), then its text; else its
+ * runs array; only a wrapped line has the object that says so. Tens of thousands are kept
+ * per pane, so each shape is the smallest that holds it: a coloured line as an array of 4
+ * items and its 2 strings took ~200 bytes, packed ~110 (an object added 40).
  */
 export type LineRuns = string | Runs | { wrapped: true; runs: Runs };
 
+/** Starts each run of a packed line; a cell's text never holds it (an empty cell is a space). */
+export const PACKED = '\0';
+
 /**
- * The stored form of runs built by push(): a copy exactly as long as its items. A pushed-to
- * array keeps room for 16 or more (~150 bytes where a line's 4 items need 48).
+ * The stored form of runs built by push(): packed when it can be, else a copy exactly as
+ * long as its items (a pushed-to array keeps room for 16 or more, ~150 bytes where a
+ * line's 4 items need 48).
  */
 export function keptRuns(runs: Runs, wrapped: boolean): LineRuns {
+  if (!wrapped && runs.length > 0) {
+    // Joined, not built with +=, which would keep a rope of its pieces.
+    const parts: string[] = [];
+    for (let i = 0; i < runs.length; i += 2) {
+      const attr = runs[i] as number;
+      const text = runs[i + 1]!;
+      if (typeof text !== 'string' || attr < 0 || attr > 0xffffff || text.includes(PACKED)) break;
+      parts.push(PACKED, String.fromCharCode(attr >>> 16, (attr >>> 8) & 0xff, attr & 0xff), text);
+    }
+    if (parts.length === (runs.length / 2) * 3) return parts.join('');
+  }
   const exact = runs.slice();
   return wrapped ? { wrapped: true, runs: exact } : exact;
+}
+
+/** The runs of a packed line (see LineRuns). */
+export function unpackRuns(s: string): Runs {
+  const runs: Runs = [];
+  let i = 0;
+  while (i < s.length) {
+    const attr = (s.charCodeAt(i + 1) << 16) | (s.charCodeAt(i + 2) << 8) | s.charCodeAt(i + 3);
+    let end = s.indexOf(PACKED, i + 4);
+    if (end < 0) end = s.length;
+    runs.push(attr, s.slice(i + 4, end));
+    i = end;
+  }
+  return runs;
 }
 
 /**

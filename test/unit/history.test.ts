@@ -1,9 +1,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_ATTR, paintRow, type BlessedRow } from '../../src/tui/cells.js';
-import { archiveLine, archivedText, History, paintArchived, type ArchivedLine } from '../../src/tui/history.js';
+import { archivedRuns, archiveLine, archivedText, History, paintArchived, type ArchivedLine } from '../../src/tui/history.js';
 import { cellAttr } from '../../src/tui/cells.js';
-import { heldLineRuns, type HeldLine } from '../../src/tui/xterm.js';
+import { heldLineRuns, keptRuns, type HeldLine } from '../../src/tui/xterm.js';
 import { createTerminal } from '../../src/tui/xterm.js';
 
 const s = suite('history');
@@ -48,7 +48,8 @@ s('held lines wait uncompacted up to maxPending, then the oldest are compacted; 
   for (let i = 0; i < 4; i++) h.push(held());
   assert.is(h.pending, 2);
   assert.is(released.length, 2);
-  assert.equal(h.get(0), [(0 << 18) | (1 << 9) | 0x1ff, 'red', DEFAULT_ATTR, ' line']);
+  assert.type(h.get(0), 'string', 'a line of plain-text runs is kept packed in one string');
+  assert.equal(archivedRuns(h.get(0) as ArchivedLine), [(0 << 18) | (1 << 9) | 0x1ff, 'red', DEFAULT_ATTR, ' line']);
   assert.is((h.get(3) as HeldLine).kind, 'held');
   for (let i = 0; i < 4; i++) h.push(held());
   assert.is(h.length, 5);
@@ -66,6 +67,23 @@ s('trailing blanks are not stored; wrapped lines keep the mark', async () => {
   assert.is(archiveLine(buf.getLine(0)!, buf.getNullCell()), 'abc');
   const wrapped = archiveLine(buf.getLine(2)!, buf.getNullCell());
   assert.equal(wrapped, { wrapped: true, runs: [DEFAULT_ATTR, 'wrapped'] });
+});
+
+s('runs of plain text are packed into one string and read back the same; others keep their shape', () => {
+  const samples = [
+    [0, 'attribute 0', 0x7fffff, 'the largest', DEFAULT_ATTR, ' '],
+    [(1 << 18) | (2 << 9) | 0x100, 'Ωmega, é, ü: wider than latin-1', DEFAULT_ATTR, ''],
+    [DEFAULT_ATTR, 'one run'],
+  ];
+  for (const runs of samples) {
+    const kept = keptRuns([...runs], false);
+    assert.type(kept, 'string');
+    assert.equal(archivedRuns(kept), runs);
+    assert.is(archivedText(kept), runs.filter((_, i) => i % 2 === 1).join('').trimEnd());
+  }
+  const cells = [DEFAULT_ATTR, ['日', '', 'x']];
+  assert.equal(keptRuns([...cells], false), cells, 'a run of cells stays an array');
+  assert.equal(keptRuns([DEFAULT_ATTR, 'wrapped'], true), { wrapped: true, runs: [DEFAULT_ATTR, 'wrapped'] });
 });
 
 s('the history keeps at most cap lines, counting what fell off', () => {
