@@ -17,7 +17,7 @@ export function ingestClaude(opts: IngestOptions): Promise<Ingestor> {
   const named = opts.agentSession;
   if (!named) return Promise.resolve(unboundIngest(opts, 'Claude Code was started without a session id baton chose, so baton cannot tell its log from another tab\'s and records nothing from it'));
   const configDir = claudeConfigDir(opts.env, opts.account);
-  const follow = (session: string) =>
+  const follow = (session: string = named) =>
     followSessionLog(
       { ...opts, agentSession: session },
       {

@@ -4,15 +4,48 @@
 // then tail it incrementally (found-log-tail.ts: looked for until it appears, then read from
 // the last offset only; a resumed session's earlier records give no events). readSession():
 // one whole rollout, user messages included, for `baton transcript import`. It never writes
-// under CODEX_HOME.
+// under CODEX_HOME. `/new` (or `/resume`) typed in the TUI moves the same process to another
+// thread, whose lock it takes beside the first one's: the thread that newly appears among
+// the locks the tab's own process holds is followed from then on (followSessionSwitches),
+// after a notice, in the same transcript.
 
 import { statSync } from 'node:fs';
-import { badInput, type ImportedSession, type IngestOptions, type Ingestor, readJsonlFile, type ReadSessionOptions, tailLogOnceFound, type TranscriptEvent, unboundIngest } from '../../src/plugins/kit.js';
-import { heldThread } from './bind.js';
+import { join } from 'node:path';
+import { badInput, followSessionSwitches, type ImportedSession, type IngestOptions, type Ingestor, readJsonlFile, type ReadSessionOptions, tailLogOnceFound, type TranscriptEvent, unboundIngest } from '../../src/plugins/kit.js';
+import { heldThread, heldThreads } from './bind.js';
 import { codexHome, findRollout } from './home.js';
 import { CodexLogParser } from './log.js';
 
-export async function ingestCodex(opts: IngestOptions): Promise<Ingestor & { readonly logPath: string | undefined }> {
+export async function ingestCodex(opts: IngestOptions): Promise<Ingestor> {
+  const group = opts.processGroup;
+  if (!group) return followThread(opts);
+  const home = codexHome(opts.env, opts.account);
+  /** Threads seen held by the tab's process: one appearing after them is where it moved. */
+  const known = new Set<string>();
+  /** The first thread's follower, which may bind it by itself (its lock taken before anything watched). */
+  let first: Ingestor | undefined;
+  return followSessionSwitches(opts, opts.agentSession, {
+    dir: join(home, 'thread-writer-locks'),
+    current: () => {
+      const g = group();
+      if (g === undefined) return undefined;
+      if (first?.agentSession) known.add(first.agentSession);
+      const fresh = heldThreads(home, g).filter((t) => !known.has(t));
+      for (const t of fresh) known.add(t);
+      return fresh.length === 1 ? fresh[0] : undefined;
+    },
+    follow: async (thread) => {
+      const ing = await followThread(thread ? { ...opts, agentSession: thread } : opts);
+      first ??= ing;
+      return ing;
+    },
+    notice: (_from, to) =>
+      `Codex CLI moved to another thread of its own (${to}: /new or /resume in its pane). This conversation goes on with it; what Codex remembers from now on is that thread's.`,
+  });
+}
+
+/** Follows one thread: the one named, else the one the tab's process holds. */
+async function followThread(opts: IngestOptions): Promise<Ingestor & { readonly logPath: string | undefined }> {
   const { agentSession, since, processGroup } = opts;
   if (!agentSession && !processGroup) {
     return { ...unboundIngest(opts, 'codex was started where baton cannot see its process, so baton cannot tell its thread from another tab\'s and records nothing from it'), logPath: undefined };

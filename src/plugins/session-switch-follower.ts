@@ -7,8 +7,10 @@
 // is ended, a notice and the new session id are emitted (the transcript records an
 // agent_session entry) and the new session's log is followed from its top: the conversation
 // goes on in the same transcript, and a message written meanwhile is read all the same. A
-// reading that cannot tell (no file, one left by another process) changes nothing. It never
-// writes anything, and dispose() ends its watch, its timer and the follower.
+// reading that cannot tell (no file, one left by another process) changes nothing. A run
+// whose first session is not known at launch (codex names its own) is followed by the
+// driver's own ingest until then, and the first session read is adopted without a switch.
+// It never writes anything, and dispose() ends its watch, its timer and the follower.
 
 import { OneShotTimer } from '../lifecycle/index.js';
 import type { IngestOptions, Ingestor } from './api.js';
@@ -19,8 +21,8 @@ export interface SessionSwitches {
   dir: string;
   /** The session the run's own process says it is in now; undefined when that cannot be told now. */
   current(): string | undefined;
-  /** Starts following `session`'s log, its events through the run's onEvent. */
-  follow(session: string): Promise<Ingestor>;
+  /** Starts following `session`'s log (undefined: the run's first, found by the driver itself), its events through the run's onEvent. */
+  follow(session: string | undefined): Promise<Ingestor>;
   /** What the transcript says when the run moved from session `from` to `to`. */
   notice(from: string, to: string): string;
 }
@@ -42,7 +44,7 @@ class SwitchingIngestor implements Ingestor {
   constructor(
     private readonly opts: IngestOptions,
     private readonly place: SessionSwitches,
-    private session: string,
+    private session: string | undefined,
     private inner: Ingestor,
   ) {}
 
@@ -84,12 +86,14 @@ class SwitchingIngestor implements Ingestor {
       } catch {
         now = undefined;
       }
-      if (now && now !== this.session) await this.switchTo(now);
+      // (A first session the driver's own ingest found by itself is the one followed.)
+      const following = this.session ?? this.inner.agentSession;
+      if (now && !following) this.session = now;
+      else if (now && following && now !== following) await this.switchTo(following, now);
     } while (this.again);
   }
 
-  private async switchTo(session: string): Promise<void> {
-    const from = this.session;
+  private async switchTo(from: string, session: string): Promise<void> {
     this.session = session;
     await this.inner.dispose();
     if (this.disposed) return;
@@ -113,7 +117,7 @@ class SwitchingIngestor implements Ingestor {
  * Follows `session` with `place.follow`, and whichever session the run's process moves to
  * after it (see the top of this file).
  */
-export async function followSessionSwitches(opts: IngestOptions, session: string, place: SessionSwitches): Promise<Ingestor> {
+export async function followSessionSwitches(opts: IngestOptions, session: string | undefined, place: SessionSwitches): Promise<Ingestor> {
   const ing = new SwitchingIngestor(opts, place, session, await place.follow(session));
   await ing.start();
   return ing;

@@ -3,7 +3,9 @@
 // open as codex 0.171 does, and two rollouts written the same second (codex names both with
 // that second, so timing cannot tell them apart). Each tab's ingest follows the rollout of
 // the thread its own group holds, never the other; one that takes its lock later is bound
-// then; with neither a session nor a process it follows nothing and says why.
+// then; with neither a session nor a process it follows nothing and says why. After a /new
+// (the process takes a new thread's lock beside the first one's) the new thread is followed,
+// after a notice.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,6 +19,7 @@ import { until } from '../helpers/term.js';
 
 const A = '01a22f3e-0159-7241-ac42-d6fe5ec3c8d2';
 const B = '01a22f3e-ba2b-7a61-b8d5-8cba8c6a477d';
+const C = '01a22fee-01bd-7740-80d1-9655605a549d';
 const FIXTURE_ID = '01a22a52-f80a-79c1-a700-5517965ba854';
 
 let dir = '';
@@ -102,6 +105,30 @@ t('a process that takes its lock later is bound then; before that nothing is fol
   await until(() => tab.events.some((e) => e.type === 'turn_end'), 'its own turn', 10_000);
   assert.match(texts(tab.events), 'MARK-B');
   assert.not.match(texts(tab.events), 'MARK-A');
+});
+
+t('/new in the TUI: the process takes a new thread\'s lock beside the first; the new thread is followed from then on, after a notice', async () => {
+  // As codex 0.171 does: the first lock held from the start, the new thread's lock file
+  // created (and held) by the same process at /new, the first one kept.
+  const newLock = lock(C);
+  const code = `const fs = require('fs'); fs.openSync(${JSON.stringify(lock(A))}, 'r'); process.on('SIGUSR1', () => fs.openSync(${JSON.stringify(newLock)}, 'w')); setInterval(() => {}, 1e6);`;
+  const child = spawn(process.execPath, ['-e', code], { detached: true, stdio: 'ignore' });
+  started.push(child);
+  const tab = await follow({ processGroup: () => child.pid });
+  rollout(A, 'MARK-A');
+  await until(() => tab.events.some((e) => e.type === 'turn_end'), 'the first thread\'s turn', 10_000);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.not.ok(tab.events.some((e) => e.type === 'notice'), 'no notice before the new thread');
+  process.kill(child.pid!, 'SIGUSR1');
+  await until(() => tab.events.some((e) => e.type === 'notice'), 'the notice of the new thread', 10_000);
+  rollout(C, 'MARK-C');
+  await until(() => tab.events.some((e) => e.type === 'user_text' && e.text.includes('MARK-C')), 'the new thread\'s messages', 10_000);
+  const kinds = tab.events.map((e) => (e.type === 'user_text' ? `user:${e.text.includes('MARK-C') ? 'C' : e.text.includes('MARK-A') ? 'A' : '?'}` : e.type === 'session' ? `session:${e.agentSession === C ? 'C' : e.agentSession === A ? 'A' : '?'}` : e.type));
+  const at = (k: string) => kinds.indexOf(k);
+  assert.ok(at('user:A') >= 0 && at('user:A') < at('notice') && at('notice') < at('session:C') && at('session:C') < at('user:C'), kinds.join(' '));
+  assert.match(JSON.stringify(tab.events.find((e) => e.type === 'notice')), /moved to another thread/);
+  assert.is(tab.ing.agentSession, C);
+  assert.equal(tab.unbound, []);
 });
 
 t('neither a session nor a process: nothing followed, and said why', async () => {
