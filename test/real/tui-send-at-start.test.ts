@@ -1,12 +1,13 @@
-// real CLIs: opencode, gemini
+// real CLIs: opencode, gemini, qwen
 // A message sent from the compose bar the moment a tab is opened, while its CLI is still
 // starting (issue 9, deliver item 2): the built baton (dist/src/cli.js) in a real PTY, the
 // real CLIs against the fake LLM. OpenCode takes 20 s or more to draw its prompt on a busy
 // machine; Gemini CLI draws its input box seconds before it has initialised and queues what
-// is submitted meanwhile ("Initializing... Prompts will be queued."). baton must not type
-// into either before it can take input: the message waits in baton's queue and goes once
-// the CLI's screen shows it is ready. It reaches the model once, is recorded once, and
-// nothing is left in the compose bar or said to be.
+// is submitted meanwhile ("Initializing... Prompts will be queued."); Qwen Code, a fork of
+// it, says "Initializing..." while it starts. baton must not type into any of them before it
+// can take input: the message waits in baton's queue and goes once the CLI's screen shows
+// it is ready. It reaches the model once, is recorded once, and nothing is left in the
+// compose bar or said to be.
 // `npm run test:real -- opencode` runs one CLI's part (BATON_TEST_CLIS).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -18,9 +19,9 @@ import { type TestTerminal, until } from '../helpers/term.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
 import { endRealTui, gitInit, quitBaton, recordedUserMessages, serverRun, startRealBaton } from '../helpers/real-tui.js';
 
-type Cli = 'opencode' | 'gemini';
-const ALL: Cli[] = ['opencode', 'gemini'];
-const TITLE: Record<Cli, string> = { opencode: 'opencode', gemini: 'Gemini CLI' };
+type Cli = 'opencode' | 'gemini' | 'qwen';
+const ALL: Cli[] = ['opencode', 'gemini', 'qwen'];
+const TITLE: Record<Cli, string> = { opencode: 'opencode', gemini: 'Gemini CLI', qwen: 'Qwen Code' };
 const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
 const clis = ALL.filter((c) => !only?.length || only.includes(c));
 
