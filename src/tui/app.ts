@@ -53,6 +53,10 @@ const BACKGROUND_HOLD_MS = 50;
 /** Longest wait for a program's synchronized update to end before drawing anyway. */
 const SYNC_UPDATE_MAX_MS = 500;
 
+/** How long, and how much, input is kept while a picker's choice is carried out (runPicker). */
+const HELD_INPUT_MS = 60_000;
+const HELD_INPUT_MAX = 64 * 1024;
+
 export class App implements OverlayHost {
   readonly screen: blessed.Widgets.Screen;
   readonly tabs: Tab[] = [];
@@ -75,8 +79,47 @@ export class App implements OverlayHost {
   private quitting: Promise<void> | undefined;
   private readonly onInput = (d: string | Buffer) => {
     this.catchUpResize();
-    this.feed(typeof d === 'string' ? d : d.toString('utf8'));
+    const data = typeof d === 'string' ? d : d.toString('utf8');
+    if (this.held) this.keep(data);
+    else this.feed(data);
   };
+
+  /** Kept while a picker's choice is carried out; a runaway paste beyond the cap is dropped, said once. */
+  private keep(data: string): void {
+    const held = this.held!;
+    if (held.keys.length + data.length <= HELD_INPUT_MAX) held.keys += data;
+    else if (!held.dropped) {
+      held.dropped = true;
+      this.showMessage('Input dropped while the choice was being carried out: too much at once.');
+    }
+  }
+
+  /** Input kept while a picker's choice is being carried out (see runPicker), fed once it is. */
+  private held: { keys: string; dropped: boolean; timer: NodeJS.Timeout } | undefined;
+
+  private holdInput(): void {
+    if (this.held) return;
+    this.held = { keys: '', dropped: false, timer: setTimeout(() => this.releaseInput(), HELD_INPUT_MS) };
+    // What follows the answering key in the same read is held too.
+    this.router.stop();
+  }
+
+  /** The held keys, no longer held (to be fed where the caller says). */
+  private takeHeld(): string {
+    const held = this.held;
+    if (!held) return '';
+    clearTimeout(held.timer);
+    this.held = undefined;
+    return held.keys;
+  }
+
+  private releaseInput(): void {
+    const held = this.held;
+    if (!held) return;
+    clearTimeout(held.timer);
+    this.held = undefined;
+    if (held.keys) this.feed(held.keys);
+  }
 
   constructor(private readonly opts: AppOptions) {
     this.router = new InputRouter(opts.keys);
@@ -261,7 +304,11 @@ export class App implements OverlayHost {
   // ---- input ----
 
   feed(data: string): void {
-    this.router.feed(data, (a) => this.dispatch(a));
+    this.router.feed(
+      data,
+      (a) => this.dispatch(a),
+      (rest) => (this.held ? this.keep(rest) : this.feed(rest)),
+    );
   }
 
   private dispatch(a: RouterAction): void {
@@ -335,12 +382,25 @@ export class App implements OverlayHost {
     if (this.pickerComing) return;
     const token = Symbol('picker');
     this.pickerComing = token;
+    this.pickerCommand = true;
     try {
       await run();
     } finally {
       if (this.pickerComing === token) this.pickerComing = undefined;
+      this.pickerCommand = false;
+      this.releaseInput();
     }
   }
+
+  /**
+   * A picker command is under way. Once its picker is answered, what the user types is meant
+   * for what the choice makes (a new tab: its agent may take seconds to start, opencode asking
+   * its CLI for a session first; the compose bar of an armed switch), not for the tab still
+   * shown: input is kept from the picker's closing to the command's end (or the next overlay
+   * it opens, a confirmation) and then handled as if typed at that moment. At most
+   * HELD_INPUT_MS, so a start that hangs does not take the keyboard with it.
+   */
+  private pickerCommand = false;
 
   /** A picker command under way whose picker is not open yet (any overlay opening ends it). */
   private pickerComing: symbol | undefined;
@@ -427,6 +487,8 @@ export class App implements OverlayHost {
 
   openOverlay(el: blessed.Widgets.BlessedElement): void {
     this.pickerComing = undefined;
+    // A confirmation the command asks next gets what was typed after the picker.
+    if (this.held) this.earlyInput += this.takeHeld();
     this.overlays.push(el);
     this.router.mode = 'ui';
     el.focus();
@@ -442,6 +504,7 @@ export class App implements OverlayHost {
 
   closeOverlay(el: blessed.Widgets.BlessedElement): void {
     this.overlays = this.overlays.filter((o) => o !== el);
+    if (this.pickerCommand && this.overlays.length === 0) this.holdInput();
     if (this.overlays.length === 0 && !this.scroll) this.router.mode = 'pane';
     this.view.invalidate();
     this.requestChrome();

@@ -201,7 +201,18 @@ export class InputRouter {
 
   constructor(private readonly cfg: KeyConfig) {}
 
-  feed(data: string, dispatch: (action: RouterAction) => void): void {
+  /** Set by stop(): the rest of the read being routed is handed back, not routed. */
+  private stopping = false;
+
+  /**
+   * Called while a key is being dispatched (a picker answered): what follows that key in the
+   * same read is handed to feed()'s `onRest` instead of being routed now, as if it came later.
+   */
+  stop(): void {
+    this.stopping = true;
+  }
+
+  feed(data: string, dispatch: (action: RouterAction) => void, onRest?: (rest: string) => void): void {
     let rest = data;
     while (rest.length > 0) {
       if (this.paste !== undefined) {
@@ -236,9 +247,14 @@ export class InputRouter {
         for (const key of parseKeys(chunk, true).keys) {
           dispatch({ kind: 'ui', data: key.seq });
           used += key.seq.length;
-          if (this.mode !== 'ui') break;
+          if (this.stopping || this.mode !== 'ui') break;
         }
         rest = rest.slice(used);
+        if (this.stopping) {
+          this.stopping = false;
+          if (rest && onRest) onRest(rest);
+          return;
+        }
         continue;
       }
       if (this.mode === 'prefix') {

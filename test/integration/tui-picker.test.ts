@@ -106,6 +106,41 @@ s('prefix c typed before the start-up picker is drawn: still one picker, and the
   }
 });
 
+// Before: the new tab opened only once its agent's launch answered (opencode asks its own
+// CLI for a session first: seconds), and what the user typed meanwhile went to the tab
+// still shown: a message meant for the new agent reached the old one.
+s('keys typed while a picked agent is still starting go to its new tab, not to the tab shown before', async () => {
+  const plugin = `
+export default {
+  name: 'late-agent',
+  title: 'Late agent',
+  detect: async () => ({ installed: true, version: '1.0.0', installHint: 'none' }),
+  async launch({ cwd }) {
+    await new Promise((r) => setTimeout(r, 1500));
+    return { command: '/bin/sh', args: ['-c', 'echo LATE-AGENT-READY; exec cat'], cwd };
+  },
+};
+`;
+  const b = startBatonTui({ plugins: { 'late-agent.mjs': plugin } });
+  try {
+    await b.t.waitFor(/│Late agent  1\.0\.0[^]*Plain shell/, 30_000, 'the start-up picker');
+    pickEntry(b.t, 'Plain shell');
+    await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
+    b.t.press('C-b', 'c');
+    await b.t.waitFor(/│Late agent  1\.0\.0/, 30_000, 'the picker listing the agent');
+    pickEntry(b.t, 'Late agent');
+    // At once, as a person who has picked the agent types to it.
+    b.t.type('meant-for-the-new-tab\r');
+    const screen = await b.t.waitFor(/LATE-AGENT-READY[^]*meant-for-the-new-tab/, 30_000, 'the typed line in the new tab');
+    assert.match(screen.split('\n')[0]!, /2:Late agent/);
+    b.t.press('C-b', '1');
+    const first = await b.t.waitFor((scr) => /^ ?1:sh/.test(scr.split('\n')[0]!) && /\$/.test(scr), 10_000, 'the shell tab again');
+    assert.not.match(first, /meant-for-the-new-tab/, 'nothing of it reached the shell');
+  } finally {
+    await b.cleanup();
+  }
+});
+
 // Before: with no agent CLI installed the picker offered a plain shell and nothing else,
 // with no word on why or how to get one.
 s('with no agent CLI on the PATH the picker says so and points at `baton agents` for the install commands', async () => {
