@@ -11,7 +11,7 @@
 
 import { redact, redactValue } from './redact.js';
 import { stripControls } from './sanitize.js';
-import type { Author, Entry } from './types.js';
+import { type Author, type Entry, KNOWN_KINDS } from './types.js';
 
 export interface RenderOptions {
   /** Show tool inputs and outputs in full instead of folded to one line. */
@@ -141,7 +141,14 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
     case 'reset':
       return [head(e.undoes !== undefined ? `reset [${plain(e.undoes)}] undone` : `reset to [${e.toSeq}]${e.restored ? ', worktree restored' : ''}`)];
     case 'unknown':
-      return [head(`unknown entry kind "${stripControls(e.originalKind)}" (kept as written; a newer baton knows it)`)];
+      // A kind baton knows whose fields it could not read is damaged, not from a newer baton.
+      return [
+        head(
+          KNOWN_KINDS.has(e.originalKind)
+            ? `unreadable ${stripControls(e.originalKind)} entry (kept as written; see the load warning)`
+            : `unknown entry kind "${stripControls(e.originalKind)}" (kept as written; a newer baton knows it)`,
+        ),
+      ];
     case 'agent_session':
     case 'cursor':
       return [];

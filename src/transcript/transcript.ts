@@ -182,7 +182,7 @@ export class Transcript {
     if (this.refusalsTold.has(key)) return [];
     this.refusalsTold.add(key);
     const driver = seg ? `driver ${seg.harness}` : 'a driver';
-    const what = r.field === 'event' ? 'an event that' : r.field === 'type' ? `an event whose type${r.type === '?' ? '' : ` "${r.type}"`}` : `a ${r.type} event whose ${r.field}`;
+    const what = r.field === 'event' ? 'an event that' : r.field === 'type' ? `an event whose type${r.type === '?' ? '' : ` "${r.type}"`}` : `${/^[aeiou]/i.test(r.type) ? 'an' : 'a'} ${r.type} event whose ${r.field}`;
     const text = `baton refused ${what} ${r.problem} (from ${driver}); it was not recorded. Later events with the same fault from this driver are refused without another notice.`;
     const out = [...this.flushPending(), this.commit({ kind: 'notice', text }, SYSTEM)];
     this.emit(out, r.type === 'turn_end');

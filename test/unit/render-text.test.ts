@@ -73,7 +73,11 @@ t('bad stored values are rendered as text or left out, never thrown on', () => {
   assert.match(text, /Switched this conversation from claude to codex ──── \[9\] fresh start with a brief\n/);
   assert.match(text, /reset \[\{"seq":1\}\] undone/);
   assert.match(text, /\[11\] unknown author robot/);
-  assert.match(text, /unknown entry kind "agent_session"/);
+  // A kind this baton knows, with a field it cannot read: damaged, not from a newer baton.
+  assert.match(text, /\[12\] unreadable agent_session entry \(kept as written; see the load warning\)/);
+  assert.not.match(text, /unknown entry kind "agent_session"/);
+  const future = parseLog(`${JSON.stringify(line(1, 'hologram', { frames: 3 }))}\n`).entries;
+  assert.match(renderEntries(future), /\[1\] unknown entry kind "hologram" \(kept as written; a newer baton knows it\)/);
   assert.match(md, /_turn end · cost unreadable_/);
   assert.not.match(text + md, /undefined|\[object Object\]|NaN/);
 });

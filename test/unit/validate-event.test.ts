@@ -103,6 +103,7 @@ for (const [name, event, field] of MALFORMED) {
     assert.is(notice.kind, 'notice');
     if (notice.kind === 'notice') {
       assert.match(notice.text, /driver claude/);
+      assert.not.match(notice.text, /\ba [aeiou]/i, `the article fits the event's name: ${notice.text}`);
       assert.ok(notice.text.includes(` ${field} `), `the notice names ${field}: ${notice.text}`);
       assert.match(notice.text, /not recorded/);
     }
