@@ -3,15 +3,15 @@
 // it works, and the armed switch. The TUI sends commands in (start, arm, send, queue edits)
 // and reads snapshots out (onChange), plus two events for the compose bar: onDraft (text
 // handed back to it) and onTaken (a message the CLI took late, whose copy there is to go);
-// no TUI type crosses this boundary. The switch transaction itself lives in
-// switch-transaction.ts. The screen is read when the CLI's output settles, and a timer is
-// armed only for the moment time alone would change the status (agent-status.ts): an idle
-// tab costs nothing. dispose() ends the agent, its log's ingest, and every timer and listener.
+// no TUI type crosses this boundary. Its parts live beside it: the switch transaction
+// (switch-transaction.ts), the screen reading and status clock (screen-watch.ts: an idle tab
+// costs nothing), the queue (message-queue.ts), the log's order behind a checkpoint
+// (ordered-ingest.ts). dispose() ends the agent, its log's ingest, and every timer and listener.
 // What it must never do: type while the CLI is not idle by both its log and its screen (a
 // dialog would be answered), or type a message again that may still be in the CLI's input
 // box (a failed delivery goes back to the compose bar, never into the queue).
 
-import { DisposableStore, Emitter, OneShotTimer, toDisposable, type Event } from '../lifecycle/index.js';
+import { DisposableStore, Emitter, toDisposable, type Event } from '../lifecycle/index.js';
 import type { AgentStatus, HarnessDriver, Ingestor, TranscriptEvent } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
@@ -22,15 +22,10 @@ import type { AgentTerminal } from './agent-terminal.js';
 import { briefAndMessage, removeLaunchFiles } from '../plugins/handoff-file.js';
 import { AgentStatusTracker } from './agent-status.js';
 import { Delivery, quietTerminal } from './delivery.js';
+import { MessageQueue } from './message-queue.js';
+import { OrderedIngest } from './ordered-ingest.js';
+import { ScreenWatch } from './screen-watch.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
-
-/**
- * The screen is read once the CLI's output has paused this long (a frame drawn in several
- * writes is read whole)...
- */
-const SCREEN_SETTLE_MS = 50;
-/** ...but no later than this after the first output not read yet (a spinner never pauses). */
-const SCREEN_READ_MAX_MS = 250;
 
 export interface TabSessionDeps {
   conversation: OpenConversation;
@@ -84,12 +79,7 @@ export interface TabSnapshot {
   briefPending: boolean;
 }
 
-/** A message waiting for the agent, with who wrote it (several clients may share one tab's queue). */
-export interface QueuedMessage {
-  text: string;
-  /** Undefined: the conversation's own user (the one who opened it). */
-  author?: UserAuthor;
-}
+export type { QueuedMessage } from './message-queue.js';
 
 /** The agent is in a turn or waits for the user in its pane: nothing may be sent, reset or undone. */
 export function isBusy(status: AgentStatus): boolean {
@@ -118,7 +108,7 @@ export class TabSession {
   /** A message handed back earlier that the CLI took late after all: its compose-bar copy is to go. */
   readonly onTaken: Event<string> = this.takenEmitter.event;
   /** One queue per tab, in arrival order, whoever wrote each message. */
-  private readonly queued: QueuedMessage[] = [];
+  private readonly queued = new MessageQueue();
   // The session's state is its own: read through the getters below, changed only by its
   // commands (and by the switch transaction through launched() / settle()).
   private armedSwitch: (ArmedSwitch & { switchId?: string }) | undefined;
@@ -141,25 +131,20 @@ export class TabSession {
   private ingestor: Ingestor | undefined;
   private readonly delivery: Delivery;
   /** Ingested events waiting behind the checkpoint of a message typed into the CLI. */
-  private held: TranscriptEvent[] | undefined;
-  private holding: Promise<void> | undefined;
+  private readonly order = new OrderedIngest<TranscriptEvent>((e) => this.ingest(e));
   private draining = false;
   /** A message is on its way into the CLI (its checkpoint, the paste, the wait for the log). */
   private delivering = false;
-  /** The screen as last read, and when it last changed. */
-  private lastDrawn = '';
-  private drawnAt = 0;
-  /** Output not read yet: when the screen is to be read, and since when output waits. */
-  private readDue = 0;
-  private unreadSince: number | undefined;
-  private readonly screenRead = this.owned.add(new OneShotTimer(() => this.screenReadDue(), { unref: true }));
-  /** Armed for the moment time alone would change the status (a turn the log never closed...). */
-  private readonly statusClock = this.owned.add(new OneShotTimer(() => this.readScreen(), { unref: true }));
+  /** The screen read for the status when output settles, and the status clock. */
+  private readonly screen: ScreenWatch;
   private disposed = false;
 
   constructor(readonly deps: TabSessionDeps) {
     // An Enter into a dialog would answer it: the retry Enter is held back while one shows.
-    this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000, { mayPressEnter: () => this.screenReading() !== 'approval' });
+    this.screen = this.owned.add(
+      new ScreenWatch({ terminal: deps.terminal, status: this.status, reader: () => this.runningDriver?.statusFromScreen, due: () => this.readScreen() }),
+    );
+    this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000, { mayPressEnter: () => this.screen.reading() !== 'approval' });
     this.owned.add(
       deps.terminal.onExit(() => {
         // The run's handoff files live as long as the run.
@@ -169,43 +154,21 @@ export class TabSession {
         if (!this.switching) this.dropArmedSwitch(`${this.driver?.title ?? 'the agent'} exited; nothing was sent.`);
       }),
     );
-    this.owned.add(deps.terminal.onOutput(() => this.outputSeen()));
-  }
-
-  /** The CLI wrote to its screen: read it once the output settles (at most SCREEN_READ_MAX_MS on). */
-  private outputSeen(): void {
-    const now = Date.now();
-    this.unreadSince ??= now;
-    this.readDue = Math.min(now + SCREEN_SETTLE_MS, this.unreadSince + SCREEN_READ_MAX_MS);
-    // The timer is armed once per burst; a later due time is checked when it fires.
-    if (!this.screenRead.armed) this.screenRead.at(this.readDue);
-  }
-
-  private screenReadDue(): void {
-    if (Date.now() < this.readDue) return this.screenRead.at(this.readDue);
-    this.readScreen();
-  }
-
-  /** Reads the screen now (output waiting to be read included); true when the status changed. */
-  private lookNow(): boolean {
-    this.unreadSince = undefined;
-    this.screenRead.cancel();
-    return this.look();
   }
 
   /** The queued messages' texts, oldest first. */
   get queue(): readonly string[] {
-    return this.queued.map((q) => q.text);
+    return this.queued.texts();
   }
 
   /** Who wrote each queued message, in the queue's order. */
   get queueAuthors(): readonly (UserAuthor | undefined)[] {
-    return this.queued.map((q) => q.author);
+    return this.queued.authors();
   }
 
   /** A message that was on its way goes back to the head of the queue (it goes out first, when the agent can take it). */
   requeue(text: string, author?: UserAuthor): void {
-    this.queued.unshift({ text, ...(author ? { author } : {}) });
+    this.queued.unshift(text, author);
   }
 
   get conversation(): OpenConversation {
@@ -421,12 +384,12 @@ export class TabSession {
 
   /** Idle by both witnesses (read afresh), nothing on its way in, and nothing of ours left in the CLI's input box. */
   private mayType(): boolean {
-    if (this.lookNow()) this.changed();
+    if (this.screen.lookNow()) this.changed();
     return this.status.current === 'idle' && !this.delivering && this.delivery.leftoverShowing() === undefined;
   }
 
   private enqueue(text: string, author: UserAuthor | undefined): SendResult {
-    this.queued.push({ text, ...(author ? { author } : {}) });
+    this.queued.push(text, author);
     this.changed();
     void this.drainQueue();
     return { kind: 'queued', position: this.queued.length, message: `queued (#${this.queued.length}): ${this.waitingFor()}` };
@@ -441,10 +404,7 @@ export class TabSession {
   }
 
   editQueued(index: number, text: string): void {
-    const q = this.queued[index];
-    if (!q) return;
-    q.text = text;
-    this.changed();
+    if (this.queued.edit(index, text)) this.changed();
   }
 
   /**
@@ -452,10 +412,9 @@ export class TabSession {
    * (the queue may have moved on since the compose bar showed it). Gives back what it deleted.
    */
   deleteQueued(index: number, expected?: string): string | undefined {
-    if (expected !== undefined && this.queued[index]?.text !== expected) return undefined;
-    const [gone] = this.queued.splice(index, 1);
+    const gone = this.queued.delete(index, expected);
     this.changed();
-    return gone?.text;
+    return gone;
   }
 
   get pendingDelivery(): Delivery {
@@ -570,13 +529,12 @@ export class TabSession {
 
   // Behind a checkpoint being taken, events wait their turn: the log's order is kept.
   private take(e: TranscriptEvent): void {
-    if (this.held) this.held.push(e);
-    else this.ingest(e);
+    this.order.take(e);
   }
 
   /** Resolves once no ingested event waits behind a checkpoint. */
-  async ingested(): Promise<void> {
-    while (this.holding) await this.holding;
+  ingested(): Promise<void> {
+    return this.order.settled();
   }
 
   /**
@@ -589,8 +547,7 @@ export class TabSession {
     // Streamed text still open is committed first (as applying the message would), so the
     // seq the checkpoint is named after is the one the message gets.
     t.flush();
-    this.held = [];
-    this.holding = (async () => {
+    this.order.hold(async () => {
       let checkpoint: string | undefined;
       try {
         checkpoint = await takeCheckpoint(t.lastSeq + 1);
@@ -598,11 +555,7 @@ export class TabSession {
         // No checkpoint (git failed): the message is recorded all the same.
       }
       this.record({ ...e, checkpoint }, undefined);
-      const rest = this.held ?? [];
-      this.held = undefined;
-      this.holding = undefined;
-      for (const next of rest) this.take(next);
-    })();
+    });
   }
 
   private ingest(e: TranscriptEvent): void {
@@ -642,9 +595,9 @@ export class TabSession {
     // An unconfirmed switch is settled once the CLI shows it took input and answered.
     if (this.unresolvedSwitch && (claimed || e.type === 'turn_end')) this.unresolvedSwitch = false;
     // The log's news is weighed against the screen as it is now, not as last read.
-    const screenChanged = this.unreadSince !== undefined && this.lookNow();
+    const screenChanged = this.screen.unread && this.screen.lookNow();
     const changed = this.status.event(e) || screenChanged;
-    this.armStatusClock();
+    this.screen.armClock();
     if (changed || e.type === 'turn_end' || claimed) this.changed();
     if (this.status.current === 'idle') void this.drainQueue();
   }
@@ -698,13 +651,8 @@ export class TabSession {
 
   changed(): void {
     if (this.disposed) return;
-    this.armStatusClock();
+    this.screen.armClock();
     this.changeEmitter.fire(this.snapshot());
-  }
-
-  /** One timer, for the moment time alone would change the status (none when nothing would). */
-  private armStatusClock(): void {
-    if (!this.disposed) this.statusClock.at(this.status.nextChangeAt());
   }
 
   /**
@@ -745,27 +693,8 @@ export class TabSession {
     return { kind: 'refused', message };
   }
 
-  /** What the driver reads on the screen now (undefined: nothing it recognises, or it reads none). */
-  private screenReading(): AgentStatus | undefined {
-    const lines = this.deps.terminal.screenLines();
-    const drawn = lines.join('\n');
-    if (drawn !== this.lastDrawn) {
-      this.lastDrawn = drawn;
-      this.drawnAt = Date.now();
-    }
-    return this.driver?.statusFromScreen?.(lines);
-  }
-
-  /** Feeds the status a fresh reading of the screen (and the time it last changed); true when the status changed. */
-  private look(): boolean {
-    const reading = this.screenReading();
-    const changed = this.status.screen(reading, this.drawnAt);
-    this.armStatusClock();
-    return changed;
-  }
-
   private readScreen(changedAlready = false): void {
-    if (this.lookNow() || changedAlready) {
+    if (this.screen.lookNow() || changedAlready) {
       this.changed();
       if (this.status.current === 'idle') void this.drainQueue();
     } else if (this.queued.length && this.status.current === 'idle') {
