@@ -1,4 +1,5 @@
-// What the real-CLI TUI e2e tests (test/real/tui-*.test.ts, server-clients) share: the built
+// What the real-CLI TUI e2e tests (test/real/tui-*.test.ts, server-clients) share: the fake
+// LLM and the CLIs' env (startRealEnv), the built
 // baton (dist/src/cli.js) started in a real PTY against a multiCliEnv (its own BATON_HOME,
 // config dir and server socket dir inside the env's scratch dir), the work dir made a git
 // repository as a user's project is, an Esc pressed alone, and reading back the messages baton
@@ -7,8 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FakeLlm } from '../fake-llm/server.js';
-import type { MultiCliEnv } from './multi-cli-env.js';
+import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
+import type { CliName } from './cli-env.js';
+import { multiCliEnv, type MultiCliEnv } from './multi-cli-env.js';
 import { TestTerminal } from './term.js';
 import { endServers, ROOT, serverEnv } from './baton-tui.js';
 
@@ -16,6 +18,24 @@ import { endServers, ROOT, serverEnv } from './baton-tui.js';
 export function gitInit(dir: string, { commit = true } = {}): void {
   execFileSync('git', ['init', '-q', '-b', 'main', dir]);
   if (commit) execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
+}
+
+/**
+ * The fake LLM and a multiCliEnv of `names` against it, its work dir made a git repository
+ * (gitInit's options; false: left a plain dir). What is started is ended again if a step fails.
+ */
+export async function startRealEnv(names: readonly CliName[], git: { commit?: boolean } | false = {}): Promise<{ fake: FakeLlm; menv: MultiCliEnv }> {
+  const fake = await startFakeLlm();
+  let menv: MultiCliEnv | undefined;
+  try {
+    menv = multiCliEnv({ fakeUrl: fake.url, names });
+    if (git) gitInit(menv.cwd, git);
+    return { fake, menv };
+  } catch (err) {
+    await menv?.cleanup();
+    await fake.close();
+    throw err;
+  }
 }
 
 export interface RealBatonOptions {

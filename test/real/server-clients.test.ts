@@ -15,11 +15,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import type { FakeLlm } from '../fake-llm/server.js';
+import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { TestTerminal, until } from '../helpers/term.js';
 import { pickEntry, ROOT } from '../helpers/baton-tui.js';
-import { endRealTui, gitInit, realBatonEnv, recordedEntries } from '../helpers/real-tui.js';
+import { endRealTui, realBatonEnv, recordedEntries, startRealEnv } from '../helpers/real-tui.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 let fake: FakeLlm;
@@ -72,9 +72,7 @@ async function heldTurn(t: TestTerminal, name: string, text: string): Promise<vo
 
 const s = suite('server clients with claude');
 s.before(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude'] });
-  gitInit(menv.cwd);
+  ({ fake, menv } = await startRealEnv(['claude']));
   env = realBatonEnv(menv);
 });
 s.after(() => endRealTui(terms, menv, fake));

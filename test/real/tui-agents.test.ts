@@ -8,11 +8,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cmdlineOf } from '../../src/proc/index.js';
-import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js';
-import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import { bodyContains, type FakeLlm } from '../fake-llm/server.js';
+import { processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, gitInit, pressEscape, startRealBaton } from '../helpers/real-tui.js';
+import { endRealTui, pressEscape, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -20,9 +20,7 @@ let t: TestTerminal;
 
 const s = suite('tui with real agents');
 s.before(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude', 'codex'] });
-  gitInit(menv.cwd);
+  ({ fake, menv } = await startRealEnv(['claude', 'codex']));
   t = startRealBaton(menv, { cols: 120, rows: 36 });
 });
 s.after(() => endRealTui([t], menv, fake));

@@ -9,11 +9,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import type { FakeLlm } from '../fake-llm/server.js';
+import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, gitInit, pressEscape, recordedUserMessages, startRealBaton } from '../helpers/real-tui.js';
+import { endRealTui, gitInit, pressEscape, recordedUserMessages, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -36,8 +36,7 @@ const TRUST_DIALOG = /Yes, I trust this folder/;
 
 const s = suite('tui dialog with claude');
 s.before(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: ['claude'] });
+  ({ fake, menv } = await startRealEnv(['claude'], false));
   // A directory the test home does not trust: Claude Code asks first.
   untrusted = join(menv.dir, 'untrusted');
   mkdirSync(untrusted);

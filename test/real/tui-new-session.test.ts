@@ -12,11 +12,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import type { FakeLlm } from '../fake-llm/server.js';
+import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { type TestTerminal, until } from '../helpers/term.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, gitInit, pressEscape, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { endRealTui, pressEscape, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
 type Cli = 'claude' | 'codex';
 const ALL: Cli[] = ['claude', 'codex'];
@@ -70,9 +70,7 @@ async function send(text: string): Promise<void> {
 
 const s = suite('a new native session started in the pane');
 s.before(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: clis });
-  gitInit(menv.cwd);
+  ({ fake, menv } = await startRealEnv(clis));
 });
 s.after(() => endRealTui([t], menv, fake, () => clis.map(serverDir)));
 

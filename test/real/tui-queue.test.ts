@@ -13,11 +13,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import type { FakeLlm } from '../fake-llm/server.js';
+import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, gitInit, pressEscape, recordedUserMessages, startRealBaton } from '../helpers/real-tui.js';
+import { endRealTui, pressEscape, recordedUserMessages, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -33,9 +33,7 @@ const turnsOn = (text: string) =>
 
 const s = suite('tui queue with gemini');
 s.before(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: ['gemini'] });
-  gitInit(menv.cwd);
+  ({ fake, menv } = await startRealEnv(['gemini']));
   t = startRealBaton(menv, { cols: 100, rows: 30 });
 });
 s.after(() => endRealTui([t], menv, fake));

@@ -6,11 +6,11 @@
 // live screen (the search wraps around), as tmux's copy mode would.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import type { FakeLlm } from '../fake-llm/server.js';
+import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, gitInit, startRealBaton } from '../helpers/real-tui.js';
+import { endRealTui, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -35,9 +35,7 @@ function highlighted(word: string): boolean {
 
 const s = suite('tui scroll mode with a real agent');
 s.before(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: ['codex'] });
-  gitInit(menv.cwd, { commit: false });
+  ({ fake, menv } = await startRealEnv(['codex'], { commit: false }));
   // Small, so turns scroll off soon.
   t = startRealBaton(menv, { cols: 80, rows: 24 });
 });

@@ -12,12 +12,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
+import type { FakeLlm } from '../fake-llm/server.js';
 import { echoText } from '../fake-llm/script.js';
-import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { type TestTerminal, until } from '../helpers/term.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, gitInit, quitBaton, recordedUserMessages, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { endRealTui, quitBaton, recordedUserMessages, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
 type Cli = 'opencode' | 'gemini' | 'qwen';
 const ALL: Cli[] = ['opencode', 'gemini', 'qwen'];
@@ -42,9 +42,7 @@ const startBaton = (cli: Cli): TestTerminal => startRealBaton(menv, { cols: 140,
 
 const s = suite('a compose-bar message sent while the CLI starts');
 s.before(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: clis });
-  gitInit(menv.cwd);
+  ({ fake, menv } = await startRealEnv(clis));
 });
 s.after(() => endRealTui([t], menv, fake, () => clis.map(serverDir)));
 

@@ -10,11 +10,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
+import type { FakeLlm } from '../fake-llm/server.js';
+import { processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { type TestTerminal, until } from '../helpers/term.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, gitInit, quitBaton, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { endRealTui, quitBaton, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 import type { CliName } from '../helpers/cli-env.js';
 
 type Cli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>;
@@ -113,9 +113,7 @@ async function quit(): Promise<void> {
 
 const s = suite('two tabs of the same CLI in one directory');
 s.before(async () => {
-  fake = await startFakeLlm();
-  menv = multiCliEnv({ fakeUrl: fake.url, names: clis });
-  gitInit(menv.cwd);
+  ({ fake, menv } = await startRealEnv(clis));
 });
 s.after(() => endRealTui([t], menv, fake, () => clis.map(serverDir)));
 
