@@ -20,6 +20,12 @@ export function gitInit(dir: string, { commit = true } = {}): void {
   if (commit) execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
 }
 
+/** Of `all`, the CLIs this run is about: `npm run test:real -- claude` sets BATON_TEST_CLIS (unset: all). */
+export function selectedClis<C extends string>(all: readonly C[]): C[] {
+  const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
+  return all.filter((c) => !only?.length || only.includes(c));
+}
+
 /**
  * The fake LLM and a multiCliEnv of `names` against it, its work dir made a git repository
  * (gitInit's options; false: left a plain dir). What is started is ended again if a step fails.

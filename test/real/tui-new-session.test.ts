@@ -16,7 +16,7 @@ import type { FakeLlm } from '../fake-llm/server.js';
 import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { type TestTerminal, until } from '../helpers/term.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, pressEscape, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
+import { endRealTui, pressEscape, selectedClis, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
 type Cli = 'claude' | 'codex';
 const ALL: Cli[] = ['claude', 'codex'];
@@ -26,8 +26,7 @@ const NEW: Record<Cli, { command: string; typed: RegExp }> = {
   claude: { command: '/clear', typed: /❯\s\/clear/ },
   codex: { command: '/new', typed: /^\s*›\s\/new/m },
 };
-const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
-const clis = ALL.filter((c) => !only?.length || only.includes(c));
+const clis = selectedClis(ALL);
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;

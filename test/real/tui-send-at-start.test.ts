@@ -17,13 +17,12 @@ import { echoText } from '../fake-llm/script.js';
 import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { type TestTerminal, until } from '../helpers/term.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, quitBaton, recordedUserMessages, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
+import { endRealTui, quitBaton, recordedUserMessages, selectedClis, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
 type Cli = 'opencode' | 'gemini' | 'qwen';
 const ALL: Cli[] = ['opencode', 'gemini', 'qwen'];
 const TITLE: Record<Cli, string> = { opencode: 'opencode', gemini: 'Gemini CLI', qwen: 'Qwen Code' };
-const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
-const clis = ALL.filter((c) => !only?.length || only.includes(c));
+const clis = selectedClis(ALL);
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;

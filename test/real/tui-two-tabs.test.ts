@@ -14,7 +14,7 @@ import type { FakeLlm } from '../fake-llm/server.js';
 import { processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { type TestTerminal, until } from '../helpers/term.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, quitBaton, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
+import { endRealTui, quitBaton, selectedClis, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 import type { CliName } from '../helpers/cli-env.js';
 
 type Cli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>;
@@ -22,8 +22,7 @@ const ALL: Cli[] = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
 const TITLE: Record<Cli, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', qwen: 'Qwen Code', opencode: 'opencode' };
 /** What each CLI shows once its prompt takes input (the tab says idle before the CLI has drawn anything). */
 const READY: Record<Cli, RegExp> = { claude: /\? for shortcuts/, codex: /\? for shortcuts/, gemini: /Type your message/, qwen: /Type your message/, opencode: /ctrl\+p commands/ };
-const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
-const clis = ALL.filter((c) => !only?.length || only.includes(c));
+const clis = selectedClis(ALL);
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
