@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DriverDefinition, TranscriptEvent } from '../../src/plugins/api.js';
 import { fixtureLines, restamp } from './log-fixtures.js';
-import { until } from './term.js';
+import { until } from './wait.js';
 
 export interface LogPlace {
   driver: DriverDefinition;

@@ -4,6 +4,7 @@
 // it starts is ended by process group. A command given no XDG_RUNTIME_DIR gets a socket
 // directory of its own, so a baton it runs never meets another test's baton server (nor the
 // user's); kill() ends the servers started there, by pid.
+// Waiting without a screen (until) is in wait.ts, which does not load node-pty.
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -184,14 +185,5 @@ export class TestTerminal {
       await endPids(servers, { graceMs: 3000 });
       rmSync(this.ownRuntime, { recursive: true, force: true });
     }
-  }
-}
-
-/** Poll until `cond` is true; throws with `what` after the deadline. */
-export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }

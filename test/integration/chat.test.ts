@@ -11,7 +11,7 @@ import { bufferIo } from '../../src/commands/io.js';
 import { readConversation } from '../../src/transcript/store.js';
 import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
 import { alive, signalGroup } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 let home = '';
 let cwd = '';

@@ -17,7 +17,7 @@ import { headlessArgs, ROOT_ALLOWED_TOOLS } from '../../plugins/claude/headless.
 import { claudeConfigDir, findSessionLog, projectDir, projectSlug } from '../../plugins/claude/home.js';
 import { assertFindsLog, followsNamedSession, followsNothingUnnamed, followsOwnLog } from '../helpers/ingest-fixture.js';
 import { fixtureLines, fixtureScreen, restamp } from '../helpers/log-fixtures.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 /** The driver as baton uses it (through the registry's normalizeDriver). */
 const driver = normalizeDriver(definition);

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codexDaemons, endCodexDaemons } from '../../plugins/codex/leftovers.js';
 import { alive, signalGroup } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 let dir = '';
 let home = '';

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Ingestor, TranscriptEvent } from '../../src/plugins/api.js';
 import { ingestCodex } from '../../plugins/codex/ingest.js';
 import { fixtureLines, restamp } from '../helpers/log-fixtures.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const A = '01a22f3e-0159-7241-ac42-d6fe5ec3c8d2';
 const B = '01a22f3e-ba2b-7a61-b8d5-8cba8c6a477d';

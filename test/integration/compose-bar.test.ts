@@ -8,7 +8,7 @@ import { PassThrough } from 'node:stream';
 import { App } from '../../src/tui/app.js';
 import { ComposeBar, clipLine, pastedText, queueLine, type ComposeHandlers, type ComposeState } from '../../src/tui/compose-bar.js';
 import { loadKeyConfig } from '../../src/tui/keys.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const PASTE = (t: string) => `\x1b[200~${t}\x1b[201~`;
 const M_UP = '\x1b\x1b[A';

@@ -16,7 +16,7 @@ import { App } from '../../src/tui/app.js';
 import { ConversationTabs } from '../../src/tui/conversation-tabs.js';
 import { shellChoice } from '../../src/tui/shell-choice.js';
 import { loadKeyConfig } from '../../src/tui/keys.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { createGitFactsProvider } from '../../src/worktree/git-facts.js';
 
 // An agent CLI between turns: a prompt, then nothing until it is typed at (the terminal echoes).

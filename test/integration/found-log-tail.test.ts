@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AmbiguousSessionError } from '../../src/plugins/api.js';
 import { firstNewLog, tailLogOnceFound, type FoundLogTail } from '../../src/plugins/found-log-tail.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 let dir = '';
 const logs: FoundLogTail[] = [];

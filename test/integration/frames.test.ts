@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FrameScheduler } from '../../src/tui/frames.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const s = suite('frames');
 

@@ -12,7 +12,7 @@ import type { Ingestor, TranscriptEvent } from '../../src/plugins/api.js';
 import { ingestGemini } from '../../plugins/gemini/ingest.js';
 import { geminiLaunch } from '../../plugins/gemini/launch.js';
 import { fixtureLines, restamp } from '../helpers/log-fixtures.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const FIXTURE_ID = '65a6d27e-eac7-48c2-a657-f47d4681550a';
 const A = '7f3c9a10-1111-4aaa-8aaa-000000000001';

@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Pane } from '../../src/tui/pane.js';
 import { alive, readStat } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const s = suite('pane');
 const env = { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: process.env.HOME };

@@ -28,7 +28,7 @@ import {
   signalGroup,
   signalPid,
 } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const node = process.execPath;
 const started: ChildProcess[] = [];

@@ -18,7 +18,8 @@ import { alive, openFiles, readStat } from '../../src/proc/index.js';
 import { decodeJson, encodeJson, FRAME, FrameReader, type Refusal } from '../../src/server/protocol.js';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
 import { endServers, openPlainShell, ROOT, serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
-import { TestTerminal, until } from '../helpers/term.js';
+import { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 let b: BatonTui | undefined;

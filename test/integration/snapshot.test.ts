@@ -14,7 +14,7 @@ import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
 import type { CliEnv } from '../helpers/cli-env.js';
 import { gitRaw, initRepo, TempDirs } from '../helpers/git-repo.js';
 import { describeRun, runCli } from '../helpers/run-cli.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { signalGroup } from '../../src/proc/index.js';
 
 const CLI = realpathSync(new URL('../../dist/src/cli.js', import.meta.url).pathname);

@@ -20,7 +20,8 @@ import { shellCommand } from '../../src/client/shell-quote.js';
 import { alive, allPids, cmdlineOf, environOf } from '../../src/proc/index.js';
 import { endServers, homeEnv, ROOT, serverPids } from '../helpers/baton-tui.js';
 import { startSshd, type Sshd } from '../helpers/sshd.js';
-import { TestTerminal, until } from '../helpers/term.js';
+import { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const CLI = join(ROOT, 'dist/src/cli.js');
 const sshd = await startSshd();

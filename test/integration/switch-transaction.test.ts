@@ -17,7 +17,7 @@ import { createConversation, openConversation, type OpenConversation } from '../
 import { TabTerminal } from '../../src/tui/tab-terminal.js';
 import { Tab } from '../../src/tui/tab.js';
 import { pasteInput } from '../helpers/paste-cli.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 // A small interactive CLI in a real PTY: it turns bracketed paste on, shows an idle prompt,
 // takes a paste + Enter as one message (as the real TUIs do), logs it as its user message and

@@ -21,7 +21,7 @@ import { createCheckpoint } from '../../src/worktree/checkpoint.js';
 import { resetConversation } from '../../src/conversation/reset.js';
 import { pasteInput } from '../helpers/paste-cli.js';
 import { exists } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 // The CLI: each line typed at it is logged as the user's message, then answered at once
 // (the answer reaches the log while baton is still taking the message's checkpoint).

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Tab } from '../../src/tui/tab.js';
 import { alive } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const s = suite('tab');
 const baseEnv = { PATH: process.env.PATH, PS1: '$ ' };

@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openPlainShell, startBatonTui } from '../helpers/baton-tui.js';
 import { alive } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const s = suite('tui hangup');
 

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
 import { endServers, ROOT, serverEnv, serverPids } from '../helpers/baton-tui.js';
-import { TestTerminal, until } from '../helpers/term.js';
+import { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 let dir = '';
 let t: TestTerminal | undefined;

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { alive, childrenOf, readStat } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const s = suite<{ b: BatonTui }>('tui tabs');
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { openConversation, readConversation } from '../../src/transcript/store.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { alive } from '../../src/proc/index.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { startCliProcess } from '../helpers/cli-process.js';
 
 // One driver, `odd`, whose behaviour the prompt picks. It marks the start of its turn in a

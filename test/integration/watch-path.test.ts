@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { watchPath, type WatchEvent } from '../../src/plugins/watch-path.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 /** Timer callbacks run while `during` runs (resources made before it are known by their init). */
 const types = new Map<number, string>();

@@ -16,7 +16,8 @@ import { cliEnv, type CliEnv } from '../helpers/cli-env.js';
 import { selectedRuns } from '../helpers/cli-runs.js';
 import { lastSeqOf, requestsCarrying, token } from '../helpers/real-driver.js';
 import { describeRun, runCli, type CliRun } from '../helpers/run-cli.js';
-import { TestTerminal, until } from '../helpers/term.js';
+import { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const timings: string[] = [];
 

@@ -18,7 +18,7 @@ import { geminiArgs } from '../../plugins/gemini/headless.js';
 import { realDriverSuite, textOf, token, typesOf } from '../helpers/real-driver.js';
 import * as shape from '../helpers/real-driver-tests.js';
 import * as live from '../helpers/real-driver-live.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const cli = realDriverSuite('gemini', driver, {
   turnMs: 180_000,

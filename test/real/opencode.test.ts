@@ -16,7 +16,7 @@ import { driver } from '../../plugins/opencode/index.js';
 import { realDriverSuite, textOf, token, typesOf, type Of } from '../helpers/real-driver.js';
 import * as shape from '../helpers/real-driver-tests.js';
 import * as live from '../helpers/real-driver-live.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 // opencode's ACP server takes 5-30 s to start on a busy 2-core machine.
 const TURN_MS = 240_000;

@@ -17,7 +17,7 @@ import { qwenStatusFromScreen } from '../../plugins/qwen/screen.js';
 import { realDriverSuite, token, typesOf, type Of } from '../helpers/real-driver.js';
 import * as shape from '../helpers/real-driver-tests.js';
 import * as live from '../helpers/real-driver-live.js';
-import { until } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 
 const examples = fileURLToPath(new URL('../../docs/examples', import.meta.url));
 const noConfig = mkdtempSync(join(tmpdir(), 'baton-qwen-lite-config-'));

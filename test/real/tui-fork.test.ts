@@ -21,7 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { TestTerminal, until } from '../helpers/term.js';
+import { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
 
 let fake: FakeLlm;

@@ -12,7 +12,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeLlm } from '../fake-llm/server.js';
 import { processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { type TestTerminal, until } from '../helpers/term.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
 import { endRealTui, quitBaton, selectedClis, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 import type { CliName } from '../helpers/cli-env.js';
@@ -66,7 +67,7 @@ async function openTab(cli: Cli, n: number): Promise<void> {
   // The prefix commands baton from the pane and from the compose bar alike; an Esc would reach the CLI.
   if (n > 1) t!.press('C-b', 'c');
   await t!.waitFor(new RegExp(`│${TITLE[cli]}  \\d`), 90_000, `the picker listing ${TITLE[cli]}`);
-  pickEntry(t!, TITLE[cli]);
+  await pickEntry(t!, TITLE[cli]);
   await t!.waitFor((scr) => idle(cli, n).test(scr) && READY[cli].test(scr), 120_000, `tab ${n}'s ${cli} ready`);
 }
 

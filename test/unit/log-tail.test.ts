@@ -6,14 +6,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tailJsonl, tailLines, type LogTail } from '../../src/plugins/log-tail.js';
-
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { until } from '../helpers/wait.js';
 
 let dir = '';
 const tails: LogTail[] = [];
@@ -111,9 +104,9 @@ t('follows appends through chokidar without being asked', async () => {
   const tail = await tailJsonl(f, { onRecord: (r) => seen.push(r) });
   tails.push(tail);
   for (let i = 1; i <= 5; i++) appendFileSync(f, `{"i":${i}}\n`);
-  await until(() => seen.length === 5);
+  await until(() => seen.length === 5, 'the five lines');
   appendFileSync(f, '{"i":6}\n');
-  await until(() => seen.length === 6);
+  await until(() => seen.length === 6, 'the sixth line');
   assert.equal(seen, [1, 2, 3, 4, 5, 6].map((i) => ({ i })), 'each line exactly once, in order');
 });
 
@@ -124,9 +117,9 @@ t('a log whose directory does not exist yet is picked up when it appears', async
   tails.push(tail);
   mkdirSync(join(dir, 'later', 'sessions'), { recursive: true });
   writeFileSync(f, '{"hello":1}\n');
-  await until(() => seen.length === 1);
+  await until(() => seen.length === 1, 'the first line of the new file');
   appendFileSync(f, '{"hello":2}\n');
-  await until(() => seen.length === 2);
+  await until(() => seen.length === 2, 'the second line');
   assert.equal(seen, [{ hello: 1 }, { hello: 2 }]);
 });
 
@@ -142,7 +135,7 @@ t('an error in the consumer while following is reported, not thrown into the loo
   });
   tails.push(tail);
   appendFileSync(f, 'x\n');
-  await until(() => errors.length > 0);
+  await until(() => errors.length > 0, 'the consumer\'s error reported');
   assert.match(errors[0]!.message, 'consumer broke');
 });
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
 import { LogWriter, createLog, entryLine, formatProblem, parseLog, readLog } from '../../src/transcript/store-log.js';
 import type { Entry } from '../../src/transcript/types.js';
+import { until } from '../helpers/wait.js';
 
 process.umask(0);
 
@@ -145,11 +146,7 @@ l('the writer buffers until a sync point, then writes everything in order', asyn
   assert.equal(readLog(file).entries.map((e) => e.seq), [1, 2, 3]);
   // Without a sync point, the buffer still reaches the file at the end of the event loop turn.
   w.append([entry(4)], false);
-  const deadline = Date.now() + 5000;
-  while (readLog(file).entries.length < 4) {
-    if (Date.now() > deadline) throw new Error('deferred flush never happened');
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await until(() => readLog(file).entries.length >= 4, 'the deferred flush', 5000);
   w.close();
   assert.throws(() => w.append([entry(5)], false), /closed/);
 });
