@@ -111,13 +111,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
+/** The plain shell is the picker's last entry, after whatever agents are installed: G (its vi keys), then Enter. */
+function pickShell(c: Client): void {
+  c.write('G');
+  c.write('\r');
+}
+
 async function startBaton(): Promise<{ c: Client; firstFrameMs: number }> {
   const t0 = performance.now();
   const c = new Client([...BATON_ARGV, tmp]);
   await c.waitFor((o) => o.includes('Plain shell'), 'the picker');
   const firstFrameMs = performance.now() - t0;
   c.out = '';
-  c.write('\r');
+  pickShell(c);
   await c.waitFor((o) => o.includes('$'), 'the prompt');
   return { c, firstFrameMs };
 }

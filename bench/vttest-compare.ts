@@ -117,14 +117,16 @@ function capture(s: Side): { text: string[]; full: string[] } {
 }
 
 async function main(): Promise<void> {
-  const built = join(CHECKOUT, 'dist/src/tui/main.js');
+  const built = join(CHECKOUT, 'dist/src/cli.js');
   if (!existsSync(built)) throw new Error(`no ${built}: build that checkout first (npx tsc -p tsconfig.json)`);
   execFileSync('vttest', ['-V'], { stdio: 'ignore' });
   // tmux: a session running vttest, status line off, and a client at the same size.
   execFileSync('tmux', ['-L', SOCK, '-f', '/dev/null', 'new-session', '-d', '-x', String(COLS), '-y', String(ROWS), '-s', 'v', 'vttest', ';', 'set', '-g', 'status', 'off'], { env });
   const tmuxSide: Side = { t: new TestTerminal(['tmux', '-L', SOCK, '-f', '/dev/null', 'attach', '-t', 'v'], { cols: COLS, rows: ROWS, env }), top: 0 };
   // baton: its pane is the rows between the tab bar and the compose bar and status line.
-  const batonSide: Side = { t: new TestTerminal([process.execPath, built, tmp], { cols: COLS, rows: ROWS + 3, env, cwd: CHECKOUT }), top: 1 };
+  // The built baton users run, its TUI in this process (no server): one terminal, one program, as tmux's side.
+  const batonEnv = { ...env, BATON_NO_SERVER: '1' };
+  const batonSide: Side = { t: new TestTerminal([process.execPath, built, 'open', tmp], { cols: COLS, rows: ROWS + 3, env: batonEnv, cwd: CHECKOUT }), top: 1 };
   const sides = [tmuxSide, batonSide];
   try {
     await batonSide.t.waitFor('Plain shell', 30_000);

@@ -2,17 +2,20 @@
 // a baton server on demand), in a test terminal with its own HOME, XDG directories and
 // server socket directory (temp dirs, removed at the end), so tests never read or write the
 // user's real ones nor meet another test's server; cleanup ends the test's server by pid.
-// Also a suite whose tests share one such TUI with a plain shell open in its first tab.
+// Picks an entry of its pickers by label; and a suite whose tests share one such TUI with a
+// plain shell open in its first tab. It must never run a test-only entry: what is tested is
+// what ships.
 
 import { suite, type Test } from 'uvu';
+import * as assert from 'uvu/assert';
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { alive, endPids } from '../../src/proc/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { builtBaton, ROOT } from './built-baton.js';
 import { TestTerminal } from './term.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { builtBaton, ROOT } from './built-baton.js';
 
 /**
  * An environment whose baton servers are this test's alone: their sockets under `dir`/run
@@ -98,7 +101,7 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
     for (const [file, source] of Object.entries(opts.plugins)) writeFileSync(join(config, 'baton', 'plugins', file), source);
   }
   const env = { ...homeEnv(home), ...opts.env };
-  const t = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), work], {
+  const t = new TestTerminal([process.execPath, builtBaton(), work], {
     cols: opts.cols ?? 100,
     rows: opts.rows ?? 30,
     cwd: ROOT,
@@ -120,29 +123,45 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
 }
 
 
-/** Picks the plain shell in the new-tab picker and waits for its `$` prompt. */
-export async function openPlainShell(b: BatonTui): Promise<void> {
-  await b.t.waitFor('Plain shell');
-  b.t.press('Enter');
-  await b.t.waitFor(/^\$$/m);
-}
-
-/** Moves the open picker's selection to the entry whose label is exactly `label`, and takes it. */
-export function pickEntry(t: TestTerminal, label: string): void {
+/**
+ * The entries of the picker on screen (New tab, Continue with): the rows between its
+ * borders, each entry's label and detail as drawn.
+ */
+export function pickerEntries(t: TestTerminal): string[] {
   // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
   const rows = t.rows();
-  const top = rows.findIndex((r) => /┌─ (New tab|Continue with) /.test(r));
-  if (top < 0) throw new Error(`no picker on the screen:\n${rows.join('\n')}`);
-  const col = rows[top]!.indexOf('┌');
+  const top = rows.findIndex((r) => /┌─ (New tab|Continue with|The fork continues with) /.test(r));
+  if (top < 0) return [];
+  const col = [...rows[top]!].indexOf('┌');
   const items: string[] = [];
   for (const r of rows.slice(top + 1)) {
     if ([...r][col] !== '│') break;
     items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
   }
-  const at = items.findIndex((i) => i === label || i.startsWith(`${label}  `));
-  if (at < 0) throw new Error(`the picker does not list ${label}: ${items.join(' | ')}; screen was:\n${rows.join('\n')}`);
-  for (let i = 0; i < at; i++) t.press('Down');
+  return items;
+}
+
+/**
+ * Takes the entry whose label is `label` in the picker on screen: waits until it is listed
+ * and no agent is still being detected (a row saying "checking…" goes if the agent is not
+ * installed, which would move the entries below it), then moves the selection down to it and
+ * takes it with Enter. Installed agents come before the plain shell, so no test may assume
+ * the first entry.
+ */
+export async function pickEntry(t: TestTerminal, label: string, timeoutMs = 60_000): Promise<void> {
+  const at = () => pickerEntries(t).findIndex((i) => i === label || i.startsWith(`${label}  `));
+  const settled = () => at() >= 0 && !pickerEntries(t).some((i) => i.endsWith('checking…'));
+  await t.waitFor(settled, timeoutMs, `the picker listing ${label}, every agent detected`);
+  const n = at();
+  assert.ok(n >= 0, `the picker lists ${label}: ${pickerEntries(t).join(' | ')}`);
+  for (let i = 0; i < n; i++) t.press('Down');
   t.press('Enter');
+}
+
+/** Picks the plain shell in the new-tab picker and waits for its `$` prompt. */
+export async function openPlainShell(b: BatonTui): Promise<void> {
+  await pickEntry(b.t, 'Plain shell');
+  await b.t.waitFor(/^\$$/m);
 }
 
 /** A suite whose tests share one baton TUI (ctx.b) with a plain shell in its first tab; ended after the last test. */

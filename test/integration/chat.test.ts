@@ -12,6 +12,7 @@ import { readConversation } from '../../src/transcript/store.js';
 import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
 import { alive, signalGroup } from '../../src/proc/index.js';
 import { until } from '../helpers/wait.js';
+import { builtBaton } from '../helpers/built-baton.js';
 
 let home = '';
 let cwd = '';
@@ -250,8 +251,7 @@ c('a message from --file or standard input, however long (10 MB), reaches the ag
   assert.is(piped.code, 0, piped.err);
 
   // A real process: 10 MB through --file, where an argument of that size fails with E2BIG.
-  const cli = join(import.meta.dirname, '../../dist/src/cli.js');
-  const p = spawnSync(process.execPath, [cli, '--plugins', plugins, 'chat', '--conversation', a.conversation, '--file', file], { cwd, env: { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const p = spawnSync(process.execPath, [builtBaton(), '--plugins', plugins, 'chat', '--conversation', a.conversation, '--file', file], { cwd, env: { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   assert.is(p.status, 0, p.stderr);
   assert.match(p.stdout, /MARK-BIG-END/);
 });

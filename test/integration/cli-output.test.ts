@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { main } from '../../src/cli.js';
 import { bufferIo } from '../../src/commands/io.js';
 import { createConversation } from '../../src/transcript/store.js';
+import { builtBaton } from '../helpers/built-baton.js';
 
 const ESC = '\u001b';
 const BEL = '\u0007';
@@ -135,7 +136,7 @@ t('transcript show: an author\'s name and a load warning\'s unknown kind are pri
   assertClean(r.out, 'show stdout');
   assertClean(r.err, 'show stderr');
   // And as a real process: the bytes that reach the terminal.
-  const p = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'transcript', 'show', id], { env: env(), encoding: 'buffer' });
+  const p = spawnSync(process.execPath, [builtBaton(), 'transcript', 'show', id], { env: env(), encoding: 'buffer' });
   assert.is(p.status, 0, p.stderr.toString());
   assertClean(p.stdout.toString('utf8'), 'show stdout (process)');
   assertClean(p.stderr.toString('utf8'), 'show stderr (process)');

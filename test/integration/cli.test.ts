@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { main } from '../../src/cli.js';
 import { bufferIo } from '../../src/commands/io.js';
 import { createConversation, openConversation, readConversation } from '../../src/transcript/store.js';
+import { builtBaton } from '../helpers/built-baton.js';
 
 const user = { type: 'user' as const, name: 'ana', device: 'box' };
 let home = '';
@@ -166,17 +167,17 @@ cli('an out-of-range budget is clamped with a warning', async () => {
 
 cli('as a real process: exit codes and one clear line', () => {
   const env = { ...process.env, BATON_HOME: home };
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'transcript', 'show', 'nope'], { env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [builtBaton(), 'transcript', 'show', 'nope'], { env, encoding: 'utf8' });
   assert.is(r.status, 2);
   assert.is(r.stderr.split('\n')[0], 'baton: no conversation nope');
-  assert.not.match(r.stderr, /at .*\.ts:\d+/, 'no stack trace');
+  assert.not.match(r.stderr, /at .*\.(ts|js):\d+/, 'no stack trace');
 });
 
 cli('a reader that stops early (| head) ends the output quietly: exit 0, no EPIPE stack trace', async () => {
   await seed('one');
   await seed('two');
   const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist', 'src', 'cli.js'), 'transcript', 'list'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [builtBaton(), 'transcript', 'list'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   // The reader is gone before baton writes its first line: every write meets a closed pipe.
   child.stdout!.destroy();
   let err = '';

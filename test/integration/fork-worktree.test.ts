@@ -7,7 +7,7 @@
 // refs/baton ref. And worktreeForkBlocker, which asks the same questions and makes nothing.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { main } from '../../src/cli.js';
 import { bufferIo } from '../../src/commands/io.js';
@@ -18,8 +18,9 @@ import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
 import type { CliEnv } from '../helpers/cli-env.js';
 import { batonRefs, branches, gitRaw, initRepo as initGitRepo, TempDirs, worktreePaths } from '../helpers/git-repo.js';
 import { describeRun, runCli } from '../helpers/run-cli.js';
+import { builtBaton } from '../helpers/built-baton.js';
 
-const CLI = realpathSync(new URL('../../dist/src/cli.js', import.meta.url).pathname);
+const CLI = builtBaton();
 
 let home = '';
 let repo = '';
@@ -97,9 +98,6 @@ async function failsCleanly(args: string[], code: number, message: RegExp, opts:
 const hintOf = (err: string) => /\n {2}hint: (.*)\n/.exec(err)?.[1] ?? '';
 
 const f = suite('worktree fork bad input');
-f.before(() => {
-  assert.ok(existsSync(CLI), 'dist/src/cli.js is built (npx tsc -p .)');
-});
 f.before.each(() => {
   home = tmp('baton-fwt-');
   repo = tmp('baton-fwt-repo-');

@@ -21,8 +21,9 @@ import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
 import type { CliEnv } from '../helpers/cli-env.js';
 import { describeRun, runCli, type CliRun } from '../helpers/run-cli.js';
 import { asNobody, SmallDisk, smallDiskProblem } from '../helpers/small-disk.js';
+import { builtBaton } from '../helpers/built-baton.js';
 
-const CLI = realpathSync(new URL('../../dist/src/cli.js', import.meta.url).pathname);
+const CLI = builtBaton();
 
 let root = '';
 let plugins = '';

@@ -8,7 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { writeFixtureDropIn } from '../helpers/acp-fixture.js';
 import type { CliEnv } from '../helpers/cli-env.js';
@@ -16,8 +16,9 @@ import { gitRaw, initRepo, TempDirs } from '../helpers/git-repo.js';
 import { describeRun, runCli } from '../helpers/run-cli.js';
 import { until } from '../helpers/wait.js';
 import { signalGroup } from '../../src/proc/index.js';
+import { builtBaton } from '../helpers/built-baton.js';
 
-const CLI = realpathSync(new URL('../../dist/src/cli.js', import.meta.url).pathname);
+const CLI = builtBaton();
 const temps = new TempDirs('baton-snapshot-');
 
 const s = suite('snapshot temp index');

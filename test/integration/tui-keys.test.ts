@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
-import { endServers, openPlainShell, plainShellSuite, ROOT, serverEnv, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { builtBaton, endServers, openPlainShell, pickEntry, plainShellSuite, serverEnv, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
 
 const s = plainShellSuite('tui keys');
@@ -163,10 +163,10 @@ compose.before(async (ctx) => {
   mkdirSync(plugins, { recursive: true });
   const decl = { ...fixtureDecl({ name: 'paste-agent', title: 'Paste agent' }), tui: { command: '/bin/sh', args: ['-c', "stty -echo; echo AGENT-READY; exec cat -v"] } };
   writeFileSync(join(plugins, 'paste-agent.mjs'), `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n`);
-  ctx.t = new TestTerminal([process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts'), 'open', work], {
+  ctx.t = new TestTerminal([process.execPath, builtBaton(), 'open', work], {
     cols: 110,
     rows: 32,
-    cwd: ROOT,
+    cwd: work,
     env: {
       PATH: process.env.PATH,
       HOME: ctx.home,
@@ -206,12 +206,7 @@ function highlighted(t: TestTerminal, marker: RegExp): string {
 }
 
 compose('a paste into the compose bar stays in the draft, newlines and all; the typed Enter sends it whole', async ({ t }) => {
-  await t.waitFor(/│Paste agent/, 60_000, 'the picker listing the agent');
-  const rows = t.rows();
-  const top = rows.findIndex((r) => /┌─ New tab/.test(r));
-  const at = rows.slice(top + 1).findIndex((r) => /│Paste agent/.test(r));
-  for (let i = 0; i < at; i++) t.press('Down');
-  t.press('Enter');
+  await pickEntry(t, 'Paste agent');
   await t.waitFor(/^AGENT-READY$/m, 60_000, 'the agent running in its tab');
   t.press('C-b', 'm');
   await t.waitFor(/›$/m, 10_000, 'the compose bar focused');

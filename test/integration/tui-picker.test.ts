@@ -56,8 +56,7 @@ s('prefix c pressed twice before the picker is drawn opens one picker; the tab i
     await openPlainShell(b);
     // One read: the second C-b c arrives before the first picker can be drawn.
     b.t.type('\x02c\x02c');
-    await b.t.waitFor('Plain shell');
-    b.t.press('Enter');
+    await pickEntry(b.t, 'Plain shell');
     await b.t.waitFor((scr) => /2:sh/.test(scr.split('\n')[0]!) && /^\$$/m.test(scr), 15_000, 'the second tab');
     b.t.type('echo typed-$((6*7))\r');
     const screen = await b.t.waitFor(/^typed-42$/m, 15_000, 'the command typed in the new tab');
@@ -78,7 +77,7 @@ s('the start-up picker is drawn while an agent is still being detected; its vers
     assert.match(screen, /Slow agent  checking…/);
     b.release();
     await b.t.waitFor(/Slow agent  4\.5\.6[^]*Plain shell/, 30_000, 'its version in the picker');
-    pickEntry(b.t, 'Slow agent');
+    await pickEntry(b.t, 'Slow agent');
     await b.t.waitFor(/SLOW-AGENT-READY/, 30_000, 'the agent in its tab');
   } finally {
     await b.cleanup();
@@ -96,7 +95,7 @@ s('prefix c typed before the start-up picker is drawn: still one picker, and the
     await b.t.waitFor((scr) => /C-b \? help/.test(scr.split('\n').at(-1)!) && b.asked(), 30_000, 'baton drawn, the agent being detected');
     b.release();
     await b.t.waitFor(/Slow agent  4\.5\.6[^]*Plain shell/, 30_000, 'its version in the picker');
-    pickEntry(b.t, 'Plain shell');
+    await pickEntry(b.t, 'Plain shell');
     await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
     b.t.type('echo typed-$((6*7))\r');
     const screen = await b.t.waitFor(/^typed-42$/m, 15_000, 'the command typed in the new tab');

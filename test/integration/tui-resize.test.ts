@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fileURLToPath } from 'node:url';
-import { openPlainShell, startBatonTui } from '../helpers/baton-tui.js';
+import { openPlainShell, pickEntry, startBatonTui } from '../helpers/baton-tui.js';
 
 const SIZE_ECHO = fileURLToPath(new URL('../fixtures/tty-size-echo.mjs', import.meta.url));
 
@@ -15,16 +15,13 @@ const s = suite('tui resize');
 s('pane size follows the terminal from 100x30 down to 80x24 and up to 140x45, for every tab', async () => {
   const b = startBatonTui({ cols: 100, rows: 30 });
   try {
-    await b.t.waitFor('Plain shell');
-    b.t.press('Enter');
-    await b.t.waitFor(/^\$$/m);
+    await openPlainShell(b);
     // Tab bar on top, compose bar and status line at the bottom: the pane gets rows - 3.
     b.t.type('stty size\r');
     await b.t.waitFor(/^27 100$/m);
 
     b.t.press('C-b', 'c');
-    await b.t.waitFor('Plain shell');
-    b.t.press('Enter');
+    await pickEntry(b.t, 'Plain shell');
     await b.t.waitFor((scr) => scr.split('\n')[0]!.includes('2:sh'));
 
     b.t.resize(80, 24);

@@ -2,7 +2,7 @@
 // / searches, a selection copied with y arrives as OSC 52, q returns to the live screen.
 
 import * as assert from 'uvu/assert';
-import { plainShellSuite, type BatonTui } from '../helpers/baton-tui.js';
+import { type BatonTui, pickEntry, plainShellSuite } from '../helpers/baton-tui.js';
 
 const s = plainShellSuite('tui scroll mode');
 
@@ -85,8 +85,7 @@ s('v selects, y copies the selection through OSC 52 and leaves scroll mode', asy
 
 s('a notice arriving in scroll mode (a program exiting) waits: the status line stays scroll mode\'s, the search prompt too', async ({ b }) => {
   b.t.press('C-b', 'c');
-  await b.t.waitFor('Plain shell');
-  b.t.press('Enter');
+  await pickEntry(b.t, 'Plain shell');
   await b.t.waitFor(/2:sh[^\n]*\n\$$/m);
   b.t.type('sleep 1; exit\r');
   await scrollMode(b);

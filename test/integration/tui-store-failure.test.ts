@@ -2,7 +2,7 @@
 // conversation cannot be made. Before, Node's recursive mkdir retried there forever on
 // the one main thread: the screen froze at 100% CPU, deaf to C-b q and to SIGTERM. Now the
 // failure is said on the status line (message and hint) and the TUI answers quit and
-// signals as in any other state. baton runs in a real PTY (src/cli.ts open) with a drop-in
+// signals as in any other state. baton runs in a real PTY (dist/src/cli.js open) with a drop-in
 // agent whose "TUI" is cat.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
-import { endServers, ROOT, serverEnv, serverPids } from '../helpers/baton-tui.js';
+import { builtBaton, endServers, pickEntry, serverEnv, serverPids } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 
@@ -25,10 +25,10 @@ function start(home: string, inProcess = true): TestTerminal {
   mkdirSync(plugins, { recursive: true });
   const decl = { ...fixtureDecl({ name: 'cat-agent', title: 'Cat agent' }), tui: { command: '/bin/sh', args: ['-c', 'echo AGENT-READY; exec cat'] } };
   writeFileSync(join(plugins, 'cat-agent.mjs'), `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n`);
-  return new TestTerminal([process.execPath, '--import', 'tsx', join(ROOT, 'src/cli.ts'), 'open', work], {
+  return new TestTerminal([process.execPath, builtBaton(), 'open', work], {
     cols: 160,
     rows: 30,
-    cwd: ROOT,
+    cwd: work,
     env: {
       PATH: process.env.PATH,
       HOME: dir,
@@ -48,12 +48,7 @@ function start(home: string, inProcess = true): TestTerminal {
 
 /** Picks the agent in the new-tab picker and waits for the failure on the status line. */
 async function openAgentTab(term: TestTerminal, home: string): Promise<void> {
-  await term.waitFor(/│Cat agent/, 60_000, 'the picker listing the agent');
-  const rows = term.rows();
-  const top = rows.findIndex((r) => /┌─ New tab/.test(r));
-  const at = rows.slice(top + 1).findIndex((r) => /│Cat agent/.test(r));
-  for (let i = 0; i < at; i++) term.press('Down');
-  term.press('Enter');
+  await pickEntry(term, 'Cat agent');
   const parent = home.slice(0, home.lastIndexOf('/'));
   await term.waitFor(`cannot create ${parent}: that file system does not allow a directory there (ENOENT)`, 30_000, 'the failure on the status line');
 }

@@ -4,7 +4,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { pickEntry, serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { alive, childrenOf, readStat } from '../../src/proc/index.js';
 import { until } from '../helpers/wait.js';
 
@@ -26,7 +26,7 @@ s('opens with the agent picker offering a plain shell, and key hints in the stat
 });
 
 s('Enter on the plain shell opens a tab running it; a command and its output show in the pane', async ({ b }) => {
-  b.t.press('Enter');
+  await pickEntry(b.t, 'Plain shell');
   await b.t.waitFor(/^\$$/m, 15_000, 'the shell prompt');
   assert.match(b.t.row(0), /1:sh/);
   const token = `hello-${process.pid}-${Date.now()}`;
@@ -41,8 +41,7 @@ s('Enter on the plain shell opens a tab running it; a command and its output sho
 
 s('prefix c opens a second tab; prefix 1/2 and n/p change tabs, each showing its own screen', async ({ b }) => {
   b.t.press('C-b', 'c');
-  await b.t.waitFor('Plain shell');
-  b.t.press('Enter');
+  await pickEntry(b.t, 'Plain shell');
   await b.t.waitFor((scr) => /2:sh/.test(scr.split('\n')[0]!) && /^\$$/m.test(scr));
   b.t.type('echo second-tab-$((6*7))\r');
   await b.t.waitFor(/^second-tab-42$/m);

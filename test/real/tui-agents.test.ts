@@ -27,7 +27,7 @@ s.after(() => endRealTui([t], menv, fake));
 
 s('a compose-bar message reaches claude; an armed switch is refused while it works; then switches in place to codex with the brief', async () => {
   await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code and the plain shell');
-  pickEntry(t, 'Claude Code');
+  await pickEntry(t, 'Claude Code');
   await t.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
 
   t.press('C-b', 'm');
@@ -43,7 +43,7 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   await pressEscape(t);
   t.press('C-b', 'a');
   await t.waitFor(/Continue with[^\n]*\n[^]*│Codex CLI  \d/, 60_000, 'the switch picker');
-  pickEntry(t, 'Codex CLI');
+  await pickEntry(t, 'Codex CLI');
   await t.waitFor(/Continue with Codex CLI/, 10_000, 'the armed switch in the compose bar');
   t.type('switch now MARK-E2E-2');
   t.press('Enter');

@@ -23,7 +23,7 @@ import { startFakeLlm, bodyContains, type FakeLlm } from '../fake-llm/server.js'
 import { multiCliEnv, processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
-import { endServers, ROOT, serverEnv } from '../helpers/baton-tui.js';
+import { builtBaton, endServers, pickEntry, serverEnv } from '../helpers/baton-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -47,7 +47,7 @@ const texts = (id: string, kind: string) => entries(id).filter((e) => e.kind ===
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
 
 function startBaton(dir: string): TestTerminal {
-  return new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), dir], {
+  return new TestTerminal([process.execPath, builtBaton(), 'open', dir], {
     cols: 120,
     rows: 36,
     cwd: dir,
@@ -63,10 +63,7 @@ async function pressEscape(): Promise<void> {
 
 async function openClaude(): Promise<void> {
   await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code');
-  const top = t.rows().findIndex((r) => r.includes('┌─ New tab '));
-  const at = t.rows().slice(top + 1).findIndex((r) => r.includes('│Claude Code  '));
-  for (let i = 0; i < at; i++) t.press('Down');
-  t.press('Enter');
+  await pickEntry(t, 'Claude Code');
   await t.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
 }
 
@@ -378,10 +375,7 @@ s('a in the fork dialog: the fork continues with another agent, which starts on 
   await t.waitFor(/another agent instead of Claude Code/, 10_000, 'the fork dialog');
   t.type('a');
   await t.waitFor(/The fork continues with[^]*│Codex CLI  \d/, 60_000, 'the agent picker');
-  const top = t.rows().findIndex((r) => r.includes('┌─ The fork continues with '));
-  const at = t.rows().slice(top + 1).findIndex((r) => r.includes('│Codex CLI  '));
-  for (let i = 0; i < at; i++) t.press('Down');
-  t.press('Enter');
+  await pickEntry(t, 'Codex CLI');
   await t.waitFor(/continued by Codex CLI/, 10_000, 'the dialog names the chosen agent');
   t.type('t');
   await t.waitFor(/3:Codex CLI/, 60_000, 'the fork\'s tab runs codex');
