@@ -4,11 +4,11 @@
 // and is killed with its whole group, so nothing outlives the test.
 // It must never pass a shell string: argv only.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { signalGroup } from '../../src/proc/index.js';
-import { until } from './term.js';
+import { builtBaton } from './built-baton.js';
+import { until } from './wait.js';
 
-const CLI = join(process.cwd(), 'dist', 'src', 'cli.js');
+const CLI = builtBaton();
 
 export interface CliProcessRun {
   code: number | null;

@@ -12,7 +12,7 @@ import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import type { CliName } from './cli-env.js';
 import { multiCliEnv, type MultiCliEnv } from './multi-cli-env.js';
 import { TestTerminal } from './term.js';
-import { endServers, ROOT, serverEnv } from './baton-tui.js';
+import { builtBaton, endServers, serverEnv } from './baton-tui.js';
 
 /** Makes `dir` a git repository on branch main, with an empty first commit unless `commit` is false. */
 export function gitInit(dir: string, { commit = true } = {}): void {
@@ -79,7 +79,7 @@ export interface StartRealBatonOptions extends RealBatonOptions {
 /** The built baton, as a user runs it (npm test builds it first), in a PTY of its own, opening `dir`. */
 export function startRealBaton(menv: MultiCliEnv, opts: StartRealBatonOptions): TestTerminal {
   const dir = opts.dir ?? menv.cwd;
-  return new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), dir], {
+  return new TestTerminal([process.execPath, builtBaton(), dir], {
     cols: opts.cols,
     rows: opts.rows,
     cwd: dir,

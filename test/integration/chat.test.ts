@@ -164,7 +164,7 @@ c('a new conversation whose turn fails before the agent ran (not installed, exit
 c('a message that is not valid UTF-8 is refused with exit 2 naming the byte; nothing is sent or created', async () => {
   const a = await chat(['--new', '--agent', 'alpha', 'ok MARK-UTF']);
   const before = readFileSync(join(home, 'conversations', a.conversation, 'transcript.jsonl'));
-  const cli = join(process.cwd(), 'dist', 'src', 'cli.js');
+  const cli = builtBaton();
   const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
   // Raw bytes reach argv only through something that writes them: a shell's printf (Node's own argv strings are UTF-8).
   for (const target of [['--new', '--agent', 'alpha'], ['--conversation', a.conversation]]) {
@@ -204,7 +204,7 @@ c('a conversation open in another writer is refused with exit 5', async () => {
 
 c('Ctrl-C cancels the turn: exit 130, the agent\'s whole group ended (a helper that ignores SIGTERM too), the message kept', async () => {
   // The built CLI in a process of its own, so a real SIGINT reaches it.
-  const cli = join(process.cwd(), 'dist', 'src', 'cli.js');
+  const cli = builtBaton();
   const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
   const child = spawn(process.execPath, [cli, '--plugins', plugins, 'chat', '--new', '--agent', 'alpha', 'please [[hang]] MARK-CANCEL'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let err = '';
