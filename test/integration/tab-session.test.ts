@@ -127,6 +127,12 @@ async function world(opts: { checkpoints?: boolean; env?: Record<string, string>
   return w;
 }
 
+/**
+ * Once a session and its tab are disposed, no timer of theirs is left (a wait for the CLI's
+ * screen to go quiet held a 60 s one, and this suite's process then lingered a minute).
+ */
+const noTimerLeft = () => until(() => !process.getActiveResourcesInfo().includes('Timeout'), 'no timer left once the session is disposed', 5000);
+
 const s = suite('tab-session');
 s.after.each(async () => {
   if (!w) return;
@@ -136,6 +142,7 @@ s.after.each(async () => {
   await w.registry.dispose();
   rmSync(w.home, { recursive: true, force: true });
   w = undefined;
+  await noTimerLeft();
 });
 
 const users = (c: OpenConversation) => c.transcript.entries.filter((e): e is Entry & { kind: 'user_message' } => e.kind === 'user_message');
@@ -310,6 +317,7 @@ r.after.each(async () => {
   await rw.registry.dispose();
   rmSync(rw.home, { recursive: true, force: true });
   rw = undefined;
+  await noTimerLeft();
 });
 
 
