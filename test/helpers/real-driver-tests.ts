@@ -10,6 +10,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ResumeFailedError, type ImportedSession } from '../../src/plugins/api.js';
 import { findExecutable } from '../../src/plugins/find-executable.js';
+import type { BatonError } from '../../src/errors.js';
+import { processesUnder } from '../../src/proc/index.js';
+import { cliEnv, type CliEnv } from './cli-env.js';
 import { rejects, textOf, token, typesOf, type Of, type RealDriver, type TurnOutcome } from './real-driver.js';
 
 export function detectTest(cli: RealDriver): void {
@@ -175,14 +178,34 @@ export interface TimeoutSpec {
   reachesModel: boolean;
 }
 
+/**
+ * A turn the model never answers ends at the limit. The limit is a fixed wait (8-45 s), so
+ * the turn starts with the suite, in a home of its own under the same fake LLM, and the
+ * suite's other tests run meanwhile (nothing of theirs is in that home, and every request
+ * they look for carries a token of their own); the test, in its place, checks the outcome.
+ */
 export function timeoutTest(cli: RealDriver, spec: TimeoutSpec): void {
-  cli.suite('timeout: exit 4 naming the limit, and the whole process group is gone', async () => {
+  let own: CliEnv | undefined;
+  let outcome: Promise<{ tok: string; err: Promise<BatonError> }> | undefined;
+  cli.suite.before(() => {
+    own = cliEnv(cli.name, { fakeUrl: cli.fake.url });
     const tok = token('hang');
-    const err = await rejects(cli.turn('timeout', `hang ${tok} [[FAKE_HANG]]`, { timeoutMs: spec.timeoutMs }));
+    const turn = cli.turn('timeout', `hang ${tok} [[FAKE_HANG]]`, { timeoutMs: spec.timeoutMs, cwd: own.cwd, env: own.env });
+    // Settled here, so an outcome nobody awaited yet is no unhandled rejection.
+    const err = rejects(turn);
+    err.catch(() => {});
+    outcome = Promise.resolve({ tok, err });
+  });
+  cli.suite.after(async () => {
+    await own?.cleanup();
+  });
+  cli.suite('timeout: exit 4 naming the limit, and the whole process group is gone', async () => {
+    const { tok, err: settled } = await outcome!;
+    const err = await settled;
     assert.is(err.exitCode, 4);
     assert.match(err.message, `${spec.message} ${spec.timeoutMs / 1000} s`);
     if (spec.reachesModel) assert.ok(cli.fake.requestsContaining(tok).length > 0, 'it hung in the model call, not at startup');
-    assert.equal(cli.left(), []);
+    assert.equal(processesUnder(own!.dir), []);
   });
 }
 
