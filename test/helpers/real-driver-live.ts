@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
-import type { LaunchOptions, LaunchSpec, TranscriptEvent } from '../../src/plugins/api.js';
+import type { HarnessDriver, LaunchOptions, LaunchSpec, TranscriptEvent } from '../../src/plugins/api.js';
 import { briefAndMessage } from '../../src/plugins/handoff-file.js';
 import { bodyContains } from '../fake-llm/server.js';
 import { bigBrief, token, typesOf, watchers, type Of, type RealDriver } from './real-driver.js';
@@ -155,12 +155,17 @@ async function submit(tui: TestTerminal, text: string, how: 'paste' | 'type'): P
 }
 
 /** As baton gives a TUI its first message: once its screen reads idle, one paste, then Enter. */
-export async function firstMessage(cli: RealDriver, tui: TestTerminal, text: string, readyMs = 120_000): Promise<void> {
-  await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', readyMs, `${cli.name} ready for input`);
+export function firstMessage(cli: RealDriver, tui: TestTerminal, text: string, readyMs = 120_000): Promise<void> {
+  return pasteMessage(cli.driver, tui, text, readyMs);
+}
+
+/** As baton gives a TUI a message: once its screen reads idle, one paste, then Enter once it is not working. */
+export async function pasteMessage(driver: HarnessDriver, tui: TestTerminal, text: string, readyMs = 120_000): Promise<void> {
+  await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === 'idle', readyMs, `${driver.name} ready for input`);
   tui.paste(text);
   // A long paste may be drawn folded ("[Pasted text …]"): wait for the screen to settle, not for the text.
   await new Promise((r) => setTimeout(r, 300));
-  await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) !== 'working', 15_000);
+  await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) !== 'working', 15_000);
   tui.press('Enter');
 }
 
