@@ -159,12 +159,22 @@ export function firstMessage(cli: RealDriver, tui: TestTerminal, text: string, r
   return pasteMessage(cli.driver, tui, text, readyMs);
 }
 
-/** As baton gives a TUI a message: once its screen reads idle, one paste, then Enter once it is not working. */
+/** Text as a screen shows it, whatever the wrapping: no whitespace, no box-drawing borders (as delivery.ts reads it). */
+const squash = (s: string) => s.replace(/[\s\u2500-\u257f]+/g, '');
+
+/**
+ * As baton gives a TUI a message (src/conversation/delivery.ts): once its screen reads idle,
+ * one paste; Enter once the screen shows the paste taken in (its end, or a folded
+ * "[Pasted text …]"), 150 ms after that, and not while it works. gemini turns an Enter that
+ * comes before it has handled a paste into nothing: under load that took it 0.4-0.9 s here,
+ * so a fixed 300 ms lost the Enter and the message sat in its input box.
+ */
 export async function pasteMessage(driver: HarnessDriver, tui: TestTerminal, text: string, readyMs = 120_000): Promise<void> {
   await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === 'idle', readyMs, `${driver.name} ready for input`);
+  const tail = squash(text).slice(-24);
   tui.paste(text);
-  // A long paste may be drawn folded ("[Pasted text …]"): wait for the screen to settle, not for the text.
-  await new Promise((r) => setTimeout(r, 300));
+  await tui.waitFor((screen) => squash(screen).includes(tail) || /\[Pasted text/.test(screen), 30_000, `the paste on ${driver.name}'s screen`);
+  await new Promise((r) => setTimeout(r, 150));
   await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) !== 'working', 15_000);
   tui.press('Enter');
 }
