@@ -13,15 +13,18 @@
 // runs the built program; it prints the ten slowest suites,
 // and ends with the line `N passed, N failed, N skipped` summed over everything it ran.
 // Integration and real suites each run in a process group of their own, so a hung or
-// crashed suite is ended by its pgid and counted as a failure instead of hanging the run.
+// crashed suite is ended by its pgid and counted as a failure instead of hanging the run;
+// they share one pool of BATON_TEST_JOBS processes (default: the cores, at least 2), at most
+// BATON_TEST_REAL_JOBS (default 2) of them driving real CLIs.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SUITE_TIMEOUT_MS = Number(process.env.BATON_TEST_TIMEOUT_MS ?? 15 * 60_000);
+const LINGER_MS = 10_000;
 const TIERS = ['unit', 'integration', 'real'];
 const CLIS = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
 /** What a unit suite may not import: the things the unit tier promises not to use. */
@@ -46,6 +49,12 @@ function parseArgs(argv) {
   }
   filters = filters.filter((f) => !clis.includes(f));
   return { tiers: tiers.length ? tiers : TIERS, filters, clis };
+}
+
+/** A positive whole number from the environment, else the default. */
+function positive(name, fallback) {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
 function step(cmd, args) {
@@ -104,8 +113,11 @@ function parseSummary(text) {
   const total = /Total:\s+(\d+)/.exec(text);
   const passed = /Passed:\s+(\d+)/.exec(text);
   const skipped = /Skipped:\s+(\d+)/.exec(text);
+  // uvu's Duration runs from its first test to its last: the rest of the process's time is
+  // loading before and lingering after (a timer or handle left open).
+  const duration = /Duration:\s+([\d.]+)ms/.exec(text);
   if (!total || !passed) return null;
-  return { passed: Number(passed[1]), failed: Number(total[1]) - Number(passed[1]), skipped: skipped ? Number(skipped[1]) : 0 };
+  return { passed: Number(passed[1]), failed: Number(total[1]) - Number(passed[1]), skipped: skipped ? Number(skipped[1]) : 0, testsMs: duration ? Number(duration[1]) : undefined };
 }
 
 /**
@@ -137,45 +149,137 @@ function runProcess(label, args, env) {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
+    // Once uvu has printed its totals the tests are over; a process still running 10 s later
+    // is kept alive by something a test left (a timer, a handle, a child): it is ended and
+    // reported, not waited for up to the suite's timeout.
+    let lingered = false;
+    let linger;
+    const take = (d) => {
+      out += d;
+      if (linger === undefined && /Duration:\s+[\d.]+ms/.test(out)) {
+        linger = setTimeout(() => {
+          lingered = true;
+          try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+        }, LINGER_MS);
+      }
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
     const timer = setTimeout(() => {
       out += `\n[test runner] ${label} timed out after ${SUITE_TIMEOUT_MS} ms; ending its process group\n`;
       try { process.kill(-child.pid, 'SIGKILL'); } catch {}
     }, SUITE_TIMEOUT_MS);
-    child.on('close', (code) => {
+    // Done when the suite's process exits: what it left in its group is ended then, and its
+    // output is read to the end. A process outside the group that still holds the output
+    // (a daemon in a session of its own) is not waited for beyond a moment: it is reported.
+    child.on('exit', (code) => {
+      const ms = Date.now() - started;
       clearTimeout(timer);
+      clearTimeout(linger);
       // A suite may leave grandchildren (agent CLIs); its group is ours to end.
-      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+      let leftInGroup = false;
+      try {
+        process.kill(-child.pid, 0);
+        leftInGroup = true;
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
       endSuiteServers(runtime);
       rmSync(runtime, { recursive: true, force: true });
-      let summary = parseSummary(out);
-      if (!summary) summary = { passed: 0, failed: 1, skipped: 0 };
-      else if (code !== 0 && summary.failed === 0) summary.failed = 1;
-      resolve({ label, out, summary, ms: Date.now() - started });
+      let finished = false;
+      const finish = (held) => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(wait);
+        let summary = parseSummary(out);
+        if (!summary) summary = { passed: 0, failed: 1, skipped: 0 };
+        else if (code !== 0 && summary.failed === 0 && !lingered) summary.failed = 1;
+        const left = [
+          lingered && `its process running ${LINGER_MS / 1000} s after its last test (ended)`,
+          leftInGroup && 'processes in its group (ended)',
+          held && 'a process outside its group holding its output',
+        ].filter(Boolean);
+        resolve({ label, out, summary, ms, left });
+      };
+      const wait = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(true);
+      }, 2000);
+      child.once('close', () => finish(false));
     });
   });
 }
 
 function report(r) {
   const s = r.summary;
-  process.stdout.write(`\n── ${r.label}  (${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${(r.ms / 1000).toFixed(1)} s)\n`);
+  const tests = s.testsMs === undefined ? '' : `; tests ${(s.testsMs / 1000).toFixed(1)} s`;
+  const left = r.left?.length ? `; left ${r.left.join(' and ')}` : '';
+  process.stdout.write(`\n── ${r.label}  (${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped, ${(r.ms / 1000).toFixed(1)} s${tests}${left})\n`);
   if (s.failed > 0 || process.env.BATON_TEST_VERBOSE) process.stdout.write(r.out);
 }
 
-async function runPool(files, width, env) {
+/**
+ * Runs the integration and real suites in one pool of `width` processes, at most `realWidth`
+ * of them real. A real suite mostly waits (for a CLI to start, for a turn's timeout) and uses
+ * a fraction of a core, so two run well side by side; they go first, longest first by the
+ * last run's times where there are some, and the short integration suites fill the slots
+ * while the last real ones finish.
+ */
+async function runPool(integration, real, { width, realWidth, realEnv }) {
+  const known = readTimes();
+  const longestFirst = (files) => [...files].sort((a, b) => (known[relative(root, b)] ?? 0) - (known[relative(root, a)] ?? 0));
+  const queue = { integration: longestFirst(integration), real: longestFirst(real) };
   const results = [];
-  let next = 0;
+  let realRunning = 0;
+  const waiting = [];
+  const next = () => {
+    if (queue.real.length && realRunning < realWidth) return { file: queue.real.shift(), real: true };
+    if (queue.integration.length) return { file: queue.integration.shift(), real: false };
+    return undefined;
+  };
   async function worker() {
-    while (next < files.length) {
-      const file = files[next++];
-      const r = await runProcess(relative(root, file), ['--import', 'tsx', file], env);
+    for (;;) {
+      const job = next();
+      if (!job) {
+        // Real suites wait for a real slot while another slot runs one: wait for it to end.
+        if (!queue.real.length) return;
+        await new Promise((r) => waiting.push(r));
+        continue;
+      }
+      if (job.real) realRunning++;
+      const r = await runProcess(relative(root, job.file), ['--import', 'tsx', job.file], job.real ? realEnv : {});
+      if (job.real) realRunning--;
+      for (const w of waiting.splice(0)) w();
       report(r);
       results.push(r);
     }
   }
   await Promise.all(Array.from({ length: width }, worker));
+  writeTimes(known, results);
   return results;
+}
+
+/** Each suite's last time (by path), kept in .cache/ to start the long ones first. Only a hint. */
+const timesFile = join(root, '.cache/test-times.json');
+function readTimes() {
+  try {
+    return JSON.parse(readFileSync(timesFile, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+function writeTimes(known, results) {
+  const times = { ...known };
+  for (const r of results) if (r.summary.failed === 0) times[r.label] = r.ms;
+  try {
+    mkdirSync(dirname(timesFile), { recursive: true });
+    // Checkouts may share .cache/ (a symlink): write whole, then rename over.
+    const tmp = `${timesFile}.${process.pid}`;
+    writeFileSync(tmp, `${JSON.stringify(times, null, 1)}\n`);
+    renameSync(tmp, timesFile);
+  } catch {
+    // Only a hint for the order.
+  }
 }
 
 /** The unit tier in one process: uvu runs every suite it is given and prints one total. */
@@ -207,12 +311,11 @@ if (plan.real.length && existsSync(join(root, 'scripts/install-test-clis.mjs')) 
   step(process.execPath, [join(root, 'scripts/install-test-clis.mjs')]);
 }
 const realEnv = clis.length ? { BATON_TEST_CLIS: clis.join(',') } : {};
-// Integration suites are light enough to run two at a time (2 cores); suites that drive
-// the real CLIs run one at a time so they do not starve each other.
+const width = positive('BATON_TEST_JOBS', Math.max(2, availableParallelism()));
+const realWidth = Math.min(width, positive('BATON_TEST_REAL_JOBS', 2));
 const results = [
   ...(await runUnit(plan.unit)),
-  ...(await runPool(plan.integration, 2)),
-  ...(await runPool(plan.real, 1, realEnv)),
+  ...(await runPool(plan.integration, plan.real, { width, realWidth, realEnv })),
 ];
 
 const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
@@ -222,6 +325,11 @@ const sum = results.reduce(
   (a, r) => ({ passed: a.passed + r.summary.passed, failed: a.failed + r.summary.failed, skipped: a.skipped + r.summary.skipped }),
   { passed: 0, failed: 0, skipped: 0 },
 );
+const leaving = results.filter((r) => r.left?.length);
+if (leaving.length) {
+  console.log('\nsuites that left something running:');
+  for (const r of leaving) console.log(`  ${r.label}: ${r.left.join('; ')}`);
+}
 const failed = results.filter((r) => r.summary.failed > 0).map((r) => r.label);
 if (failed.length) console.log(`\nfailing suites: ${failed.join(', ')}`);
 console.log(`\nran ${tiers.join(' + ')} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
