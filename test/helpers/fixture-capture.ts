@@ -85,7 +85,7 @@ export async function tuiSession(driver: HarnessDriver, env: CliEnv, steps: (run
       events,
       turnEnds: () => events.filter((e) => e.type === 'turn_end').length,
       screen,
-      send: (text, readyMs = 120_000) => pasteMessage(driver, tui, text, readyMs),
+      send: (text, readyMs = 120_000) => pasteMessage(driver, tui, text, readyMs, events),
     });
   } finally {
     await tui.kill();

@@ -154,9 +154,9 @@ async function submit(tui: TestTerminal, text: string, how: 'paste' | 'type'): P
   tui.press('Enter');
 }
 
-/** As baton gives a TUI its first message: once its screen reads idle, one paste, then Enter. */
-export function firstMessage(cli: RealDriver, tui: TestTerminal, text: string, readyMs = 120_000): Promise<void> {
-  return pasteMessage(cli.driver, tui, text, readyMs);
+/** As baton gives a TUI its first message: once its screen reads idle, one paste, then Enter (see pasteMessage). */
+export function firstMessage(cli: RealDriver, tui: TestTerminal, text: string, readyMs = 120_000, events?: TranscriptEvent[]): Promise<void> {
+  return pasteMessage(cli.driver, tui, text, readyMs, events);
 }
 
 /** Text as a screen shows it, whatever the wrapping: no whitespace, no box-drawing borders (as delivery.ts reads it). */
@@ -165,18 +165,25 @@ const squash = (s: string) => s.replace(/[\s\u2500-\u257f]+/g, '');
 /**
  * As baton gives a TUI a message (src/conversation/delivery.ts): once its screen reads idle,
  * one paste; Enter once the screen shows the paste taken in (its end, or a folded
- * "[Pasted text …]"), 150 ms after that, and not while it works. gemini turns an Enter that
- * comes before it has handled a paste into nothing: under load that took it 0.4-0.9 s here,
- * so a fixed 300 ms lost the Enter and the message sat in its input box.
+ * "[Pasted text …]"), 150 ms after that, and not while it works; and, given the ingest's
+ * `events`, Enter once more if the log has not shown the message 8 s later, unless a dialog
+ * shows (an Enter would answer it). gemini turns an Enter that comes before it has handled a
+ * paste into nothing: under load that took it 0.4-0.9 s here, so a fixed 300 ms lost the
+ * Enter and the message sat in its input box.
  */
-export async function pasteMessage(driver: HarnessDriver, tui: TestTerminal, text: string, readyMs = 120_000): Promise<void> {
+export async function pasteMessage(driver: HarnessDriver, tui: TestTerminal, text: string, readyMs = 120_000, events?: TranscriptEvent[]): Promise<void> {
   await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === 'idle', readyMs, `${driver.name} ready for input`);
   const tail = squash(text).slice(-24);
   tui.paste(text);
   await tui.waitFor((screen) => squash(screen).includes(tail) || /\[Pasted text/.test(screen), 30_000, `the paste on ${driver.name}'s screen`);
   await new Promise((r) => setTimeout(r, 150));
   await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) !== 'working', 15_000);
+  const users = () => events?.filter((e) => e.type === 'user_text').length ?? 0;
+  const before = users();
   tui.press('Enter');
+  if (!events) return;
+  const logged = await until(() => users() > before, 'the message in the log', 8000).then(() => true, () => false);
+  if (!logged && driver.statusFromScreen!(tui.rows()) !== 'approval') tui.press('Enter');
 }
 
 export interface TuiBriefSpec {
@@ -202,7 +209,7 @@ export function tuiBriefTest(cli: RealDriver, spec: TuiBriefSpec): void {
     const before = cli.lastSeq();
     await cli.withTui(launch, async (tui, events) => {
       const started = Date.now();
-      await firstMessage(cli, tui, pasted.text);
+      await firstMessage(cli, tui, pasted.text, undefined, events);
       await until(() => turnEnds(events) > 0, 'the first turn from the log', spec.firstMs);
       assert.ok(cli.carrying(before, file).length > 0, 'the model was told where the brief is');
       const user = events.find((e) => e.type === 'user_text') as Of<'user_text'>;
@@ -243,7 +250,7 @@ export function tuiInterruptTest(cli: RealDriver, spec: TuiInterruptSpec): void 
     const since = new Date();
     await cli.withTui(launch, async (tui, events) => {
       const started = Date.now();
-      await firstMessage(cli, tui, first, spec.startMs);
+      await firstMessage(cli, tui, first, spec.startMs, events);
       await until(() => events.some((e) => e.type === 'user_text' && e.text === first), `the first message from ${spec.log}`, spec.startMs);
       await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'working', spec.workingMs, `${cli.name} working on screen`);
       await spec.interrupt(tui);
@@ -271,7 +278,7 @@ export function tuiResumeTest(cli: RealDriver, spec: { resumeMs: number }): void
     const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, resume: first.session });
     const { ing, events } = await cli.withTui(launch, async (tui, events) => {
       const started = Date.now();
-      await firstMessage(cli, tui, `resumed ${tok}`, spec.resumeMs);
+      await firstMessage(cli, tui, `resumed ${tok}`, spec.resumeMs, events);
       await until(() => turnEnds(events) > 0, 'the resumed turn ends', spec.resumeMs);
       cli.timed('TUI resume + 1 turn', started);
     }, { agentSession: first.session });

@@ -9,6 +9,8 @@
 // are ended by pid in cleanup. The shapes every driver shares are in
 // test/helpers/real-driver-tests.ts and real-driver-live.ts; this file holds gemini's data
 // and the checks only gemini has.
+// The tests are steps in one home, in order: the resume tests (headless and TUI) resume the
+// first turn's session, and readSession reads the one the live-ingest test followed.
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,7 +108,7 @@ s('the launched TUI for real: the approval on screen, then ingest has the call, 
   const spec = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env });
   await cli.withTui(spec, async (tui, events) => {
     const started = Date.now();
-    await live.firstMessage(cli, tui, `[[FAKE_SHELL: echo ${tok} > tui.txt]] ${tok}`);
+    await live.firstMessage(cli, tui, `[[FAKE_SHELL: echo ${tok} > tui.txt]] ${tok}`, undefined, events);
     await tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === 'approval', 120_000, 'gemini asking to run the shell command');
     tui.press('Enter'); // "Allow once" is selected
     await until(() => events.some((e) => e.type === 'turn_end'), 'the turn end from the log', 60_000);
