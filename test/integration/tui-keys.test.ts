@@ -5,6 +5,8 @@
 // stops baton with an error naming the file. In the compose bar of a real `baton open`
 // (an agent tab): a paste goes into the draft whole and only the typed Enter sends it;
 // any queued message can be selected, deleted or taken back to edit.
+// The first suite's tests share one TUI and its shell, each leaving the shell at its prompt;
+// the compose suite's tests are steps in one TUI (its agent works for good after the first).
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

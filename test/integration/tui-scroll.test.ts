@@ -1,5 +1,7 @@
 // Scroll mode in the real TUI: 200 lines of output, prefix [ , PgUp shows earlier lines,
 // / searches, a selection copied with y arrives as OSC 52, q returns to the live screen.
+// The tests share one TUI and its shell, in order: the first prints the 200 lines the
+// others scroll and search.
 
 import * as assert from 'uvu/assert';
 import { type BatonTui, pickEntry, plainShellSuite } from '../helpers/baton-tui.js';

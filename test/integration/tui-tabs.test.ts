@@ -1,6 +1,8 @@
 // baton's TUI driven as a person would, in a real PTY at 100x30: open, a shell tab from the
 // picker, a command and its output, a second tab, changing tabs, the help overlay, and the
 // quit confirmation while a command runs.
+// The tests are steps of one session in one TUI, in order: each starts where the one
+// before left the screen.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';

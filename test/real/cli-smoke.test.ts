@@ -6,6 +6,7 @@
 // the model again; and scripted shell + write tool calls that change files on disk.
 // Every CLI runs in its own process group, killed when it ends; each home's leftovers
 // are ended by pid in cleanup, which the codex TUI's detached daemon shows is needed.
+// Each CLI's tests are steps in its home, in order: the resume continues the first turn's session.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';

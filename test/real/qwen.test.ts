@@ -10,6 +10,8 @@
 // ended by pid in cleanup. The shapes every driver shares are in
 // test/helpers/real-driver-tests.ts and real-driver-live.ts; this file holds qwen's data and
 // the checks only qwen has.
+// The tests are steps in one home, in order: the resume tests (headless and TUI) resume the
+// first turn's session, and readSession reads the one the live-ingest test followed.
 import * as assert from 'uvu/assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

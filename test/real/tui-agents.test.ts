@@ -5,6 +5,8 @@
 // claude works, with the draft kept; once claude is idle the same send switches in place
 // to codex, whose first model request carries the brief; the transcript view shows the
 // divider and the handed-over-context card with its matching-hash mark.
+// The tests are steps of one session in one TUI, in order: each starts where the one before
+// left it (the switch, then the transcript view of that conversation, then quit).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cmdlineOf } from '../../src/proc/index.js';

@@ -13,6 +13,8 @@
 // the reset. Quitting with a worktree fork open says the worktree stays. In a directory that
 // is no git repository the worktree fork explains why, in the TUI's terms, and the tab fork
 // it offers works.
+// The tests up to quit are steps of one session in one TUI, in order, on the conversation the
+// first one makes; the last two are steps in a second TUI, which the first of them starts.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync } from 'node:child_process';
