@@ -17,11 +17,11 @@ import { join } from 'node:path';
 import { alive, openFiles, readStat } from '../../src/proc/index.js';
 import { decodeJson, encodeJson, FRAME, FrameReader, type Refusal } from '../../src/server/protocol.js';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
-import { endServers, openPlainShell, ROOT, serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { builtBaton, endServers, openPlainShell, serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 
-const CLI = join(ROOT, 'dist/src/cli.js');
+const CLI = builtBaton();
 let b: BatonTui | undefined;
 const extra: TestTerminal[] = [];
 

@@ -18,12 +18,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { shellCommand } from '../../src/client/shell-quote.js';
 import { alive, allPids, cmdlineOf, environOf } from '../../src/proc/index.js';
-import { endServers, homeEnv, ROOT, serverPids } from '../helpers/baton-tui.js';
+import { builtBaton, endServers, homeEnv, ROOT, serverPids } from '../helpers/baton-tui.js';
 import { startSshd, type Sshd } from '../helpers/sshd.js';
 import { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 
-const CLI = join(ROOT, 'dist/src/cli.js');
+const CLI = builtBaton();
 const sshd = await startSshd();
 if ('problem' in sshd) console.log(`ssh transport: skipping every test: ${sshd.problem}`);
 const ready = !('problem' in sshd);

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPlainShell, ROOT, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { builtBaton, openPlainShell, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
 import { hyperlinks, linkIdOf, underlineColor, underlineStyle, type IBufferCell } from '../../src/tui/xterm.js';
 
@@ -281,7 +281,7 @@ two('truecolour while only truecolour terminals are attached; the nearest of 256
   // A second client whose terminal has 256 colours (no COLORTERM) attaches: both are drawn for it.
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.b.env)) if (v !== undefined && k !== 'COLORTERM') env[k] = v;
-  const other = (ctx.other = new TestTerminal([process.execPath, join(ROOT, 'dist/src/cli.js'), 'attach'], { cols: 100, rows: 30, cwd: ctx.b.work, env }));
+  const other = (ctx.other = new TestTerminal([process.execPath, builtBaton(), 'attach'], { cols: 100, rows: 30, cwd: ctx.b.work, env }));
   await other.waitFor(/^BLUE$/m, 15_000, 'the second client shows the screen');
   await settle(other);
   await settle(t);

@@ -17,11 +17,12 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { FakeLlm } from '../fake-llm/server.js';
 import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { TestTerminal, until } from '../helpers/term.js';
+import { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { pickEntry, ROOT } from '../helpers/baton-tui.js';
 import { endRealTui, realBatonEnv, recordedEntries, startRealEnv } from '../helpers/real-tui.js';
 
-const CLI = join(ROOT, 'dist/src/cli.js');
+const CLI = builtBaton();
 let fake: FakeLlm;
 let menv: MultiCliEnv;
 let env: Record<string, string>;
@@ -80,7 +81,7 @@ s.after(() => endRealTui(terms, menv, fake));
 s('two clients write into one queue while claude works; the turn and the queue finish with nobody attached, in arrival order, each message recorded with its author; a new client sees it', async () => {
   const a = client([menv.cwd], ANA);
   await a.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker');
-  pickEntry(a, 'Claude Code');
+  await pickEntry(a, 'Claude Code');
   await a.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
   const b = client(['attach'], BO);
   await b.waitFor(/\? for shortcuts/, 30_000, 'the second client shows the tab');
@@ -145,7 +146,7 @@ s('two clients write into two tabs: each tab\'s conversation records its own aut
   await a.waitFor(/1:Claude Code[^\n]*idle/, 30_000);
   a.press('C-b', 'c');
   await a.waitFor(/│Claude Code  \d[^]*│Plain shell/, 60_000, 'the picker for a second tab');
-  pickEntry(a, 'Claude Code');
+  await pickEntry(a, 'Claude Code');
   await a.waitFor(/2:Claude Code[^\n]*idle/, 90_000, 'the second tab\'s claude ready');
   const b = client(['attach'], BO);
   await b.waitFor(/2:Claude Code/, 30_000);

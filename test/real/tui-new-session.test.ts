@@ -14,7 +14,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeLlm } from '../fake-llm/server.js';
 import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { type TestTerminal, until } from '../helpers/term.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
 import { endRealTui, pressEscape, selectedClis, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
@@ -79,7 +80,7 @@ for (const c of clis) {
     cli = c;
     t = startRealBaton(menv, { cols: 140, rows: 40, batonHome: home(c), serverDir: serverDir(c) });
     await t.waitFor(new RegExp(`│${TITLE[c]}  \\d`), 90_000, `the picker listing ${TITLE[c]}`);
-    pickEntry(t, TITLE[c]);
+    await pickEntry(t, TITLE[c]);
     await t.waitFor(ready, 120_000, `${c} ready`);
     const a = `BEFORE-NEW-${c.toUpperCase()}-${Date.now().toString(36)}`;
     const b = `AFTER-NEW-${c.toUpperCase()}-${Date.now().toString(36)}`;

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import type { FakeLlm } from '../fake-llm/server.js';
 import { echoText } from '../fake-llm/script.js';
 import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { type TestTerminal, until } from '../helpers/term.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
 import { endRealTui, quitBaton, recordedUserMessages, selectedClis, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
@@ -50,7 +51,7 @@ for (const cli of clis) {
     await t?.kill();
     t = startBaton(cli);
     await t.waitFor(new RegExp(`│${TITLE[cli]}  \\d`), 90_000, `the picker listing ${TITLE[cli]}`);
-    pickEntry(t!, TITLE[cli]);
+    await pickEntry(t!, TITLE[cli]);
     await t.waitFor(new RegExp(`1:${TITLE[cli]}`), 30_000, 'the tab');
     const marker = `AT-START-${cli.toUpperCase()}-${Date.now().toString(36)}`;
     const sentAt = Date.now();
