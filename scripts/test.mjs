@@ -135,6 +135,31 @@ function endSuiteServers(runtime) {
   }
 }
 
+/**
+ * What is still running in a suite's process group once its process has exited, by command
+ * name: a child a test did not end. tsx's esbuild service is not counted: it ends with its
+ * parent's pipe, a moment later, whatever the test did.
+ */
+function groupLeftovers(pgid) {
+  const names = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      // After the name: state, ppid, pgrp.
+      if (Number(fields[2]) !== pgid || fields[0] === 'Z') continue;
+      const name = stat.slice(stat.indexOf('(') + 1, close);
+      if (name === 'esbuild') continue;
+      names.push(`${name} (${d})`);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return names;
+}
+
 function runProcess(label, args, env) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -177,12 +202,8 @@ function runProcess(label, args, env) {
       clearTimeout(timer);
       clearTimeout(linger);
       // A suite may leave grandchildren (agent CLIs); its group is ours to end.
-      let leftInGroup = false;
-      try {
-        process.kill(-child.pid, 0);
-        leftInGroup = true;
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {}
+      const leftInGroup = groupLeftovers(child.pid);
+      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
       endSuiteServers(runtime);
       rmSync(runtime, { recursive: true, force: true });
       let finished = false;
@@ -195,7 +216,7 @@ function runProcess(label, args, env) {
         else if (code !== 0 && summary.failed === 0 && !lingered) summary.failed = 1;
         const left = [
           lingered && `its process running ${LINGER_MS / 1000} s after its last test (ended)`,
-          leftInGroup && 'processes in its group (ended)',
+          leftInGroup.length > 0 && `in its group ${leftInGroup.join(', ')} (ended)`,
           held && 'a process outside its group holding its output',
         ].filter(Boolean);
         resolve({ label, out, summary, ms, left });
