@@ -73,10 +73,25 @@ export interface TuiRun {
  */
 export async function tuiSession(driver: HarnessDriver, env: CliEnv, steps: (run: TuiRun) => Promise<void>): Promise<string> {
   const events: TranscriptEvent[] = [];
-  const ing = await driver.ingest!({ cwd: env.cwd, env: env.env, since: new Date(), onEvent: (e) => events.push(e) });
+  const since = new Date();
   const launch = await driver.launch({ cwd: env.cwd, env: env.env });
   const runEnv = { ...env.env, ...launch.env };
   const tui = new TestTerminal([findExecutable(launch.command, runEnv)!, ...launch.args], { env: runEnv, cwd: launch.cwd, cols: 100, rows: 30 });
+  // Bound as baton binds a tab: the session the launch fixed, else the TUI's own process
+  // group (an ingest bound to neither follows nothing).
+  const ing = await driver
+    .ingest!({
+      cwd: env.cwd,
+      env: env.env,
+      since,
+      ...(launch.session ? { agentSession: launch.session } : {}),
+      processGroup: () => (tui.exitCode === undefined ? tui.pid : undefined),
+      onEvent: (e) => events.push(e),
+    })
+    .catch(async (err: unknown) => {
+      await tui.kill();
+      throw err;
+    });
   const screen = (status: 'idle' | 'working' | 'approval', ms = 60_000) =>
     tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === status, ms, `${driver.name} ${status} on screen`).then(() => {});
   try {
