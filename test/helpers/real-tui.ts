@@ -12,6 +12,7 @@ import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import type { CliName } from './cli-env.js';
 import { multiCliEnv, type MultiCliEnv } from './multi-cli-env.js';
 import { TestTerminal } from './term.js';
+import { within } from './wait.js';
 import { builtBaton, endServers, serverEnv } from './baton-tui.js';
 
 /** Makes `dir` a git repository on branch main, with an empty first commit unless `commit` is false. */
@@ -92,7 +93,7 @@ export async function quitBaton(t: TestTerminal): Promise<void> {
   t.press('C-b', 'q');
   await t.waitFor((scr) => /Quit baton/.test(scr) || t.exitCode !== undefined, 15_000).catch(() => undefined);
   if (/Quit baton/.test(t.screenText())) t.type('y');
-  await Promise.race([t.exited, new Promise((r) => setTimeout(r, 30_000))]);
+  await within(t.exited, 30_000, undefined);
   await t.kill();
 }
 

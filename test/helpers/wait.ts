@@ -12,3 +12,16 @@ export async function until(cond: () => boolean | Promise<boolean>, what: string
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/**
+ * `p`'s value, or `fallback` once `ms` have passed, whichever comes first. The timer is cleared
+ * when `p` settles: one left running would keep the suite's process alive after its last test.
+ */
+export async function within<T, F>(p: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<F>((r) => (timer = setTimeout(() => r(fallback), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

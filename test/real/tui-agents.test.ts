@@ -12,7 +12,8 @@ import * as assert from 'uvu/assert';
 import { cmdlineOf } from '../../src/proc/index.js';
 import { bodyContains, type FakeLlm } from '../fake-llm/server.js';
 import { processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { type TestTerminal, until } from '../helpers/term.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { until, within } from '../helpers/wait.js';
 import { pickEntry } from '../helpers/baton-tui.js';
 import { endRealTui, pressEscape, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
 
@@ -99,7 +100,7 @@ s('quit asks nothing when no agent works, and ends every process', async () => {
   t.press('C-b', 'q');
   await t.waitFor((scr) => /Quit baton/.test(scr) || !/Codex CLI/.test(scr), 15_000);
   if (/Quit baton/.test(t.screenText())) t.type('y');
-  const code = await Promise.race([t.exited, new Promise<string>((r) => setTimeout(() => r('still running'), 30_000))]);
+  const code = await within(t.exited, 30_000, 'still running');
   assert.is(code, 0, `baton quit cleanly; it wrote last: ${JSON.stringify(t.output.slice(-1500))}`);
   // Every agent process is gone (none runs from the shared scratch HOME any more). The client
   // is told once the server's view has ended its tabs, and a process of a CLI may still be on
