@@ -47,9 +47,12 @@ export function ingestLiveTest(cli: RealDriver, spec: IngestLiveSpec): void {
     assert.not.ok(seen.some((e) => e.type === 'turn_end' || e.type === 'agent_text'), 'the model has not answered');
     abort.abort();
     // A cancelled turn ends like every driver's: stopReason cancelled, a notice, no failure.
+    // The notice says whether the CLI confirmed the cancel within the harness's grace (2 s);
+    // a CLI that took longer (opencode, with the machine's cores busy) was stopped, which is
+    // the same outcome.
     const { result: aborted, events: abortedEvents } = await hanging;
     assert.is(aborted.stopReason, 'cancelled');
-    assert.ok(abortedEvents.some((e) => e.type === 'notice' && e.text === 'turn cancelled'), JSON.stringify(abortedEvents));
+    assert.ok(abortedEvents.some((e) => e.type === 'notice' && /^turn cancelled($|; )/.test(e.text)), JSON.stringify(abortedEvents));
     assert.equal(cli.left(), [], 'the aborted group is gone');
     await ing.dispose();
 
