@@ -7,7 +7,7 @@
 // It must never write into test/fixtures except from captureMain, run by hand.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DriverDefinition, type HarnessDriver, type HeadlessResult, type TranscriptEvent } from '../../src/plugins/api.js';
+import type { DriverDefinition, HarnessDriver, HeadlessResult, TranscriptEvent } from '../../src/plugins/api.js';
 import { findExecutable } from '../../src/plugins/find-executable.js';
 import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';

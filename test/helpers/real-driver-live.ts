@@ -15,7 +15,7 @@ import type { HarnessDriver, LaunchOptions, LaunchSpec, TranscriptEvent } from '
 import { briefAndMessage } from '../../src/plugins/handoff-file.js';
 import { bodyContains } from '../fake-llm/server.js';
 import { bigBrief, token, typesOf, watchers, type Of, type RealDriver } from './real-driver.js';
-import { type TestTerminal } from './term.js';
+import type { TestTerminal } from './term.js';
 import { until } from './wait.js';
 
 const turnEnds = (events: TranscriptEvent[]) => events.filter((e) => e.type === 'turn_end').length;

@@ -35,7 +35,7 @@ s('npm start opens baton where the user stands', async () => {
   });
   try {
     await t.waitFor(/Plain shell/, 60_000, 'the picker');
-    pickEntry(t, 'Plain shell');
+    await pickEntry(t, 'Plain shell');
     await t.waitFor(/^\$$/m, 15_000, 'the shell');
     t.type('pwd\r');
     const screen = await t.waitFor(/^\/.*$/m, 15_000, 'pwd');

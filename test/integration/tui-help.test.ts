@@ -27,7 +27,7 @@ s('a plain shell tab offers no agent key; an agent tab offers them', async () =>
   const b = startBatonTui({ rows: 60, plugins });
   try {
     await b.t.waitFor(/Cat agent[^]*Plain shell/, 30_000, 'the picker');
-    pickEntry(b.t, 'Plain shell');
+    await pickEntry(b.t, 'Plain shell');
     await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
     const composeRow = await b.t.waitFor((scr) => /plain shell/.test(scr.split('\n').at(-2)!), 10_000, 'the compose row of a shell tab');
     assert.not.match(composeRow.split('\n').at(-2)!, /C-b m/, 'writing is not offered');
@@ -45,7 +45,7 @@ s('a plain shell tab offers no agent key; an agent tab offers them', async () =>
 
     b.t.press('C-b', 'c');
     await b.t.waitFor(/Cat agent[^]*Plain shell/, 30_000, 'the picker');
-    pickEntry(b.t, 'Cat agent');
+    await pickEntry(b.t, 'Cat agent');
     await b.t.waitFor(/AGENT-READY/, 30_000, 'the agent tab');
     await b.t.waitFor((scr) => /C-b m to write/.test(scr.split('\n').at(-2)!), 10_000, 'the compose row of an agent tab');
     rows = await help(b);

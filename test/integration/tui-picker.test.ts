@@ -148,7 +148,7 @@ s('with no agent CLI on the PATH the picker says so and points at `baton agents`
     const screen = await b.t.waitFor(/Plain shell[^]*baton agents/, 30_000, 'the picker with its note');
     const flat = screen.replace(/[│\s]+/g, ' ');
     assert.match(flat, /No agent CLI found on your PATH\. `baton agents` lists them with install commands\./);
-    pickEntry(b.t, 'Plain shell');
+    await pickEntry(b.t, 'Plain shell');
     await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
   } finally {
     await b.cleanup();

@@ -47,7 +47,7 @@ s.after(() => endRealTui([t], menv, fake));
 
 s('claude\'s folder-trust dialog reads as needing the user; a compose-bar message is queued, not typed into it; answered in the pane, the message goes once', async () => {
   await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code');
-  pickEntry(t, 'Claude Code');
+  await pickEntry(t, 'Claude Code');
   await t.waitFor(TRUST_DIALOG, 90_000, 'claude\'s folder-trust dialog');
   await t.waitFor(/1:Claude Code[^\n]*needs (approval|you)/, 30_000, 'the tab says it needs the user');
 

@@ -40,7 +40,7 @@ s.after(() => endRealTui([t], menv, fake));
 
 s('messages queued while gemini waits for a shell approval: the one kept reaches gemini once, recorded once; the deleted one nowhere; compose bar and notice agree', async () => {
   await t.waitFor(/│Gemini CLI  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Gemini CLI');
-  pickEntry(t, 'Gemini CLI');
+  await pickEntry(t, 'Gemini CLI');
   await t.waitFor(/Type your message/, 90_000, 'gemini ready');
 
   t.press('C-b', 'm');

@@ -43,7 +43,7 @@ s.after(() => endRealTui([t], menv, fake));
 
 s('after several codex turns, PgUp in scroll mode shows the first turn and / finds a word on the screen', async () => {
   await t.waitFor(/│Codex CLI  \d/, 90_000, 'the agent picker listing Codex CLI');
-  pickEntry(t, 'Codex CLI');
+  await pickEntry(t, 'Codex CLI');
   await t.waitFor(/Ask Codex to do anything/, 90_000, 'codex ready');
   for (let i = 1; i <= TURNS; i++) {
     t.type(message(i));
