@@ -14,8 +14,8 @@
 // and ends with the line `N passed, N failed, N skipped` summed over everything it ran.
 // Integration and real suites each run in a process group of their own, so a hung or
 // crashed suite is ended by its pgid and counted as a failure instead of hanging the run;
-// they share one pool of BATON_TEST_JOBS processes (default: the cores, at least 2), at most
-// BATON_TEST_REAL_JOBS (default 2) of them driving real CLIs.
+// BATON_TEST_JOBS integration suites run at once (default: the cores, at least 2) and,
+// beside them, BATON_TEST_REAL_JOBS real ones (default 2), which mostly wait for their CLIs.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -240,42 +240,30 @@ function report(r) {
 }
 
 /**
- * Runs the integration and real suites in one pool of `width` processes, at most `realWidth`
- * of them real. A real suite mostly waits (for a CLI to start, for a turn's timeout) and uses
- * a fraction of a core, so two run well side by side; they go first, longest first by the
- * last run's times where there are some, and the short integration suites fill the slots
- * while the last real ones finish.
+ * Runs the integration suites `width` at a time and, beside them, the real suites `realWidth`
+ * at a time, each lane longest first by the last run's times where there are some. A real
+ * suite mostly waits (for a CLI to start, for the fake LLM, for a turn's timeout: claude's
+ * 63 s used 14 s of CPU), so the real ones take a fraction of a core between them, and
+ * holding the integration suites back until they were done (one shared pool) left the
+ * cores idle for most of the real tier.
  */
 async function runPool(integration, real, { width, realWidth, realEnv }) {
   const known = readTimes();
   const longestFirst = (files) => [...files].sort((a, b) => (known[relative(root, b)] ?? 0) - (known[relative(root, a)] ?? 0));
-  const queue = { integration: longestFirst(integration), real: longestFirst(real) };
   const results = [];
-  let realRunning = 0;
-  const waiting = [];
-  const next = () => {
-    if (queue.real.length && realRunning < realWidth) return { file: queue.real.shift(), real: true };
-    if (queue.integration.length) return { file: queue.integration.shift(), real: false };
-    return undefined;
-  };
-  async function worker() {
-    for (;;) {
-      const job = next();
-      if (!job) {
-        // Real suites wait for a real slot while another slot runs one: wait for it to end.
-        if (!queue.real.length) return;
-        await new Promise((r) => waiting.push(r));
-        continue;
-      }
-      if (job.real) realRunning++;
-      const r = await runProcess(relative(root, job.file), ['--import', 'tsx', job.file], job.real ? realEnv : {});
-      if (job.real) realRunning--;
-      for (const w of waiting.splice(0)) w();
+  async function lane(queue, env) {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const r = await runProcess(relative(root, file), ['--import', 'tsx', file], env);
       report(r);
       results.push(r);
     }
   }
-  await Promise.all(Array.from({ length: width }, worker));
+  const reals = longestFirst(real);
+  const integrations = longestFirst(integration);
+  await Promise.all([
+    ...Array.from({ length: realWidth }, () => lane(reals, realEnv)),
+    ...Array.from({ length: width }, () => lane(integrations, {})),
+  ]);
   writeTimes(known, results);
   return results;
 }
@@ -333,7 +321,7 @@ if (plan.real.length && existsSync(join(root, 'scripts/install-test-clis.mjs')) 
 }
 const realEnv = clis.length ? { BATON_TEST_CLIS: clis.join(',') } : {};
 const width = positive('BATON_TEST_JOBS', Math.max(2, availableParallelism()));
-const realWidth = Math.min(width, positive('BATON_TEST_REAL_JOBS', 2));
+const realWidth = positive('BATON_TEST_REAL_JOBS', 2);
 const results = [
   ...(await runUnit(plan.unit)),
   ...(await runPool(plan.integration, plan.real, { width, realWidth, realEnv })),
