@@ -12,7 +12,8 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { type TestTerminal, until } from '../helpers/term.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
 import { gitInit, pressEscape, recordedEntries, serverRun, startRealBaton } from '../helpers/real-tui.js';
 import type { CliName } from '../helpers/cli-env.js';
@@ -99,7 +100,7 @@ async function recordedOnce(cli: Cli, id: string, text: string): Promise<void> {
 async function switchTo(to: Cli): Promise<void> {
   t!.press('C-b', 'a');
   await t!.waitFor(new RegExp(`┌─ Continue with [^]*│${TITLE[to]}  \\d`), 30_000, `the switch picker listing ${TITLE[to]}`);
-  pickEntry(t!, TITLE[to]);
+  await pickEntry(t!, TITLE[to]);
   await t!.waitFor(new RegExp(`Continue with ${TITLE[to]}`), 10_000, 'the switch armed');
 }
 
@@ -142,7 +143,7 @@ for (const cli of clis) {
     for (const other of clis.slice(0, clis.indexOf(cli))) await endServers(serverRun(serverDir(other)));
     t = startBaton(cli);
     await t.waitFor(new RegExp(`│${TITLE[cli]}  \\d`), 90_000, `the picker listing ${TITLE[cli]}`);
-    pickEntry(t, TITLE[cli]);
+    await pickEntry(t, TITLE[cli]);
     await t.waitFor((scr) => idle(cli, 1).test(scr) && READY[cli].test(scr), 120_000, `${cli} ready`);
   });
 
