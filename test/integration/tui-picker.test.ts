@@ -123,11 +123,11 @@ export default {
   const b = startBatonTui({ plugins: { 'late-agent.mjs': plugin } });
   try {
     await b.t.waitFor(/│Late agent  1\.0\.0[^]*Plain shell/, 30_000, 'the start-up picker');
-    pickEntry(b.t, 'Plain shell');
+    await pickEntry(b.t, 'Plain shell');
     await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
     b.t.press('C-b', 'c');
     await b.t.waitFor(/│Late agent  1\.0\.0/, 30_000, 'the picker listing the agent');
-    pickEntry(b.t, 'Late agent');
+    await pickEntry(b.t, 'Late agent');
     // At once, as a person who has picked the agent types to it.
     b.t.type('meant-for-the-new-tab\r');
     const screen = await b.t.waitFor(/LATE-AGENT-READY[^]*meant-for-the-new-tab/, 30_000, 'the typed line in the new tab');

@@ -19,7 +19,7 @@ import type { FakeLlm } from '../fake-llm/server.js';
 import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
-import { pickEntry, ROOT } from '../helpers/baton-tui.js';
+import { builtBaton, pickEntry } from '../helpers/baton-tui.js';
 import { endRealTui, realBatonEnv, recordedEntries, startRealEnv } from '../helpers/real-tui.js';
 
 const CLI = builtBaton();
