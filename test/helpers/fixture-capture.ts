@@ -5,7 +5,7 @@
 // prompt at launch, the first message pasted once the screen reads idle), and running a
 // capture into a folder.
 // It must never write into test/fixtures except from captureMain, run by hand.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DriverDefinition, HarnessDriver, HeadlessResult, TranscriptEvent } from '../../src/plugins/api.js';
 import { findExecutable } from '../../src/plugins/find-executable.js';
@@ -113,3 +113,32 @@ export async function tuiSession(driver: HarnessDriver, env: CliEnv, steps: (run
 
 /** Waits for the n-th turn end in a TUI run. */
 export const turnEnded = (run: TuiRun, n: number, ms = 120_000) => until(() => run.turnEnds() >= n, `turn ${n} of the TUI in its log`, ms);
+
+/**
+ * The capture of a CLI that keeps one JSONL log per session (claude, qwen): a headless session
+ * of three turns (a reply, tools allowed, a tool denied) and a TUI session of two (a reply, a
+ * shell call approved on its screen), each log as the CLI wrote it.
+ */
+export function sessionLogCapture(driver: HarnessDriver): Capture {
+  return async (env) => {
+    const log = async (session: string) => readFileSync((await driver.sessionLogPath!({ session, cwd: env.cwd, env: env.env }))!, 'utf8');
+    const session = sessionOf(await headless(driver, env, 'hello FIXTURE-TOKEN-1'));
+    sessionOf(
+      await headless(driver, env, '[[FAKE_SHELL: echo SHELL-OK > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: WRITE-OK]] [[FAKE_SHELL: ls /nonexistent-fixture-dir]]', {
+        yes: true,
+        resume: session,
+      }),
+    );
+    sessionOf(await headless(driver, env, '[[FAKE_SHELL: echo DENIED > denied.txt]]', { resume: session }));
+    const tui = await tuiSession(driver, env, async (run) => {
+      await run.send('hello TUI-FIXTURE-TOKEN');
+      await turnEnded(run, 1);
+      await run.send('[[FAKE_SHELL: echo TUI-SHELL-OK > tui-shell.txt]]');
+      await run.screen('approval');
+      run.tui.press('Enter');
+      // A TUI writes its final reply to its log a moment after drawing it: the ingest's turn end is in the log.
+      await turnEnded(run, 2);
+    });
+    return { 'headless-session.jsonl': await log(session), 'tui-session.jsonl': await log(tui) };
+  };
+}
