@@ -19,6 +19,7 @@ import { GeminiLogFollower } from '../../plugins/gemini/log.js';
 import { OpencodeDb } from '../../plugins/opencode/log-db.js';
 import { OpencodeLogParser, type OpencodeRecord } from '../../plugins/opencode/log.js';
 import { QwenLogParser } from '../../plugins/qwen/log.js';
+import { type OpencodeTables, writeOpencodeTables } from './opencode-tables.js';
 
 export interface Parsed {
   events: TranscriptEvent[];
@@ -79,19 +80,13 @@ const opencodeEvents: FixtureParser = (text) => {
  * finished session: through OpencodeDb, from a database holding just those rows.
  */
 const opencodeTables: FixtureParser = async (text) => {
-  const tables = JSON.parse(text) as Record<'session' | 'message' | 'part', Record<string, unknown>[]>;
+  const tables = JSON.parse(text) as OpencodeTables;
   const dir = mkdtempSync(join(tmpdir(), 'baton-fixture-db-'));
   try {
     const file = join(dir, 'opencode.db');
     const db = new Database(file);
-    for (const [name, rows] of Object.entries(tables)) {
-      const cols = Object.keys(rows[0]!);
-      db.exec(`CREATE TABLE ${name} (${cols.map((c) => `"${c}"`).join(', ')})`);
-      const insert = db.prepare(`INSERT INTO ${name} VALUES (${cols.map(() => '?').join(', ')})`);
-      for (const r of rows) insert.run(...cols.map((c) => r[c]));
-    }
     // OpencodeDb asks for opencode's event table too; a session read from its tables needs no rows of it.
-    db.exec('CREATE TABLE event (id TEXT PRIMARY KEY, aggregate_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL)');
+    writeOpencodeTables(db, tables);
     db.close();
     const od = await OpencodeDb.open(file);
     const p = new OpencodeLogParser();

@@ -11,13 +11,14 @@ import Database from 'better-sqlite3';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
 import { OpencodeDb } from '../../plugins/opencode/log-db.js';
 import { OpencodeLogParser, type OpencodeRecord } from '../../plugins/opencode/log.js';
+import { type OpencodeTables, writeOpencodeTables } from '../helpers/opencode-tables.js';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/opencode');
 const events = readFileSync(join(FIXTURES, 'events.jsonl'), 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l) as { seq: number; type: string; data: unknown });
-const tables = JSON.parse(readFileSync(join(FIXTURES, 'tables.json'), 'utf8')) as Record<'session' | 'message' | 'part', Record<string, unknown>[]>;
+const tables = JSON.parse(readFileSync(join(FIXTURES, 'tables.json'), 'utf8')) as OpencodeTables;
 const SESSION = tables.session[0]!.id as string;
 
 let dir = '';
@@ -26,13 +27,7 @@ let path = '';
 function build(file: string): void {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  for (const [name, rows] of Object.entries(tables)) {
-    const cols = Object.keys(rows[0]!);
-    db.exec(`CREATE TABLE ${name} (${cols.map((c) => `"${c}"`).join(', ')})`);
-    const insert = db.prepare(`INSERT INTO ${name} VALUES (${cols.map(() => '?').join(', ')})`);
-    for (const r of rows) insert.run(...cols.map((c) => r[c]));
-  }
-  db.exec('CREATE TABLE event (id TEXT PRIMARY KEY, aggregate_id TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL)');
+  writeOpencodeTables(db, tables);
   db.exec('CREATE UNIQUE INDEX event_aggregate_seq_idx ON event (aggregate_id, seq)');
   const insert = db.prepare('INSERT INTO event VALUES (?, ?, ?, ?, ?)');
   for (const e of events) insert.run(`evt_${e.seq}`, SESSION, e.seq, e.type, JSON.stringify(e.data));
