@@ -100,7 +100,12 @@ function checkpointByHand(dir: string, ref: string, extra: Record<string, string
     execFileSync('git', ['add', '-A'], { cwd: root, env });
     const tree = execFileSync('git', ['write-tree'], { cwd: root, env, encoding: 'utf8' }).trim();
     const head = sh(root, 'rev-parse', 'HEAD').trim();
-    const commit = execFileSync('git', ['commit-tree', '-p', head, tree], { cwd: root, env: { ...process.env, ...extra }, input: 'by hand\n', encoding: 'utf8' }).trim();
+    const commit = execFileSync('git', ['commit-tree', '-p', head, tree], {
+      cwd: root,
+      env: { ...process.env, ...extra },
+      input: 'by hand\n',
+      encoding: 'utf8',
+    }).trim();
     sh(root, 'update-ref', ref, commit);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -108,7 +113,10 @@ function checkpointByHand(dir: string, ref: string, extra: Record<string, string
 }
 
 async function main(): Promise<void> {
-  const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+  const load = () =>
+    loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
   const loadBefore = load();
   const repo = buildBenchRepo();
   try {

@@ -76,7 +76,7 @@ async function seed(entries: number): Promise<string> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-console.log('handoff overhead: baton chat alpha -> beta, in-process; CLI time (the agent\'s headless turn) excluded');
+console.log("handoff overhead: baton chat alpha -> beta, in-process; CLI time (the agent's headless turn) excluded");
 const rounds = 5;
 for (const size of [1_000, 10_000, 100_000]) {
   const id = await seed(size);

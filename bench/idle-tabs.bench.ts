@@ -111,7 +111,9 @@ async function main(): Promise<void> {
     console.log(`resources before the tabs: ${fmt(before)}`);
     console.log(`resources with ${TABS} idle tabs: ${fmt(idle)}`);
     console.log(`resources after closing them: ${fmt(after)}`);
-    console.log(`CPU with ${TABS} idle agent tabs (in-process, process.cpuUsage): ${pct.toFixed(3)}% of a core over ${(wall / 1000).toFixed(1)} s (user ${(used.user / 1000).toFixed(1)} ms, system ${(used.system / 1000).toFixed(1)} ms; target < 0.5%)`);
+    console.log(
+      `CPU with ${TABS} idle agent tabs (in-process, process.cpuUsage): ${pct.toFixed(3)}% of a core over ${(wall / 1000).toFixed(1)} s (user ${(used.user / 1000).toFixed(1)} ms, system ${(used.system / 1000).toFixed(1)} ms; target < 0.5%)`,
+    );
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -9,7 +9,13 @@ import { join } from 'node:path';
 import { tailJsonl } from '../src/plugins/log-tail.js';
 
 const record = (i: number) =>
-  JSON.stringify({ type: 'assistant', uuid: `u-${i}`, sessionId: 's-1', message: { role: 'assistant', content: [{ type: 'text', text: 'x'.repeat(480) }] }, ts: 1_700_000_000 + i }) + '\n';
+  JSON.stringify({
+    type: 'assistant',
+    uuid: `u-${i}`,
+    sessionId: 's-1',
+    message: { role: 'assistant', content: [{ type: 'text', text: 'x'.repeat(480) }] },
+    ts: 1_700_000_000 + i,
+  }) + '\n';
 
 const turn = (from: number) => Array.from({ length: 6 }, (_, k) => record(from + k)).join('');
 
@@ -49,7 +55,9 @@ async function sizeRun(dir: string, n: number): Promise<void> {
   if (count !== next) throw new Error(`tail delivered ${count} records, expected ${next}`);
   const a = median(inc);
   const b = median(full);
-  console.log(`${String(n).padStart(6)} records: one more turn picked up in ${a.toFixed(3)} ms (median of ${rounds}); re-reading the whole log ${b.toFixed(2)} ms; ${(b / a).toFixed(0)}x less work`);
+  console.log(
+    `${String(n).padStart(6)} records: one more turn picked up in ${a.toFixed(3)} ms (median of ${rounds}); re-reading the whole log ${b.toFixed(2)} ms; ${(b / a).toFixed(0)}x less work`,
+  );
 }
 
 async function latency(dir: string): Promise<void> {

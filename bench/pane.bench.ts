@@ -262,7 +262,9 @@ const batonPids = (c: Client) => [c.p.pid, ...(batonServerPid() ? [batonServerPi
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 async function main(): Promise<void> {
-  console.log(`machine: ${process.platform} ${process.arch}, node ${process.version}, ${execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim()}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+  console.log(
+    `machine: ${process.platform} ${process.arch}, node ${process.version}, ${execFileSync('tmux', ['-V'], { encoding: 'utf8' }).trim()}, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+  );
   console.log(`baton: ${BATON_ARGV.slice(1).join(' ')}`);
   if (part('throughput')) await throughput();
   if (part('echo')) await echo();
@@ -314,7 +316,9 @@ async function echo(): Promise<void> {
   const batonFlood = await echoLatency(c, SAMPLES);
   const fmt = (xs: number[]) => `p50 ${median(xs).toFixed(1)} ms  p95 ${pct(xs, 0.95).toFixed(1)} ms`;
   console.log(`echo latency idle:     baton ${fmt(batonIdle)}  |  tmux ${fmt(tmuxIdle)}  |  p50 ratio ${(median(batonIdle) / median(tmuxIdle)).toFixed(2)}`);
-  console.log(`echo latency flooding: baton ${fmt(batonFlood)}  |  tmux ${fmt(tmuxFlood)}  |  p50 ratio ${(median(batonFlood) / median(tmuxFlood)).toFixed(2)}  (target p95 <= 5 ms)`);
+  console.log(
+    `echo latency flooding: baton ${fmt(batonFlood)}  |  tmux ${fmt(tmuxFlood)}  |  p50 ratio ${(median(batonFlood) / median(tmuxFlood)).toFixed(2)}  (target p95 <= 5 ms)`,
+  );
   console.log(`time to first frame (client start, server started by it -> picker drawn): ${firstFrameMs.toFixed(0)} ms`);
   console.log(`RSS (server + client): 1 tab ${rss1.toFixed(0)} MB`);
   await endBaton(c);
@@ -335,7 +339,9 @@ async function memoryAndIdle(): Promise<void> {
   const t0 = sum(tpids.map(cpuTicks));
   await sleep(IDLE_SECONDS * 1000);
   const tcpu = ((sum(tpids.map(cpuTicks)) - t0) / 100 / IDLE_SECONDS) * 100;
-  console.log(`CPU with 8 idle plain-shell tabs (server + client): baton ${cpu.toFixed(2)}%  tmux ${tcpu.toFixed(2)}% of a core over ${IDLE_SECONDS} s (target < 0.5%)`);
+  console.log(
+    `CPU with 8 idle plain-shell tabs (server + client): baton ${cpu.toFixed(2)}%  tmux ${tcpu.toFixed(2)}% of a core over ${IDLE_SECONDS} s (target < 0.5%)`,
+  );
   if (!part('memory')) {
     await t.kill();
     tmux('kill-server');
@@ -353,7 +359,9 @@ async function memoryAndIdle(): Promise<void> {
   await sleep(1000);
   const rssFull = sum(batonPids(b.c).map(rssMb));
   const trssFull = sum(tpids.map(rssMb));
-  console.log(`RSS (server + client): baton 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k lines of 85-column output ${rssFull.toFixed(0)} MB  |  tmux ${trssFull.toFixed(0)} MB  (target <= 150 MB)`);
+  console.log(
+    `RSS (server + client): baton 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k lines of 85-column output ${rssFull.toFixed(0)} MB  |  tmux ${trssFull.toFixed(0)} MB  (target <= 150 MB)`,
+  );
   // Reattach: detach, then time a new client until its first full frame (tab bar and status line drawn).
   b.c.write('\x02d');
   await b.c.waitFor((o) => o.includes('detached from baton'), 'the detach');
@@ -367,7 +375,9 @@ async function memoryAndIdle(): Promise<void> {
   const tagain = new Client(['tmux', '-L', SOCK, '-f', '/dev/null', 'attach']);
   await tagain.waitFor((o) => o.includes('7:sh'), 'tmux reattached');
   const treattachMs = performance.now() - tr0;
-  console.log(`reattach to 8 tabs x 10k lines (client start -> first full frame): baton ${reattachMs.toFixed(0)} ms  tmux ${treattachMs.toFixed(0)} ms  ratio ${(reattachMs / treattachMs).toFixed(2)}  (target <= 300 ms)`);
+  console.log(
+    `reattach to 8 tabs x 10k lines (client start -> first full frame): baton ${reattachMs.toFixed(0)} ms  tmux ${treattachMs.toFixed(0)} ms  ratio ${(reattachMs / treattachMs).toFixed(2)}  (target <= 300 ms)`,
+  );
   await tagain.kill();
   tmux('kill-server');
   await endBaton(again);

@@ -21,8 +21,13 @@ const FRAMES = Number(process.env.BATON_BENCH_FRAMES ?? 600);
 const WORKLOADS: Record<string, (frame: number) => string> = {
   seq: (f) => Array.from({ length: ROWS }, (_, i) => `${f * ROWS + i}\r\n`).join(''),
   'coloured listing': (f) =>
-    Array.from({ length: ROWS }, (_, i) => `\x1b[1;34mdir-${f}-${i}\x1b[0m  \x1b[32mexec.sh\x1b[0m  \x1b[38;2;200;120;40mnotes-${i}.md\x1b[0m  \x1b[3;2mignored\x1b[0m plain text after it\r\n`).join(''),
-  emoji: (f) => Array.from({ length: ROWS }, (_, i) => `${f}:${i} \u{1F468}\u200D\u{1F469}\u200D\u{1F467} done \u2714\uFE0F \u2192 next \u{1F680}\r\n`).join(''),
+    Array.from(
+      { length: ROWS },
+      (_, i) =>
+        `\x1b[1;34mdir-${f}-${i}\x1b[0m  \x1b[32mexec.sh\x1b[0m  \x1b[38;2;200;120;40mnotes-${i}.md\x1b[0m  \x1b[3;2mignored\x1b[0m plain text after it\r\n`,
+    ).join(''),
+  emoji: (f) =>
+    Array.from({ length: ROWS }, (_, i) => `${f}:${i} \u{1F468}\u200D\u{1F469}\u200D\u{1F467} done \u2714\uFE0F \u2192 next \u{1F680}\r\n`).join(''),
 };
 
 const write = (t: Terminal, d: string) => new Promise<void>((r) => t.write(d, r));
@@ -67,7 +72,15 @@ async function blessedRun(name: string): Promise<{ ms: number; bytes: number }> 
     },
   }) as Writable & { isTTY: boolean; columns: number; rows: number };
   Object.assign(output, { isTTY: true, columns: COLS, rows: ROWS + 3 });
-  const screen = blessed.screen({ input: new PassThrough() as unknown as NodeJS.ReadStream, output: output as unknown as NodeJS.WriteStream, terminal: 'xterm-256color', fullUnicode: true, smartCSR: false, warnings: false, forceUnicode: true } as blessed.Widgets.IScreenOptions);
+  const screen = blessed.screen({
+    input: new PassThrough() as unknown as NodeJS.ReadStream,
+    output: output as unknown as NodeJS.WriteStream,
+    terminal: 'xterm-256color',
+    fullUnicode: true,
+    smartCSR: false,
+    warnings: false,
+    forceUnicode: true,
+  } as blessed.Widgets.IScreenOptions);
   const program = screen.program as unknown as { flush(): void };
   const lines = (screen as unknown as { lines: BlessedRow[] }).lines;
   const cell = term.buffer.active.getNullCell();

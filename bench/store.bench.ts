@@ -16,7 +16,7 @@ const user = { type: 'user' as const, name: 'bench', device: 'bench' };
 
 // Deterministic pseudo-random sizes so runs compare.
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 const words = 'the quick brown fox jumps over a lazy dog while reading src/transcript/store.ts and running npm test'.split(' ');
 const text = (chars: number) => {
   let s = '';
@@ -95,7 +95,8 @@ try {
       loads.push(performance.now() - t0);
       const c = process.cpuUsage(c0);
       cpus.push((c.user + c.system) / 1000);
-      if (r.transcript.entries.length !== size || r.problems.length) throw new Error(`load of ${size} came back with ${r.transcript.entries.length} entries, ${r.problems.length} problems`);
+      if (r.transcript.entries.length !== size || r.problems.length)
+        throw new Error(`load of ${size} came back with ${r.transcript.entries.length} entries, ${r.problems.length} problems`);
       refs.push(referenceLoad(log).ms);
     }
     const load = median(loads);
@@ -130,7 +131,9 @@ try {
   for (const e of entries) w.append([e], false);
   w.close();
   const wms = performance.now() - t1;
-  console.log(`  the same entries into the log writer alone (serialize, buffer, write): ${Math.round(entries.length / (wms / 1000)).toLocaleString('en-US')} entries/s (${((wms / ms) * 100).toFixed(0)}% of the time through the Transcript)`);
+  console.log(
+    `  the same entries into the log writer alone (serialize, buffer, write): ${Math.round(entries.length / (wms / 1000)).toLocaleString('en-US')} entries/s (${((wms / ms) * 100).toFixed(0)}% of the time through the Transcript)`,
+  );
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

@@ -92,7 +92,20 @@ async function settle(sides: Side[], quietMs = 400, maxMs = 15_000): Promise<voi
 }
 
 function attrs(c: IBufferCell): string {
-  return [c.getFgColorMode(), c.getFgColor(), c.getBgColorMode(), c.getBgColor(), c.isBold(), c.isDim(), c.isItalic(), c.isUnderline(), c.isBlink(), c.isInverse(), c.isInvisible(), c.isStrikethrough()].join(',');
+  return [
+    c.getFgColorMode(),
+    c.getFgColor(),
+    c.getBgColorMode(),
+    c.getBgColor(),
+    c.isBold(),
+    c.isDim(),
+    c.isItalic(),
+    c.isUnderline(),
+    c.isBlink(),
+    c.isInverse(),
+    c.isInvisible(),
+    c.isStrikethrough(),
+  ].join(',');
 }
 
 /** The program's rows as text, and as text with each cell's attributes. */
@@ -121,7 +134,11 @@ async function main(): Promise<void> {
   if (!existsSync(built)) throw new Error(`no ${built}: build that checkout first (npx tsc -p tsconfig.json)`);
   execFileSync('vttest', ['-V'], { stdio: 'ignore' });
   // tmux: a session running vttest, status line off, and a client at the same size.
-  execFileSync('tmux', ['-L', SOCK, '-f', '/dev/null', 'new-session', '-d', '-x', String(COLS), '-y', String(ROWS), '-s', 'v', 'vttest', ';', 'set', '-g', 'status', 'off'], { env });
+  execFileSync(
+    'tmux',
+    ['-L', SOCK, '-f', '/dev/null', 'new-session', '-d', '-x', String(COLS), '-y', String(ROWS), '-s', 'v', 'vttest', ';', 'set', '-g', 'status', 'off'],
+    { env },
+  );
   const tmuxSide: Side = { t: new TestTerminal(['tmux', '-L', SOCK, '-f', '/dev/null', 'attach', '-t', 'v'], { cols: COLS, rows: ROWS, env }), top: 0 };
   // baton: its pane is the rows between the tab bar and the compose bar and status line.
   // The built baton users run, its TUI in this process (no server): one terminal, one program, as tmux's side.
@@ -163,7 +180,9 @@ async function main(): Promise<void> {
         compare(`${step.name} p${page}`);
       }
     }
-    console.log(`vttest beside tmux 3.3a at ${COLS}x${ROWS} (${CHECKOUT}): ${sameText}/${screens} screens with identical text, ${sameFull}/${screens} identical with attributes`);
+    console.log(
+      `vttest beside tmux 3.3a at ${COLS}x${ROWS} (${CHECKOUT}): ${sameText}/${screens} screens with identical text, ${sameFull}/${screens} identical with attributes`,
+    );
   } finally {
     await Promise.all(sides.map((s) => s.t.kill(500)));
     try {

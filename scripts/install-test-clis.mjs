@@ -12,9 +12,7 @@
 // this runs under `npm test`) are dropped so none of them can redirect the install.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,7 +28,10 @@ const TEST_CLI_BINS = ['claude', 'codex', 'gemini', 'qwen', 'opencode', 'codex-a
 
 function pinHash() {
   const h = createHash('sha256');
-  for (const f of PINNED_FILES) h.update(f).update('\0').update(readFileSync(join(pinDir, f)));
+  for (const f of PINNED_FILES)
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(pinDir, f)));
   // Native parts (node-pty in gemini, the per-platform binaries) depend on these.
   h.update(`${process.platform}-${process.arch}-node${process.versions.modules}`);
   return h.digest('hex').slice(0, 16);
@@ -66,8 +67,16 @@ function takeLock() {
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
       let owner = 0;
-      try { owner = Number(readFileSync(join(lockDir, 'pid'), 'utf8')); } catch {}
-      const age = (() => { try { return Date.now() - statSync(lockDir).mtimeMs; } catch { return 0; } })();
+      try {
+        owner = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+      } catch {}
+      const age = (() => {
+        try {
+          return Date.now() - statSync(lockDir).mtimeMs;
+        } catch {
+          return 0;
+        }
+      })();
       if ((owner && !pidAlive(owner)) || (!owner && age > 10_000)) {
         rmSync(lockDir, { recursive: true, force: true });
         continue;
@@ -129,7 +138,9 @@ function main() {
     const npmCli = join(process.execPath, '../../lib/node_modules/npm/bin/npm-cli.js');
     const [cmd, pre] = existsSync(npmCli) ? [process.execPath, [npmCli]] : ['npm', []];
     const r = spawnSync(cmd, [...pre, 'install', '--prefix', dest, '--no-save', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: dest, stdio: 'inherit', env: cleanEnv(),
+      cwd: dest,
+      stdio: 'inherit',
+      env: cleanEnv(),
     });
     if (r.status !== 0) {
       console.error(`install-test-clis: npm install failed (exit ${r.status ?? r.signal}); see the output above`);

@@ -49,8 +49,13 @@ mkdirSync(plugins);
 writeFileSync(
   join(plugins, 'fx.mjs'),
   `export default (kit) => kit.acpDriver(${JSON.stringify({
-    name: 'fx', title: 'Fixture', command: process.execPath, args: [AGENT], versionArgs: [AGENT, '--version'],
-    installHint: 'test/fixtures/acp-agent', env: { ACP_FIXTURE_HOME: join(home, 'fx-sessions') },
+    name: 'fx',
+    title: 'Fixture',
+    command: process.execPath,
+    args: [AGENT],
+    versionArgs: [AGENT, '--version'],
+    installHint: 'test/fixtures/acp-agent',
+    env: { ACP_FIXTURE_HOME: join(home, 'fx-sessions') },
   })});\n`,
 );
 const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), XDG_RUNTIME_DIR: join(home, 'run') };
@@ -79,7 +84,12 @@ function collectDescendants(pid, seen) {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const [p, i] of t) if (!mine.has(p) && mine.has(i.ppid)) { mine.add(p); seen.set(p, i.start); grew = true; }
+    for (const [p, i] of t)
+      if (!mine.has(p) && mine.has(i.ppid)) {
+        mine.add(p);
+        seen.set(p, i.start);
+        grew = true;
+      }
   }
   return t;
 }
@@ -92,7 +102,10 @@ const stillOurs = (pid, start) => {
 function entriesOf(id) {
   const file = join(env.BATON_HOME, 'conversations', id, 'transcript.jsonl');
   const text = readFileSync(file, 'utf8');
-  const lines = text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
+  const lines = text
+    .slice(0, text.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter(Boolean);
   return lines.map((l) => JSON.parse(l)).filter((e) => typeof e.seq === 'number');
 }
 
@@ -115,7 +128,9 @@ for (let i = 0; i < CONVS; i++) {
   convs.push(id);
 }
 const windowMs = Math.round(turnMs * 1.2);
-console.log(`kill-probe: ${TRIALS} trials, seed ${SEED}, ${CONVS} conversations, a clean turn ${turnMs} ms, kills at 0–${windowMs} ms into a turn; home ${home}`);
+console.log(
+  `kill-probe: ${TRIALS} trials, seed ${SEED}, ${CONVS} conversations, a clean turn ${turnMs} ms, kills at 0–${windowMs} ms into a turn; home ${home}`,
+);
 
 const acked = new Map(convs.map((id) => [id, entriesOf(id)]));
 const stats = { readBack: 0, batonKilled: 0, groupKilled: 0, finishedFirst: 0, leftovers: 0, exits: {} };
@@ -124,7 +139,12 @@ for (let n = 1; n <= TRIALS; n++) {
   const msg = `trial ${n} message ${Math.floor(rand() * 1e9)}`;
   const killAt = Math.floor(rand() * windowMs);
   const target = rand() < 0.5 ? 'baton' : 'group';
-  const child = spawn(process.execPath, [CLI, '--plugins', plugins, 'chat', '--conversation', id, msg], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [CLI, '--plugins', plugins, 'chat', '--conversation', id, msg], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -168,11 +188,19 @@ for (let n = 1; n <= TRIALS; n++) {
     stats.readBack += readBack.length - acked.get(id).length;
     if (target === 'group' && agent) {
       did = 'group';
-      try { process.kill(-t.get(agent).pgid, 'SIGKILL'); } catch { /* ended meanwhile */ }
+      try {
+        process.kill(-t.get(agent).pgid, 'SIGKILL');
+      } catch {
+        /* ended meanwhile */
+      }
       stats.groupKilled++;
     } else {
       did = 'baton';
-      try { process.kill(child.pid, 'SIGKILL'); } catch { /* ended meanwhile */ }
+      try {
+        process.kill(child.pid, 'SIGKILL');
+      } catch {
+        /* ended meanwhile */
+      }
       stats.batonKilled++;
     }
   } else {
@@ -196,8 +224,16 @@ for (let n = 1; n <= TRIALS; n++) {
   }
   if (left.length) {
     stats.leftovers += left.length;
-    fail(n, `${left.length} process(es) left after ${did} kill: ${left.map(([p]) => `${p} ${readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 80)}`).join('; ')}`);
-    for (const [p] of left) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+    fail(
+      n,
+      `${left.length} process(es) left after ${did} kill: ${left.map(([p]) => `${p} ${readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 80)}`).join('; ')}`,
+    );
+    for (const [p] of left)
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
   }
   // The conversation loads.
   const show = baton(['transcript', 'show', id]);
@@ -206,13 +242,17 @@ for (let n = 1; n <= TRIALS; n++) {
   const after = entriesOf(id);
   const bySeq = new Map(after.map((e) => [e.seq, JSON.stringify(e)]));
   for (const e of [...acked.get(id), ...readBack]) {
-    if (bySeq.get(e.seq) !== JSON.stringify(e)) fail(n, `entry seq ${e.seq} (${e.kind}) acknowledged before the ${did} kill is ${bySeq.has(e.seq) ? 'changed' : 'lost'}`);
+    if (bySeq.get(e.seq) !== JSON.stringify(e))
+      fail(n, `entry seq ${e.seq} (${e.kind}) acknowledged before the ${did} kill is ${bySeq.has(e.seq) ? 'changed' : 'lost'}`);
   }
   const mine = after.filter((e) => e.kind === 'user_message' && e.text === msg);
   if (mine.length > 1) fail(n, `the message is recorded ${mine.length} times`);
   if (outBefore.trim()) {
     // chat printed the reply, so the turn was over: its message and answer must be there.
-    const reply = after.filter((e) => e.kind === 'agent_text' && e.seq > (mine[0]?.seq ?? Infinity)).map((e) => e.text).join('');
+    const reply = after
+      .filter((e) => e.kind === 'agent_text' && e.seq > (mine[0]?.seq ?? Infinity))
+      .map((e) => e.text)
+      .join('');
     if (!mine.length || !reply.includes(msg)) fail(n, `chat printed its reply before the ${did} kill, but the turn is not in the transcript`);
   }
   for (let i = 1; i < after.length; i++) {

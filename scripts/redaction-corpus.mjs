@@ -32,7 +32,12 @@ const positives = samples('positive.txt');
 const negatives = samples('negative.txt');
 const split = (secret) => `${secret.slice(0, secret.length >> 1)}\u001b[1m${secret.slice(secret.length >> 1)}`;
 const cleaner = (s) => redact(stripControls(redact(s)));
-for (const [name, fn, cut] of [['redact', redact, false], ['brief (redact, strip, redact)', cleaner, false], ['redact, secrets split by ESC[1m', redact, true], ['brief, secrets split by ESC[1m', cleaner, true]]) {
+for (const [name, fn, cut] of [
+  ['redact', redact, false],
+  ['brief (redact, strip, redact)', cleaner, false],
+  ['redact, secrets split by ESC[1m', redact, true],
+  ['brief, secrets split by ESC[1m', cleaner, true],
+]) {
   let secrets = 0;
   let caught = 0;
   const missed = new Set();

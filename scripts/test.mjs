@@ -28,7 +28,8 @@ const LINGER_MS = 10_000;
 const TIERS = ['unit', 'integration', 'real'];
 const CLIS = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
 /** What a unit suite may not import: the things the unit tier promises not to use. */
-const UNIT_FORBIDDEN = /from\s+['"](node-pty|node:child_process|child_process|node:net|node:http|[^'"]*helpers\/(real-driver[^'"]*|cli-env|multi-cli-env|cli-runs|baton-in-env|baton-tui|term|run-cli|git-repo))(\.js)?['"]/;
+const UNIT_FORBIDDEN =
+  /from\s+['"](node-pty|node:child_process|child_process|node:net|node:http|[^'"]*helpers\/(real-driver[^'"]*|cli-env|multi-cli-env|cli-runs|baton-in-env|baton-tui|term|run-cli|git-repo))(\.js)?['"]/;
 
 function parseArgs(argv) {
   const tiers = [];
@@ -84,10 +85,15 @@ function lint() {
 function compile(build) {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
   const runs = [['-p', 'tsconfig.test.json'], ...(build ? [['-p', 'tsconfig.json']] : [])];
-  return Promise.all(runs.map((args) => new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsc, ...args], { cwd: root, stdio: 'inherit' });
-    child.on('close', (code) => resolve(code === 0 ? null : `tsc ${args.join(' ')} (exit ${code})`));
-  }))).then((failed) => {
+  return Promise.all(
+    runs.map(
+      (args) =>
+        new Promise((resolve) => {
+          const child = spawn(process.execPath, [tsc, ...args], { cwd: root, stdio: 'inherit' });
+          child.on('close', (code) => resolve(code === 0 ? null : `tsc ${args.join(' ')} (exit ${code})`));
+        }),
+    ),
+  ).then((failed) => {
     const bad = failed.filter(Boolean);
     if (bad.length) {
       console.error(`test setup failed: ${bad.join(', ')}`);
@@ -100,7 +106,10 @@ function compile(build) {
 function suitesIn(tier) {
   const dir = join(root, 'test', tier);
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((n) => n.endsWith('.test.ts')).sort().map((n) => join(dir, n));
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.test.ts'))
+    .sort()
+    .map((n) => join(dir, n));
 }
 
 /** The CLIs a real suite drives, from its `// real CLIs: a, b` line. */
@@ -117,7 +126,12 @@ function parseSummary(text) {
   // loading before and lingering after (a timer or handle left open).
   const duration = /Duration:\s+([\d.]+)ms/.exec(text);
   if (!total || !passed) return null;
-  return { passed: Number(passed[1]), failed: Number(total[1]) - Number(passed[1]), skipped: skipped ? Number(skipped[1]) : 0, testsMs: duration ? Number(duration[1]) : undefined };
+  return {
+    passed: Number(passed[1]),
+    failed: Number(total[1]) - Number(passed[1]),
+    skipped: skipped ? Number(skipped[1]) : 0,
+    testsMs: duration ? Number(duration[1]) : undefined,
+  };
 }
 
 /**
@@ -130,7 +144,9 @@ function endSuiteServers(runtime) {
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.lock'))) {
     const pid = Number(readFileSync(join(dir, name), 'utf8').trim());
     if (Number.isInteger(pid) && pid > 1) {
-      try { process.kill(pid, 'SIGKILL'); } catch {}
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {}
     }
   }
 }
@@ -184,7 +200,9 @@ function runProcess(label, args, env) {
       if (linger === undefined && /Duration:\s+[\d.]+ms/.test(out)) {
         linger = setTimeout(() => {
           lingered = true;
-          try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+          try {
+            process.kill(-child.pid, 'SIGKILL');
+          } catch {}
         }, LINGER_MS);
       }
     };
@@ -192,7 +210,9 @@ function runProcess(label, args, env) {
     child.stderr.on('data', take);
     const timer = setTimeout(() => {
       out += `\n[test runner] ${label} timed out after ${SUITE_TIMEOUT_MS} ms; ending its process group\n`;
-      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
     }, SUITE_TIMEOUT_MS);
     // Done when the suite's process exits: what it left in its group is ended then, and its
     // output is read to the end. A process outside the group that still holds the output
@@ -203,7 +223,9 @@ function runProcess(label, args, env) {
       clearTimeout(linger);
       // A suite may leave grandchildren (agent CLIs); its group is ours to end.
       const leftInGroup = groupLeftovers(child.pid);
-      try { process.kill(-child.pid, 'SIGKILL'); } catch {}
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
       endSuiteServers(runtime);
       rmSync(runtime, { recursive: true, force: true });
       let finished = false;
@@ -260,10 +282,7 @@ async function runPool(integration, real, { width, realWidth, realEnv }) {
   }
   const reals = longestFirst(real);
   const integrations = longestFirst(integration);
-  await Promise.all([
-    ...Array.from({ length: realWidth }, () => lane(reals, realEnv)),
-    ...Array.from({ length: width }, () => lane(integrations, {})),
-  ]);
+  await Promise.all([...Array.from({ length: realWidth }, () => lane(reals, realEnv)), ...Array.from({ length: width }, () => lane(integrations, {}))]);
   writeTimes(known, results);
   return results;
 }
@@ -295,13 +314,25 @@ function writeTimes(known, results) {
 async function runUnit(files) {
   const offenders = files.filter((f) => UNIT_FORBIDDEN.test(readFileSync(f, 'utf8')));
   const results = offenders.map((f) => {
-    const r = { label: relative(root, f), out: `${relative(root, f)} imports what the unit tier must not use (node-pty, child_process, the network, git or a real-CLI helper): move it to test/integration\n`, summary: { passed: 0, failed: 1, skipped: 0 }, ms: 0 };
+    const r = {
+      label: relative(root, f),
+      out: `${relative(root, f)} imports what the unit tier must not use (node-pty, child_process, the network, git or a real-CLI helper): move it to test/integration\n`,
+      summary: { passed: 0, failed: 1, skipped: 0 },
+      ms: 0,
+    };
     report(r);
     return r;
   });
   const ok = files.filter((f) => !offenders.includes(f));
   if (!ok.length) return results;
-  const r = await runProcess(`test/unit (${ok.length} suites, one process)`, ['--import', './scripts/unit-guard.mjs', '--import', 'tsx', 'scripts/run-unit.mjs', ...ok.map((f) => relative(root, f))]);
+  const r = await runProcess(`test/unit (${ok.length} suites, one process)`, [
+    '--import',
+    './scripts/unit-guard.mjs',
+    '--import',
+    'tsx',
+    'scripts/run-unit.mjs',
+    ...ok.map((f) => relative(root, f)),
+  ]);
   report(r);
   return [...results, r];
 }
@@ -322,18 +353,16 @@ if (plan.real.length && existsSync(join(root, 'scripts/install-test-clis.mjs')) 
 const realEnv = clis.length ? { BATON_TEST_CLIS: clis.join(',') } : {};
 const width = positive('BATON_TEST_JOBS', Math.max(2, availableParallelism()));
 const realWidth = positive('BATON_TEST_REAL_JOBS', 2);
-const results = [
-  ...(await runUnit(plan.unit)),
-  ...(await runPool(plan.integration, plan.real, { width, realWidth, realEnv })),
-];
+const results = [...(await runUnit(plan.unit)), ...(await runPool(plan.integration, plan.real, { width, realWidth, realEnv }))];
 
 const slowest = [...results].sort((a, b) => b.ms - a.ms).slice(0, 10);
 console.log('\nslowest suites:');
 for (const r of slowest) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(7)} s  ${r.label}`);
-const sum = results.reduce(
-  (a, r) => ({ passed: a.passed + r.summary.passed, failed: a.failed + r.summary.failed, skipped: a.skipped + r.summary.skipped }),
-  { passed: 0, failed: 0, skipped: 0 },
-);
+const sum = results.reduce((a, r) => ({ passed: a.passed + r.summary.passed, failed: a.failed + r.summary.failed, skipped: a.skipped + r.summary.skipped }), {
+  passed: 0,
+  failed: 0,
+  skipped: 0,
+});
 const leaving = results.filter((r) => r.left?.length);
 if (leaving.length) {
   console.log('\nsuites that left something running:');

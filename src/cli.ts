@@ -104,7 +104,9 @@ if (isEntryPoint()) {
   let finished = false;
   process.once('beforeExit', () => {
     if (finished) return;
-    process.stderr.write('baton: internal error: the command stopped before it finished (it was waiting for something that can no longer happen; a plugin may be at fault)\n');
+    process.stderr.write(
+      'baton: internal error: the command stopped before it finished (it was waiting for something that can no longer happen; a plugin may be at fault)\n',
+    );
     process.exitCode = EXIT.internal;
   });
   main(process.argv.slice(2)).then(

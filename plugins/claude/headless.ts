@@ -6,7 +6,19 @@
 // (3), login needed, crash, non-zero exit, timeout (4), each with the CLI's own last words.
 // It never leaves a process behind: the whole group is ended on every path.
 
-import { BatonError, cannotStartCli, EXIT, findExecutable, type HeadlessResult, type HeadlessTurn, lastLines, ResumeFailedError, resumeHonoured, runHeadlessProcess, type TranscriptEvent } from '../../src/plugins/kit.js';
+import {
+  BatonError,
+  cannotStartCli,
+  EXIT,
+  findExecutable,
+  type HeadlessResult,
+  type HeadlessTurn,
+  lastLines,
+  ResumeFailedError,
+  resumeHonoured,
+  runHeadlessProcess,
+  type TranscriptEvent,
+} from '../../src/plugins/kit.js';
 import { claudeAccountEnv } from './home.js';
 import { anthropicUsage, ClaudeContent, resultText } from './log.js';
 
@@ -22,7 +34,21 @@ const NO_SESSION_RE = /no conversation found with session id|does not match any 
  * Tools allowed by name when bypassPermissions is refused: as root, Claude Code 2.1 refuses
  * it unless IS_SANDBOX=1, and baton does not claim a sandbox the user did not declare.
  */
-export const ROOT_ALLOWED_TOOLS = ['Bash', 'Edit', 'MultiEdit', 'Write', 'NotebookEdit', 'Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task'];
+export const ROOT_ALLOWED_TOOLS = [
+  'Bash',
+  'Edit',
+  'MultiEdit',
+  'Write',
+  'NotebookEdit',
+  'Read',
+  'Glob',
+  'Grep',
+  'LS',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'Task',
+];
 
 /** The argv of a headless turn (the prompt is not in it: it goes on stdin). */
 export function headlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'fork' | 'yes' | 'args' | 'env'>, isRoot: boolean): string[] {
@@ -52,7 +78,10 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
   if (!path) throw new BatonError('Claude Code is not installed (no claude on PATH)', EXIT.agentNotInstalled, CLAUDE_INSTALL_HINT);
   const args = headlessArgs(turn, isRootUser());
   if (turn.yes && isRootUser() && !turn.env.IS_SANDBOX) {
-    turn.onEvent({ type: 'notice', text: `Claude Code refuses bypassPermissions as root without IS_SANDBOX=1; allowed these tools by name instead: ${ROOT_ALLOWED_TOOLS.join(', ')}` });
+    turn.onEvent({
+      type: 'notice',
+      text: `Claude Code refuses bypassPermissions as root without IS_SANDBOX=1; allowed these tools by name instead: ${ROOT_ALLOWED_TOOLS.join(', ')}`,
+    });
   }
 
   const content = new ClaudeContent();
@@ -124,7 +153,12 @@ export async function runClaudeTurn(turn: HeadlessTurn): Promise<HeadlessResult>
   for (const d of Array.isArray(result.permission_denials) ? (result.permission_denials as Rec[]) : []) {
     const name = String(d?.tool_name ?? 'a tool');
     const toolCallId = typeof d?.tool_use_id === 'string' ? d.tool_use_id : undefined;
-    emit({ type: 'approval', ...(toolCallId ? { toolCallId } : {}), decision: 'denied', detail: `${name}: denied. A headless turn does not ask; run again with --yes to allow tool use.` });
+    emit({
+      type: 'approval',
+      ...(toolCallId ? { toolCallId } : {}),
+      decision: 'denied',
+      detail: `${name}: denied. A headless turn does not ask; run again with --yes to allow tool use.`,
+    });
   }
   const usage = anthropicUsage(result.usage);
   const end: TranscriptEvent = { type: 'turn_end' };

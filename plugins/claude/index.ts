@@ -7,7 +7,16 @@
 // worktree's project dir first (carry.ts). Otherwise it only describes and reads; it
 // never edits Claude Code's own config or logs.
 
-import { BatonError, type CliFacts, detectCli, EXIT, type DriverDefinition, type ImportedSession, importSessionLog, type ReadSessionOptions } from '../../src/plugins/kit.js';
+import {
+  BatonError,
+  type CliFacts,
+  detectCli,
+  EXIT,
+  type DriverDefinition,
+  type ImportedSession,
+  importSessionLog,
+  type ReadSessionOptions,
+} from '../../src/plugins/kit.js';
 import { claudeConfigDir, findSessionLog, projectDir } from './home.js';
 import { claudeLaunch } from './launch.js';
 import { claudeStatusFromScreen } from './screen.js';
@@ -35,7 +44,11 @@ async function readSession(opts: ReadSessionOptions): Promise<ImportedSession> {
   const path = sessionLog(opts);
   if (!path) {
     const where = projectDir(claudeConfigDir(opts.env, opts.account), opts.cwd);
-    throw new BatonError(`Claude Code has no session ${opts.session}`, EXIT.badInput, `looked for ${opts.session}.jsonl in ${where} and the other project dirs next to it; run the import in the directory the session ran in, or check the id`);
+    throw new BatonError(
+      `Claude Code has no session ${opts.session}`,
+      EXIT.badInput,
+      `looked for ${opts.session}.jsonl in ${where} and the other project dirs next to it; run the import in the directory the session ran in, or check the id`,
+    );
   }
   return importSessionLog(path, opts.session, new ClaudeLogParser());
 }

@@ -15,7 +15,13 @@ import { ClaudeLogParser, recordTime } from './log.js';
 
 export function ingestClaude(opts: IngestOptions): Promise<Ingestor> {
   const named = opts.agentSession;
-  if (!named) return Promise.resolve(unboundIngest(opts, 'Claude Code was started without a session id baton chose, so baton cannot tell its log from another tab\'s and records nothing from it'));
+  if (!named)
+    return Promise.resolve(
+      unboundIngest(
+        opts,
+        "Claude Code was started without a session id baton chose, so baton cannot tell its log from another tab's and records nothing from it",
+      ),
+    );
   const configDir = claudeConfigDir(opts.env, opts.account);
   const follow = (session: string = named) =>
     followSessionLog(

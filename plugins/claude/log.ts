@@ -61,7 +61,8 @@ export function resultText(content: unknown): string {
 }
 
 // Text Claude Code puts into user records on its own: slash-command echoes and their output.
-const COMMAND_WRAPPER = /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr)>/;
+const COMMAND_WRAPPER =
+  /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat|bash-input|bash-stdout|bash-stderr)>/;
 
 /**
  * Maps message content (Anthropic blocks) to events, remembering tool names by call id so a
@@ -182,7 +183,8 @@ export class ClaudeLogParser {
     if (!isObj(r.message)) return this.skip();
     // Meta records are what the CLI adds on its own (caveats, expanded slash commands).
     if (r.isMeta === true) return [];
-    if (r.isCompactSummary === true) return [{ type: 'notice', text: 'Claude Code compacted the conversation; its summary replaced the earlier messages in its own session' }];
+    if (r.isCompactSummary === true)
+      return [{ type: 'notice', text: 'Claude Code compacted the conversation; its summary replaced the earlier messages in its own session' }];
     const events = this.content.user(r.message);
     if (events.some((e) => e.type === 'user_text')) this.openTurn();
     return events;

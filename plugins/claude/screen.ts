@@ -5,7 +5,8 @@
 // "Esc to cancel · Tab to amend"), the folder-trust dialog and the custom-API-key question
 // ("Enter to confirm · Esc to cancel"), an AskUserQuestion question ("Enter to select ·
 // ↑/↓ to navigate"). An Enter from baton would answer any of them.
-const NEEDS_USER = /Do you want to (proceed|make this edit|create|allow|use this API key)|Esc to cancel · Tab to amend|Enter to confirm · Esc to|Enter to select · |Yes, I trust this folder/;
+const NEEDS_USER =
+  /Do you want to (proceed|make this edit|create|allow|use this API key)|Esc to cancel · Tab to amend|Enter to confirm · Esc to|Enter to select · |Yes, I trust this folder/;
 
 /** Screen heuristics for the TUI (last resort: the log says more, sooner). */
 export function claudeStatusFromScreen(lines: readonly string[]): 'idle' | 'working' | 'approval' | undefined {

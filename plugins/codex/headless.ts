@@ -7,7 +7,16 @@
 // anything reached the model), login trouble, crash, non-zero exit or timeout (4), with
 // codex's own last words. The whole group is always ended before this returns.
 
-import { BatonError, EXIT, findExecutable, type HeadlessResult, type HeadlessTurn, ResumeFailedError, resumeHonoured, runHeadlessProcess } from '../../src/plugins/kit.js';
+import {
+  BatonError,
+  EXIT,
+  findExecutable,
+  type HeadlessResult,
+  type HeadlessTurn,
+  ResumeFailedError,
+  resumeHonoured,
+  runHeadlessProcess,
+} from '../../src/plugins/kit.js';
 import { CodexExecMapper } from './headless-events.js';
 import { codexAccountEnv } from './home.js';
 
@@ -16,7 +25,8 @@ export const CODEX_LOGIN_HINT =
   'run `codex login` (ChatGPT or an API key), or set the API key your model provider in $CODEX_HOME/config.toml reads (env_key; OPENAI_API_KEY by default)';
 
 // 401s, a missing provider key, an expired ChatGPT login.
-const LOGIN_RE = /\b401\b|unauthorized|missing environment variable|not logged in|codex login|invalid[_ ]api[_ ]key|incorrect api key|refresh token|please log ?in/i;
+const LOGIN_RE =
+  /\b401\b|unauthorized|missing environment variable|not logged in|codex login|invalid[_ ]api[_ ]key|incorrect api key|refresh token|please log ?in/i;
 const RESUME_GONE_RE = /no rollout found|thread\/(resume|fork) failed|session not found|no (such )?(thread|session)/i;
 
 /** The argv after `codex` for one exec turn (the prompt itself always goes on stdin). */

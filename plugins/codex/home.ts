@@ -94,9 +94,14 @@ export function findRollout(home: string, id: string): string | undefined {
   for (const root of [join(home, 'sessions'), join(home, 'archived_sessions')]) {
     // archived_sessions is flat; sessions is YYYY/MM/DD.
     for (const name of list(root)) if (name.endsWith(suffix) && ROLLOUT.test(name)) return join(root, name);
-    for (const y of list(root).filter((n) => /^\d{4}$/.test(n)).sort().reverse()) {
+    for (const y of list(root)
+      .filter((n) => /^\d{4}$/.test(n))
+      .sort()
+      .reverse()) {
       for (const m of list(join(root, y)).sort().reverse()) {
-        for (const d of list(join(root, y, m)).sort().reverse()) {
+        for (const d of list(join(root, y, m))
+          .sort()
+          .reverse()) {
           const dir = join(root, y, m, d);
           const hit = list(dir).find((n) => n.endsWith(suffix) && ROLLOUT.test(n));
           if (hit) return join(dir, hit);

@@ -11,7 +11,18 @@
 
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { badInput, followSessionSwitches, type ImportedSession, type IngestOptions, type Ingestor, readJsonlFile, type ReadSessionOptions, tailLogOnceFound, type TranscriptEvent, unboundIngest } from '../../src/plugins/kit.js';
+import {
+  badInput,
+  followSessionSwitches,
+  type ImportedSession,
+  type IngestOptions,
+  type Ingestor,
+  readJsonlFile,
+  type ReadSessionOptions,
+  tailLogOnceFound,
+  type TranscriptEvent,
+  unboundIngest,
+} from '../../src/plugins/kit.js';
 import { heldThread, heldThreads } from './bind.js';
 import { codexHome, findRollout } from './home.js';
 import { CodexLogParser } from './log.js';
@@ -48,7 +59,13 @@ export async function ingestCodex(opts: IngestOptions): Promise<Ingestor> {
 async function followThread(opts: IngestOptions): Promise<Ingestor & { readonly logPath: string | undefined }> {
   const { agentSession, since, processGroup } = opts;
   if (!agentSession && !processGroup) {
-    return { ...unboundIngest(opts, 'codex was started where baton cannot see its process, so baton cannot tell its thread from another tab\'s and records nothing from it'), logPath: undefined };
+    return {
+      ...unboundIngest(
+        opts,
+        "codex was started where baton cannot see its process, so baton cannot tell its thread from another tab's and records nothing from it",
+      ),
+      logPath: undefined,
+    };
   }
   const home = codexHome(opts.env, opts.account);
   const parser = new CodexLogParser({ since });
@@ -108,7 +125,10 @@ async function followThread(opts: IngestOptions): Promise<Ingestor & { readonly 
 }
 
 function unknownSession(session: string, home: string): Error {
-  return badInput(`codex has no session "${session}" under ${home}/sessions`, 'list codex sessions with `codex resume --all` (the id is the UUID), or pass --account if it ran under a baton account');
+  return badInput(
+    `codex has no session "${session}" under ${home}/sessions`,
+    'list codex sessions with `codex resume --all` (the id is the UUID), or pass --account if it ran under a baton account',
+  );
 }
 
 export async function codexSessionLogPath(opts: ReadSessionOptions): Promise<string | undefined> {

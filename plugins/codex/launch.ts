@@ -18,5 +18,11 @@ export function codexLaunch(opts: LaunchOptions): LaunchSpec {
   args.push('--no-daemon', '--no-alt-screen');
   if (opts.model) args.push('-m', opts.model);
   args.push(...(opts.args ?? []));
-  return { command: 'codex', args, env: codexAccountEnv(opts.env, opts.account), cwd: opts.cwd, ...(opts.resume && !opts.fork ? { session: opts.resume } : {}) };
+  return {
+    command: 'codex',
+    args,
+    env: codexAccountEnv(opts.env, opts.account),
+    cwd: opts.cwd,
+    ...(opts.resume && !opts.fork ? { session: opts.resume } : {}),
+  };
 }

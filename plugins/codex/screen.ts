@@ -7,7 +7,8 @@ import type { AgentStatus } from '../../src/plugins/kit.js';
 // show the working footer, and an Enter from baton would answer them. So does a choice list
 // ("enter select · esc back"), such as the one /new opens ("Where should the new conversation
 // run?"), where an Enter picks the highlighted entry.
-const APPROVAL = /Would you like to (run|make|grant|send|apply)|Yes, just this once|No, and tell Codex what to do differently|Press enter to confirm or esc to cancel|Trust this folder\?|Trust and continue|Do you trust the contents of this directory|enter select · esc back/;
+const APPROVAL =
+  /Would you like to (run|make|grant|send|apply)|Yes, just this once|No, and tell Codex what to do differently|Press enter to confirm or esc to cancel|Trust this folder\?|Trust and continue|Do you trust the contents of this directory|enter select · esc back/;
 const WORKING = /esc to interrupt|Waiting for startup/;
 const IDLE = /\? for shortcuts|Ask Codex to do anything|for agents ·/;
 

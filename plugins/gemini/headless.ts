@@ -16,7 +16,8 @@ export const GEMINI_LOGIN_HINT =
 
 /** gemini's exit code for a failed authentication (FatalAuthenticationError). */
 const EXIT_AUTH = 41;
-const LOGIN_RE = /GEMINI_API_KEY|GOOGLE_API_KEY|must specify the|auth(entication)? method|please (re-?)?authenticate|login required|\b40[13]\b|UNAUTHENTICATED|PERMISSION_DENIED|API key not valid/i;
+const LOGIN_RE =
+  /GEMINI_API_KEY|GOOGLE_API_KEY|must specify the|auth(entication)? method|please (re-?)?authenticate|login required|\b40[13]\b|UNAUTHENTICATED|PERMISSION_DENIED|API key not valid/i;
 const RESUME_GONE_RE = /Error resuming session|Invalid session identifier|No previous sessions found/i;
 // Noise gemini prints on every run in a terminal-less environment.
 const NOISE = /^(Warning: 256-color support not detected.*|Ripgrep is not available.*|YOLO mode is enabled.*|Loaded cached credentials\.?)$/;

@@ -28,7 +28,10 @@ export function geminiAccountEnv(env: NodeJS.ProcessEnv, account?: string): Reco
   const dir = accountDir(env, 'gemini', account);
   mkdirSync(join(dir, '.gemini'), { recursive: true, mode: 0o700 });
   try {
-    writeFileSync(join(dir, '.gemini', 'settings.json'), `${JSON.stringify({ general: { sessionRetention: { enabled: false } } }, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    writeFileSync(join(dir, '.gemini', 'settings.json'), `${JSON.stringify({ general: { sessionRetention: { enabled: false } } }, null, 2)}\n`, {
+      mode: 0o600,
+      flag: 'wx',
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
@@ -107,7 +110,12 @@ export function chatHeader(path: string): ChatHeader | undefined {
     const h = JSON.parse(text.slice(0, nl)) as { sessionId?: unknown; projectHash?: unknown; startTime?: unknown; kind?: unknown };
     if (typeof h.sessionId !== 'string' || typeof h.projectHash !== 'string') return undefined;
     const started = Date.parse(String(h.startTime ?? ''));
-    return { sessionId: h.sessionId, projectHash: h.projectHash, started: Number.isNaN(started) ? 0 : started, ...(typeof h.kind === 'string' ? { kind: h.kind } : {}) };
+    return {
+      sessionId: h.sessionId,
+      projectHash: h.projectHash,
+      started: Number.isNaN(started) ? 0 : started,
+      ...(typeof h.kind === 'string' ? { kind: h.kind } : {}),
+    };
   } catch {
     return undefined;
   }

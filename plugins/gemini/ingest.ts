@@ -7,7 +7,18 @@
 // the log stays quiet for QUIET_MS after an answer without tool calls (or when the ingest is
 // disposed). readSession(): a whole session as gemini would load it. It never writes under ~/.gemini.
 
-import { badInput, type FoundLogTail, type ImportedSession, type IngestOptions, type Ingestor, readJsonlFile, type ReadSessionOptions, tailLogOnceFound, type TranscriptEvent, unboundIngest } from '../../src/plugins/kit.js';
+import {
+  badInput,
+  type FoundLogTail,
+  type ImportedSession,
+  type IngestOptions,
+  type Ingestor,
+  readJsonlFile,
+  type ReadSessionOptions,
+  tailLogOnceFound,
+  type TranscriptEvent,
+  unboundIngest,
+} from '../../src/plugins/kit.js';
 import { findChat, geminiDir, projectDirOf } from './home.js';
 import { GeminiLogFollower, replayGeminiLog } from './log.js';
 
@@ -73,14 +84,21 @@ class GeminiIngestor implements Ingestor {
 }
 
 export async function ingestGemini(opts: IngestOptions): Promise<Ingestor> {
-  if (!opts.agentSession) return unboundIngest(opts, 'Gemini CLI was started without a session id baton chose, so baton cannot tell its log from another tab\'s and records nothing from it');
+  if (!opts.agentSession)
+    return unboundIngest(
+      opts,
+      "Gemini CLI was started without a session id baton chose, so baton cannot tell its log from another tab's and records nothing from it",
+    );
   const ing = new GeminiIngestor(opts);
   await ing.start(opts.agentSession);
   return ing;
 }
 
 function unknownSession(session: string, root: string): Error {
-  return badInput(`gemini has no session "${session}" under ${root}/tmp`, 'list sessions with `gemini --list-sessions` in the project directory (use the full session UUID), or pass --account if it ran under a baton account');
+  return badInput(
+    `gemini has no session "${session}" under ${root}/tmp`,
+    'list sessions with `gemini --list-sessions` in the project directory (use the full session UUID), or pass --account if it ran under a baton account',
+  );
 }
 
 export async function geminiSessionLogPath(opts: ReadSessionOptions): Promise<string | undefined> {
@@ -94,7 +112,11 @@ export async function readGeminiSession(opts: ReadSessionOptions): Promise<Impor
   if (!path) throw unknownSession(opts.session, root);
   let invalid = 0;
   const records: unknown[] = [];
-  await readJsonlFile(path, (record) => records.push(record), () => invalid++);
+  await readJsonlFile(
+    path,
+    (record) => records.push(record),
+    () => invalid++,
+  );
   const replay = replayGeminiLog(records);
   const cwd = replay.projectHash ? projectDirOf(root, replay.projectHash) : undefined;
   return {

@@ -5,7 +5,8 @@ import type { AgentStatus } from '../../src/plugins/kit.js';
 
 // What gemini 0.61's TUI shows. A confirmation box or the folder-trust dialog first: the
 // spinner line may show with it, and an Enter from baton would answer it.
-const APPROVAL = /Allow execution of|Apply this change\?|Do you want to proceed\?|Allow once|No, suggest changes|Do you trust the files in this folder\?|Trust folder \(/;
+const APPROVAL =
+  /Allow execution of|Apply this change\?|Do you want to proceed\?|Allow once|No, suggest changes|Do you trust the files in this folder\?|Trust folder \(/;
 // (Not "Initializing... Prompts will be queued.": that is an info line gemini adds to its
 // history when a prompt is typed before it is ready, and it stays on the screen long after.)
 const WORKING = /\(esc to cancel/;

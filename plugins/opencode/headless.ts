@@ -29,7 +29,7 @@ export function opencodeAcpDecl(turn: Pick<HeadlessTurn, 'env' | 'cwd' | 'model'
   if (!turn.yes) {
     const merged = mergeJsonVar(turn.env, 'OPENCODE_PERMISSION', { ...HEADLESS_ASK });
     if (merged) env.OPENCODE_PERMISSION = merged;
-    else notices.push('OPENCODE_PERMISSION is not a JSON object baton can add to; opencode\'s own permission settings apply to this turn');
+    else notices.push("OPENCODE_PERMISSION is not a JSON object baton can add to; opencode's own permission settings apply to this turn");
   }
   const decl: AcpAgentDecl = {
     name: 'opencode',

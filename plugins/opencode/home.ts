@@ -15,7 +15,7 @@ import { accountDir as sharedAccountDir } from '../../src/plugins/kit.js';
 export const OPENCODE_VERSION = '1.18.33';
 export const OPENCODE_INSTALL_HINT = `npm install -g opencode-ai@${OPENCODE_VERSION}`;
 export const OPENCODE_LOGIN_HINT =
-  'run `opencode auth login` to add a provider key (or set the provider\'s key variable, e.g. ANTHROPIC_API_KEY), or configure a provider in opencode.json';
+  "run `opencode auth login` to add a provider key (or set the provider's key variable, e.g. ANTHROPIC_API_KEY), or configure a provider in opencode.json";
 
 const abs = (p: string | undefined): string | undefined => (p && isAbsolute(p) ? p : undefined);
 const home = (env: NodeJS.ProcessEnv) => env.HOME || homedir();

@@ -11,7 +11,18 @@
 
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
-import { badInput, BatonError, type ImportedSession, type IngestOptions, type Ingestor, type PathWatcher, type ReadSessionOptions, type TranscriptEvent, unboundIngest, watchPath } from '../../src/plugins/kit.js';
+import {
+  badInput,
+  BatonError,
+  type ImportedSession,
+  type IngestOptions,
+  type Ingestor,
+  type PathWatcher,
+  type ReadSessionOptions,
+  type TranscriptEvent,
+  unboundIngest,
+  watchPath,
+} from '../../src/plugins/kit.js';
 import { OpencodeDb } from './log-db.js';
 import { opencodeDataDir, opencodeDbPath } from './home.js';
 import { OpencodeLogParser } from './log.js';
@@ -152,14 +163,21 @@ class OpencodeIngestor implements Ingestor {
 }
 
 export async function ingestOpencode(opts: IngestOptions): Promise<Ingestor> {
-  if (!opts.agentSession) return unboundIngest(opts, 'opencode was started without a session baton made for it, so baton cannot tell its session from another tab\'s and records nothing from it');
+  if (!opts.agentSession)
+    return unboundIngest(
+      opts,
+      "opencode was started without a session baton made for it, so baton cannot tell its session from another tab's and records nothing from it",
+    );
   const ing = new OpencodeIngestor(opts);
   await ing.start();
   return ing;
 }
 
 function unknownSession(session: string, where: string): Error {
-  return badInput(`opencode has no session "${session}" in ${where}`, 'list opencode sessions with `opencode session list` (ids look like ses_…), or pass --account if it ran under a baton account');
+  return badInput(
+    `opencode has no session "${session}" in ${where}`,
+    'list opencode sessions with `opencode session list` (ids look like ses_…), or pass --account if it ran under a baton account',
+  );
 }
 
 async function openFor(opts: ReadSessionOptions): Promise<OpencodeDb | undefined> {

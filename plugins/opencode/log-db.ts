@@ -50,7 +50,10 @@ const SESSION_COLUMNS = 'id, directory, parent_id AS parentId, time_created AS t
 /** One open, read-only connection to opencode's database, with the queries baton needs. */
 export class OpencodeDb {
   private readonly stmts = new Map<string, Statement>();
-  private constructor(private readonly db: Database, readonly path: string) {}
+  private constructor(
+    private readonly db: Database,
+    readonly path: string,
+  ) {}
 
   /** Opens the database read-only; throws (a plain Error) when it does not exist or is not opencode's. */
   static async open(path: string): Promise<OpencodeDb> {
@@ -98,9 +101,14 @@ export class OpencodeDb {
    * tables (their final state): the session, then each message followed by its parts.
    */
   *sessionRecords(sessionId: string): Generator<OpencodeRecord> {
-    const info = this.q('SELECT id, directory, model FROM session WHERE id = ?').get(sessionId) as { id: string; directory: string; model: string | null } | undefined;
+    const info = this.q('SELECT id, directory, model FROM session WHERE id = ?').get(sessionId) as
+      | { id: string; directory: string; model: string | null }
+      | undefined;
     if (!info) return;
-    yield { type: 'session.updated.1', data: { sessionID: info.id, info: { id: info.id, directory: info.directory, model: info.model ? parse(info.model) : undefined } } };
+    yield {
+      type: 'session.updated.1',
+      data: { sessionID: info.id, info: { id: info.id, directory: info.directory, model: info.model ? parse(info.model) : undefined } },
+    };
     const messages = this.q('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id').all(sessionId) as { id: string; data: string }[];
     const parts = this.q('SELECT id, data FROM part WHERE message_id = ? ORDER BY id');
     for (const m of messages) {
@@ -109,11 +117,17 @@ export class OpencodeDb {
       // As opencode wrote it: the message begun, its parts, then the message completed.
       if (isObj(info)) {
         const time = isObj(info.time) ? info.time : {};
-        yield { type: 'message.updated.1', data: { sessionID: sessionId, info: { ...info, time: { created: time.created }, finish: undefined, error: undefined } } };
+        yield {
+          type: 'message.updated.1',
+          data: { sessionID: sessionId, info: { ...info, time: { created: time.created }, finish: undefined, error: undefined } },
+        };
       }
       for (const p of parts.all(m.id) as { id: string; data: string }[]) {
         const pd = parse(p.data);
-        yield { type: 'message.part.updated.1', data: { sessionID: sessionId, part: isObj(pd) ? { ...pd, id: p.id, messageID: m.id, sessionID: sessionId } : pd } };
+        yield {
+          type: 'message.part.updated.1',
+          data: { sessionID: sessionId, part: isObj(pd) ? { ...pd, id: p.id, messageID: m.id, sessionID: sessionId } : pd },
+        };
       }
       yield { type: 'message.updated.1', data: { sessionID: sessionId, info } };
     }

@@ -95,8 +95,17 @@ export async function importEmptySession(opts: MakeOptions): Promise<string> {
     }
     const row = await sessionThere(opts.env, opts.account, id);
     if (run.code !== 0 || !row) {
-      const said = `${run.stdout}\n${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n').slice(-3).join('\n');
-      throw new BatonError(`opencode could not make a session for this tab (opencode import: ${run.timedOut ? 'timed out' : `exit ${run.code ?? run.signal}`})`, EXIT.agentFailed, said || undefined);
+      const said = `${run.stdout}\n${run.stderr}`
+        .replace(/\x1b\[[0-9;]*m/g, '')
+        .trim()
+        .split('\n')
+        .slice(-3)
+        .join('\n');
+      throw new BatonError(
+        `opencode could not make a session for this tab (opencode import: ${run.timedOut ? 'timed out' : `exit ${run.code ?? run.signal}`})`,
+        EXIT.agentFailed,
+        said || undefined,
+      );
     }
     return id;
   } finally {

@@ -6,14 +6,27 @@
 // non-zero exit, timeout (4), each with the CLI's own last words.
 // It never leaves a process behind: the whole group is ended on every path.
 
-import { BatonError, cannotStartCli, EXIT, findExecutable, type HeadlessResult, type HeadlessTurn, lastLines, ResumeFailedError, runHeadlessProcess, type TranscriptEvent, type Usage } from '../../src/plugins/kit.js';
+import {
+  BatonError,
+  cannotStartCli,
+  EXIT,
+  findExecutable,
+  type HeadlessResult,
+  type HeadlessTurn,
+  lastLines,
+  ResumeFailedError,
+  runHeadlessProcess,
+  type TranscriptEvent,
+  type Usage,
+} from '../../src/plugins/kit.js';
 import { qwenRunEnv } from './home.js';
 
 export const QWEN_INSTALL_HINT = 'npm install -g @qwen-code/qwen-code@0.15.10';
 export const QWEN_LOGIN_HINT =
   'for an OpenAI-compatible endpoint set OPENAI_API_KEY (with OPENAI_BASE_URL and OPENAI_MODEL) and security.auth.selectedType "openai" in ~/.qwen/settings.json (or pass --auth-type openai as an extra argument); or run `qwen auth` / `qwen` to log in with Qwen OAuth';
 
-const LOGIN_RE = /missing api key|no auth type|auth(entication)? (is )?required|not authenticated|invalid api key|incorrect api key|unauthori[sz]ed|\b401\b|please (log ?in|authenticate)/i;
+const LOGIN_RE =
+  /missing api key|no auth type|auth(entication)? (is )?required|not authenticated|invalid api key|incorrect api key|unauthori[sz]ed|\b401\b|please (log ?in|authenticate)/i;
 const NO_SESSION_RE = /no saved session found/i;
 const API_ERROR_RE = /^\s*\[API Error: ([\s\S]*)\]\s*$/;
 
@@ -35,7 +48,10 @@ const isObj = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
 function blockText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
-  return content.map((b) => (isObj(b) && b.type === 'text' ? String(b.text ?? '') : '')).filter(Boolean).join('\n');
+  return content
+    .map((b) => (isObj(b) && b.type === 'text' ? String(b.text ?? '') : ''))
+    .filter(Boolean)
+    .join('\n');
 }
 
 function resultUsage(u: unknown): Usage | undefined {
@@ -67,8 +83,10 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
         if (!isObj(b)) continue;
         // qwen -p reports a failed model call as the reply text, and exits 0.
         if (b.type === 'text' && typeof b.text === 'string' && API_ERROR_RE.test(b.text)) apiError = API_ERROR_RE.exec(b.text)![1]!;
-        else if (b.type === 'text' && typeof b.text === 'string' && b.text) emit(messageId ? { type: 'agent_text', text: b.text, messageId } : { type: 'agent_text', text: b.text });
-        else if (b.type === 'thinking' && typeof b.thinking === 'string' && b.thinking) emit(messageId ? { type: 'reasoning', text: b.thinking, messageId } : { type: 'reasoning', text: b.thinking });
+        else if (b.type === 'text' && typeof b.text === 'string' && b.text)
+          emit(messageId ? { type: 'agent_text', text: b.text, messageId } : { type: 'agent_text', text: b.text });
+        else if (b.type === 'thinking' && typeof b.thinking === 'string' && b.thinking)
+          emit(messageId ? { type: 'reasoning', text: b.thinking, messageId } : { type: 'reasoning', text: b.thinking });
         else if (b.type === 'tool_use' && typeof b.id === 'string') {
           const name = typeof b.name === 'string' ? b.name : 'tool';
           toolNames.set(b.id, name);
@@ -78,7 +96,13 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
     } else if (r.type === 'user' && isObj(r.message) && Array.isArray(r.message.content)) {
       for (const b of r.message.content) {
         if (!isObj(b) || b.type !== 'tool_result' || typeof b.tool_use_id !== 'string') continue;
-        emit({ type: 'tool_result', toolCallId: b.tool_use_id, toolName: toolNames.get(b.tool_use_id) ?? 'tool', output: blockText(b.content), isError: b.is_error === true });
+        emit({
+          type: 'tool_result',
+          toolCallId: b.tool_use_id,
+          toolName: toolNames.get(b.tool_use_id) ?? 'tool',
+          output: blockText(b.content),
+          isError: b.is_error === true,
+        });
       }
     } else if (r.type === 'result') {
       result = r;
@@ -95,7 +119,11 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
   const said = (hint?: string) => (tail ? `Qwen Code said:\n${tail}` : hint);
 
   if (exit.timedOut) {
-    throw new BatonError(`Qwen Code did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`, EXIT.agentFailed, said('try again, or allow more time'));
+    throw new BatonError(
+      `Qwen Code did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`,
+      EXIT.agentFailed,
+      said('try again, or allow more time'),
+    );
   }
   if (exit.aborted) {
     emit({ type: 'notice', text: 'turn cancelled' });
@@ -107,7 +135,8 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
     throw new ResumeFailedError(turn.resume, 'Qwen Code has no saved session with that id (qwen --resume)');
   }
   if (!result || result.is_error || exit.code !== 0 || apiError !== undefined) {
-    if (LOGIN_RE.test(`${errorText}\n${exit.stderr}`)) throw new BatonError(`Qwen Code needs a login${errorText ? `: ${errorText}` : ''}`, EXIT.agentFailed, QWEN_LOGIN_HINT);
+    if (LOGIN_RE.test(`${errorText}\n${exit.stderr}`))
+      throw new BatonError(`Qwen Code needs a login${errorText ? `: ${errorText}` : ''}`, EXIT.agentFailed, QWEN_LOGIN_HINT);
     const how = exit.signal ? `was killed by ${exit.signal}` : exit.code !== 0 ? `exited with code ${exit.code}` : 'reported an error';
     throw new BatonError(`Qwen Code ${how} during the turn${errorText ? `: ${errorText}` : ''}`, EXIT.agentFailed, said());
   }
@@ -118,7 +147,12 @@ export async function runQwenTurn(turn: HeadlessTurn): Promise<HeadlessResult> {
   for (const d of Array.isArray(result.permission_denials) ? result.permission_denials : []) {
     if (!isObj(d)) continue;
     const name = String(d.tool_name ?? 'a tool');
-    emit({ type: 'approval', ...(typeof d.tool_use_id === 'string' ? { toolCallId: d.tool_use_id } : {}), decision: 'denied', detail: `${name}: denied. A headless turn does not ask; run again with --yes to allow tool use.` });
+    emit({
+      type: 'approval',
+      ...(typeof d.tool_use_id === 'string' ? { toolCallId: d.tool_use_id } : {}),
+      decision: 'denied',
+      detail: `${name}: denied. A headless turn does not ask; run again with --yes to allow tool use.`,
+    });
   }
   if (result.subtype && result.subtype !== 'success') emit({ type: 'notice', text: `Qwen Code stopped early: ${result.subtype}` });
   const usage = resultUsage(result.usage);

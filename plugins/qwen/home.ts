@@ -71,7 +71,10 @@ export function findChatLog(runtimeDir: string, cwd: string, session: string): s
 
 /** The system settings file Qwen Code would read without baton. */
 function userSystemSettingsPath(env: NodeJS.ProcessEnv): string {
-  return env.QWEN_CODE_SYSTEM_SETTINGS_PATH || (process.platform === 'darwin' ? '/Library/Application Support/QwenCode/settings.json' : '/etc/qwen-code/settings.json');
+  return (
+    env.QWEN_CODE_SYSTEM_SETTINGS_PATH ||
+    (process.platform === 'darwin' ? '/Library/Application Support/QwenCode/settings.json' : '/etc/qwen-code/settings.json')
+  );
 }
 
 function readJsonObject(path: string): Record<string, unknown> {

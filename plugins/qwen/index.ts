@@ -6,7 +6,16 @@
 // stream-json` with the prompt on stdin (headless.ts). Qwen Code has no native fork.
 // It only describes and reads; it never edits Qwen Code's own settings or logs.
 
-import { BatonError, type CliFacts, detectCli, EXIT, type DriverDefinition, type ImportedSession, importSessionLog, type ReadSessionOptions } from '../../src/plugins/kit.js';
+import {
+  BatonError,
+  type CliFacts,
+  detectCli,
+  EXIT,
+  type DriverDefinition,
+  type ImportedSession,
+  importSessionLog,
+  type ReadSessionOptions,
+} from '../../src/plugins/kit.js';
 import { QWEN_INSTALL_HINT, QWEN_LOGIN_HINT, runQwenTurn } from './headless.js';
 import { chatsDir, findChatLog, qwenRuntimeDir } from './home.js';
 import { ingestQwen } from './ingest.js';
@@ -34,7 +43,11 @@ async function readSession(opts: ReadSessionOptions): Promise<ImportedSession> {
   const path = chatLog(opts);
   if (!path) {
     const where = chatsDir(qwenRuntimeDir(opts.env, opts.account), opts.cwd);
-    throw new BatonError(`Qwen Code has no session ${opts.session}`, EXIT.badInput, `looked for ${opts.session}.jsonl in ${where} and the other projects' chats; run the import in the directory the session ran in, or check the id`);
+    throw new BatonError(
+      `Qwen Code has no session ${opts.session}`,
+      EXIT.badInput,
+      `looked for ${opts.session}.jsonl in ${where} and the other projects' chats; run the import in the directory the session ran in, or check the id`,
+    );
   }
   return importSessionLog(path, opts.session, new QwenLogParser());
 }

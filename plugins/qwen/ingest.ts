@@ -8,7 +8,13 @@ import { chatsDir, findChatLog, qwenRuntimeDir } from './home.js';
 import { QwenLogParser, qwenRecordTime } from './log.js';
 
 export function ingestQwen(opts: IngestOptions): Promise<Ingestor> {
-  if (!opts.agentSession) return Promise.resolve(unboundIngest(opts, 'Qwen Code was started without a session id baton chose, so baton cannot tell its log from another tab\'s and records nothing from it'));
+  if (!opts.agentSession)
+    return Promise.resolve(
+      unboundIngest(
+        opts,
+        "Qwen Code was started without a session id baton chose, so baton cannot tell its log from another tab's and records nothing from it",
+      ),
+    );
   const runtimeDir = qwenRuntimeDir(opts.env, opts.account);
   return followSessionLog(opts, {
     dir: (cwd) => chatsDir(runtimeDir, cwd),

@@ -14,7 +14,16 @@ const isObj = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** `system` records that are bookkeeping (telemetry, file attribution, slash commands). */
-const QUIET_SYSTEM = new Set(['ui_telemetry', 'attribution_snapshot', 'slash_command', 'at_command', 'chat_compression', 'notification', 'custom_title', 'session_title']);
+const QUIET_SYSTEM = new Set([
+  'ui_telemetry',
+  'attribution_snapshot',
+  'slash_command',
+  'at_command',
+  'chat_compression',
+  'notification',
+  'custom_title',
+  'session_title',
+]);
 
 /** Gemini usage metadata -> baton's (prompt tokens include the cached part). */
 export function geminiUsage(u: unknown): Usage | undefined {

@@ -5,7 +5,8 @@
 export function qwenStatusFromScreen(lines: readonly string[]): 'idle' | 'working' | 'approval' | undefined {
   const screen = lines.join('\n');
   // A confirmation or the folder-trust dialog: an Enter from baton would answer it.
-  if (/Waiting for user confirmation|Allow execution of|Apply this change\?|Yes, allow once|Do you trust this folder\?|Trust folder \(/.test(screen)) return 'approval';
+  if (/Waiting for user confirmation|Allow execution of|Apply this change\?|Yes, allow once|Do you trust this folder\?|Trust folder \(/.test(screen))
+    return 'approval';
   // Still starting up: what is typed now may not be taken yet.
   if (/esc to cancel|Initializing\.\.\./i.test(screen)) return 'working';
   if (/Type your message or @path\/to\/file|\? for shortcuts/.test(screen)) return 'idle';

@@ -32,12 +32,10 @@ export interface AttachOptions {
   say: (line: string) => void;
 }
 
-export async function attach(opts: AttachOptions): Promise<number> {
-  const input = opts.input ?? process.stdin;
-  const output = opts.output ?? process.stdout;
-  if (!input.isTTY || !output.isTTY) throw new BatonError('baton needs a terminal', EXIT.badInput, 'run it in an interactive terminal (not through a pipe); `baton ls` lists the tabs from anywhere');
+/** Who attaches, what to, and the terminal's size and colours. */
+function helloFor(opts: AttachOptions, output: NodeJS.WriteStream): Omit<Hello, 'protocol' | 'baton'> {
   const user = userAuthor(opts.env);
-  const hello: Omit<Hello, 'protocol' | 'baton'> = {
+  return {
     user: { name: user.name, device: user.device },
     request: { kind: 'attach', cwd: opts.cwd, ...(opts.tab !== undefined ? { tab: opts.tab } : {}), ...(opts.readOnly ? { readOnly: true } : {}) },
     cols: output.columns ?? 80,
@@ -45,10 +43,32 @@ export async function attach(opts: AttachOptions): Promise<number> {
     ...(opts.env.TERM ? { term: opts.env.TERM } : {}),
     ...(opts.env.COLORTERM ? { colorterm: opts.env.COLORTERM } : {}),
   };
+}
+
+/** The line said once the screen is given back, for the server's reason to let this client go. */
+function leaving(n: ExitNotice, label: string, again: string): string {
+  const words: Record<ExitNotice['reason'], string> = {
+    detached: `[detached from ${label}; the tabs keep running: ${again}]`,
+    quit: `[baton quit]${n.message ? `\nbaton: ${n.message}` : ''}`,
+    'server-exit': `[the baton server ended${n.message ? `: ${n.message}` : ''}]`,
+    replaced: '[detached: another client took this view]',
+  };
+  return words[n.reason] ?? `[detached: ${n.reason}]`;
+}
+
+export async function attach(opts: AttachOptions): Promise<number> {
+  const input = opts.input ?? process.stdin;
+  const output = opts.output ?? process.stdout;
+  if (!input.isTTY || !output.isTTY)
+    throw new BatonError(
+      'baton needs a terminal',
+      EXIT.badInput,
+      'run it in an interactive terminal (not through a pipe); `baton ls` lists the tabs from anywhere',
+    );
   const conn = await connect({
     name: opts.name,
     env: opts.env,
-    hello,
+    hello: helloFor(opts, output),
     start: opts.start,
     ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}),
     ...(opts.remote ? { remote: opts.remote } : {}),
@@ -104,14 +124,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
     conn.onFrame((f) => {
       if (f.type === FRAME.output) output.write(f.payload);
       else if (f.type === FRAME.exit) {
-        const n = decodeJson<ExitNotice>(f);
-        const words: Record<ExitNotice['reason'], string> = {
-          detached: `[detached from ${transport.label}; the tabs keep running: ${again}]`,
-          quit: `[baton quit]${n.message ? `\nbaton: ${n.message}` : ''}`,
-          'server-exit': `[the baton server ended${n.message ? `: ${n.message}` : ''}]`,
-          replaced: '[detached: another client took this view]',
-        };
-        finish(EXIT.ok, words[n.reason] ?? `[detached: ${n.reason}]`);
+        finish(EXIT.ok, leaving(decodeJson<ExitNotice>(f), transport.label, again));
       }
     });
     transport.onClose((end) =>

@@ -11,7 +11,18 @@ import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { BatonError, EXIT, noServer, type ExitCode } from '../errors.js';
 import { packageRoot, packageVersion } from '../package-root.js';
-import { decodeJson, encodeJson, FRAME, FrameReader, PROTOCOL_VERSION, versionMismatch, type Frame, type Hello, type Refusal, type Welcome } from '../server/protocol.js';
+import {
+  decodeJson,
+  encodeJson,
+  FRAME,
+  FrameReader,
+  PROTOCOL_VERSION,
+  versionMismatch,
+  type Frame,
+  type Hello,
+  type Refusal,
+  type Welcome,
+} from '../server/protocol.js';
 import { checkSocketFile, socketPlace, type SocketPlace } from '../server/socket-place.js';
 import { makeDirs, resolveHome } from '../transcript/store-home.js';
 import type { RemoteOptions } from './ssh-command.js';
@@ -56,7 +67,8 @@ export function startServer(name: string, env: NodeJS.ProcessEnv, pluginDirs: re
   const log = join(logs, `server-${name}.log`);
   const fd = openSync(log, 'a', 0o600);
   const cli = join(packageRoot(), 'dist/src/cli.js');
-  if (!existsSync(cli)) throw new BatonError(`baton's server program is not built (${cli} is missing)`, EXIT.internal, 'run `npm run build` in baton\'s directory');
+  if (!existsSync(cli))
+    throw new BatonError(`baton's server program is not built (${cli} is missing)`, EXIT.internal, "run `npm run build` in baton's directory");
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, cli, ...pluginDirs.flatMap((d) => ['--plugins', d]), 'server', '-L', name], {
     detached: true,
     stdio: ['ignore', fd, fd],
@@ -74,7 +86,8 @@ async function waitForServer(place: SocketPlace, log: string): Promise<Socket> {
     try {
       return await connectOnce(place.path);
     } catch (e) {
-      if (Date.now() > deadline) throw new BatonError(`the baton server did not start within ${START_MS / 1000} s (${(e as Error).message})`, EXIT.internal, `see its log: ${log}`);
+      if (Date.now() > deadline)
+        throw new BatonError(`the baton server did not start within ${START_MS / 1000} s (${(e as Error).message})`, EXIT.internal, `see its log: ${log}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -98,7 +111,11 @@ export async function openServerSocket(opts: ServerSocketOptions): Promise<Socke
     if (e instanceof BatonError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT' && code !== 'ECONNREFUSED') throw e;
-    if (!opts.start) throw noServer(`no baton server is running${opts.name === 'default' ? '' : ` under the name ${opts.name}`}`, `run \`baton${opts.name === 'default' ? '' : ` -L ${opts.name}`}\` to start one (${place.path})`);
+    if (!opts.start)
+      throw noServer(
+        `no baton server is running${opts.name === 'default' ? '' : ` under the name ${opts.name}`}`,
+        `run \`baton${opts.name === 'default' ? '' : ` -L ${opts.name}`}\` to start one (${place.path})`,
+      );
     const log = startServer(opts.name, opts.env, opts.pluginDirs);
     return waitForServer(place, log);
   }
@@ -121,7 +138,8 @@ export async function connect(opts: ConnectOptions): Promise<Connection> {
 /** The advice for a refusal from a server on another host, which words it for its own machine. */
 function remoteHint(host: string, r: Refusal): string | undefined {
   if (r.about === 'no-server') return `start one there: \`baton open --host ${host} [DIR]\` (DIR on ${host}, its home by default)`;
-  if (r.about === 'version') return `run the same baton on both machines (here ${packageVersion()}): install this version on ${host}, or to restart its server with the one it has, \`baton kill-server --host ${host}\``;
+  if (r.about === 'version')
+    return `run the same baton on both machines (here ${packageVersion()}): install this version on ${host}, or to restart its server with the one it has, \`baton kill-server --host ${host}\``;
   return r.hint;
 }
 
@@ -184,7 +202,14 @@ export function handshake(transport: Transport, hello: Omit<Hello, 'protocol' | 
       }
     });
     transport.onClose((end) => {
-      fail(end.unanswered ?? new BatonError(`the ${transport.label} closed the connection before saying who it is`, EXIT.lostServer, transport.host ? `see its log on ${transport.host}, under BATON_HOME/logs` : `see its log under ${resolveHome(env)}/logs`));
+      fail(
+        end.unanswered ??
+          new BatonError(
+            `the ${transport.label} closed the connection before saying who it is`,
+            EXIT.lostServer,
+            transport.host ? `see its log on ${transport.host}, under BATON_HOME/logs` : `see its log under ${resolveHome(env)}/logs`,
+          ),
+      );
     });
     transport.write(encodeJson(FRAME.hello, { ...hello, protocol: PROTOCOL_VERSION, baton: packageVersion() } satisfies Hello));
   });

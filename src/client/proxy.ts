@@ -15,7 +15,18 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { BatonError, EXIT } from '../errors.js';
 import { packageVersion } from '../package-root.js';
-import { decodeJson, encodeJson, FRAME, FrameReader, PROTOCOL_VERSION, PROXY_MARKER, versionMismatch, type Frame, type Hello, type Refusal } from '../server/protocol.js';
+import {
+  decodeJson,
+  encodeJson,
+  FRAME,
+  FrameReader,
+  PROTOCOL_VERSION,
+  PROXY_MARKER,
+  versionMismatch,
+  type Frame,
+  type Hello,
+  type Refusal,
+} from '../server/protocol.js';
 import { openServerSocket } from './connect.js';
 
 export interface ProxyOptions {
@@ -87,12 +98,21 @@ export async function proxy(opts: ProxyOptions): Promise<number> {
   } catch {
     return refuse({ message: 'the hello was not JSON', code: EXIT.badInput });
   }
-  const mismatch = versionMismatch({ protocol: Number(hello.protocol), baton: String(hello.baton) }, { protocol: PROTOCOL_VERSION, baton: packageVersion() }, 'server');
+  const mismatch = versionMismatch(
+    { protocol: Number(hello.protocol), baton: String(hello.baton) },
+    { protocol: PROTOCOL_VERSION, baton: packageVersion() },
+    'server',
+  );
   if (mismatch) return refuse(mismatch);
   if (hello.request?.kind === 'attach') {
     const dir = isAbsolute(hello.request.cwd ?? '') ? hello.request.cwd : resolve(opts.cwd, hello.request.cwd || '.');
     // (The client adds which host this is.)
-    if (opts.start && !isDirectory(dir)) return refuse({ message: `${dir} is not a directory`, hint: 'give a directory of that machine (a relative one starts at the home directory there)', code: EXIT.badInput });
+    if (opts.start && !isDirectory(dir))
+      return refuse({
+        message: `${dir} is not a directory`,
+        hint: 'give a directory of that machine (a relative one starts at the home directory there)',
+        code: EXIT.badInput,
+      });
     hello = { ...hello, request: { ...hello.request, cwd: dir } };
   }
   let socket: Socket;
@@ -100,7 +120,12 @@ export async function proxy(opts: ProxyOptions): Promise<number> {
     socket = await openServerSocket({ name: opts.name, env: opts.env, start: opts.start, ...(opts.pluginDirs ? { pluginDirs: opts.pluginDirs } : {}) });
   } catch (e) {
     if (!(e instanceof BatonError)) throw e;
-    return refuse({ message: e.message, ...(e.hint ? { hint: e.hint } : {}), code: e.exitCode, ...(e.exitCode === EXIT.noServer ? { about: 'no-server' as const } : {}) });
+    return refuse({
+      message: e.message,
+      ...(e.hint ? { hint: e.hint } : {}),
+      code: e.exitCode,
+      ...(e.exitCode === EXIT.noServer ? { about: 'no-server' as const } : {}),
+    });
   }
   socket.write(encodeJson(FRAME.hello, hello));
   if (first.rest.length) socket.write(first.rest);

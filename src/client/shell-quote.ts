@@ -43,4 +43,3 @@ export function remotePath(path: string): string {
   if (path.startsWith('~/')) return path.length > 2 ? `~/${shellQuote(path.slice(2))}` : '~/';
   return shellQuote(path);
 }
-

@@ -28,7 +28,8 @@ export interface RemoteOptions {
  * no leading `-`, no whitespace or control character.
  */
 export function checkHost(host: string): string {
-  if (!host) throw badInput('--host needs a host: [USER@]HOST', 'for example `baton attach --host dev@build-box` (any name ssh knows, ~/.ssh/config aliases too)');
+  if (!host)
+    throw badInput('--host needs a host: [USER@]HOST', 'for example `baton attach --host dev@build-box` (any name ssh knows, ~/.ssh/config aliases too)');
   if (host.startsWith('-') || /[\s\x00-\x1f\x7f]/.test(host)) {
     throw badInput(`"${host}" is not a host ssh can be given`, 'give [USER@]HOST (or ssh://[USER@]HOST:PORT), without spaces or a leading "-"');
   }
@@ -54,12 +55,16 @@ export function proxyCommand(opts: Pick<RemoteOptions, 'remoteBaton' | 'remoteCo
 export function sshArgs(host: string, command: string): string[] {
   return [
     '-T', // no terminal on the host: the channel carries frames, byte for byte
-    '-e', 'none', // no escape character: `~.` in a frame is data
+    '-e',
+    'none', // no escape character: `~.` in a frame is data
     '-x', // no X11 forwarding
     '-a', // no agent forwarding: the proxy needs none, and the host gets no use of the keys
-    '-o', 'ClearAllForwardings=yes', // none of the config's LocalForward/RemoteForward: baton opens no port
-    '-o', `ServerAliveInterval=${KEEPALIVE.intervalS}`,
-    '-o', `ServerAliveCountMax=${KEEPALIVE.countMax}`,
+    '-o',
+    'ClearAllForwardings=yes', // none of the config's LocalForward/RemoteForward: baton opens no port
+    '-o',
+    `ServerAliveInterval=${KEEPALIVE.intervalS}`,
+    '-o',
+    `ServerAliveCountMax=${KEEPALIVE.countMax}`,
     '--', // what follows is the destination and the command, never an option
     checkHost(host),
     command,

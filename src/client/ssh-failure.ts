@@ -43,7 +43,7 @@ export function noSshError(e: NodeJS.ErrnoException): BatonError {
     return new BatonError(
       'ssh is not installed: --host reaches another machine through OpenSSH, and there is no `ssh` on the PATH',
       EXIT.noSsh,
-      'install OpenSSH\'s client (Debian, Ubuntu: apt install openssh-client; Fedora: dnf install openssh-clients; macOS has it), or put ssh on the PATH',
+      "install OpenSSH's client (Debian, Ubuntu: apt install openssh-client; Fedora: dnf install openssh-clients; macOS has it), or put ssh on the PATH",
     );
   }
   return new BatonError(`ssh could not be started: ${e.message}`, EXIT.noSsh, 'check that `ssh -V` runs in this shell');
@@ -58,7 +58,11 @@ function connectFailure(end: SshEnd): BatonError | undefined {
   const { host, stderr } = end;
   const check = `check that \`ssh ${host} true\` works here`;
   if (/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|host key for .* has changed|No .*host key is known/i.test(stderr)) {
-    return new BatonError(quoteSsh(stderr, `ssh could not verify the host key of ${host}`), EXIT.sshFailed, `connect once with \`ssh ${host}\` to check and accept its key; baton never accepts a host key for you`);
+    return new BatonError(
+      quoteSsh(stderr, `ssh could not verify the host key of ${host}`),
+      EXIT.sshFailed,
+      `connect once with \`ssh ${host}\` to check and accept its key; baton never accepts a host key for you`,
+    );
   }
   if (/Permission denied|Too many authentication failures|Authentication failed|no matching (host key|key exchange|cipher)/i.test(stderr)) {
     return new BatonError(quoteSsh(stderr, `ssh could not log in to ${host}`), EXIT.sshFailed, `${check} (the user, the key, the agent)`);
@@ -67,9 +71,17 @@ function connectFailure(end: SshEnd): BatonError | undefined {
     return new BatonError(quoteSsh(stderr, `ssh does not know the host ${host}`), EXIT.sshFailed, 'check the name, or give its ~/.ssh/config alias');
   }
   if (/Timeout, server .* not responding/i.test(stderr)) {
-    return new BatonError(quoteSsh(stderr, `the connection to ${host} stopped answering ssh's keepalives`), EXIT.sshFailed, 'the network went away; reattach when it is back');
+    return new BatonError(
+      quoteSsh(stderr, `the connection to ${host} stopped answering ssh's keepalives`),
+      EXIT.sshFailed,
+      'the network went away; reattach when it is back',
+    );
   }
-  if (/Connection refused|Connection timed out|timed out|No route to host|Network is unreachable|Connection reset|Connection closed|closed by remote host/i.test(stderr)) {
+  if (
+    /Connection refused|Connection timed out|timed out|No route to host|Network is unreachable|Connection reset|Connection closed|closed by remote host/i.test(
+      stderr,
+    )
+  ) {
     return new BatonError(quoteSsh(stderr, `ssh could not reach ${host}`), EXIT.sshFailed, check);
   }
   return new BatonError(quoteSsh(stderr, `ssh failed to connect to ${host} (exit 255)`), EXIT.sshFailed, check);
@@ -96,7 +108,11 @@ export function handshakeFailure(end: SshEnd, ourVersion: string): BatonError {
       `a baton older than \`baton proxy\` cannot be reached with --host: ${install}`,
     );
   }
-  return new BatonError(quoteSsh(stderr, `the baton proxy on ${host} ended before the server answered (exit ${end.code ?? '?'})`), EXIT.lostServer, `see the server's log on ${host}, under its BATON_HOME/logs`);
+  return new BatonError(
+    quoteSsh(stderr, `the baton proxy on ${host} ended before the server answered (exit ${end.code ?? '?'})`),
+    EXIT.lostServer,
+    `see the server's log on ${host}, under its BATON_HOME/logs`,
+  );
 }
 
 /** Why an attached client lost the server on another host; undefined when the proxy ended normally (the server closed). */

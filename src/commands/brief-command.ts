@@ -61,7 +61,11 @@ export function registerBrief(y: Argv, io: Io): Argv {
           agentTitles: catalog.titles,
         });
         if (brief.text === null) {
-          io.err(brief.reason === 'empty' ? 'no brief: nothing to hand over yet\n' : `no brief: a budget of ${brief.budget} characters leaves no room for the conversation\n`);
+          io.err(
+            brief.reason === 'empty'
+              ? 'no brief: nothing to hand over yet\n'
+              : `no brief: a budget of ${brief.budget} characters leaves no room for the conversation\n`,
+          );
           return;
         }
         io.out(brief.text.endsWith('\n') ? brief.text : brief.text + '\n');

@@ -28,7 +28,7 @@ export function registerChat(y: Argv, io: Io): Argv {
         .option('conversation', { alias: 'c', type: 'string', describe: 'continue this conversation (id or unique prefix)' })
         .option('new', { type: 'boolean', describe: 'start a new conversation (the default without --conversation)' })
         .conflicts('conversation', 'new')
-        .option('agent', { alias: 'a', type: 'string', describe: 'the agent to run (default: the conversation\'s current one)' })
+        .option('agent', { alias: 'a', type: 'string', describe: "the agent to run (default: the conversation's current one)" })
         .option('model', { alias: 'm', type: 'string', describe: 'the model to ask the agent for' })
         .option('json', { type: 'boolean', default: false, describe: 'print the new entries and the conversation id as JSON' })
         .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'let the agent use tools without asking' })
@@ -118,10 +118,15 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
       },
     );
     if (a.json) {
-      io.out(jsonText({ conversation: result.conversationId, agent: result.agent, model: result.model, handoff: result.handoff ?? null, entries: result.entries }) + '\n');
+      io.out(
+        jsonText({ conversation: result.conversationId, agent: result.agent, model: result.model, handoff: result.handoff ?? null, entries: result.entries }) +
+          '\n',
+      );
     } else {
       io.out(stripControls(result.reply) + '\n');
-      io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${result.handoff?.from ? ` · handed over from ${result.handoff.from} (${result.handoff.mode})` : ''}\n`);
+      io.err(
+        `conversation ${result.conversationId} · ${result.agent} (${result.model})${result.handoff?.from ? ` · handed over from ${result.handoff.from} (${result.handoff.mode})` : ''}\n`,
+      );
     }
     if (cancel.signal.aborted) throw cancelled();
   } catch (err) {

@@ -21,7 +21,8 @@ function describe(io: Io, r: ForkResult): void {
   io.err(`forked ${from} into conversation ${r.id} "${r.title}" (${r.entries} entries)\n`);
   const w = r.worktree;
   if (w) {
-    const start = w.from.kind === 'checkpoint' ? `the checkpoint of #${w.from.seq}` : 'a checkpoint of the working tree taken now (the fork point is the last turn)';
+    const start =
+      w.from.kind === 'checkpoint' ? `the checkpoint of #${w.from.seq}` : 'a checkpoint of the working tree taken now (the fork point is the last turn)';
     io.err(`worktree at ${start}, commit ${w.commit.slice(0, 12)}\n`);
     if (w.base.branch) io.err(`base: ${w.base.branch}\n`);
     else io.err(`base: HEAD is detached, so the fork records commit ${w.base.commit.slice(0, 12)} as its base (no branch)\n`);
@@ -32,9 +33,13 @@ function describe(io: Io, r: ForkResult): void {
   const agent = r.agent ? `${r.agent.harness} (${r.agent.model})` : 'the agent of your choice (--agent NAME)';
   if (r.mode === 'native' && r.nativeSession) {
     const n = r.nativeSession;
-    io.err(`native fork: continues with ${agent}; the first message forks ${n.harness}'s own session ${n.agentSession} (it holds the conversation up to #${r.forkedFrom.seq}; that session is left as it was)\n`);
+    io.err(
+      `native fork: continues with ${agent}; the first message forks ${n.harness}'s own session ${n.agentSession} (it holds the conversation up to #${r.forkedFrom.seq}; that session is left as it was)\n`,
+    );
   } else {
-    io.err(`replay fork: continues with ${agent}; the first message replays the conversation up to #${r.forkedFrom.seq} with a brief, because ${r.replayReason ?? 'no agent session can be forked'}\n`);
+    io.err(
+      `replay fork: continues with ${agent}; the first message replays the conversation up to #${r.forkedFrom.seq} with a brief, because ${r.replayReason ?? 'no agent session can be forked'}\n`,
+    );
   }
   io.err(`next: baton chat --conversation ${r.id} "..."\n`);
 }
@@ -42,7 +47,7 @@ function describe(io: Io, r: ForkResult): void {
 export function registerFork(y: Argv, io: Io): Argv {
   return y.command(
     'fork <id>',
-    'a new conversation from ID\'s history up to SEQ, in the same directory or (--worktree) a new git worktree',
+    "a new conversation from ID's history up to SEQ, in the same directory or (--worktree) a new git worktree",
     (c) =>
       c
         .positional('id', { type: 'string', demandOption: true, describe: 'the conversation to fork (id or unique prefix)' })
@@ -52,7 +57,8 @@ export function registerFork(y: Argv, io: Io): Argv {
         .option('name', { type: 'string', describe: 'with --worktree: branch baton/NAME, directory <repo>-NAME (default: the new id)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }),
     async (a) => {
-      if (!Number.isSafeInteger(a.at)) throw badInput(`--at must be a whole number (an entry's seq), got ${String(a.at)}`, `see the seqs with baton transcript show ${a.id}`);
+      if (!Number.isSafeInteger(a.at))
+        throw badInput(`--at must be a whole number (an entry's seq), got ${String(a.at)}`, `see the seqs with baton transcript show ${a.id}`);
       // The drivers are asked whether the agent can fork its own session (a native fork).
       const catalog = await agentCatalog(io);
       try {

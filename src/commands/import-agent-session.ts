@@ -9,7 +9,10 @@ import { createConversation, resolveHome, titleFrom } from '../transcript/store.
 import { agentCatalog } from './agent-catalog.js';
 import type { Io } from './io.js';
 
-export async function importAgentSession(io: Io, opts: { agent: string; session: string; title?: string }): Promise<{ id: string; entries: number; skipped: number }> {
+export async function importAgentSession(
+  io: Io,
+  opts: { agent: string; session: string; title?: string },
+): Promise<{ id: string; entries: number; skipped: number }> {
   const { registry } = await agentCatalog(io);
   try {
     const driver = registry.get(opts.agent);
@@ -33,7 +36,10 @@ export async function importAgentSession(io: Io, opts: { agent: string; session:
       t.apply({ type: 'session', agentSession: imported.agentSession });
       for (const e of imported.events) t.apply(e);
       t.flush();
-      t.apply({ type: 'notice', text: `Imported from ${driver.title}'s own session ${imported.agentSession}${imported.logPath ? ` (${imported.logPath})` : ''}.` });
+      t.apply({
+        type: 'notice',
+        text: `Imported from ${driver.title}'s own session ${imported.agentSession}${imported.logPath ? ` (${imported.logPath})` : ''}.`,
+      });
       t.confirmCursor(driver.name, imported.agentSession, t.lastSeq);
       await conv.meta.update({ lastAgent: { harness: driver.name, model: imported.model ?? 'default' } });
       return { id: conv.id, entries: t.lastSeq, skipped: imported.skipped };

@@ -19,7 +19,11 @@ export interface MessageSource {
 }
 
 function fromBytes(buf: Buffer, what: string): string {
-  if (buf.length > MESSAGE_MAX_BYTES) throw badInput(`${what} is ${buf.length} bytes, over baton's ${MESSAGE_MAX_BYTES}-byte limit for one message`, 'send it in parts, or put it in a file the agent reads');
+  if (buf.length > MESSAGE_MAX_BYTES)
+    throw badInput(
+      `${what} is ${buf.length} bytes, over baton's ${MESSAGE_MAX_BYTES}-byte limit for one message`,
+      'send it in parts, or put it in a file the agent reads',
+    );
   requireUtf8(buf, what);
   return buf.toString('utf8');
 }

@@ -21,7 +21,21 @@ export type QuickCommand = { plugins: string[] } & (
  * Every command's name: a first word that is none of them is the DIR of `baton [DIR]`, as
  * yargs reads it (a test holds this list to the parser's).
  */
-export const COMMAND_NAMES: readonly string[] = ['open', 'transcript', 'brief', 'chat', 'agents', 'reset', 'fork', 'worktree', 'server', 'attach', 'ls', 'kill-server', 'proxy'];
+export const COMMAND_NAMES: readonly string[] = [
+  'open',
+  'transcript',
+  'brief',
+  'chat',
+  'agents',
+  'reset',
+  'fork',
+  'worktree',
+  'server',
+  'attach',
+  'ls',
+  'kill-server',
+  'proxy',
+];
 
 /** An option's value: a plain word (yargs would read `-x` as the next option). */
 const plainWord = (w: string | undefined): w is string => w !== undefined && w !== '' && !w.startsWith('-');

@@ -29,7 +29,10 @@ export function registerReset(y: Argv, io: Io): Argv {
         }
         const r = await resetConversation(conv, a.to!, { restore: a.restore, force: a.force });
         io.out(`conversation ${conv.id} reset to #${a.to}: ${r.hidden} entries hidden (undo with baton reset ${conv.id} --undo)\n`);
-        if (r.restored) io.out(`worktree restored from checkpoint ${r.restored.checkpoint.slice(0, 12)}: ${r.restored.written} files written, ${r.restored.removed} removed\n`);
+        if (r.restored)
+          io.out(
+            `worktree restored from checkpoint ${r.restored.checkpoint.slice(0, 12)}: ${r.restored.written} files written, ${r.restored.removed} removed\n`,
+          );
         io.out('the next message is sent as a replay of the conversation up to there\n');
       } finally {
         await conv.close();

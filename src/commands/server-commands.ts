@@ -20,12 +20,20 @@ import type { Io } from './io.js';
 import type { Argv } from './yargs.js';
 
 /** `-L NAME`, on every command that talks to a server. */
-export const serverNameOption = { alias: 'L', type: 'string', default: DEFAULT_SERVER, describe: 'the server to use (several may run, each with its own tabs)' } as const;
+export const serverNameOption = {
+  alias: 'L',
+  type: 'string',
+  default: DEFAULT_SERVER,
+  describe: 'the server to use (several may run, each with its own tabs)',
+} as const;
 
 /** `--host` and `--remote-baton`, on every command that talks to a server. */
 export const hostOptions = {
   host: { type: 'string', describe: 'the server of another machine, [USER@]HOST (anything ssh takes), reached through ssh' },
-  'remote-baton': { type: 'string', describe: 'with --host: the path of baton on that host, when its PATH has none (default: BATON_REMOTE_COMMAND, else baton)' },
+  'remote-baton': {
+    type: 'string',
+    describe: 'with --host: the path of baton on that host, when its PATH has none (default: BATON_REMOTE_COMMAND, else baton)',
+  },
 } as const;
 
 /** The remote server the options name, or undefined for this machine's. */
@@ -41,9 +49,20 @@ export function remoteOf(a: { host?: string | undefined; 'remote-baton'?: string
   };
 }
 
-async function ask(io: Io, request: { kind: 'ls' } | { kind: 'kill-server' }, name: string, remote: RemoteOptions | undefined): Promise<Record<string, unknown> & { pid: number }> {
+async function ask(
+  io: Io,
+  request: { kind: 'ls' } | { kind: 'kill-server' },
+  name: string,
+  remote: RemoteOptions | undefined,
+): Promise<Record<string, unknown> & { pid: number }> {
   const user = userAuthor(io.env);
-  const conn = await connect({ name, env: io.env, start: false, hello: { user: { name: user.name, device: user.device }, request, cols: 80, rows: 24 }, ...(remote ? { remote } : {}) });
+  const conn = await connect({
+    name,
+    env: io.env,
+    start: false,
+    hello: { user: { name: user.name, device: user.device }, request, cols: 80, rows: 24 },
+    ...(remote ? { remote } : {}),
+  });
   const reply = await new Promise<Frame>((resolve, reject) => {
     conn.onFrame((f) => resolve(f));
     conn.transport.onClose((end) => reject(refused(`the ${conn.transport.label} closed the connection without an answer${end.lost ? `: ${end.lost}` : ''}`)));
@@ -97,7 +116,10 @@ export async function attachClient(io: Io, a: AttachArgs, setExit: (code: number
 
 function formatTabs(tabs: TabListing[]): string {
   return tabs
-    .map((t) => `${t.index}: ${stripControls(t.label)} (${t.agent}) ${t.status}  ${stripControls(t.cwd)}${t.conversation ? `  conversation ${t.conversation}` : ''}${t.active ? '  (active)' : ''}`)
+    .map(
+      (t) =>
+        `${t.index}: ${stripControls(t.label)} (${t.agent}) ${t.status}  ${stripControls(t.cwd)}${t.conversation ? `  conversation ${t.conversation}` : ''}${t.active ? '  (active)' : ''}`,
+    )
     .join('\n');
 }
 
@@ -111,7 +133,7 @@ export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) 
     )
     .command(
       'attach',
-      'attach to the running server\'s tabs (C-b d detaches again)',
+      "attach to the running server's tabs (C-b d detaches again)",
       (c) =>
         c
           .option('L', serverNameOption)
@@ -122,7 +144,7 @@ export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) 
     )
     .command(
       'ls',
-      'the server\'s tabs: agent, status, directory',
+      "the server's tabs: agent, status, directory",
       (c) => c.option('L', serverNameOption).option('json', { type: 'boolean', default: false }).options(hostOptions),
       async (a) => {
         const remote = remoteOf(a, io.env);
@@ -135,7 +157,11 @@ export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) 
     .command(
       'kill-server',
       'end the server and every tab in it',
-      (c) => c.option('L', serverNameOption).option('force', { alias: 'f', type: 'boolean', default: false, describe: 'even when agents are working' }).options(hostOptions),
+      (c) =>
+        c
+          .option('L', serverNameOption)
+          .option('force', { alias: 'f', type: 'boolean', default: false, describe: 'even when agents are working' })
+          .options(hostOptions),
       async (a) => {
         const remote = remoteOf(a, io.env);
         const r = await ask(io, { kind: 'ls' }, a.L, remote);
@@ -156,7 +182,10 @@ export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) 
       (c) => c.option('L', serverNameOption).option('start', { type: 'boolean', default: false, describe: 'start the server when none runs' }),
       async (a) => {
         if (process.stdout.isTTY) {
-          throw badInput('baton proxy speaks baton\'s wire protocol on stdin and stdout, not to a terminal', 'it is what `baton attach --host THIS-HOST` runs here through ssh; to use baton here, run `baton`');
+          throw badInput(
+            "baton proxy speaks baton's wire protocol on stdin and stdout, not to a terminal",
+            'it is what `baton attach --host THIS-HOST` runs here through ssh; to use baton here, run `baton`',
+          );
         }
         setExit(await proxy({ name: a.L, env: io.env, start: a.start, pluginDirs: pluginDirs(), cwd: io.cwd, input: process.stdin, output: process.stdout }));
       },

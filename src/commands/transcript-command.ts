@@ -10,16 +10,7 @@ import { badInput } from '../errors.js';
 import { renderEntries, renderMarkdown, authorLabel } from '../transcript/render-text.js';
 import { redactEntry } from '../transcript/redact.js';
 import { stripControls } from '../transcript/sanitize.js';
-import {
-  formatProblem,
-  importJsonl,
-  listConversations,
-  prune,
-  readConversation,
-  resolveHome,
-  retentionDays,
-  type LoadProblem,
-} from '../transcript/store.js';
+import { formatProblem, importJsonl, listConversations, prune, readConversation, resolveHome, retentionDays, type LoadProblem } from '../transcript/store.js';
 import { FORMAT, FORMAT_VERSION } from '../transcript/store.js';
 import type { Entry } from '../transcript/types.js';
 import { jsonText, type Io } from './io.js';
@@ -84,17 +75,19 @@ export function registerTranscript(y: Argv, io: Io): Argv {
         'export <id>',
         'the whole conversation on stdout',
         (c) =>
-          c
-            .positional('id', { type: 'string', demandOption: true })
-            .option('format', { choices: ['jsonl', 'md'] as const, default: 'jsonl' as const, describe: 'jsonl: baton\'s own format (importable); md: a readable document' }),
+          c.positional('id', { type: 'string', demandOption: true }).option('format', {
+            choices: ['jsonl', 'md'] as const,
+            default: 'jsonl' as const,
+            describe: "jsonl: baton's own format (importable); md: a readable document",
+          }),
         (a) => exportCommand(io, a),
       )
       .command(
         'import <source>',
-        'start a conversation from a baton JSONL export (--from jsonl FILE) or from an agent CLI\'s own session (--from NAME SESSION)',
+        "start a conversation from a baton JSONL export (--from jsonl FILE) or from an agent CLI's own session (--from NAME SESSION)",
         (c) =>
           c
-            .positional('source', { type: 'string', demandOption: true, describe: 'a file (jsonl) or the CLI\'s session id' })
+            .positional('source', { type: 'string', demandOption: true, describe: "a file (jsonl) or the CLI's session id" })
             .option('from', { type: 'string', demandOption: true, describe: '`jsonl`, or an agent name (claude, codex, ...)' })
             .option('title', { type: 'string' }),
         (a) => importCommand(io, a),
@@ -120,7 +113,9 @@ async function listCommand(io: Io): Promise<void> {
   }
   for (const r of rows) {
     const agent = r.lastAgent ? `${r.lastAgent.harness}/${r.lastAgent.model}` : '-';
-    io.out(`${pad(r.id, 14)} ${r.updated.slice(0, 16).replace('T', ' ')}  ${pad(String(r.entries), 6)} ${pad(agent, 22)} ${stripControls(r.title)}${r.open ? '  (open)' : ''}\n`);
+    io.out(
+      `${pad(r.id, 14)} ${r.updated.slice(0, 16).replace('T', ' ')}  ${pad(String(r.entries), 6)} ${pad(agent, 22)} ${stripControls(r.title)}${r.open ? '  (open)' : ''}\n`,
+    );
   }
 }
 

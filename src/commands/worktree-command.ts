@@ -41,10 +41,10 @@ export function registerWorktree(y: Argv, io: Io): Argv {
       )
       .command(
         'remove <target>',
-        'remove a fork\'s worktree and its branch (refused when it has uncommitted changes, unless --force)',
+        "remove a fork's worktree and its branch (refused when it has uncommitted changes, unless --force)",
         (c) =>
           c
-            .positional('target', { type: 'string', demandOption: true, describe: 'the fork\'s conversation id (or prefix), or the worktree\'s path' })
+            .positional('target', { type: 'string', demandOption: true, describe: "the fork's conversation id (or prefix), or the worktree's path" })
             .option('force', { type: 'boolean', default: false, describe: 'remove it even with uncommitted changes or commits no other branch holds' }),
         async (a) => {
           const r = await removeForkWorktree(home(), a.target, { force: a.force, cwd: io.cwd, env: io.env });

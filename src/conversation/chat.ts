@@ -73,7 +73,14 @@ async function readyDriver(registry: Registry, name: string, signal: AbortSignal
     registry.detect(name),
     new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new BatonError(`${driver.title} (${name}) did not say whether it is installed within ${DETECT_TIMEOUT_MS / 1000} s`, EXIT.agentFailed, 'see `baton agents`; a drop-in driver may be at fault')),
+        () =>
+          reject(
+            new BatonError(
+              `${driver.title} (${name}) did not say whether it is installed within ${DETECT_TIMEOUT_MS / 1000} s`,
+              EXIT.agentFailed,
+              'see `baton agents`; a drop-in driver may be at fault',
+            ),
+          ),
         DETECT_TIMEOUT_MS,
       );
       onAbort = () => reject(new BatonError(`the turn was cancelled (${String(signal!.reason)}) before ${driver.title} started`, EXIT.cancelled));
@@ -97,7 +104,15 @@ async function readyDriver(registry: Registry, name: string, signal: AbortSignal
 export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResult> {
   const { conversation: conv, registry } = deps;
   const { name, driver } = await checkTurn(turn, deps);
-  const input: HandoffInput = { conversation: conv, registry, driver, ...(turn.model ? { model: turn.model } : {}), env: turn.env, git: deps.git, inTab: false };
+  const input: HandoffInput = {
+    conversation: conv,
+    registry,
+    driver,
+    ...(turn.model ? { model: turn.model } : {}),
+    env: turn.env,
+    git: deps.git,
+    inTab: false,
+  };
   const plan = await planHandoff(input);
 
   // From here on the conversation changes.
@@ -157,7 +172,19 @@ async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, nam
   const checkpoint = deps.checkpoint ? await deps.checkpoint(t.lastSeq + 1) : undefined;
   t.apply({ type: 'user_text', text: turn.prompt, checkpoint, switchId: plan.switching ? switchId : undefined });
   conv.sync();
-  return { turn, deps, t, driver: plan.driver, name, model: plan.model, before, beforeMessageSeq, resume: plan.resume, fork: !!plan.fork, ...(handoff ? { handoff } : {}) };
+  return {
+    turn,
+    deps,
+    t,
+    driver: plan.driver,
+    name,
+    model: plan.model,
+    before,
+    beforeMessageSeq,
+    resume: plan.resume,
+    fork: !!plan.fork,
+    ...(handoff ? { handoff } : {}),
+  };
 }
 
 /** The prompt the driver gets: the brief, when there is one, then the user's message. */
@@ -239,7 +266,10 @@ async function settle(run: TurnRun, result: HeadlessResult): Promise<ChatResult>
     // lacks the history, so the next turn must not treat it as carrying the conversation.
     t.flush();
     t.invalidateCursor(name);
-    t.apply({ type: 'notice', text: `${driver.title} did not ${run.fork ? 'fork' : 'resume'} session ${run.resume} and answered in a new session; the next turn starts it with a full brief.` });
+    t.apply({
+      type: 'notice',
+      text: `${driver.title} did not ${run.fork ? 'fork' : 'resume'} session ${run.resume} and answered in a new session; the next turn starts it with a full brief.`,
+    });
     run.deps.warn?.(`${name} did not ${run.fork ? 'fork' : 'resume'} its session; the next turn replays the conversation`);
     t.flush();
     if (!t.entries.slice(run.before).some((e) => e.kind === 'turn_end')) t.apply({ type: 'turn_end' });
@@ -272,7 +302,11 @@ function noAnswer(run: TurnRun, entries: Entry[]): never {
   const conv = run.deps.conversation;
   const said = entries.filter((e) => e.kind === 'error').pop();
   const why = said?.kind === 'error' ? `: ${said.text}` : ' (no text, no tool call, no approval request)';
-  const err = new BatonError(`${run.driver.title} ended the turn without an answer${why}`, EXIT.agentFailed, `your message is kept in the transcript (baton transcript show ${conv.id}); retry with baton chat`);
+  const err = new BatonError(
+    `${run.driver.title} ended the turn without an answer${why}`,
+    EXIT.agentFailed,
+    `your message is kept in the transcript (baton transcript show ${conv.id}); retry with baton chat`,
+  );
   if (!said) return fail(run, err);
   conv.sync();
   throw err;
@@ -283,7 +317,12 @@ function fail(run: TurnRun, err: unknown): never {
   const { t, driver } = run;
   t.flush();
   const message = err instanceof Error ? err.message : String(err);
-  const text = err instanceof TurnAbandonedError ? message.charAt(0).toUpperCase() + message.slice(1) : message.startsWith(driver.title) ? message : `${driver.title} failed: ${message}`;
+  const text =
+    err instanceof TurnAbandonedError
+      ? message.charAt(0).toUpperCase() + message.slice(1)
+      : message.startsWith(driver.title)
+        ? message
+        : `${driver.title} failed: ${message}`;
   t.apply({ type: 'error', text, code: err instanceof BatonError ? String(err.exitCode) : 'internal' });
   run.deps.conversation.sync();
   if (err instanceof BatonError) throw err;

@@ -91,7 +91,10 @@ async function sharesHistory(root: string, sha: string): Promise<boolean> {
 export async function planWorktreeFork(src: OpenConversation, atSeq: number, env: NodeJS.ProcessEnv, name?: string): Promise<WorktreePlan> {
   const cwd = src.meta.data.cwd;
   if (!cwd || !existsSync(cwd)) {
-    throw notARepository(`conversation ${src.id}'s directory ${cwd || '(none recorded)'} no longer exists, so there is no repository to fork a worktree from`, tabForkHint(src.id, atSeq));
+    throw notARepository(
+      `conversation ${src.id}'s directory ${cwd || '(none recorded)'} no longer exists, so there is no repository to fork a worktree from`,
+      tabForkHint(src.id, atSeq),
+    );
   }
   if (!(await isRepo(cwd))) {
     throw notARepository(
@@ -145,7 +148,10 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
 
   const custom = env[WORKTREES_DIR_ENV];
   if (custom !== undefined && custom !== '' && !isAbsolute(custom)) {
-    throw badInput(`${WORKTREES_DIR_ENV} must be an absolute path (got "${custom.slice(0, 200)}")`, `set it to a directory, or unset it to put forks beside the repository`);
+    throw badInput(
+      `${WORKTREES_DIR_ENV} must be an absolute path (got "${custom.slice(0, 200)}")`,
+      `set it to a directory, or unset it to put forks beside the repository`,
+    );
   }
   const main = worktrees[0]?.path ?? root;
   plan.repoName = basename(main);
@@ -158,7 +164,8 @@ export async function planWorktreeFork(src: OpenConversation, atSeq: number, env
       throw alreadyExists(`branch ${b} already exists`, `pick another --name, or see it with: baton worktree list (delete it with git branch -D ${b})`);
     }
     const path = forkPath(plan, name);
-    if (taken(path)) throw alreadyExists(`${path} already exists`, `pick another --name${custom ? '' : `, or set ${WORKTREES_DIR_ENV} to put forks elsewhere`}`);
+    if (taken(path))
+      throw alreadyExists(`${path} already exists`, `pick another --name${custom ? '' : `, or set ${WORKTREES_DIR_ENV} to put forks elsewhere`}`);
     const registered = registeredAt(worktrees, path);
     if (registered) throw registered;
   }
@@ -211,7 +218,12 @@ export async function undoWorktreeFork(plan: WorktreePlan, forkId: string, fork:
  * checkpoint and writes nothing. A git failure that is not bad input (a bug, a broken
  * repository) is thrown, not returned.
  */
-export async function worktreeForkBlocker(conv: OpenConversation, atSeq: number, env: NodeJS.ProcessEnv = process.env, name?: string): Promise<BatonError | undefined> {
+export async function worktreeForkBlocker(
+  conv: OpenConversation,
+  atSeq: number,
+  env: NodeJS.ProcessEnv = process.env,
+  name?: string,
+): Promise<BatonError | undefined> {
   try {
     checkSeq(conv, atSeq, '--at');
     if (name !== undefined) checkForkName(name);

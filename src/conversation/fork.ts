@@ -72,12 +72,17 @@ export interface ForkResult {
 function checkForkPoint(src: OpenConversation, atSeq: number): void {
   const t = src.transcript;
   const visible = t.visible();
-  const range = visible.length ? `give a seq from ${visible[0]!.seq} to ${visible.at(-1)!.seq} (see baton transcript show ${src.id})` : 'the conversation has no entries yet';
+  const range = visible.length
+    ? `give a seq from ${visible[0]!.seq} to ${visible.at(-1)!.seq} (see baton transcript show ${src.id})`
+    : 'the conversation has no entries yet';
   if (!Number.isSafeInteger(atSeq) || atSeq < 1 || !t.entry(atSeq)) {
     throw noSuchEntry(`--at ${atSeq} is not an entry of conversation ${src.id}`, range);
   }
   if (!visible.some((e) => e.seq === atSeq)) {
-    throw noSuchEntry(`#${atSeq} of conversation ${src.id} is hidden by a reset`, `fork at an entry that is shown (baton transcript show ${src.id}), or undo the reset first: baton reset ${src.id} --undo`);
+    throw noSuchEntry(
+      `#${atSeq} of conversation ${src.id} is hidden by a reset`,
+      `fork at an entry that is shown (baton transcript show ${src.id}), or undo the reset first: baton reset ${src.id} --undo`,
+    );
   }
 }
 
@@ -98,7 +103,11 @@ function chooseAgent(opts: ForkOptions, segments: readonly Segment[], current: S
  */
 export async function forkConversation(home: string, sourceId: string, atSeq: number, opts: ForkOptions): Promise<ForkResult> {
   if (opts.name !== undefined) {
-    if (!opts.worktree) throw badInput('--name names the fork\'s branch and worktree, so it needs --worktree', `baton fork ${sourceId} --at ${atSeq} --worktree --name ${opts.name}`);
+    if (!opts.worktree)
+      throw badInput(
+        "--name names the fork's branch and worktree, so it needs --worktree",
+        `baton fork ${sourceId} --at ${atSeq} --worktree --name ${opts.name}`,
+      );
     checkForkName(opts.name);
   }
   const src = await readConversation(home, sourceId);

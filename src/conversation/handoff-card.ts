@@ -7,7 +7,7 @@ import { buildBrief, briefHash } from '../transcript/brief.js';
 import type { Transcript } from '../transcript/transcript.js';
 import type { AgentRef, Entry } from '../transcript/types.js';
 
-export const CARD_LABEL = 'Regenerated from this conversation\'s transcript; not stored when it was sent.';
+export const CARD_LABEL = "Regenerated from this conversation's transcript; not stored when it was sent.";
 
 export interface HandoffCard {
   handoffSeq: number;

@@ -23,12 +23,15 @@ export interface ResetResult {
  */
 export function checkSeq(conv: Pick<OpenConversation, 'id' | 'transcript'>, seq: number, flag = '--to'): void {
   const t = conv.transcript;
-  if (!Number.isSafeInteger(seq)) throw badInput(`${flag} must be a whole number (an entry's seq), got ${String(seq)}`, `see the seqs with baton transcript show ${conv.id}`);
+  if (!Number.isSafeInteger(seq))
+    throw badInput(`${flag} must be a whole number (an entry's seq), got ${String(seq)}`, `see the seqs with baton transcript show ${conv.id}`);
   const visible = t.visible();
   if (seq < 1 || seq > t.lastSeq || !t.entry(seq)) {
     throw noSuchEntry(
       `${flag} ${seq} is not an entry of conversation ${conv.id}`,
-      visible.length ? `give a seq from ${visible[0]!.seq} to ${visible.at(-1)!.seq} (see baton transcript show ${conv.id})` : 'the conversation has no entries yet',
+      visible.length
+        ? `give a seq from ${visible[0]!.seq} to ${visible.at(-1)!.seq} (see baton transcript show ${conv.id})`
+        : 'the conversation has no entries yet',
     );
   }
   if (!visible.some((e) => e.seq === seq)) {

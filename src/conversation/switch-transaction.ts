@@ -39,7 +39,13 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string 
   const { conversation: conv, registry, env, git } = session.deps;
   const plan = await planHandoff({ conversation: conv, registry, driver, ...(model ? { model } : {}), env, git, inTab: true });
   const m = plan.model;
-  const spec = await driver.launch({ cwd: conv.meta.data.cwd, model: m === 'default' ? undefined : m, resume: plan.resume, ...(plan.fork ? { fork: true } : {}), env });
+  const spec = await driver.launch({
+    cwd: conv.meta.data.cwd,
+    model: m === 'default' ? undefined : m,
+    resume: plan.resume,
+    ...(plan.fork ? { fork: true } : {}),
+    env,
+  });
   if (recordHandoff(conv, plan, switchId)) conv.sync();
   return { spec, plan };
 }
@@ -50,7 +56,14 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string 
  * and goes with it, in one paste, once the CLI is ready: `message` here (a switch), else the
  * user's next send. A brief is never sent alone, so no model turn is spent on it.
  */
-export async function launchAgent(session: TabSession, agent: string, model: string | undefined, message: string | undefined, switchId: string = randomUUID(), author?: UserAuthor): Promise<SwitchOutcome> {
+export async function launchAgent(
+  session: TabSession,
+  agent: string,
+  model: string | undefined,
+  message: string | undefined,
+  switchId: string = randomUUID(),
+  author?: UserAuthor,
+): Promise<SwitchOutcome> {
   const { registry, terminal, conversation: conv, env } = session.deps;
   const driver = registry.get(agent);
   const found = await registry.detect(agent);
@@ -111,17 +124,28 @@ export async function launchAgent(session: TabSession, agent: string, model: str
       return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
     }
     session.requeue(message, author);
-    return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.` };
+    return {
+      kind: 'switched-not-started',
+      message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.`,
+    };
   }
   const sent = await session.deliver(message, { switchId, ...(author ? { author } : {}) });
   if (sent.kind === 'delivered') return { kind: 'switched', message: `Continued with ${driver.title}.` };
   // Not taken: deliver queued it when nothing was typed yet or the CLI is gone (its input box
   // with it), else handed it back to the compose bar (never to the queue: it may still sit in
   // the CLI's input box) and keeps it claimable should it show up late.
-  if (!terminal.isRunning()) return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
-  if (sent.kind === 'queued') return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.` };
+  if (!terminal.isRunning())
+    return { kind: 'switched-not-started', message: `Switched to ${driver.title}, but it did not start. Your message is queued and goes out when it runs.` };
+  if (sent.kind === 'queued')
+    return {
+      kind: 'switched-not-started',
+      message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.`,
+    };
   session.settle({ unresolved: true });
-  return { kind: 'unknown', message: `${driver.title} is running but never showed your message. Check the pane before sending again; your message was not recorded and is back in the compose bar.` };
+  return {
+    kind: 'unknown',
+    message: `${driver.title} is running but never showed your message. Check the pane before sending again; your message was not recorded and is back in the compose bar.`,
+  };
 }
 
 /** The armed switch, carried out with the message that was sent. */

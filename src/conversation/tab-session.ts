@@ -274,7 +274,9 @@ export class TabSession {
         if (done) return;
         done = true;
         this.owned.delete(wait);
-        void Promise.resolve().then(ready).then(resolve, () => resolve(false));
+        void Promise.resolve()
+          .then(ready)
+          .then(resolve, () => resolve(false));
       };
       const check = () => {
         if (this.status.current === 'idle') {
@@ -358,7 +360,9 @@ export class TabSession {
   async send(text: string, author?: UserAuthor): Promise<SendResult> {
     if (!text.trim()) return { kind: 'refused', message: 'Nothing to send.' };
     if (this.unresolved) {
-      return this.refuse('The last switch did not finish cleanly. Nothing was sent — check the pane; once the agent answers there (or you start it again), sending works again.');
+      return this.refuse(
+        'The last switch did not finish cleanly. Nothing was sent — check the pane; once the agent answers there (or you start it again), sending works again.',
+      );
     }
     const armed = this.armedSwitch;
     if (armed) {
@@ -398,8 +402,10 @@ export class TabSession {
   /** What a queued message waits for, in the user's words. */
   private waitingFor(): string {
     const title = this.driver?.title ?? 'the agent';
-    if (this.status.current === 'approval') return `${title} needs you first: answer it in its pane (a dialog, a permission or a question); then the message goes.`;
-    if (this.delivery.leftoverShowing() !== undefined) return `${title}'s input box still holds a message of yours that was not sent: press Enter in its pane to send it, or clear it there; then this one goes.`;
+    if (this.status.current === 'approval')
+      return `${title} needs you first: answer it in its pane (a dialog, a permission or a question); then the message goes.`;
+    if (this.delivery.leftoverShowing() !== undefined)
+      return `${title}'s input box still holds a message of yours that was not sent: press Enter in its pane to send it, or clear it there; then this one goes.`;
     return `sent when ${title} is idle.`;
   }
 
@@ -664,7 +670,10 @@ export class TabSession {
     if (!brief) return;
     this.pendingBrief = undefined;
     const title = this.driver?.title ?? 'the agent';
-    this.conversation.transcript.apply({ type: 'notice', text: `The brief prepared for ${title} (switch ${brief.switchId}) was never sent: no message followed before it stopped.` });
+    this.conversation.transcript.apply({
+      type: 'notice',
+      text: `The brief prepared for ${title} (switch ${brief.switchId}) was never sent: no message followed before it stopped.`,
+    });
     this.conversation.sync();
   }
 

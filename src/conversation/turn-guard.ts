@@ -70,7 +70,11 @@ export function guardTurn<T>(start: (signal: AbortSignal) => Promise<T>, opts: G
       if (inner.signal.aborted) return;
       inner.abort(opts.signal!.reason);
       abandonAfterGrace(
-        () => new TurnAbandonedError('cancelled', `the turn was cancelled (${String(opts.signal!.reason)}); ${opts.title} did not stop within ${seconds(grace)}, and baton stopped waiting for it`),
+        () =>
+          new TurnAbandonedError(
+            'cancelled',
+            `the turn was cancelled (${String(opts.signal!.reason)}); ${opts.title} did not stop within ${seconds(grace)}, and baton stopped waiting for it`,
+          ),
       );
     };
     timers.push(
@@ -79,7 +83,12 @@ export function guardTurn<T>(start: (signal: AbortSignal) => Promise<T>, opts: G
         if (inner.signal.aborted) return; // already cancelled: that grace period runs
         inner.abort('timeout');
         abandonAfterGrace(
-          () => new TurnAbandonedError('timeout', `${opts.title} did not finish the turn ${within}, nor stop when asked; baton stopped waiting for it`, 'try again, or allow more time with --timeout SECONDS'),
+          () =>
+            new TurnAbandonedError(
+              'timeout',
+              `${opts.title} did not finish the turn ${within}, nor stop when asked; baton stopped waiting for it`,
+              'try again, or allow more time with --timeout SECONDS',
+            ),
         );
       }, opts.timeoutMs + slack),
     );
@@ -95,7 +104,14 @@ export function guardTurn<T>(start: (signal: AbortSignal) => Promise<T>, opts: G
     running.then(
       (value) =>
         settle(() => {
-          if (timedOut && !opts.signal?.aborted) reject(new BatonError(`${opts.title} did not finish the turn ${within}; it stopped when asked`, EXIT.agentFailed, 'try again, or allow more time with --timeout SECONDS'));
+          if (timedOut && !opts.signal?.aborted)
+            reject(
+              new BatonError(
+                `${opts.title} did not finish the turn ${within}; it stopped when asked`,
+                EXIT.agentFailed,
+                'try again, or allow more time with --timeout SECONDS',
+              ),
+            );
           else resolve(value);
         }),
       (err: unknown) => settle(() => reject(err)),

@@ -68,10 +68,16 @@ async function conversationsIn(home: string, paths: readonly string[]): Promise<
 /** The linked worktrees of the repository holding repoDir (not its main one), with their conversations. */
 export async function listForkWorktrees(home: string, repoDir: string): Promise<ForkWorktreeRow[]> {
   if (!(await isRepo(repoDir))) {
-    throw notARepository(`${repoDir} is not a git repository, so it has no worktrees to list`, 'run baton worktree list inside the repository whose forks you want to see');
+    throw notARepository(
+      `${repoDir} is not a git repository, so it has no worktrees to list`,
+      'run baton worktree list inside the repository whose forks you want to see',
+    );
   }
   const linked = (await listWorktrees(repoDir)).filter((w) => !w.main && !w.bare);
-  const byPath = await conversationsIn(home, linked.map((w) => w.path));
+  const byPath = await conversationsIn(
+    home,
+    linked.map((w) => w.path),
+  );
   return linked.map((w) => {
     const row: ForkWorktreeRow = { path: w.path, branch: w.branch, dirty: w.dirty, locked: w.locked, missing: w.prunable || !existsSync(w.path) };
     const c = byPath.get(canonical(w.path));
@@ -132,7 +138,10 @@ export async function removeForkWorktree(home: string, target: string, opts: Rem
     const all = await listWorktrees(repoDir, { dirty: false });
     // A fork may run in a subdirectory of its worktree (where the source ran).
     if (!byPath) {
-      const top = holder(all.filter((x) => !x.main).map((x) => canonical(x.path)), path);
+      const top = holder(
+        all.filter((x) => !x.main).map((x) => canonical(x.path)),
+        path,
+      );
       if (top) path = top;
     }
     const w: WorktreeInfo | undefined = all.find((x) => canonical(x.path) === path);

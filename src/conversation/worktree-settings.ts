@@ -30,7 +30,8 @@ export function worktreeSetupFromConfig(env: NodeJS.ProcessEnv): string[] | unde
   } catch (err) {
     throw badInput(`${file} is not valid JSON (${(err as Error).message})`, 'fix it, or remove the file');
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw badInput(`${file} must hold a JSON object`, 'e.g. {"worktreeSetup": ["npm", "ci"]}');
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw badInput(`${file} must hold a JSON object`, 'e.g. {"worktreeSetup": ["npm", "ci"]}');
   const setup = (data as Record<string, unknown>).worktreeSetup;
   if (setup === undefined || setup === null) return undefined;
   if (!Array.isArray(setup) || setup.length === 0 || !setup.every((a) => typeof a === 'string') || !setup[0]) {

@@ -51,11 +51,14 @@ export class OneShotTimer implements Disposable {
     if (this.disposed) return;
     this.cancel();
     this.when = when;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.when = Infinity;
-      this.fn();
-    }, Math.max(0, when - this.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.when = Infinity;
+        this.fn();
+      },
+      Math.max(0, when - this.now()),
+    );
     if (this.opts.unref) this.timer.unref();
   }
 

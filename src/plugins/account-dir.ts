@@ -16,7 +16,11 @@ export function configBase(env: NodeJS.ProcessEnv): string {
 
 export function accountDir(env: NodeJS.ProcessEnv, driver: string, account: string): string {
   if (!ACCOUNT_NAME.test(account)) {
-    throw new BatonError(`account name "${account}" is not usable`, EXIT.badInput, 'use letters, digits, ".", "_" and "-" (at most 64), starting with a letter or digit');
+    throw new BatonError(
+      `account name "${account}" is not usable`,
+      EXIT.badInput,
+      'use letters, digits, ".", "_" and "-" (at most 64), starting with a letter or digit',
+    );
   }
   return join(configBase(env), 'baton', 'accounts', driver, account);
 }

@@ -13,7 +13,10 @@ const STDERR_KEEP = 8 * 1024;
 
 /** Why a turn was stopped from outside its steps; `info` is the agent's exit, when that was why. */
 export class Stop extends Error {
-  constructor(readonly why: 'timeout' | 'abort' | 'exit', readonly info?: ExitInfo) {
+  constructor(
+    readonly why: 'timeout' | 'abort' | 'exit',
+    readonly info?: ExitInfo,
+  ) {
     super(why);
   }
 }

@@ -50,10 +50,7 @@ export class AcpClient {
     // An agent that dies leaves a broken pipe; the exit is reported elsewhere.
     agentIn.on('error', () => {});
     agentOut.on('error', () => {});
-    const stream = ndJsonStream(
-      Writable.toWeb(agentIn) as WritableStream<Uint8Array>,
-      Readable.toWeb(agentOut) as unknown as ReadableStream<Uint8Array>,
-    );
+    const stream = ndJsonStream(Writable.toWeb(agentIn) as WritableStream<Uint8Array>, Readable.toWeb(agentOut) as unknown as ReadableStream<Uint8Array>);
     const app = client({ name: 'baton' })
       .onNotification('session/update', ({ params }) => opts.onUpdate(params.sessionId, params.update))
       .onRequest('session/request_permission', ({ params }) => opts.onPermission(params));

@@ -36,8 +36,19 @@ export async function acpForkSession(decl: AcpAgentDecl, opts: DriverEnv & { cwd
   });
   let timer: NodeJS.Timeout | undefined;
   const gone = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BatonError(`${title} did not fork session ${opts.session} within ${Math.round(timeoutMs / 1000)} s`, EXIT.agentFailed)), timeoutMs);
-    void group.exited.then((info) => reject(new BatonError(`${title} ended (${info.signal ?? `exit ${info.code}`}) before it forked session ${opts.session}`, EXIT.agentFailed, stderr.trim().split('\n').slice(-3).join('\n') || undefined)));
+    timer = setTimeout(
+      () => reject(new BatonError(`${title} did not fork session ${opts.session} within ${Math.round(timeoutMs / 1000)} s`, EXIT.agentFailed)),
+      timeoutMs,
+    );
+    void group.exited.then((info) =>
+      reject(
+        new BatonError(
+          `${title} ended (${info.signal ?? `exit ${info.code}`}) before it forked session ${opts.session}`,
+          EXIT.agentFailed,
+          stderr.trim().split('\n').slice(-3).join('\n') || undefined,
+        ),
+      ),
+    );
   });
   gone.catch(() => {});
   try {

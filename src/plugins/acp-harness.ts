@@ -9,7 +9,18 @@
 // replayed history (session/load) into new events.
 
 import { BatonError, EXIT } from '../errors.js';
-import { ResumeFailedError, type DetectResult, type IngestOptions, type Ingestor, type DriverDefinition, type DriverEnv, type HeadlessResult, type HeadlessTurn, type LaunchOptions, type LaunchSpec } from './api.js';
+import {
+  ResumeFailedError,
+  type DetectResult,
+  type IngestOptions,
+  type Ingestor,
+  type DriverDefinition,
+  type DriverEnv,
+  type HeadlessResult,
+  type HeadlessTurn,
+  type LaunchOptions,
+  type LaunchSpec,
+} from './api.js';
 // acp-client.js (and with it the SDK, ~0.5 s to import) loads only when a turn runs, so
 // loading the registry for `baton agents` or `baton brief` does not pay for it.
 import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse, RequestPermissionRequest, RequestPermissionResponse } from './acp-client.js';
@@ -118,7 +129,8 @@ export async function runAcpTurn(decl: AcpAgentDecl, turn: HeadlessTurn, opts: A
     }
     return { agentSession: progress.sessionId, resumed: progress.resumed, stopReason: response.stopReason };
   } catch (err) {
-    if (err instanceof Stop && err.why === 'abort' && progress.sessionId && progress.prompting) return await cancelTurn(run, progress.sessionId, progress.prompting);
+    if (err instanceof Stop && err.why === 'abort' && progress.sessionId && progress.prompting)
+      return await cancelTurn(run, progress.sessionId, progress.prompting);
     throw await explain(run, err);
   } finally {
     stops.dispose();
@@ -178,7 +190,12 @@ function answerPermission(req: RequestPermissionRequest, turn: HeadlessTurn, map
   const pick = (kinds: string[]) => kinds.map((k) => req.options.find((o) => o.kind === k)).find(Boolean);
   if (turn.yes) {
     const opt = pick(['allow_once', 'allow_always']);
-    turn.onEvent({ type: 'approval', toolCallId: toolCall.toolCallId, decision: opt ? 'allowed' : 'denied', detail: opt ? `${what}: allowed (--yes)` : `${what}: the agent offered no way to allow it` });
+    turn.onEvent({
+      type: 'approval',
+      toolCallId: toolCall.toolCallId,
+      decision: opt ? 'allowed' : 'denied',
+      detail: opt ? `${what}: allowed (--yes)` : `${what}: the agent offered no way to allow it`,
+    });
     return opt ? { outcome: { outcome: 'selected', optionId: opt.optionId } } : { outcome: { outcome: 'cancelled' } };
   }
   const opt = pick(['reject_once', 'reject_always']);
@@ -223,7 +240,8 @@ async function openSession(run: AcpRun): Promise<void> {
   }
   if (!progress.resumed) progress.sessionId = (await step(client.newSession(turn.cwd))).sessionId;
   turn.onEvent({ type: 'session', agentSession: progress.sessionId! });
-  if (turn.model && !decl.modelArg) turn.onEvent({ type: 'notice', text: `${title} takes no model choice from baton; it used its own default instead of ${turn.model}` });
+  if (turn.model && !decl.modelArg)
+    turn.onEvent({ type: 'notice', text: `${title} takes no model choice from baton; it used its own default instead of ${turn.model}` });
   if (turn.yes && decl.yesMode) await step(client.setMode(progress.sessionId!, decl.yesMode));
 }
 
@@ -258,7 +276,11 @@ async function awaitLoggedTurn(run: AcpRun, sessionLog: NonNullable<AcpTurnOptio
   const where = { cwd: turn.cwd, env, agentSession: progress.sessionId!, since, ...(turn.account ? { account: turn.account } : {}) };
   // An agent that exits meanwhile has written all it will.
   const saved = await Promise.race([loggedTurnEnd(sessionLog, where, LOG_SETTLE_MS).catch(() => false), group.exited.then(() => true)]);
-  if (!saved) turn.onEvent({ type: 'notice', text: `${title} had not written this turn to its own session log ${LOG_SETTLE_MS / 1000} s after answering; it was ended anyway` });
+  if (!saved)
+    turn.onEvent({
+      type: 'notice',
+      text: `${title} had not written this turn to its own session log ${LOG_SETTLE_MS / 1000} s after answering; it was ended anyway`,
+    });
 }
 
 /** A turn cancelled while prompting: the agent is asked to cancel first, so it can save its session; the group ends anyway. */
@@ -275,7 +297,10 @@ async function cancelTurn(run: AcpRun, sessionId: string, prompting: Promise<Pro
   ]);
   clearTimeout(grace);
   const confirmed = r === 'failed' || r?.stopReason === 'cancelled';
-  turn.onEvent({ type: 'notice', text: confirmed ? 'turn cancelled' : `turn cancelled; ${title} did not confirm within ${CANCEL_GRACE_MS / 1000} s and was stopped` });
+  turn.onEvent({
+    type: 'notice',
+    text: confirmed ? 'turn cancelled' : `turn cancelled; ${title} did not confirm within ${CANCEL_GRACE_MS / 1000} s and was stopped`,
+  });
   return { agentSession: sessionId, resumed: progress.resumed, stopReason: (r === 'failed' ? undefined : r?.stopReason) ?? 'cancelled' };
 }
 
@@ -284,7 +309,11 @@ async function explain(run: AcpRun, err: unknown): Promise<BatonError> {
   const { decl, turn, title, group, progress, stderrHint } = run;
   if (err instanceof BatonError) return err;
   if (err instanceof Stop && err.why === 'timeout') {
-    return new BatonError(`${title} did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`, EXIT.agentFailed, stderrHint() ?? 'try again, or allow more time');
+    return new BatonError(
+      `${title} did not finish the turn within ${Math.round(turn.timeoutMs / 100) / 10} s; its processes were ended`,
+      EXIT.agentFailed,
+      stderrHint() ?? 'try again, or allow more time',
+    );
   }
   if (err instanceof Stop && err.why === 'abort') return new BatonError(`the turn with ${title} was cancelled before it started`, EXIT.agentFailed);
   if (isAuthError(err)) return new BatonError(`${title} needs a login`, EXIT.agentFailed, loginHintFrom(decl, progress.init?.authMethods));
@@ -295,7 +324,7 @@ async function explain(run: AcpRun, err: unknown): Promise<BatonError> {
     return new BatonError(`${title} ${how} during the turn`, EXIT.agentFailed, stderrHint());
   }
   const rpc = rpcError(err);
-  const msg = rpc ? `${rpc.message} (${rpc.code})` : (err as Error)?.message ?? String(err);
+  const msg = rpc ? `${rpc.message} (${rpc.code})` : ((err as Error)?.message ?? String(err));
   return new BatonError(`${title} failed: ${msg}`, EXIT.agentFailed, stderrHint());
 }
 

@@ -13,7 +13,11 @@ import type { AcpAgentDecl } from './validate.js';
 const PROBE_TIMEOUT_MS = 20_000;
 
 /** The agent's `initialize` answer, or undefined when it could not be asked. */
-export async function probeAcpAgent(decl: AcpAgentDecl, opts: DriverEnv & { cwd: string }, timeoutMs = PROBE_TIMEOUT_MS): Promise<InitializeResponse | undefined> {
+export async function probeAcpAgent(
+  decl: AcpAgentDecl,
+  opts: DriverEnv & { cwd: string },
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<InitializeResponse | undefined> {
   const env = { ...opts.env, ...(decl.env ?? {}) };
   const path = findExecutable(decl.command, env, opts.cwd);
   if (!path) return undefined;

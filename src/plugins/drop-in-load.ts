@@ -62,7 +62,10 @@ export function pluginLoadTimeout(env: NodeJS.ProcessEnv): { ms: number; problem
   if (/^\d+(\.\d+)?$/.test(raw) && s > 0) return { ms: Math.round(s * 1000) };
   return {
     ms: PLUGIN_LOAD_TIMEOUT_DEFAULT_MS,
-    problem: { path: PLUGIN_LOAD_TIMEOUT_ENV, message: `expected a positive number of seconds, got "${raw.slice(0, 40)}"; using ${PLUGIN_LOAD_TIMEOUT_DEFAULT_MS / 1000} s` },
+    problem: {
+      path: PLUGIN_LOAD_TIMEOUT_ENV,
+      message: `expected a positive number of seconds, got "${raw.slice(0, 40)}"; using ${PLUGIN_LOAD_TIMEOUT_DEFAULT_MS / 1000} s`,
+    },
   };
 }
 
@@ -102,7 +105,12 @@ export async function loadDropIns(dirs: readonly string[], opts: { timeoutMs: nu
       continue;
     }
     checkedOk.add(url);
-    out.push(await withDeadline(loadPluginFile(path, { url }), opts.timeoutMs, () => ({ path, problem: overran(path, opts.timeoutMs, ' in baton (it did when checked)') })));
+    out.push(
+      await withDeadline(loadPluginFile(path, { url }), opts.timeoutMs, () => ({
+        path,
+        problem: overran(path, opts.timeoutMs, ' in baton (it did when checked)'),
+      })),
+    );
   }
   return out;
 }

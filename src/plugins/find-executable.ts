@@ -40,12 +40,7 @@ export function findExecutable(command: string, env: NodeJS.ProcessEnv, cwd = pr
  * undefined when it prints none, fails, or takes longer than `timeoutMs`. A version found is
  * remembered for that executable file (version-cache.ts): the same build is not started again.
  */
-export function probeVersion(
-  path: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  timeoutMs = 5000,
-): Promise<string | undefined> {
+export function probeVersion(path: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 5000): Promise<string | undefined> {
   return cachedVersion(path, args, env, async () => {
     try {
       const r = await runGroup(path, args, { env, timeoutMs, maxBytes: 16 * 1024 });

@@ -65,7 +65,10 @@ function handoffDir(cwd: string): string {
   }
   const st = lstatSync(dir);
   if (st.isSymbolicLink() || !st.isDirectory()) {
-    throw badInput(`${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; baton writes handoff briefs there only into a directory of its own`, `remove ${dir} (baton makes it again, 0700)`);
+    throw badInput(
+      `${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; baton writes handoff briefs there only into a directory of its own`,
+      `remove ${dir} (baton makes it again, 0700)`,
+    );
   }
   // Opened without following links, so the mode is set on this very directory.
   const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
@@ -79,7 +82,11 @@ function handoffDir(cwd: string): string {
 
 /** Writes `text` where the agent can read it; returns the absolute path and the name relative to cwd. */
 export function writeHandoffFile(cwd: string, switchId: string | undefined, text: string): { path: string; rel: string } {
-  const id = (switchId ?? randomUUID()).replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_').slice(0, 80) || randomUUID();
+  const id =
+    (switchId ?? randomUUID())
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 80) || randomUUID();
   // Excluded before the file exists, so no `git status` in between ever lists it.
   excludeHandoffDir(cwd);
   handoffDir(cwd);

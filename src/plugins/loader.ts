@@ -91,13 +91,15 @@ export function builtinDriverFiles(dir: string, extensions: readonly string[]): 
   }
   const out: string[] = [];
   for (const name of names) {
-    const index = extensions.map((ext) => join(dir, name, `index${ext}`)).find((p) => {
-      try {
-        return statSync(p).isFile();
-      } catch {
-        return false;
-      }
-    });
+    const index = extensions
+      .map((ext) => join(dir, name, `index${ext}`))
+      .find((p) => {
+        try {
+          return statSync(p).isFile();
+        } catch {
+          return false;
+        }
+      });
     if (index) out.push(resolve(index));
   }
   return out;
@@ -149,7 +151,11 @@ export async function loadPluginFile(path: string, opts: { url?: string } = {}):
  * Follow plugin directories (created later or not) and call `onChange` once per burst of
  * changes: editors save in several steps, and one reload per save is enough.
  */
-export function watchPluginDirs(dirs: readonly string[], onChange: () => void, opts: { debounceMs?: number; extensions?: string[]; files?: string[] } = {}): { ready: Promise<void>; close(): Promise<void> } {
+export function watchPluginDirs(
+  dirs: readonly string[],
+  onChange: () => void,
+  opts: { debounceMs?: number; extensions?: string[]; files?: string[] } = {},
+): { ready: Promise<void>; close(): Promise<void> } {
   const exts = opts.extensions ?? DROP_IN_EXTENSIONS;
   let timer: NodeJS.Timeout | undefined;
   const kick = () => {

@@ -27,7 +27,16 @@ function completeSpec(spec: LaunchSpecDefinition): LaunchSpec {
 const isThenable = <T>(v: unknown): v is PromiseLike<T> => typeof (v as { then?: unknown } | null)?.then === 'function';
 
 /** The optional methods, called on the definition itself (a driver that is a class instance keeps its `this`). */
-const METHODS = ['ingest', 'statusFromScreen', 'headless', 'readSession', 'endLeftovers', 'sessionLogPath', 'canFork', 'carrySession'] as const satisfies readonly (keyof DriverParts)[];
+const METHODS = [
+  'ingest',
+  'statusFromScreen',
+  'headless',
+  'readSession',
+  'endLeftovers',
+  'sessionLogPath',
+  'canFork',
+  'carrySession',
+] as const satisfies readonly (keyof DriverParts)[];
 
 /** The HarnessDriver for a definition that passed driverProblems(). */
 export function normalizeDriver(def: DriverDefinition): HarnessDriver {

@@ -117,7 +117,10 @@ function readConfigFile(path: string, problems: PluginProblem[]): RegistryConfig
 }
 
 function globToRegExp(pattern: string): RegExp {
-  const body = pattern.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*');
+  const body = pattern
+    .split('*')
+    .map((s) => s.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${body}$`, 'i');
 }
 
@@ -222,15 +225,17 @@ class DriverRegistry implements Registry {
   familyOf(model: string): FamilyDecl | undefined {
     const m = model.toLowerCase();
     return (
-      this.config.families.find((f) => f.name.toLowerCase() === m) ??
-      this.config.families.find((f) => f.match.some((pat) => globToRegExp(pat).test(model)))
+      this.config.families.find((f) => f.name.toLowerCase() === m) ?? this.config.families.find((f) => f.match.some((pat) => globToRegExp(pat).test(model)))
     );
   }
 
   async resolveFamily(model: string): Promise<FamilyResolution> {
     const fam = this.familyOf(model);
     if (!fam) {
-      throw badInput(`no agent family matches the model "${model}"`, `families: ${this.config.families.map((f) => f.name).join(', ') || 'none'}; or name the agent with --agent`);
+      throw badInput(
+        `no agent family matches the model "${model}"`,
+        `families: ${this.config.families.map((f) => f.name).join(', ') || 'none'}; or name the agent with --agent`,
+      );
     }
     const names = fam.drivers.filter((n) => this.has(n));
     for (const d of this.drivers()) if (d.families.includes(fam.name) && !names.includes(d.name)) names.push(d.name);

@@ -113,9 +113,11 @@ class SessionLogFollower implements Ingestor {
     const dirs = [...new Set([this.where.dir(this.opts.cwd), this.where.dir(realOr(this.opts.cwd))])];
     // Watch first, then look: a log created in between is seen by one or the other. The
     // watch stays while a log is followed, so a second new one is noticed.
-    this.watchers = dirs.map((dir) => watchPath(dir, { dir: true }, (event, p) => {
-      if (event === 'add') void this.consider([p]);
-    }));
+    this.watchers = dirs.map((dir) =>
+      watchPath(dir, { dir: true }, (event, p) => {
+        if (event === 'add') void this.consider([p]);
+      }),
+    );
     await Promise.all(this.watchers.map((w) => w.ready));
     const there: string[] = [];
     for (const dir of dirs) {

@@ -16,7 +16,11 @@ export interface ImportingLogParser extends LogParser {
 export async function importSessionLog(path: string, session: string, parser: ImportingLogParser): Promise<ImportedSession> {
   const events: TranscriptEvent[] = [];
   let invalid = 0;
-  await readJsonlFile(path, (record) => events.push(...parser.parse(record)), () => invalid++);
+  await readJsonlFile(
+    path,
+    (record) => events.push(...parser.parse(record)),
+    () => invalid++,
+  );
   events.push(...(parser.end?.() ?? []));
   const out: ImportedSession = { agentSession: session, events, skipped: parser.skipped + invalid, logPath: path };
   if (parser.model) out.model = parser.model;

@@ -126,7 +126,8 @@ export function driverProblems(value: unknown): string[] {
   else if (caps !== undefined) p.push(`capabilities: expected an object, got ${typeOf(caps)}`);
   fn(p, value, 'detect', 'detect', true);
   fn(p, value, 'launch', 'launch', true);
-  for (const k of ['ingest', 'statusFromScreen', 'headless', 'readSession', 'endLeftovers', 'sessionLogPath', 'canFork', 'carrySession']) fn(p, value, k, k, false);
+  for (const k of ['ingest', 'statusFromScreen', 'headless', 'readSession', 'endLeftovers', 'sessionLogPath', 'canFork', 'carrySession'])
+    fn(p, value, k, k, false);
   return p;
 }
 

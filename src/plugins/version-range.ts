@@ -38,11 +38,16 @@ function holds(version: Triple, comparator: string): boolean | undefined {
   if (!target) return undefined;
   const c = cmp(version, target);
   switch (op) {
-    case '>=': return c >= 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    case '<': return c < 0;
-    default: return c === 0;
+    case '>=':
+      return c >= 0;
+    case '<=':
+      return c <= 0;
+    case '>':
+      return c > 0;
+    case '<':
+      return c < 0;
+    default:
+      return c === 0;
   }
 }
 

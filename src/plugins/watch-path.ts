@@ -48,11 +48,7 @@ function nearestExisting(p: string): string {
  * Calls `onEvent(event, path)` for changes to `target` (a file), or to entries directly in
  * `target` (a directory, with `dir: true`), including its creation.
  */
-export function watchPath(
-  target: string,
-  opts: { dir: boolean },
-  onEvent: (event: WatchEvent, path: string) => void,
-): PathWatcher {
+export function watchPath(target: string, opts: { dir: boolean }, onEvent: (event: WatchEvent, path: string) => void): PathWatcher {
   const abs = resolve(target);
   const inside = (p: string) => p === abs || (opts.dir && dirname(p) === abs);
   const onTheWay = (p: string) => abs.startsWith(p + sep);

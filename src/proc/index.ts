@@ -8,7 +8,20 @@
 
 export { alive, exists, groupExists } from './alive.js';
 export { allPids, childrenOf, groupAlive, groupMembers, processes, sessionGroups } from './members.js';
-export { cmdlineBytes, cmdlineOf, cwdOf, environOf, exeOf, linkPath, openFiles, processesUnder, splitNul, underDir, type OpenFile, type PlaceKind } from './places.js';
+export {
+  cmdlineBytes,
+  cmdlineOf,
+  cwdOf,
+  environOf,
+  exeOf,
+  linkPath,
+  openFiles,
+  processesUnder,
+  splitNul,
+  underDir,
+  type OpenFile,
+  type PlaceKind,
+} from './places.js';
 export { endGroup, endPids, signalGroup, signalPid, waitUntil, type EndPidsOptions } from './signal.js';
 export { ProcessGroup, runGroup, spawnGroup, type ExitInfo, type GroupSpawnOptions, type RunResult } from './spawn-group.js';
 export { TICKS_PER_SECOND, bootTime, isZombie, parseBootTime, parseResidentKb, parseStat, readStat, residentKb, startedAtMs, type ProcStat } from './stat.js';

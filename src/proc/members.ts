@@ -70,5 +70,7 @@ export function sessionGroups(sid: number): number[] {
 
 /** Pids whose parent is `pid` (zombies included). Empty where there is no /proc. */
 export function childrenOf(pid: number): number[] {
-  return processes().filter((s) => s.ppid === pid).map((s) => s.pid);
+  return processes()
+    .filter((s) => s.ppid === pid)
+    .map((s) => s.pid);
 }

@@ -15,6 +15,12 @@ export function authorOf(user: unknown): UserAuthor {
 }
 
 function field(v: unknown): string {
-  const t = typeof v === 'string' ? stripControls(v).replace(/[\n\t]/g, ' ').trim().slice(0, USER_FIELD_MAX) : '';
+  const t =
+    typeof v === 'string'
+      ? stripControls(v)
+          .replace(/[\n\t]/g, ' ')
+          .trim()
+          .slice(0, USER_FIELD_MAX)
+      : '';
   return t || 'unknown';
 }

@@ -38,10 +38,7 @@ export interface User {
 }
 
 /** What a client asks for when it connects. */
-export type ClientRequest =
-  | { kind: 'attach'; tab?: string; readOnly?: boolean; cwd: string; newIfEmpty?: boolean }
-  | { kind: 'ls' }
-  | { kind: 'kill-server' };
+export type ClientRequest = { kind: 'attach'; tab?: string; readOnly?: boolean; cwd: string; newIfEmpty?: boolean } | { kind: 'ls' } | { kind: 'kill-server' };
 
 export interface Hello {
   protocol: number;
@@ -139,14 +136,19 @@ export class FrameReader {
 }
 
 /** Why a peer's handshake is refused, or undefined when it may go on. */
-export function versionMismatch(theirs: { protocol: number; baton: string }, ours: { protocol: number; baton: string }, side: 'client' | 'server'): Refusal | undefined {
+export function versionMismatch(
+  theirs: { protocol: number; baton: string },
+  ours: { protocol: number; baton: string },
+  side: 'client' | 'server',
+): Refusal | undefined {
   if (theirs.protocol === ours.protocol) return undefined;
   const other = side === 'server' ? 'client' : 'server';
   return {
     message: `this baton ${side} (${ours.baton}, protocol ${ours.protocol}) cannot talk to the ${other} (${theirs.baton}, protocol ${theirs.protocol})`,
-    hint: side === 'server'
-      ? 'run the same baton version on both ends; to upgrade the server, `baton kill-server` (it asks first when agents are working) and run baton again'
-      : 'run the same baton version on both ends, or restart the server with this version: `baton kill-server`, then baton',
+    hint:
+      side === 'server'
+        ? 'run the same baton version on both ends; to upgrade the server, `baton kill-server` (it asks first when agents are working) and run baton again'
+        : 'run the same baton version on both ends, or restart the server with this version: `baton kill-server`, then baton',
     code: 5,
     about: 'version',
   };

@@ -20,7 +20,19 @@ import { runBaton } from '../tui/run-baton.js';
 import { commonCaps, terminalCapsOf } from '../tui/terminal-caps.js';
 import { authorOf } from './client-author.js';
 import { checkSocketFile, type SocketPlace } from './socket-place.js';
-import { decodeJson, encodeFrame, encodeJson, FRAME, FrameReader, PROTOCOL_VERSION, versionMismatch, type ExitNotice, type Frame, type Hello, type Refusal } from './protocol.js';
+import {
+  decodeJson,
+  encodeFrame,
+  encodeJson,
+  FRAME,
+  FrameReader,
+  PROTOCOL_VERSION,
+  versionMismatch,
+  type ExitNotice,
+  type Frame,
+  type Hello,
+  type Refusal,
+} from './protocol.js';
 import { HIGH_WATER, VirtualTerminal, type ViewSink } from './virtual-terminal.js';
 import { tabList, type TabListing } from './tab-list.js';
 
@@ -354,7 +366,9 @@ export class BatonServer {
   }
 
   private workingTabs(): string[] {
-    return this.listing().filter((t) => t.status === 'working' || t.status === 'approval').map((t) => `${t.index}:${t.label}`);
+    return this.listing()
+      .filter((t) => t.status === 'working' || t.status === 'approval')
+      .map((t) => `${t.index}:${t.label}`);
   }
 
   /** Ends the view (every tab's program), tells the clients, stops listening. */

@@ -50,10 +50,17 @@ export function ensurePrivateDir(dir: string, opts: { create: boolean; uid?: num
   }
   const st = lstatSync(dir);
   const hint = `remove it (baton makes it again, 0700) or point XDG_RUNTIME_DIR / TMPDIR elsewhere`;
-  if (st.isSymbolicLink() || !st.isDirectory()) throw refused(`${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; baton keeps its server socket only in a directory of its own`, hint);
+  if (st.isSymbolicLink() || !st.isDirectory())
+    throw refused(
+      `${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; baton keeps its server socket only in a directory of its own`,
+      hint,
+    );
   if (st.uid !== uid) throw refused(`${dir} belongs to another user (uid ${st.uid}); baton will not use its socket there`, hint);
   if ((st.mode & 0o077) !== 0) {
-    throw refused(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)}); baton keeps its socket only in a directory no one else can enter (0700)`, `chmod 700 ${dir}, or ${hint}`);
+    throw refused(
+      `${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)}); baton keeps its socket only in a directory no one else can enter (0700)`,
+      `chmod 700 ${dir}, or ${hint}`,
+    );
   }
 }
 
@@ -62,7 +69,8 @@ export function checkSocketFile(path: string, uid = process.getuid?.() ?? 0): vo
   const st = lstatSync(path);
   if (!st.isSocket()) throw refused(`${path} is not a socket`, `remove it; baton makes its socket there`);
   if (st.uid !== uid) throw refused(`the socket ${path} belongs to another user (uid ${st.uid})`, 'remove it, or use another server name (-L NAME)');
-  if ((st.mode & 0o077) !== 0) throw refused(`the socket ${path} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, `remove it (a running server makes it again, 0600)`);
+  if ((st.mode & 0o077) !== 0)
+    throw refused(`the socket ${path} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, `remove it (a running server makes it again, 0600)`);
 }
 
 /** Where server `name` listens, its directory checked (and made when `create`). */

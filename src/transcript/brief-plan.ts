@@ -38,7 +38,10 @@ export function inputObject(input: unknown): Record<string, unknown> | undefined
 
 function status(raw: unknown): string {
   if (typeof raw !== 'string' || raw.trim() === '') return 'pending';
-  const s = raw.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+  const s = raw
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
   if (s === 'in progress' || s === 'inprogress' || s === 'active' || s === 'doing') return 'in progress';
   if (s === 'completed' || s === 'complete' || s === 'done' || s === 'finished') return 'completed';
   if (s === 'cancelled' || s === 'canceled') return 'cancelled';
@@ -75,5 +78,4 @@ export function planItems(input: unknown): PlanItem[] | undefined {
 }
 
 /** Items still open: neither completed nor cancelled. */
-export const openItems = (items: readonly PlanItem[]): PlanItem[] =>
-  items.filter((i) => i.status !== 'completed' && i.status !== 'cancelled');
+export const openItems = (items: readonly PlanItem[]): PlanItem[] => items.filter((i) => i.status !== 'completed' && i.status !== 'cancelled');

@@ -237,9 +237,7 @@ export function itemFor(e: Entry, agent: AgentLabel): Item {
       header =
         e.undoes !== undefined
           ? `${tag} --- the reset at #${e.undoes} was undone ---`
-          : `${tag} --- the user reset the conversation to #${e.toSeq}${
-              e.restored ? ' and restored the files' : ''
-            }; what came after it was withdrawn ---`;
+          : `${tag} --- the user reset the conversation to #${e.toSeq}${e.restored ? ' and restored the files' : ''}; what came after it was withdrawn ---`;
       break;
     default:
       header = `${tag} ${e.kind}`;

@@ -127,12 +127,7 @@ const MAX_DIFFSTAT = 4000;
 const MIN_CONTEXT_BODY = 200;
 const MAX_CONTEXT_BODY = 8000;
 
-export function activitySection(
-  act: Activity,
-  range: { firstSeq: number; lastSeq: number },
-  git: GitFacts | undefined,
-  max: number,
-): string {
+export function activitySection(act: Activity, range: { firstSeq: number; lastSeq: number }, git: GitFacts | undefined, max: number): string {
   const lines = new Lines(max);
   const scope = act.partial ? `, from the newest ${act.sampled} of ${act.totalCalls} tool calls` : '';
   if (!lines.add(`Tools and files (#${range.firstSeq}..#${range.lastSeq}${scope}):`)) return '';

@@ -157,8 +157,7 @@ export function buildTail(input: TailInput): { text: string; plan: TailPlan } {
   const floors = bodyFloors(budget);
   // The newest entry keeps its class's full floor, or a third of the room when that is less.
   const newestShare = Math.floor(budget / 3);
-  const floorOf: FloorOf = (it, k) =>
-    Math.min(it.raw.length, k === 0 ? Math.min(BODY_FLOOR[it.cls], Math.max(floors[it.cls], newestShare)) : floors[it.cls]);
+  const floorOf: FloorOf = (it, k) => Math.min(it.raw.length, k === 0 ? Math.min(BODY_FLOOR[it.cls], Math.max(floors[it.cls], newestShare)) : floors[it.cls]);
   const newest = source.at(0);
   // Everything fits without an omission line: no room kept for one.
   let windowBudget = budget - input.heading.length - 1;

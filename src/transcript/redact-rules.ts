@@ -61,10 +61,7 @@ const TOKEN_RULES: readonly TokenRule[] = [
 // looks behind that prefix for a boundary: the character before must not continue a word
 // or a token, though the end of a terminal escape sequence may (coloured output: ESC[1m
 // followed by the key). One capture group per rule tells which one matched.
-const TOKENS = new RegExp(
-  TOKEN_RULES.map((r) => `(${r.prefix}(?<=(?:^|[^${r.before}]|\\u001b\\[[0-9;:?]*[A-Za-z])${r.prefix})${r.rest})`).join('|'),
-  'g',
-);
+const TOKENS = new RegExp(TOKEN_RULES.map((r) => `(${r.prefix}(?<=(?:^|[^${r.before}]|\\u001b\\[[0-9;:?]*[A-Za-z])${r.prefix})${r.rest})`).join('|'), 'g');
 // Every prefix above, found fast: by the capitals some start with, or by the '_' or '-' that
 // ends the others, looked behind from there (an alternation of lowercase starts would try
 // at almost every character of a text).
@@ -152,7 +149,8 @@ const JSON_FIELD = `[A-Za-z0-9_.-]{0,40}?(?:${FIELD_WORDS})`;
 // Uppercase variable names as in a .env file, a shell, a Dockerfile, docker -e: DB_PASSWORD,
 // SECRET_KEY, STRIPE_API_KEY, GITLAB_TOKEN. Never lowercase (that is code: `password =
 // request.form[...]`) and never a name that only starts like one (PASSWORD_MIN_LENGTH).
-const ENV_NAME = '(?:[A-Z0-9]+_)*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|SECRET_KEY|SECRET_KEY_BASE|SECRET_ACCESS_KEY|API_KEY|APIKEY|PRIVATE_KEY|ENCRYPTION_KEY|SIGNING_KEY|MASTER_KEY|TOKEN)';
+const ENV_NAME =
+  '(?:[A-Z0-9]+_)*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|SECRET_KEY|SECRET_KEY_BASE|SECRET_ACCESS_KEY|API_KEY|APIKEY|PRIVATE_KEY|ENCRYPTION_KEY|SIGNING_KEY|MASTER_KEY|TOKEN)';
 
 function envKind(name: string): string {
   if (/PASSW|PASSPHRASE/.test(name)) return 'password';
@@ -203,8 +201,10 @@ const CONTEXT_RULES: readonly ContextRule[] = [
   },
   {
     // ?password=...&access_token=... in a URL, and Azure SAS / S3 presigned signatures.
-    prefilter: /[?&](?:[Pp]ass|PASS|[Ss]ecret|SECRET|[Cc]lient|CLIENT|[Aa]pi|API|[Aa]ccess|ACCESS|[Rr]efresh|REFRESH|[Aa]uth|AUTH|[Pp]rivate|PRIVATE|[Ss]ig|SIG|[Xx]-[Aa]mz)/,
-    pattern: /=(?<=[?&](password|passwd|client_secret|secret|api_?key|access_token|refresh_token|auth_token|private_token|sig|x-amz-signature)=)([^&\s#"'<>`]+)/gi,
+    prefilter:
+      /[?&](?:[Pp]ass|PASS|[Ss]ecret|SECRET|[Cc]lient|CLIENT|[Aa]pi|API|[Aa]ccess|ACCESS|[Rr]efresh|REFRESH|[Aa]uth|AUTH|[Pp]rivate|PRIVATE|[Ss]ig|SIG|[Xx]-[Aa]mz)/,
+    pattern:
+      /=(?<=[?&](password|passwd|client_secret|secret|api_?key|access_token|refresh_token|auth_token|private_token|sig|x-amz-signature)=)([^&\s#"'<>`]+)/gi,
     secret: (m) => {
       const name = m[1]!.toLowerCase();
       const signature = name === 'sig' || name === 'x-amz-signature';

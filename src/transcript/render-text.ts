@@ -61,7 +61,12 @@ export function dividerParts(e: Entry, titles: Record<string, string> = {}): { t
   const text = dividerText(e, titles);
   if (!text || e.kind !== 'handoff') return null;
   const chars = count(e.briefChars);
-  return { text, seq: e.seq, how: e.mode === 'resume' ? 'its own session resumed, delta sent' : 'fresh start with a brief', ...(chars === undefined ? {} : { chars }) };
+  return {
+    text,
+    seq: e.seq,
+    how: e.mode === 'resume' ? 'its own session resumed, delta sent' : 'fresh start with a brief',
+    ...(chars === undefined ? {} : { chars }),
+  };
 }
 
 /** A stored number shown only when it is one: an older log may hold anything there. */
@@ -91,7 +96,10 @@ function inputText(input: unknown): string {
 export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
   const titles = opts.titles ?? {};
   const head = (label: string) => `[${e.seq}] ${label}`;
-  const body = (text: string) => clean(text).split('\n').map((l) => `    ${l}`);
+  const body = (text: string) =>
+    clean(text)
+      .split('\n')
+      .map((l) => `    ${l}`);
   const folded = (text: string) => fold(stripControls(redactFirst(text)));
   switch (e.kind) {
     case 'user_message':
@@ -104,9 +112,7 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
       // Redacted as a value (a field named password, a key a sequence splits) before JSON
       // turns its control characters into text.
       const input = stripControls(inputText(redactValue(e.input)));
-      return opts.expandTools
-        ? [head(`tool ${stripControls(e.toolName)}`), ...body(input)]
-        : [head(`tool ${stripControls(e.toolName)} ${fold(input)}`)];
+      return opts.expandTools ? [head(`tool ${stripControls(e.toolName)}`), ...body(input)] : [head(`tool ${stripControls(e.toolName)} ${fold(input)}`)];
     }
     case 'tool_result': {
       const mark = e.isError ? 'error' : 'result';
@@ -157,7 +163,17 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
 
 /** Whether renderEntry shows anything of `e`, without rendering (and redacting) it. */
 export function isRendered(e: Entry): boolean {
-  return renderEntry(e.kind === 'user_message' || e.kind === 'agent_text' || e.kind === 'reasoning' || e.kind === 'notice' || e.kind === 'error' ? { ...e, text: '' } : e.kind === 'tool_result' ? { ...e, output: '' } : e.kind === 'tool_call' ? { ...e, input: null } : e).length > 0;
+  return (
+    renderEntry(
+      e.kind === 'user_message' || e.kind === 'agent_text' || e.kind === 'reasoning' || e.kind === 'notice' || e.kind === 'error'
+        ? { ...e, text: '' }
+        : e.kind === 'tool_result'
+          ? { ...e, output: '' }
+          : e.kind === 'tool_call'
+            ? { ...e, input: null }
+            : e,
+    ).length > 0
+  );
 }
 
 export function renderEntries(entries: readonly Entry[], opts: RenderOptions = {}): string {
@@ -185,10 +201,24 @@ export function renderMarkdown(entries: readonly Entry[], title: string, opts: R
         out.push(`**${authorLabel(e.author, titles)}** _(#${e.seq})_`, '', clean(e.text), '');
         break;
       case 'tool_call':
-        out.push(`<details><summary>tool ${stripControls(e.toolName)} (#${e.seq})</summary>`, '', ...fence(inputText(redactValue(e.input))), '', '</details>', '');
+        out.push(
+          `<details><summary>tool ${stripControls(e.toolName)} (#${e.seq})</summary>`,
+          '',
+          ...fence(inputText(redactValue(e.input))),
+          '',
+          '</details>',
+          '',
+        );
         break;
       case 'tool_result':
-        out.push(`<details><summary>${e.isError ? 'error' : 'result'} of ${stripControls(e.toolName)} (#${e.seq})</summary>`, '', ...fence(e.output), '', '</details>', '');
+        out.push(
+          `<details><summary>${e.isError ? 'error' : 'result'} of ${stripControls(e.toolName)} (#${e.seq})</summary>`,
+          '',
+          ...fence(e.output),
+          '',
+          '</details>',
+          '',
+        );
         break;
       case 'handoff': {
         const d = dividerText(e, titles);

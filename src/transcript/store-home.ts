@@ -39,7 +39,10 @@ function checkHome(home: string, label: string): void {
     isDir = statSync(home).isDirectory();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOTDIR') return; // missing (made on first write) or unreadable (reported where it is used)
-    throw badInput(`${label} ${printable(home)} is not a directory: a part of that path is a file`, 'set BATON_HOME to a directory (it is created when missing), or unset it');
+    throw badInput(
+      `${label} ${printable(home)} is not a directory: a part of that path is a file`,
+      'set BATON_HOME to a directory (it is created when missing), or unset it',
+    );
   }
   if (!isDir) throw badInput(`${label} ${printable(home)} is not a directory`, 'set BATON_HOME to a directory (it is created when missing), or unset it');
 }
@@ -64,8 +67,7 @@ export const isConversationId = (id: string) => ID_RE.test(id);
 /** Orders ids by creation: shorter time prefixes are older. */
 export const compareIds = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
-export const noConversation = (id: string) =>
-  badInput(`no conversation ${printable(id)}`, 'baton transcript list shows the conversations there are');
+export const noConversation = (id: string) => badInput(`no conversation ${printable(id)}`, 'baton transcript list shows the conversations there are');
 
 /** Directory of a conversation whose id came from a user; refuses anything that is not an id. */
 export function conversationDir(home: string, id: string): string {
@@ -107,7 +109,10 @@ export function makeDirs(dir: string, mode: number = DIR_MODE): void {
       if (code === 'EEXIST' && statSync(d).isDirectory()) continue; // made meanwhile by someone else
       if (code === 'ENOENT') {
         // The parent exists (it was there or was just made): the file system itself refuses.
-        throw badInput(`cannot create ${printable(d)}: that file system does not allow a directory there (ENOENT)`, 'use a directory on an ordinary disk (for baton\'s state: set BATON_HOME to one)');
+        throw badInput(
+          `cannot create ${printable(d)}: that file system does not allow a directory there (ENOENT)`,
+          "use a directory on an ordinary disk (for baton's state: set BATON_HOME to one)",
+        );
       }
       throw e;
     }

@@ -65,7 +65,10 @@ export class LogWriter {
   /** Set by the first write that failed; every later append, sync and close throws it. */
   private failure: unknown;
 
-  constructor(private readonly path: string, opts: { endsWithNewline: boolean }) {
+  constructor(
+    private readonly path: string,
+    opts: { endsWithNewline: boolean },
+  ) {
     this.fd = openPrivate(path, 'a');
     this.needsNewline = !opts.endsWithNewline;
   }

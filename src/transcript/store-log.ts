@@ -138,7 +138,11 @@ class LineParser {
   line(text: string, terminated: boolean, badUtf8 = false): void {
     const no = ++this.lineNo;
     if (badUtf8) {
-      this.problems.push({ line: no, kind: 'encoding', detail: 'not valid UTF-8: the bytes that are not are read as U+FFFD (the file keeps them as they are)' });
+      this.problems.push({
+        line: no,
+        kind: 'encoding',
+        detail: 'not valid UTF-8: the bytes that are not are read as U+FFFD (the file keeps them as they are)',
+      });
     }
     if (text.trim() === '') return;
     let obj: unknown;
@@ -171,7 +175,11 @@ class LineParser {
   result(endsWithNewline: boolean): LogRead {
     for (const [kind, u] of this.unknownKinds) {
       const many = u.count > 1 ? `${u.count} entries` : 'an entry';
-      this.problems.push({ line: u.first, kind: 'unknown-kind', detail: `${many} of kind "${printable(kind)}" unknown to this baton, kept and shown as unknown` });
+      this.problems.push({
+        line: u.first,
+        kind: 'unknown-kind',
+        detail: `${many} of kind "${printable(kind)}" unknown to this baton, kept and shown as unknown`,
+      });
     }
     if (!this.sawFirst) this.problems.push({ line: 1, kind: 'header', detail: 'the file is empty: no baton-transcript header line and no entries' });
     // Stable: problems of one line keep the order they were found in.
@@ -260,15 +268,35 @@ const REQUIRED: Record<string, Array<[string, (v: unknown) => boolean]>> = {
   user_message: [['text', isStr]],
   agent_text: [['text', isStr]],
   reasoning: [['text', isStr]],
-  tool_call: [['toolCallId', isStr], ['toolName', isStr]],
-  tool_result: [['toolCallId', isStr], ['toolName', isStr], ['output', isStr], ['isError', (v) => typeof v === 'boolean']],
+  tool_call: [
+    ['toolCallId', isStr],
+    ['toolName', isStr],
+  ],
+  tool_result: [
+    ['toolCallId', isStr],
+    ['toolName', isStr],
+    ['output', isStr],
+    ['isError', (v) => typeof v === 'boolean'],
+  ],
   approval: [['decision', isStr]],
-  handoff: [['to', (v) => isRecord(v) && isStr(v.harness) && isStr(v.model)], ['newSegment', isStr], ['switchId', isStr], ['uptoSeq', isNum]],
+  handoff: [
+    ['to', (v) => isRecord(v) && isStr(v.harness) && isStr(v.model)],
+    ['newSegment', isStr],
+    ['switchId', isStr],
+    ['uptoSeq', isNum],
+  ],
   turn_end: [],
   notice: [['text', isStr]],
   error: [['text', isStr]],
-  agent_session: [['harness', isStr], ['agentSession', isStr]],
-  cursor: [['harness', isStr], ['agentSession', (v) => v === null || isStr(v)], ['deliveredSeq', isNum]],
+  agent_session: [
+    ['harness', isStr],
+    ['agentSession', isStr],
+  ],
+  cursor: [
+    ['harness', isStr],
+    ['agentSession', (v) => v === null || isStr(v)],
+    ['deliveredSeq', isNum],
+  ],
   reset: [['toSeq', isNum]],
 };
 

@@ -120,11 +120,7 @@ export interface OpenedMeta {
  * defaults and a problem; when `write` is set an unreadable file is moved aside to
  * `meta.json.corrupt-<time>` (kept, never deleted) before anything is written over it.
  */
-export async function openMeta(
-  dir: string,
-  defaults: ConversationMeta,
-  opts: { write: boolean; now?: () => Date },
-): Promise<OpenedMeta> {
+export async function openMeta(dir: string, defaults: ConversationMeta, opts: { write: boolean; now?: () => Date }): Promise<OpenedMeta> {
   const file = join(dir, META_FILE);
   const adapter = new PrivateJSONFile<ConversationMeta>(file);
   const db = new Low<ConversationMeta>(adapter, { ...defaults });

@@ -10,7 +10,17 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { BatonError, badInput } from '../errors.js';
-import { META_FILE, PRUNE_LOG, TRANSCRIPT_FILE, compareIds, conversationsDir, ensurePrivateDir, isConversationId, openPrivate, printable } from './store-home.js';
+import {
+  META_FILE,
+  PRUNE_LOG,
+  TRANSCRIPT_FILE,
+  compareIds,
+  conversationsDir,
+  ensurePrivateDir,
+  isConversationId,
+  openPrivate,
+  printable,
+} from './store-home.js';
 import { acquireLock, lockHolder } from './store-lock.js';
 import type { Lock } from './store-lock.js';
 import { openMeta } from './store-meta.js';
@@ -152,7 +162,11 @@ function logPruned(home: string, now: Date, p: PrunedConversation, days: number)
   ensurePrivateDir(home);
   const fd = openPrivate(join(home, PRUNE_LOG), 'a');
   try {
-    writeSync(fd, JSON.stringify({ at: now.toISOString(), pruned: p.id, title: p.title, cwd: p.cwd, updated: p.updated, reason: `untouched for more than ${days} days` }) + '\n');
+    writeSync(
+      fd,
+      JSON.stringify({ at: now.toISOString(), pruned: p.id, title: p.title, cwd: p.cwd, updated: p.updated, reason: `untouched for more than ${days} days` }) +
+        '\n',
+    );
   } finally {
     closeSync(fd);
   }

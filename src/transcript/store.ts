@@ -121,7 +121,10 @@ export function findConversation(home: string, idOrPrefix: string): { id: string
   if (hits.length === 1) return { id: hits[0]!, dir: join(conversationsDir(home), hits[0]!) };
   if (hits.length > 1) {
     hits.sort(compareIds);
-    throw badInput(`conversation id ${printable(idOrPrefix)} is ambiguous: ${hits.slice(0, 5).join(', ')}${hits.length > 5 ? ', ...' : ''}`, 'give more of the id');
+    throw badInput(
+      `conversation id ${printable(idOrPrefix)} is ambiguous: ${hits.slice(0, 5).join(', ')}${hits.length > 5 ? ', ...' : ''}`,
+      'give more of the id',
+    );
   }
   throw noConversation(idOrPrefix);
 }
@@ -386,7 +389,8 @@ export interface ImportResult {
  * still point at the right entries; damaged lines are reported and left out.
  */
 export async function importJsonl(home: string, file: string, opts: ImportOptions): Promise<ImportResult> {
-  if (!existsSync(file) || !statSync(file).isFile()) throw badInput(`no such file ${printable(file)}`, 'give the path of a file written by baton transcript export --format jsonl');
+  if (!existsSync(file) || !statSync(file).isFile())
+    throw badInput(`no such file ${printable(file)}`, 'give the path of a file written by baton transcript export --format jsonl');
   const src = readLog(file, file);
   if (!src.header && !src.entries.length) {
     throw badInput(`${printable(file)} is not a baton transcript (no header line and no entries)`, 'export one with baton transcript export ID --format jsonl');

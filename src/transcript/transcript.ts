@@ -7,16 +7,7 @@
 import type { GitFacts } from './git-facts-types.js';
 import { redactEntry } from './redact.js';
 import { checkEvent, type EventRefusal } from './validate-event.js';
-import type {
-  AgentRef,
-  Author,
-  Entry,
-  EntryBody,
-  NativeCursor,
-  Segment,
-  TranscriptEvent,
-  UserAuthor,
-} from './types.js';
+import type { AgentRef, Author, Entry, EntryBody, NativeCursor, Segment, TranscriptEvent, UserAuthor } from './types.js';
 
 /** Receives committed entries in order; `sync` marks a turn boundary or a handoff. */
 export type EntrySink = (entries: readonly Entry[], opts: { sync: boolean }) => void;
@@ -182,7 +173,12 @@ export class Transcript {
     if (this.refusalsTold.has(key)) return [];
     this.refusalsTold.add(key);
     const driver = seg ? `driver ${seg.harness}` : 'a driver';
-    const what = r.field === 'event' ? 'an event that' : r.field === 'type' ? `an event whose type${r.type === '?' ? '' : ` "${r.type}"`}` : `${/^[aeiou]/i.test(r.type) ? 'an' : 'a'} ${r.type} event whose ${r.field}`;
+    const what =
+      r.field === 'event'
+        ? 'an event that'
+        : r.field === 'type'
+          ? `an event whose type${r.type === '?' ? '' : ` "${r.type}"`}`
+          : `${/^[aeiou]/i.test(r.type) ? 'an' : 'a'} ${r.type} event whose ${r.field}`;
     const text = `baton refused ${what} ${r.problem} (from ${driver}); it was not recorded. Later events with the same fault from this driver are refused without another notice.`;
     const out = [...this.flushPending(), this.commit({ kind: 'notice', text }, SYSTEM)];
     this.emit(out, r.type === 'turn_end');
@@ -346,7 +342,13 @@ export class Transcript {
       }
       case 'cursor':
         if (e.agentSession === null) this.cursorMap.delete(e.harness);
-        else this.cursorMap.set(e.harness, { harness: e.harness, agentSession: e.agentSession, deliveredSeq: e.deliveredSeq, ...(e.fork === true ? { fork: true as const } : {}) });
+        else
+          this.cursorMap.set(e.harness, {
+            harness: e.harness,
+            agentSession: e.agentSession,
+            deliveredSeq: e.deliveredSeq,
+            ...(e.fork === true ? { fork: true as const } : {}),
+          });
         break;
     }
   }

@@ -146,7 +146,11 @@ function check(event: unknown): EventCheck {
       bad = need(event, 'agentSession', nonEmpty);
       break;
     default:
-      return refuse(typeof type === 'string' ? shown(type) : '?', 'type', typeof type === 'string' ? 'is not an event type baton knows' : `is ${describeValue(type)}, not an event type`);
+      return refuse(
+        typeof type === 'string' ? shown(type) : '?',
+        'type',
+        typeof type === 'string' ? 'is not an event type baton knows' : `is ${describeValue(type)}, not an event type`,
+      );
   }
   if (bad) return refuse(type, bad[0], bad[1]);
   return { ok: true, event: normalize(event, type, input) };

@@ -456,7 +456,11 @@ export class App implements OverlayHost {
     if (busy.length) {
       // By key and title: several tabs may run the same agent.
       const names = busy.map((t) => `${this.tabs.indexOf(t) + 1}:${t.label}`).join(', ');
-      const ok = await confirm(this, 'Quit baton', `${busy.length} tab${busy.length > 1 ? 's are' : ' is'} still running something: ${names}.\nQuit and end them all?${note ? `\n\n${note}` : ''}`);
+      const ok = await confirm(
+        this,
+        'Quit baton',
+        `${busy.length} tab${busy.length > 1 ? 's are' : ' is'} still running something: ${names}.\nQuit and end them all?${note ? `\n\n${note}` : ''}`,
+      );
       if (!ok) return;
     }
     await this.quit();

@@ -255,14 +255,15 @@ export class ComposeBar {
       const head = s.armedText?.head ?? `Continue with ${s.armedTitle}`;
       const note = s.armedText?.note ?? ARMED_NOTE;
       lines.push(`{yellow-fg}{bold}${escapeTags(head)}{/bold}{/yellow-fg} {gray-fg}${escapeTags(flat(note, width - head.length - 2))}{/gray-fg}`);
-    }
-    else if (s.carries) lines.push(`{gray-fg}${escapeTags(flat(s.carries, width))}{/gray-fg}`);
+    } else if (s.carries) lines.push(`{gray-fg}${escapeTags(flat(s.carries, width))}{/gray-fg}`);
     if (s.queue.length) lines.push(queueLine(s.queue, this.selected?.index, width));
     const prompt = `${s.author} › `;
     if (s.shell && !this.draft) {
       lines.push(`{gray-fg}${escapeTags(shellTabLine(this.prefix))}{/gray-fg}`);
     } else if (!this.focused && !this.draft) {
-      lines.push(`{gray-fg}${escapeTags(prompt)}${s.agentTitle ? `message ${escapeTags(s.agentTitle)}` : 'no agent in this tab'} · ${escapeTags(this.prefix)} m to write · ${escapeTags(s.status)}{/gray-fg}`);
+      lines.push(
+        `{gray-fg}${escapeTags(prompt)}${s.agentTitle ? `message ${escapeTags(s.agentTitle)}` : 'no agent in this tab'} · ${escapeTags(this.prefix)} m to write · ${escapeTags(s.status)}{/gray-fg}`,
+      );
     } else {
       lines.push(...this.draftRows(prompt, width));
     }
@@ -424,7 +425,8 @@ export class ComposeBar {
       const nextEnd = this.draft.indexOf('\n', nl + 1);
       this.cursor = Math.min(nl + 1 + col, nextEnd < 0 ? this.draft.length : nextEnd);
     }
-    if (this.cursor > 0 && this.cursor < this.draft.length && isLow(this.draft.charCodeAt(this.cursor)) && isHigh(this.draft.charCodeAt(this.cursor - 1))) this.cursor--;
+    if (this.cursor > 0 && this.cursor < this.draft.length && isLow(this.draft.charCodeAt(this.cursor)) && isHigh(this.draft.charCodeAt(this.cursor - 1)))
+      this.cursor--;
     this.render();
   }
 

@@ -170,7 +170,8 @@ export class ConversationTabs {
     subs.add(
       s.onTaken((text: string) =>
         this.draftFor(s, (tab) => {
-          if (this.compose.dropFrom(tab, text) && s === this.active) this.app.showMessage(`${s.snapshot().notice ?? ''} Its copy left the compose bar.`.trim(), 8000);
+          if (this.compose.dropFrom(tab, text) && s === this.active)
+            this.app.showMessage(`${s.snapshot().notice ?? ''} Its copy left the compose bar.`.trim(), 8000);
         }),
       ),
     );
@@ -253,7 +254,13 @@ export class ConversationTabs {
       ...(snap?.briefPending && snap.agentTitle ? { carries: `Your next message carries the conversation so far to ${snap.agentTitle}.` } : {}),
       queue: snap?.queue ?? [],
       ...(this.app.activeTab && !entry ? { shell: true } : {}),
-      status: stopped ? 'stopped' : snap ? (snap.status === 'approval' ? `needs you: answer ${snap.agentTitle ?? 'the agent'} in its pane` : snap.status) : 'plain shell',
+      status: stopped
+        ? 'stopped'
+        : snap
+          ? snap.status === 'approval'
+            ? `needs you: answer ${snap.agentTitle ?? 'the agent'} in its pane`
+            : snap.status
+          : 'plain shell',
     });
   }
 
@@ -294,7 +301,9 @@ export class ConversationTabs {
       return;
     }
     const noContext = s.snapshot().noContext;
-    const note = noContext ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.' : 'Recent conversation continues as text; images and files are not carried.';
+    const note = noContext
+      ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.'
+      : 'Recent conversation continues as text; images and files are not carried.';
     const choice = await this.pickAgent('Continue with', this.agentChoices({ current: s.driver?.name, agentsOnly: true }), note);
     if (choice?.kind !== 'agent') return;
     if (noContext && choice.name !== s.driver?.name) {
@@ -317,7 +326,8 @@ export class ConversationTabs {
     }
     s.conversation.transcript.flush();
     const ctx = this.forkContext();
-    const guard = (what: string, run: () => Promise<void>) => run().catch((e: unknown) => this.app.showMessage(`${what} failed: ${(e as Error).message}`, 10_000));
+    const guard = (what: string, run: () => Promise<void>) =>
+      run().catch((e: unknown) => this.app.showMessage(`${what} failed: ${(e as Error).message}`, 10_000));
     await openTranscriptView(this.app, s.conversation.transcript, this.titles(), s.conversation.meta.data.title || s.conversation.id, {
       fork: (seq, view) => guard('fork', () => forkFromView(ctx, s, seq, view)),
       reset: (seq, view) => guard('reset', () => resetFromView(ctx, s, seq, view)),
@@ -372,7 +382,9 @@ export class ConversationTabs {
     const entry = this.sessions.get(tab);
     if (tab.busy() && !(await confirm(this.app, 'Close tab', `${tab.label} is still working.\nClose it and end what runs in it?`))) return;
     const meta = entry?.session.conversation.meta.data;
-    const fork: ClosedFork | undefined = meta?.worktreeBranch ? { conversationId: entry!.session.conversation.id, cwd: meta.cwd, worktreeBranch: meta.worktreeBranch } : undefined;
+    const fork: ClosedFork | undefined = meta?.worktreeBranch
+      ? { conversationId: entry!.session.conversation.id, cwd: meta.cwd, worktreeBranch: meta.worktreeBranch }
+      : undefined;
     // The tab leaves the bar (and its program ends) first, so its agent's exit is not
     // reported as if the tab were still there ("exited · C-b x closes the tab").
     if (entry) {
@@ -451,7 +463,14 @@ export class ConversationTabs {
     }
     if (!saved.length) return false;
     const names = saved.map((r) => this.titles()[r.agent] ?? r.agent).join(', ');
-    if (!(await confirm(this.app, 'Restore tabs', `Last time baton had ${saved.length} tab${saved.length > 1 ? 's' : ''} here: ${names}.\nOpen ${saved.length > 1 ? 'them' : 'it'} again?`))) return false;
+    if (
+      !(await confirm(
+        this.app,
+        'Restore tabs',
+        `Last time baton had ${saved.length} tab${saved.length > 1 ? 's' : ''} here: ${names}.\nOpen ${saved.length > 1 ? 'them' : 'it'} again?`,
+      ))
+    )
+      return false;
     for (const r of saved) {
       try {
         const conv = await openConversation(this.opts.home, r.conversation, { write: true, user: this.author() });

@@ -87,8 +87,11 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
     const tmux = tmuxPrefixNote(keys, opts.env);
     if (tmux) app.showMessage(tmux.short, 30_000);
     // The caller may restore earlier tabs first; with none open, offer a new one.
-    void Promise.resolve(opts.onReady?.(app)).then(() => {
-      if (app.tabs.length === 0) void app.run('new-tab').catch((e: unknown) => app.showFailure(e));
-    }, (e: unknown) => app.showFailure(e));
+    void Promise.resolve(opts.onReady?.(app)).then(
+      () => {
+        if (app.tabs.length === 0) void app.run('new-tab').catch((e: unknown) => app.showFailure(e));
+      },
+      (e: unknown) => app.showFailure(e),
+    );
   });
 }

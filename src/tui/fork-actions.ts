@@ -19,7 +19,19 @@ import { isRendered, renderEntry } from '../transcript/render-text.js';
 import type { Transcript } from '../transcript/transcript.js';
 import type { Entry } from '../transcript/types.js';
 import type { App } from './app.js';
-import { askFork, askForceRemove, askRemoveWorktree, askReset, askRestoreRefused, askTabInstead, askUndoReset, worktreeRefusal, type ForkAnswer, type Refusal, type ResetNoticeFacts } from './fork-dialog.js';
+import {
+  askFork,
+  askForceRemove,
+  askRemoveWorktree,
+  askReset,
+  askRestoreRefused,
+  askTabInstead,
+  askUndoReset,
+  worktreeRefusal,
+  type ForkAnswer,
+  type Refusal,
+  type ResetNoticeFacts,
+} from './fork-dialog.js';
 import { openPicker, type PickerChoice } from './picker.js';
 import type { ViewControl } from './transcript-view.js';
 
@@ -47,7 +59,12 @@ const said = (err: BatonError) => `${err.message}${err.hint ? ` (${err.hint})` :
 export function entryLine(t: Transcript, seq: number, titles: Record<string, string>): string {
   const e = t.entry(seq);
   // Without the "[seq] " the view starts each entry with: the dialog says "At #seq:" itself.
-  const text = e ? renderEntry(e, { titles }).map((l) => l.trim()).join(' ').replace(/^\[\d+\] /, '') : `#${seq}`;
+  const text = e
+    ? renderEntry(e, { titles })
+        .map((l) => l.trim())
+        .join(' ')
+        .replace(/^\[\d+\] /, '')
+    : `#${seq}`;
   return text.length > 72 ? `${text.slice(0, 71)}…` : text;
 }
 
@@ -74,7 +91,13 @@ export async function forkFromView(ctx: ForkActionsContext, s: TabSession, seq: 
   let where: ForkAnswer | undefined;
   for (;;) {
     const title = titles[agent ?? ran ?? ''] ?? agent ?? ran ?? 'the agent';
-    where = await askFork(app, { seq, entry: entryLine(src.transcript, seq, titles), agentTitle: title, otherAgents: others, ...(blocked ? { worktreeBlocked: worktreeRefusal(blocked, src.id, seq) } : {}) });
+    where = await askFork(app, {
+      seq,
+      entry: entryLine(src.transcript, seq, titles),
+      agentTitle: title,
+      otherAgents: others,
+      ...(blocked ? { worktreeBlocked: worktreeRefusal(blocked, src.id, seq) } : {}),
+    });
     if (where !== 'agent') break;
     const picked = await openPicker(app, 'The fork continues with', await ctx.agentChoices());
     if (picked) agent = picked;
@@ -82,7 +105,8 @@ export async function forkFromView(ctx: ForkActionsContext, s: TabSession, seq: 
   if (!where) return;
   view.close();
   app.showMessage(`Forking at #${seq}${where === 'worktree' ? ' into a new git worktree' : ''}…`, 0);
-  const fork = (worktree: boolean) => forkConversation(ctx.home, src.id, seq, { worktree, env: ctx.env, registry: ctx.registry, ...(agent && agent !== ran ? { agent } : {}) });
+  const fork = (worktree: boolean) =>
+    forkConversation(ctx.home, src.id, seq, { worktree, env: ctx.env, registry: ctx.registry, ...(agent && agent !== ran ? { agent } : {}) });
   let result: ForkResult;
   try {
     result = await fork(where === 'worktree');

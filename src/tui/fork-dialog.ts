@@ -46,7 +46,10 @@ function refusalLines(r: Refusal): string[] {
 }
 
 function ask<T>(host: OverlayHost, q: Question<T>): Promise<T | undefined> {
-  return choose(host, q.title, q.text, q.options, { ...(q.enterTakes !== undefined ? { enterTakes: q.enterTakes } : {}), ...(q.escape ? { escape: q.escape } : {}) });
+  return choose(host, q.title, q.text, q.options, {
+    ...(q.enterTakes !== undefined ? { enterTakes: q.enterTakes } : {}),
+    ...(q.escape ? { escape: q.escape } : {}),
+  });
 }
 
 // ---- fork ----
@@ -82,7 +85,12 @@ export const askFork = (host: OverlayHost, f: ForkFacts) => ask(host, forkQuesti
 
 /** A worktree fork was refused (not a git repository, detached HEAD, no commits, ...): offer a tab fork instead. */
 export function tabInsteadQuestion(seq: number, why: Refusal): Question<'tab'> {
-  const text = ['The worktree fork was refused; nothing was made.', ...refusalLines(why), '', `A tab fork at #${seq} needs no git: same directory, same files.`];
+  const text = [
+    'The worktree fork was refused; nothing was made.',
+    ...refusalLines(why),
+    '',
+    `A tab fork at #${seq} needs no git: same directory, same files.`,
+  ];
   return { title: 'No worktree fork', text: text.join('\n'), options: [{ key: 't', label: `fork at #${seq} into a new tab instead`, value: 'tab' }] };
 }
 
@@ -112,7 +120,10 @@ export function resetQuestion(f: ResetFacts): Question<ResetAnswer> {
     `u in this view brings ${f.hidden === 1 ? 'it' : 'them'} back (the files stay as they are).`,
   ];
   if (f.agentTitle) {
-    text.push(`${f.agentTitle} is stopped (its own session still remembers what is hidden);`, `your next message starts it afresh with the conversation up to #${f.seq}.`);
+    text.push(
+      `${f.agentTitle} is stopped (its own session still remembers what is hidden);`,
+      `your next message starts it afresh with the conversation up to #${f.seq}.`,
+    );
   }
   if (!f.canRestore) text.push('', `No checkpoint holds the files as they were after #${f.seq}: they stay as they are.`);
   const options: KeyOption<ResetAnswer>[] = [{ key: 'r', label: 'reset; the files stay as they are', value: 'reset' }];
@@ -228,7 +239,12 @@ export function resetNotice(f: ResetNoticeFacts): string[] {
   lines.push('');
   lines.push(`${f.prefix} m   write the next message`);
   if (f.undone) lines.push(`${f.prefix} t   the transcript (r there resets again)`);
-  else lines.push(`${f.prefix} t   the transcript: u there undoes the reset`, '', `(baton reset ${f.conversationId} --undo does the same once this tab is closed.)`);
+  else
+    lines.push(
+      `${f.prefix} t   the transcript: u there undoes the reset`,
+      '',
+      `(baton reset ${f.conversationId} --undo does the same once this tab is closed.)`,
+    );
   return lines;
 }
 
@@ -242,7 +258,9 @@ export interface UndoResetFacts {
 }
 
 export function undoResetQuestion(f: UndoResetFacts): Question<'undo'> {
-  const text = [`The ${plural(f.back, 'entry', 'entries')} hidden by the reset to #${f.toSeq} come${f.back === 1 ? 's' : ''} back. The files stay as they are.`];
+  const text = [
+    `The ${plural(f.back, 'entry', 'entries')} hidden by the reset to #${f.toSeq} come${f.back === 1 ? 's' : ''} back. The files stay as they are.`,
+  ];
   if (f.runningTitle) text.push(`${f.runningTitle} is stopped (its session never saw them); your next message starts it again with them.`);
   return { title: `Undo the reset to #${f.toSeq}`, text: text.join('\n'), options: [{ key: 'u', label: 'undo the reset', value: 'undo' }] };
 }

@@ -9,7 +9,10 @@ export class FrameScheduler {
   private readonly interval: number;
   frames = 0;
 
-  constructor(private readonly draw: () => void, fps = 60) {
+  constructor(
+    private readonly draw: () => void,
+    fps = 60,
+  ) {
     this.interval = 1000 / fps;
   }
 

@@ -35,7 +35,10 @@ export function helpText(cfg: KeyConfig, ctx: HelpContext = { agentTab: true }):
   // A plain shell's tab refuses the agent keys: they are listed apart, as what an agent tab offers.
   const body = ctx.agentTab
     ? [...rows.map(line), '', ...views]
-    : [...rows.filter((r) => !AGENT_TAB_COMMANDS.has(r.group)).map(line), ...(agentOnly.length ? ['', 'In an agent tab (this one runs a plain shell):', ...agentOnly.map((r) => `  ${line(r)}`)] : [])];
+    : [
+        ...rows.filter((r) => !AGENT_TAB_COMMANDS.has(r.group)).map(line),
+        ...(agentOnly.length ? ['', 'In an agent tab (this one runs a plain shell):', ...agentOnly.map((r) => `  ${line(r)}`)] : []),
+      ];
   return [
     ...(ctx.note ? [ctx.note, ''] : []),
     ...body,

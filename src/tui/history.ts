@@ -7,7 +7,20 @@
 // xterm.ts's helpers (xterm.ts knows the raw format) and never draws.
 
 import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
-import { heldLineRuns, heldLineView, keptRuns, PACKED, rawLineView, unpackRuns, type HeldLine, type IBufferCell, type IBufferLine, type LineRuns, type RawLine, type Runs } from './xterm.js';
+import {
+  heldLineRuns,
+  heldLineView,
+  keptRuns,
+  PACKED,
+  rawLineView,
+  unpackRuns,
+  type HeldLine,
+  type IBufferCell,
+  type IBufferLine,
+  type LineRuns,
+  type RawLine,
+  type Runs,
+} from './xterm.js';
 
 /**
  * One compacted line: its text when it is a single default-attribute run that does not

@@ -11,23 +11,75 @@ export interface ParsedKey {
 }
 
 const CSI_TILDE: Record<string, string> = {
-  '1': 'Home', '2': 'Insert', '3': 'Delete', '4': 'End', '5': 'PageUp', '6': 'PageDown', '7': 'Home', '8': 'End',
-  '11': 'F1', '12': 'F2', '13': 'F3', '14': 'F4', '15': 'F5', '17': 'F6', '18': 'F7', '19': 'F8', '20': 'F9',
-  '21': 'F10', '23': 'F11', '24': 'F12',
+  '1': 'Home',
+  '2': 'Insert',
+  '3': 'Delete',
+  '4': 'End',
+  '5': 'PageUp',
+  '6': 'PageDown',
+  '7': 'Home',
+  '8': 'End',
+  '11': 'F1',
+  '12': 'F2',
+  '13': 'F3',
+  '14': 'F4',
+  '15': 'F5',
+  '17': 'F6',
+  '18': 'F7',
+  '19': 'F8',
+  '20': 'F9',
+  '21': 'F10',
+  '23': 'F11',
+  '24': 'F12',
 };
 const CSI_FINAL: Record<string, string> = {
-  A: 'Up', B: 'Down', C: 'Right', D: 'Left', H: 'Home', F: 'End', Z: 'S-Tab', P: 'F1', Q: 'F2', R: 'F3', S: 'F4',
+  A: 'Up',
+  B: 'Down',
+  C: 'Right',
+  D: 'Left',
+  H: 'Home',
+  F: 'End',
+  Z: 'S-Tab',
+  P: 'F1',
+  Q: 'F2',
+  R: 'F3',
+  S: 'F4',
 };
 const SS3: Record<string, string> = { ...CSI_FINAL, M: 'Enter' };
 
 const NAMED_BYTES: Record<string, string> = {
-  Up: '\x1b[A', Down: '\x1b[B', Right: '\x1b[C', Left: '\x1b[D', Home: '\x1b[H', End: '\x1b[F',
-  PageUp: '\x1b[5~', PageDown: '\x1b[6~', Insert: '\x1b[2~', Delete: '\x1b[3~', 'S-Tab': '\x1b[Z',
-  F1: '\x1bOP', F2: '\x1bOQ', F3: '\x1bOR', F4: '\x1bOS', F5: '\x1b[15~', F6: '\x1b[17~', F7: '\x1b[18~',
-  F8: '\x1b[19~', F9: '\x1b[20~', F10: '\x1b[21~', F11: '\x1b[23~', F12: '\x1b[24~',
+  Up: '\x1b[A',
+  Down: '\x1b[B',
+  Right: '\x1b[C',
+  Left: '\x1b[D',
+  Home: '\x1b[H',
+  End: '\x1b[F',
+  PageUp: '\x1b[5~',
+  PageDown: '\x1b[6~',
+  Insert: '\x1b[2~',
+  Delete: '\x1b[3~',
+  'S-Tab': '\x1b[Z',
+  F1: '\x1bOP',
+  F2: '\x1bOQ',
+  F3: '\x1bOR',
+  F4: '\x1bOS',
+  F5: '\x1b[15~',
+  F6: '\x1b[17~',
+  F7: '\x1b[18~',
+  F8: '\x1b[19~',
+  F9: '\x1b[20~',
+  F10: '\x1b[21~',
+  F11: '\x1b[23~',
+  F12: '\x1b[24~',
 };
 
-const NAMED_CONTROL = new Map<number, string>([[0x0d, 'Enter'], [0x09, 'Tab'], [0x7f, 'Backspace'], [0x1b, 'Escape'], [0x00, 'C-Space']]);
+const NAMED_CONTROL = new Map<number, string>([
+  [0x0d, 'Enter'],
+  [0x09, 'Tab'],
+  [0x7f, 'Backspace'],
+  [0x1b, 'Escape'],
+  [0x00, 'C-Space'],
+]);
 
 function controlName(code: number): string {
   const named = NAMED_CONTROL.get(code);
@@ -126,11 +178,16 @@ export function keyBytes(name: string): string | undefined {
     return c === undefined ? undefined : String.fromCharCode(c);
   }
   switch (name) {
-    case 'Enter': return '\r';
-    case 'Tab': return '\t';
-    case 'Space': return ' ';
-    case 'Escape': return '\x1b';
-    case 'Backspace': return '\x7f';
+    case 'Enter':
+      return '\r';
+    case 'Tab':
+      return '\t';
+    case 'Space':
+      return ' ';
+    case 'Escape':
+      return '\x1b';
+    case 'Backspace':
+      return '\x7f';
   }
   if ([...name].length === 1 && name.codePointAt(0)! >= 0x20) return name;
   return NAMED_BYTES[name];

@@ -14,7 +14,17 @@ import { stripControls } from '../transcript/sanitize.js';
 import { canonicalKey, keyBytes, parseKeys } from './key-parse.js';
 
 export const COMMANDS = [
-  'new-tab', 'next-tab', 'prev-tab', 'switch-agent', 'compose', 'transcript', 'help', 'close-tab', 'quit', 'scroll-mode', 'detach',
+  'new-tab',
+  'next-tab',
+  'prev-tab',
+  'switch-agent',
+  'compose',
+  'transcript',
+  'help',
+  'close-tab',
+  'quit',
+  'scroll-mode',
+  'detach',
 ] as const;
 export type SimpleCommand = (typeof COMMANDS)[number];
 export type Command = SimpleCommand | `select-tab:${number}`;
@@ -46,9 +56,10 @@ export interface KeyConfig {
 }
 
 /** config/keys.json of the package, whether running from src/ (tsx) or from dist/src/ (built). */
-export const DEFAULT_KEYS_PATH = [new URL('../../config/keys.json', import.meta.url), new URL('../../../config/keys.json', import.meta.url)]
-  .map((u) => fileURLToPath(u))
-  .find((p) => existsSync(p)) ?? fileURLToPath(new URL('../../config/keys.json', import.meta.url));
+export const DEFAULT_KEYS_PATH =
+  [new URL('../../config/keys.json', import.meta.url), new URL('../../../config/keys.json', import.meta.url)]
+    .map((u) => fileURLToPath(u))
+    .find((p) => existsSync(p)) ?? fileURLToPath(new URL('../../config/keys.json', import.meta.url));
 
 export function isCommand(value: unknown): value is Command {
   if (typeof value !== 'string') return false;
@@ -56,7 +67,10 @@ export function isCommand(value: unknown): value is Command {
   return /^select-tab:\d$/.test(value);
 }
 
-interface RawKeys { prefix?: unknown; bindings?: unknown }
+interface RawKeys {
+  prefix?: unknown;
+  bindings?: unknown;
+}
 
 function readKeysFile(path: string, required: boolean): RawKeys | undefined {
   let text: string;
@@ -271,9 +285,7 @@ export class InputRouter {
         continue;
       }
       // pane mode: forward everything up to the next thing baton must see itself.
-      const stops = [rest.indexOf(this.cfg.prefixBytes), rest.indexOf(PASTE_START), rest.indexOf(FOCUS_IN), rest.indexOf(FOCUS_OUT)].filter(
-        (i) => i >= 0,
-      );
+      const stops = [rest.indexOf(this.cfg.prefixBytes), rest.indexOf(PASTE_START), rest.indexOf(FOCUS_IN), rest.indexOf(FOCUS_OUT)].filter((i) => i >= 0);
       const stop = stops.length ? Math.min(...stops) : -1;
       if (stop < 0) {
         dispatch({ kind: 'pane', data: rest });

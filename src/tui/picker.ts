@@ -160,7 +160,12 @@ export interface ChooseOptions<T> {
  */
 export function choose<T>(host: OverlayHost, title: string, text: string, options: KeyOption<T>[], how: ChooseOptions<T> = {}): Promise<T | undefined> {
   const keyWidth = Math.max(...options.map((o) => o.key.length), 3);
-  const given = [...text.split('\n'), '', ...options.map((o) => `${o.key.padStart(keyWidth)}  ${o.label}`), `${'Esc'.padStart(keyWidth)}  ${how.escape ?? 'cancel'}`];
+  const given = [
+    ...text.split('\n'),
+    '',
+    ...options.map((o) => `${o.key.padStart(keyWidth)}  ${o.label}`),
+    `${'Esc'.padStart(keyWidth)}  ${how.escape ?? 'cancel'}`,
+  ];
   // Long lines (a path, a git message) wrap inside the box rather than run off it.
   const box = dialogBox(host, title, given, 1);
   return new Promise((resolve) => {

@@ -53,7 +53,10 @@ export class ScrollMode {
   /** Which screen the line numbers belong to: they start again when the program switches. */
   private fullScreen: boolean;
 
-  constructor(private readonly pane: LineSource, private readonly host: ScrollHost) {
+  constructor(
+    private readonly pane: LineSource,
+    private readonly host: ScrollHost,
+  ) {
     this.fullScreen = pane.fullScreen;
     this.top = 0;
     this.cur = { line: 0, col: 0 };

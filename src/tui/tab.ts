@@ -57,7 +57,10 @@ export class Tab {
   /** The tab's subscriptions to its current pane, ended when a relaunch replaces it. */
   private readonly paneSubs = new MutableDisposable<DisposableStore>();
 
-  constructor(launch: TabLaunch, private readonly size: TabSize) {
+  constructor(
+    launch: TabLaunch,
+    private readonly size: TabSize,
+  ) {
     this.launch = launch;
     this.title = launch.title ?? basename(launch.command);
     this.pane = this.start(launch);

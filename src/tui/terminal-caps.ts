@@ -57,8 +57,7 @@ export function terminalCaps(env: NodeJS.ProcessEnv, terminfo: Terminfo | undefi
   const has = (name: string) => caps?.has(name) ?? false;
   const colorterm = (env.COLORTERM ?? '').toLowerCase();
   const infoColors = typeof caps?.get('colors') === 'number' ? (caps.get('colors') as number) : undefined;
-  const truecolor =
-    colorterm === 'truecolor' || colorterm === '24bit' || has('Tc') || has('RGB') || (infoColors ?? 0) >= 0x1000000 || /-direct$/.test(term);
+  const truecolor = colorterm === 'truecolor' || colorterm === '24bit' || has('Tc') || has('RGB') || (infoColors ?? 0) >= 0x1000000 || /-direct$/.test(term);
   // Without an entry, assume what every terminal of the last decade has: 256 colours.
   const colors = infoColors === undefined || infoColors >= 256 ? 256 : infoColors >= 16 ? 16 : 8;
   const plain = PLAIN_TERMS.test(term);

@@ -152,7 +152,13 @@ export function nextMatch(lines: readonly { text: string }[], query: string, fro
 }
 
 /** Opens the view over the host's screen; resolves when it closes (q, Esc, or an action that closes it, a fork). */
-export function openTranscriptView(host: OverlayHost, t: Transcript, titles: Record<string, string>, title: string, actions: TranscriptActions = {}): Promise<void> {
+export function openTranscriptView(
+  host: OverlayHost,
+  t: Transcript,
+  titles: Record<string, string>,
+  title: string,
+  actions: TranscriptActions = {},
+): Promise<void> {
   let lines = lay(t, titles);
   let sel = Math.max(0, lines.length - 1);
   let query = '';
@@ -257,8 +263,19 @@ function openCard(host: OverlayHost, t: Transcript, seq: number, titles: Record<
   const card = regenerateCard(t, seq, titles);
   const to = titles[card.to.harness] ?? card.to.harness;
   const from = card.from ? (titles[card.from.harness] ?? card.from.harness) : 'nobody';
-  const mark = card.matches === true ? '{green-fg}✓ matches what was sent (same hash){/green-fg}' : card.matches === false ? '{red-fg}✗ differs from what was sent{/red-fg}' : '{gray-fg}no brief was sent{/gray-fg}';
-  const head = [`Handed over from ${escapeTags(from)} to ${escapeTags(to)} at #${seq} (${card.mode === 'resume' ? 'its own session resumed; only the delta' : 'fresh start with a replay'})`, `{gray-fg}${escapeTags(CARD_LABEL)}{/gray-fg}`, mark, card.lastIncludedSeq ? `j: jump to the last message included (#${card.lastIncludedSeq}) · q: close` : 'q: close', ''];
+  const mark =
+    card.matches === true
+      ? '{green-fg}✓ matches what was sent (same hash){/green-fg}'
+      : card.matches === false
+        ? '{red-fg}✗ differs from what was sent{/red-fg}'
+        : '{gray-fg}no brief was sent{/gray-fg}';
+  const head = [
+    `Handed over from ${escapeTags(from)} to ${escapeTags(to)} at #${seq} (${card.mode === 'resume' ? 'its own session resumed; only the delta' : 'fresh start with a replay'})`,
+    `{gray-fg}${escapeTags(CARD_LABEL)}{/gray-fg}`,
+    mark,
+    card.lastIncludedSeq ? `j: jump to the last message included (#${card.lastIncludedSeq}) · q: close` : 'q: close',
+    '',
+  ];
   const body = (card.text ?? '(no context was carried: nothing had been said yet, or the returning agent had seen it all)').split('\n').map(escapeTags);
   const all = [...head, ...body];
   const box = blessed.box({
@@ -311,7 +328,16 @@ function openCard(host: OverlayHost, t: Transcript, seq: number, titles: Record<
 
 /** A one-line question at the bottom; resolves with the answer, or undefined on Esc. */
 function ask(host: OverlayHost, label: string): Promise<string | undefined> {
-  const input = blessed.textbox({ parent: host.screen, bottom: 0, left: 0, width: '100%', height: 3, label: ` ${label} `, inputOnFocus: true, ...OVERLAY_STYLE });
+  const input = blessed.textbox({
+    parent: host.screen,
+    bottom: 0,
+    left: 0,
+    width: '100%',
+    height: 3,
+    label: ` ${label} `,
+    inputOnFocus: true,
+    ...OVERLAY_STYLE,
+  });
   return new Promise((resolve) => {
     const finish = (v: string | undefined) => {
       host.closeOverlay(input);

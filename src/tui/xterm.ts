@@ -400,7 +400,8 @@ export class ScrollbackTap {
     const methods = ['push', 'recycle', 'splice', 'shiftElements', 'trimStart', 'get'] as const;
     if (!list || !methods.every((m) => typeof list[m] === 'function') || typeof list.maxLength !== 'number') return undefined;
     const probe = list.get(0) as Partial<InternalLine> | undefined;
-    if (!probe || !(probe._data instanceof Uint32Array) || typeof probe._combined !== 'object' || typeof probe.getTrimmedLength !== 'function') return undefined;
+    if (!probe || !(probe._data instanceof Uint32Array) || typeof probe._combined !== 'object' || typeof probe.getTrimmedLength !== 'function')
+      return undefined;
     const tap = new ScrollbackTap(term, onDrop, onErase);
     // ED 3 clears the scrollback through trimStart; those lines are erased, not archived.
     term.parser.registerCsiHandler({ final: 'J' }, (params) => {
@@ -514,7 +515,8 @@ export interface Hyperlink {
 
 /** Looks up a link number of this terminal (undefined once xterm has forgotten it). */
 export function hyperlinks(term: XTerminal): (linkId: number) => Hyperlink | undefined {
-  const service = (term as unknown as { _core?: { _oscLinkService?: { getLinkData?(id: number): { uri?: unknown; id?: unknown } | undefined } } })._core?._oscLinkService;
+  const service = (term as unknown as { _core?: { _oscLinkService?: { getLinkData?(id: number): { uri?: unknown; id?: unknown } | undefined } } })._core
+    ?._oscLinkService;
   return (linkId) => {
     const data = typeof service?.getLinkData === 'function' ? service.getLinkData(linkId) : undefined;
     if (!data || typeof data.uri !== 'string') return undefined;

@@ -25,10 +25,14 @@ export async function copyCheckpoints(dir: string, conversation: string, list: r
   const refs = list.map((c) => ({ ...c, ref: checkpointRef(conversation, c.seq) }));
   const { root } = await repoPaths(dir, 'A checkpoint');
   // One cat-file for all of them: "<sha> commit <size>" or "<sha> missing".
-  const answer = (await gitBuffer(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
-    cwd: root,
-    input: refs.map((c) => `${c.sha}\n`).join(''),
-  })).toString('utf8').split('\n');
+  const answer = (
+    await gitBuffer(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {
+      cwd: root,
+      input: refs.map((c) => `${c.sha}\n`).join(''),
+    })
+  )
+    .toString('utf8')
+    .split('\n');
   const present = refs.filter((c, i) => answer[i] === `${c.sha} commit`);
   if (present.length === 0) return 0;
   const input = present.map((c) => `create ${c.ref} ${c.sha}\n`).join('');

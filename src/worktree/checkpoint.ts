@@ -117,10 +117,7 @@ export async function createCheckpoint(dir: string, conversation: string, seq: n
 }
 
 async function listUnder(root: string, pattern: string): Promise<Checkpoint[]> {
-  const out = await git(
-    ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(committerdate:unix)', pattern],
-    { cwd: root },
-  );
+  const out = await git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(committerdate:unix)', pattern], { cwd: root });
   const list: Checkpoint[] = [];
   for (const line of out.split('\n')) {
     if (!line) continue;

@@ -63,7 +63,16 @@ function truncateStat(text: string, max: number): string {
  */
 async function diffStatFact(paths: RepoPaths, base: string, limits: GitFactsLimits): Promise<string | undefined> {
   const { root } = paths;
-  const statArgs = ['-c', 'core.quotePath=false', 'diff', '--no-color', '--no-ext-diff', '--no-textconv', `--stat=120,80`, `--stat-count=${limits.maxDiffStatFiles}`];
+  const statArgs = [
+    '-c',
+    'core.quotePath=false',
+    'diff',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-textconv',
+    `--stat=120,80`,
+    `--stat-count=${limits.maxDiffStatFiles}`,
+  ];
   return withTempIndex(paths.index, async (env) => {
     const add = ['-c', 'core.splitIndex=false', 'add', '-A', '-N'];
     const added = await gitTry(add, { cwd: root, env });

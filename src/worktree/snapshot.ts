@@ -134,10 +134,7 @@ let swept: Promise<unknown> | undefined;
  * Runs fn with GIT_INDEX_FILE pointing at a private index: a copy of the worktree's index
  * when `copyFrom` is given and it exists, otherwise empty. Removed afterwards whatever happens.
  */
-export async function withTempIndex<T>(
-  copyFrom: string | null,
-  fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>,
-): Promise<T> {
+export async function withTempIndex<T>(copyFrom: string | null, fn: (env: { GIT_INDEX_FILE: string }) => Promise<T>): Promise<T> {
   // Once per process: what killed batons left behind.
   await (swept ??= sweepTempIndexes());
   const dir = await mkdtemp(join(tmpdir(), `${TEMP_PREFIX}${process.pid}-`));

@@ -13,10 +13,7 @@ import { rm } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { alreadyExists, badInput, noCommits, refused, worktreeLocked, type BatonError } from '../errors.js';
 import { signalGroup } from '../proc/index.js';
-import {
-  GitError, branchExists, git, gitTry, headCommit, isDirty, isRepo, isValidBranchName,
-  notARepository, repoRoot, resolveCommit,
-} from './git.js';
+import { GitError, branchExists, git, gitTry, headCommit, isDirty, isRepo, isValidBranchName, notARepository, repoRoot, resolveCommit } from './git.js';
 import { copyIncluded, type IncludeSkip } from './worktree-include.js';
 
 export interface AddWorktreeOptions {
@@ -89,7 +86,8 @@ function pathTaken(p: string): boolean {
 }
 
 async function requireRepo(repoDir: string): Promise<string> {
-  if (!(await isRepo(repoDir))) throw notARepository(repoDir, 'A worktree fork', 'Fork to a new tab instead (it shares this directory), or run `git init` there first.');
+  if (!(await isRepo(repoDir)))
+    throw notARepository(repoDir, 'A worktree fork', 'Fork to a new tab instead (it shares this directory), or run `git init` there first.');
   return repoRoot(repoDir);
 }
 
@@ -137,8 +135,15 @@ export function parseWorktreeList(text: string): WorktreeInfo[] {
     const first = lines[0];
     if (!first?.startsWith('worktree ')) continue;
     const w: WorktreeInfo = {
-      path: first.slice('worktree '.length), head: null, branch: null, detached: false, bare: false,
-      main: list.length === 0, locked: false, prunable: false, dirty: null,
+      path: first.slice('worktree '.length),
+      head: null,
+      branch: null,
+      detached: false,
+      bare: false,
+      main: list.length === 0,
+      locked: false,
+      prunable: false,
+      dirty: null,
     };
     for (const line of lines.slice(1)) {
       const space = line.indexOf(' ');
@@ -239,7 +244,7 @@ export async function addWorktree(repoDir: string, opts: AddWorktreeOptions): Pr
     if (!commit) {
       throw noCommits(
         `${root} has no commits yet, so there is nothing to fork a worktree from`,
-        'Commit once, or fork from a turn\'s checkpoint (checkpoints work before the first commit).',
+        "Commit once, or fork from a turn's checkpoint (checkpoints work before the first commit).",
       );
     }
   } else {
@@ -281,8 +286,12 @@ export async function addWorktree(repoDir: string, opts: AddWorktreeOptions): Pr
       const run = await runSetup(opts.setup, path, root, opts.setupTimeoutMs ?? 10 * 60_000);
       if (run.error || run.code !== 0) {
         const why = run.error
-          ? run.error.code === 'ENOENT' ? 'was not found' : `could not start (${run.error.code ?? run.error.message})`
-          : run.code === null ? `was stopped (${run.signal})` : `exited with ${run.code}`;
+          ? run.error.code === 'ENOENT'
+            ? 'was not found'
+            : `could not start (${run.error.code ?? run.error.message})`
+          : run.code === null
+            ? `was stopped (${run.signal})`
+            : `exited with ${run.code}`;
         const tail = run.output.trim().split('\n').slice(-10).join('\n');
         throw badInput(
           `the worktree setup command \`${opts.setup.join(' ')}\` ${why}; the fork was undone${tail ? `:\n${tail}` : ''}`,
@@ -328,10 +337,7 @@ export async function removeWorktree(repoDir: string, path: string, opts: { forc
     throw refused(`the worktree ${w.path} has uncommitted changes`, 'Commit or discard them, or remove it with force.');
   }
   if (!opts.force && w.branch && w.head && !(await tipHeldElsewhere(root, w.branch, w.head))) {
-    throw refused(
-      `branch ${w.branch} has commits that no other branch, tag or checkpoint holds`,
-      'Merge or push them first, or remove it with force.',
-    );
+    throw refused(`branch ${w.branch} has commits that no other branch, tag or checkpoint holds`, 'Merge or push them first, or remove it with force.');
   }
   const main = list[0]!.path;
   if (present) {
@@ -348,4 +354,3 @@ export async function removeWorktree(repoDir: string, path: string, opts: { forc
   }
   return { path: w.path, branch: w.branch, branchDeleted };
 }
-

@@ -5,9 +5,7 @@
 // message counts as user text only for its non-context text blocks.
 // It must never reject a request for a model name or a beta header it does not know.
 import type { ServerResponse } from 'node:http';
-import {
-  asArray, asObject, emptyConversation, pushUserText, textOf, type Conversation,
-} from './conversation.js';
+import { asArray, asObject, emptyConversation, pushUserText, textOf, type Conversation } from './conversation.js';
 import { decide, type Decision, type Served } from './script.js';
 import { chunks, fakeId, sendEvent, sendJson, startSse, tokens } from './sse.js';
 
@@ -53,7 +51,14 @@ export function serveAnthropic(body: Record<string, unknown>): Served {
   const send = (res: ServerResponse) => {
     if (!stream) {
       sendJson(res, 200, {
-        id, type: 'message', role: 'assistant', model, content: [block], stop_reason, stop_sequence: null, usage,
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [block],
+        stop_reason,
+        stop_sequence: null,
+        usage,
       });
       return;
     }
@@ -61,7 +66,13 @@ export function serveAnthropic(body: Record<string, unknown>): Served {
     const ev = (type: string, data: Record<string, unknown>) => sendEvent(res, { type, ...data }, type);
     ev('message_start', {
       message: {
-        id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null,
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
         usage: { ...usage, output_tokens: 1 },
       },
     });

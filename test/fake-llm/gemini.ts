@@ -6,9 +6,7 @@
 // complexity_score, which schema-fill makes >= 1).
 // It must never drop a request it cannot parse: it answers with an echo of nothing.
 import type { ServerResponse } from 'node:http';
-import {
-  asArray, asObject, emptyConversation, pushUserText, textOf, type Conversation,
-} from './conversation.js';
+import { asArray, asObject, emptyConversation, pushUserText, textOf, type Conversation } from './conversation.js';
 import { decide, type Decision, type Served } from './script.js';
 import { chunks, fakeId, sendEvent, sendJson, startSse, tokens } from './sse.js';
 
@@ -69,9 +67,10 @@ export function serveGemini(model: string, method: string, sse: boolean, body: R
     modelVersion: model,
     responseId,
   });
-  const frames = decision.kind === 'tool'
-    ? [frame([{ functionCall: { name: decision.name, args: decision.args } }], true)]
-    : streamFrames(decision, stream).map((t, i, all) => frame([{ text: t }], i === all.length - 1));
+  const frames =
+    decision.kind === 'tool'
+      ? [frame([{ functionCall: { name: decision.name, args: decision.args } }], true)]
+      : streamFrames(decision, stream).map((t, i, all) => frame([{ text: t }], i === all.length - 1));
   const send = (res: ServerResponse) => {
     if (!stream) {
       sendJson(res, 200, frames[0]);
@@ -95,7 +94,7 @@ export function geminiModel(name: string): Record<string, unknown> {
     name: `models/${name}`,
     version: '001',
     displayName: `Fake ${name}`,
-    description: 'Served by baton\'s fake LLM',
+    description: "Served by baton's fake LLM",
     inputTokenLimit: 1_048_576,
     outputTokenLimit: 65_536,
     supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],

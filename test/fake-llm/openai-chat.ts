@@ -3,9 +3,7 @@
 // tool calls as `tool_calls` with JSON-string arguments, usage when asked.
 // It must never assume a field the client may omit: every read tolerates absence.
 import type { ServerResponse } from 'node:http';
-import {
-  asArray, asObject, emptyConversation, pushUserText, textOf, type Conversation,
-} from './conversation.js';
+import { asArray, asObject, emptyConversation, pushUserText, textOf, type Conversation } from './conversation.js';
 import { decide, type Decision, type Served } from './script.js';
 import { chunks, fakeId, sendEvent, sendJson, startSse, tokens } from './sse.js';
 
@@ -54,7 +52,10 @@ export function serveChat(body: Record<string, unknown>): Served {
   const send = (res: ServerResponse) => {
     if (!stream) {
       sendJson(res, 200, {
-        id, object: 'chat.completion', created, model,
+        id,
+        object: 'chat.completion',
+        created,
+        model,
         choices: [{ index: 0, message: message(decision), finish_reason: finish, logprobs: null }],
         usage,
       });

@@ -4,9 +4,7 @@
 // output_item.done, response.completed. Codex always streams; JSON is served too.
 // It must never keep state between requests: the client resends the whole input.
 import type { ServerResponse } from 'node:http';
-import {
-  asArray, asObject, emptyConversation, pushUserText, textOf, type Conversation,
-} from './conversation.js';
+import { asArray, asObject, emptyConversation, pushUserText, textOf, type Conversation } from './conversation.js';
 import { decide, type Decision, type Served } from './script.js';
 import { chunks, fakeId, sendEvent, sendJson, startSse, tokens } from './sse.js';
 
@@ -56,9 +54,18 @@ export function serveResponses(body: Record<string, unknown>): Served {
     total_tokens: inTok + outTok,
   };
   const response = (status: string, output: unknown[], withUsage: boolean) => ({
-    id, object: 'response', created_at, status, model, output,
-    parallel_tool_calls: false, tool_choice: body.tool_choice ?? 'auto', tools: body.tools ?? [],
-    usage: withUsage ? usage : null, error: null, incomplete_details: null,
+    id,
+    object: 'response',
+    created_at,
+    status,
+    model,
+    output,
+    parallel_tool_calls: false,
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: body.tools ?? [],
+    usage: withUsage ? usage : null,
+    error: null,
+    incomplete_details: null,
   });
   const send = (res: ServerResponse) => {
     if (!stream) {
@@ -98,12 +105,19 @@ export function serveResponses(body: Record<string, unknown>): Served {
 function outputItem(d: Decision): Record<string, unknown> {
   if (d.kind === 'tool') {
     return {
-      type: 'function_call', id: fakeId('fc_'), call_id: fakeId('call_'),
-      name: d.name, arguments: JSON.stringify(d.args), status: 'completed',
+      type: 'function_call',
+      id: fakeId('fc_'),
+      call_id: fakeId('call_'),
+      name: d.name,
+      arguments: JSON.stringify(d.args),
+      status: 'completed',
     };
   }
   return {
-    type: 'message', id: fakeId('msg_'), role: 'assistant', status: 'completed',
+    type: 'message',
+    id: fakeId('msg_'),
+    role: 'assistant',
+    status: 'completed',
     content: [{ type: 'output_text', text: d.text, annotations: [] }],
   };
 }

@@ -13,10 +13,7 @@ import { isAbsolute, join } from 'node:path';
 import { fillSchema } from './schema-fill.js';
 import { findCwd, lastUserIndex, type Conversation, type ToolDecl } from './conversation.js';
 
-export type Decision =
-  | { kind: 'text'; text: string }
-  | { kind: 'json'; text: string }
-  | { kind: 'tool'; name: string; args: Record<string, unknown> };
+export type Decision = { kind: 'text'; text: string } | { kind: 'json'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown> };
 
 export type Marker =
   | { kind: 'shell'; command: string }

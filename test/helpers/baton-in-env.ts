@@ -33,7 +33,11 @@ export class BatonInEnv {
   #menv?: MultiCliEnv;
 
   /** timeoutS: baton chat's --timeout. */
-  constructor(s: Test, names: readonly CliName[], readonly timeoutS: string) {
+  constructor(
+    s: Test,
+    names: readonly CliName[],
+    readonly timeoutS: string,
+  ) {
     s.before.each(async () => {
       this.#fake = await startFakeLlm();
       this.#menv = multiCliEnv({ fakeUrl: this.#fake.url, names });

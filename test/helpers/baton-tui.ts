@@ -122,7 +122,6 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
   };
 }
 
-
 /**
  * The entries of the picker on screen (New tab, Continue with): the rows between its
  * borders, each entry's label and detail as drawn.
@@ -136,7 +135,13 @@ export function pickerEntries(t: TestTerminal): string[] {
   const items: string[] = [];
   for (const r of rows.slice(top + 1)) {
     if ([...r][col] !== '│') break;
-    items.push([...r].slice(col + 1).join('').split('│')[0]!.trim());
+    items.push(
+      [...r]
+        .slice(col + 1)
+        .join('')
+        .split('│')[0]!
+        .trim(),
+    );
   }
   return items;
 }

@@ -77,14 +77,7 @@ export function randomTranscript(seed: number, opts: RandomOptions): Transcript 
     const off = Math.floor(r() * (BASE.length - n - 1));
     let s = BASE.slice(off, off + n);
     if (n > 0 && r() < spice) {
-      const spices = [
-        '\u001b[31mred\u001b[0m',
-        '\u001b]0;title\u0007',
-        ' AKIA' + 'ABCDEFGHIJKLMNOP ',
-        ' ghp_' + 'x'.repeat(36) + ' ',
-        '\r\n',
-        '\u0000\u0008',
-      ];
+      const spices = ['\u001b[31mred\u001b[0m', '\u001b]0;title\u0007', ' AKIA' + 'ABCDEFGHIJKLMNOP ', ' ghp_' + 'x'.repeat(36) + ' ', '\r\n', '\u0000\u0008'];
       const at = Math.floor(r() * s.length);
       s = s.slice(0, at) + pick(spices) + s.slice(at);
     }
@@ -115,7 +108,12 @@ export function randomTranscript(seed: number, opts: RandomOptions): Transcript 
     } else if (x < 0.65) {
       const todos = Array.from({ length: 1 + Math.floor(r() * 6) }, (_, i) => ({ content: `step ${i} ${body(20)}`, status: pick(STATUSES) }));
       const name = pick(PLAN_TOOLS);
-      tr.apply({ type: 'tool_call', toolCallId: `plan_${++call}`, toolName: name, input: name === 'update_plan' ? { plan: todos.map((t) => ({ step: t.content, status: t.status })) } : { todos } });
+      tr.apply({
+        type: 'tool_call',
+        toolCallId: `plan_${++call}`,
+        toolName: name,
+        input: name === 'update_plan' ? { plan: todos.map((t) => ({ step: t.content, status: t.status })) } : { todos },
+      });
     } else if (x < 0.67) tr.apply({ type: 'approval', toolCallId: `call_${call}`, decision: pick(['allow', 'deny']), detail: body(size(200)) });
     else if (x < 0.69) tr.apply({ type: 'notice', text: body(size(500)) });
     else if (x < 0.7) tr.apply({ type: 'error', text: body(size(500)), code: 'E1' });

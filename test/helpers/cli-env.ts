@@ -147,19 +147,22 @@ export function setupCli(name: CliName, opts: CliSetupOptions): Record<string, s
       const codexHome = join(home, '.codex');
       Object.assign(env, { CODEX_HOME: codexHome, FAKE_API_KEY: 'sk-fake' });
       const projects = trusted.map((p) => `[projects.${JSON.stringify(p)}]\ntrust_level = "trusted"\n`).join('\n');
-      writeText(join(codexHome, 'config.toml'), [
-        `model = "${FAKE_MODEL}"`,
-        'model_provider = "fake"',
-        'check_for_update_on_startup = false',
-        '',
-        '[model_providers.fake]',
-        'name = "Fake"',
-        `base_url = ${JSON.stringify(`${fake}/v1`)}`,
-        'env_key = "FAKE_API_KEY"',
-        'wire_api = "responses"',
-        '',
-        projects,
-      ].join('\n'));
+      writeText(
+        join(codexHome, 'config.toml'),
+        [
+          `model = "${FAKE_MODEL}"`,
+          'model_provider = "fake"',
+          'check_for_update_on_startup = false',
+          '',
+          '[model_providers.fake]',
+          'name = "Fake"',
+          `base_url = ${JSON.stringify(`${fake}/v1`)}`,
+          'env_key = "FAKE_API_KEY"',
+          'wire_api = "responses"',
+          '',
+          projects,
+        ].join('\n'),
+      );
       break;
     }
     case 'gemini':

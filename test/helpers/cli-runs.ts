@@ -22,7 +22,10 @@ export interface CliRunSpec {
 }
 
 const textOf = (events: Record<string, any>[], keep: (e: Record<string, any>) => boolean, text: (e: Record<string, any>) => unknown) =>
-  events.filter(keep).map((e) => String(text(e))).join('\n');
+  events
+    .filter(keep)
+    .map((e) => String(text(e)))
+    .join('\n');
 
 export const CLI_RUNS: readonly CliRunSpec[] = [
   {
@@ -44,7 +47,11 @@ export const CLI_RUNS: readonly CliRunSpec[] = [
     tools: (p) => ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', p],
     parse: (r) => {
       const events = jsonLines(r.stdout);
-      const reply = textOf(events, (e) => e.type === 'item.completed' && e.item?.type === 'agent_message', (e) => e.item.text);
+      const reply = textOf(
+        events,
+        (e) => e.type === 'item.completed' && e.item?.type === 'agent_message',
+        (e) => e.item.text,
+      );
       return { reply, session: String(events.find((e) => e.type === 'thread.started')?.thread_id ?? '') };
     },
     api: 'openai-responses',
@@ -83,7 +90,11 @@ export const CLI_RUNS: readonly CliRunSpec[] = [
     tools: (p) => ['run', '--format', 'json', p],
     parse: (r) => {
       const events = jsonLines(r.stdout);
-      const reply = textOf(events, (e) => e.type === 'text' && typeof e.part?.text === 'string', (e) => e.part.text);
+      const reply = textOf(
+        events,
+        (e) => e.type === 'text' && typeof e.part?.text === 'string',
+        (e) => e.part.text,
+      );
       return { reply, session: String(events.find((e) => typeof e.sessionID === 'string')?.sessionID ?? '') };
     },
     api: 'openai-chat',
@@ -99,7 +110,6 @@ export function selectedRuns(): readonly CliRunSpec[] {
   const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
   return only?.length ? CLI_RUNS.filter((r) => only.includes(r.name)) : CLI_RUNS;
 }
-
 
 export function cliRun(name: RealCliName): CliRunSpec {
   return CLI_RUNS.find((s) => s.name === name)!;

@@ -40,7 +40,12 @@ export const isMain = (url: string) => process.argv[1] !== undefined && new URL(
 export const asBaton = (definition: DriverDefinition): HarnessDriver => normalizeDriver(definition);
 
 /** A headless turn through the driver in the home's work dir; a failed turn (a scripted model error) is returned, not thrown. */
-export async function headless(driver: HarnessDriver, env: CliEnv, prompt: string, opts: { yes?: boolean; resume?: string } = {}): Promise<HeadlessResult | Error> {
+export async function headless(
+  driver: HarnessDriver,
+  env: CliEnv,
+  prompt: string,
+  opts: { yes?: boolean; resume?: string } = {},
+): Promise<HeadlessResult | Error> {
   try {
     return await driver.headless!({ cwd: env.cwd, env: env.env, prompt, yes: opts.yes ?? false, resume: opts.resume, timeoutMs: 300_000, onEvent: () => {} });
   } catch (err) {
@@ -79,19 +84,17 @@ export async function tuiSession(driver: HarnessDriver, env: CliEnv, steps: (run
   const tui = new TestTerminal([findExecutable(launch.command, runEnv)!, ...launch.args], { env: runEnv, cwd: launch.cwd, cols: 100, rows: 30 });
   // Bound as baton binds a tab: the session the launch fixed, else the TUI's own process
   // group (an ingest bound to neither follows nothing).
-  const ing = await driver
-    .ingest!({
-      cwd: env.cwd,
-      env: env.env,
-      since,
-      ...(launch.session ? { agentSession: launch.session } : {}),
-      processGroup: () => (tui.exitCode === undefined ? tui.pid : undefined),
-      onEvent: (e) => events.push(e),
-    })
-    .catch(async (err: unknown) => {
-      await tui.kill();
-      throw err;
-    });
+  const ing = await driver.ingest!({
+    cwd: env.cwd,
+    env: env.env,
+    since,
+    ...(launch.session ? { agentSession: launch.session } : {}),
+    processGroup: () => (tui.exitCode === undefined ? tui.pid : undefined),
+    onEvent: (e) => events.push(e),
+  }).catch(async (err: unknown) => {
+    await tui.kill();
+    throw err;
+  });
   const screen = (status: 'idle' | 'working' | 'approval', ms = 60_000) =>
     tui.waitFor((_, t) => driver.statusFromScreen!(t.rows()) === status, ms, `${driver.name} ${status} on screen`).then(() => {});
   try {
@@ -124,10 +127,15 @@ export function sessionLogCapture(driver: HarnessDriver): Capture {
     const log = async (session: string) => readFileSync((await driver.sessionLogPath!({ session, cwd: env.cwd, env: env.env }))!, 'utf8');
     const session = sessionOf(await headless(driver, env, 'hello FIXTURE-TOKEN-1'));
     sessionOf(
-      await headless(driver, env, '[[FAKE_SHELL: echo SHELL-OK > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: WRITE-OK]] [[FAKE_SHELL: ls /nonexistent-fixture-dir]]', {
-        yes: true,
-        resume: session,
-      }),
+      await headless(
+        driver,
+        env,
+        '[[FAKE_SHELL: echo SHELL-OK > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: WRITE-OK]] [[FAKE_SHELL: ls /nonexistent-fixture-dir]]',
+        {
+          yes: true,
+          resume: session,
+        },
+      ),
     );
     sessionOf(await headless(driver, env, '[[FAKE_SHELL: echo DENIED > denied.txt]]', { resume: session }));
     const tui = await tuiSession(driver, env, async (run) => {

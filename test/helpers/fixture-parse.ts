@@ -30,10 +30,18 @@ export interface Parsed {
 /** A fixture file's content through the parser baton reads it with. */
 export type FixtureParser = (text: string) => Parsed | Promise<Parsed>;
 
-const records = (text: string): unknown[] => text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown);
+const records = (text: string): unknown[] =>
+  text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as unknown);
 
 /** A headless process's stdout as baton hands it over: only the lines that are one JSON object. */
-const stdoutObjects = (text: string) => text.split('\n').map(jsonObjectLine).filter((r) => r !== undefined);
+const stdoutObjects = (text: string) =>
+  text
+    .split('\n')
+    .map(jsonObjectLine)
+    .filter((r) => r !== undefined);
 
 const claudeLog: FixtureParser = (text) => {
   const p = new ClaudeLogParser();

@@ -75,4 +75,6 @@ export const batonRefs = (dir: string) => lines(gitOut(dir, 'for-each-ref', '--f
 
 /** The paths of the repository's worktrees, the main one first. */
 export const worktreePaths = (dir: string) =>
-  lines(gitOut(dir, 'worktree', 'list', '--porcelain')).filter((l) => l.startsWith('worktree ')).map((l) => l.slice(9));
+  lines(gitOut(dir, 'worktree', 'list', '--porcelain'))
+    .filter((l) => l.startsWith('worktree '))
+    .map((l) => l.slice(9));

@@ -44,9 +44,14 @@ export async function followsOwnLog(p: LogPlace, cut: { line: number; at: number
   try {
     const at = later();
     // The other tab's session starts first, in the same directory.
-    writeFileSync(join(p.logs, 'a1b2c3d4-0000-4000-8000-000000000001.jsonl'), `${fixtureLines(p.cli, 'tui-session.jsonl').map((l) => restamp(l, at)).join('\n')}\n`);
+    writeFileSync(
+      join(p.logs, 'a1b2c3d4-0000-4000-8000-000000000001.jsonl'),
+      `${fixtureLines(p.cli, 'tui-session.jsonl')
+        .map((l) => restamp(l, at))
+        .join('\n')}\n`,
+    );
     await new Promise((r) => setTimeout(r, 300));
-    assert.equal(events, [], 'nothing from another run\'s log, and no session before its own log is there');
+    assert.equal(events, [], "nothing from another run's log, and no session before its own log is there");
     const lines = fixtureLines(p.cli, 'headless-session.jsonl').map((l) => restamp(l, at));
     const log = join(p.logs, `${own}.jsonl`);
     const [head, tail] = [lines[cut.line]!.slice(0, cut.at), lines[cut.line]!.slice(cut.at)];
@@ -72,7 +77,12 @@ export async function followsNothingUnnamed(p: LogPlace): Promise<void> {
   const said: string[] = [];
   const ing = await p.driver.ingest!({ cwd: p.cwd, env: p.env, since: new Date(), onEvent: (ev) => events.push(ev), onUnbound: (r) => said.push(r) });
   try {
-    writeFileSync(join(p.logs, 'c0ffee00-0000-4000-8000-000000000002.jsonl'), `${fixtureLines(p.cli, 'headless-session.jsonl').map((l) => restamp(l, later())).join('\n')}\n`);
+    writeFileSync(
+      join(p.logs, 'c0ffee00-0000-4000-8000-000000000002.jsonl'),
+      `${fixtureLines(p.cli, 'headless-session.jsonl')
+        .map((l) => restamp(l, later()))
+        .join('\n')}\n`,
+    );
     await new Promise((r) => setTimeout(r, 400));
     assert.equal(events, []);
     assert.is(said.length, 1);
@@ -93,10 +103,16 @@ export async function followsNamedSession(p: LogPlace): Promise<void> {
   const ing = await p.driver.ingest!({ cwd: p.cwd, env: p.env, since: new Date(), agentSession: 'known', onEvent: (ev) => events.push(ev) });
   try {
     const at = later();
-    const again = lines.filter((l) => /"type":"(user|assistant)"/.test(l)).slice(0, 2).map((l) => restamp(l, at));
+    const again = lines
+      .filter((l) => /"type":"(user|assistant)"/.test(l))
+      .slice(0, 2)
+      .map((l) => restamp(l, at));
     appendFileSync(log, `${again.join('\n')}\n`);
     await until(() => events.some((ev) => ev.type === 'turn_end'), 'the appended turn', 10_000);
-    assert.equal(events.map((ev) => ev.type), ['session', 'user_text', 'agent_text', 'turn_end']);
+    assert.equal(
+      events.map((ev) => ev.type),
+      ['session', 'user_text', 'agent_text', 'turn_end'],
+    );
   } finally {
     await ing.dispose();
   }

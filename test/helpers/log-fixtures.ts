@@ -13,7 +13,9 @@ import { REPO_ROOT } from './cli-env.js';
 
 /** The non-empty lines of test/fixtures/<cli>/<name>. */
 export const fixtureLines = (cli: string, name: string) =>
-  readFileSync(join(REPO_ROOT, 'test/fixtures', cli, name), 'utf8').split('\n').filter((l) => l.trim());
+  readFileSync(join(REPO_ROOT, 'test/fixtures', cli, name), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
 
 /** A TUI screen captured from the CLI: the rows of test/fixtures/<cli>/screens/<name>.txt. */
 export const fixtureScreen = (cli: string, name: string) => readFileSync(join(REPO_ROOT, 'test/fixtures', cli, 'screens', `${name}.txt`), 'utf8').split('\n');
@@ -44,22 +46,34 @@ export function assertHeadlessCapture(events: TranscriptEvent[], parser: ParserF
   assert.is(parser.sessionId, want.sessionId);
   assert.is(parser.model, want.model);
   assert.match(parser.cwd!, /\/work$/);
-  assert.equal(ofType(events, 'user_text').map((e) => e.text), [
-    'hello FIXTURE-TOKEN-1',
-    '[[FAKE_SHELL: echo SHELL-OK > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: WRITE-OK]] [[FAKE_SHELL: ls /nonexistent-fixture-dir]]',
-    '[[FAKE_SHELL: echo DENIED > denied.txt]]',
-  ]);
+  assert.equal(
+    ofType(events, 'user_text').map((e) => e.text),
+    [
+      'hello FIXTURE-TOKEN-1',
+      '[[FAKE_SHELL: echo SHELL-OK > from-shell.txt]] [[FAKE_WRITE: from-write.txt :: WRITE-OK]] [[FAKE_SHELL: ls /nonexistent-fixture-dir]]',
+      '[[FAKE_SHELL: echo DENIED > denied.txt]]',
+    ],
+  );
   assert.is(ofType(events, 'agent_text')[0]!.text, 'FAKE-LLM reply. You said: hello FIXTURE-TOKEN-1');
   const calls = ofType(events, 'tool_call');
-  assert.equal(calls.map((c) => c.toolName), want.tools);
-  assert.equal(ofType(events, 'tool_result').map((r) => [r.toolCallId, r.toolName]), calls.map((c) => [c.toolCallId, c.toolName]));
+  assert.equal(
+    calls.map((c) => c.toolName),
+    want.tools,
+  );
+  assert.equal(
+    ofType(events, 'tool_result').map((r) => [r.toolCallId, r.toolName]),
+    calls.map((c) => [c.toolCallId, c.toolName]),
+  );
   assert.is(ofType(events, 'turn_end').length, 3);
 }
 
 /** The TUI capture: nothing skipped, the same shape of events as a headless run, the shell call's result named. */
 export function assertTuiCapture(events: TranscriptEvent[], parser: ParserFacts, shell: string): void {
   assert.is(parser.skipped, 0);
-  assert.equal(events.map((e) => e.type), ['user_text', 'agent_text', 'turn_end', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['user_text', 'agent_text', 'turn_end', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end'],
+  );
   assert.is(ofType(events, 'user_text')[0]!.text, 'hello TUI-FIXTURE-TOKEN');
   assert.is(ofType(events, 'tool_result')[0]!.toolName, shell);
 }

@@ -34,63 +34,72 @@ export interface IngestLiveSpec {
 }
 
 export function ingestLiveTest(cli: RealDriver, spec: IngestLiveSpec): void {
-  cli.suite(`ingest follows a live session in ${spec.log}: events while the model has not answered, an abort ends the group; a whole turn in order; dispose leaves no watcher`, async () => {
-    const handles = watchers();
-    const tok = token('ingest');
-    const abort = new AbortController();
-    // Followed as baton follows a session: by the id the CLI gave it (its output says it first).
-    const { turn: hanging, ing, events: seen } = await cli.followedTurn('hang then abort', `wait ${tok} [[FAKE_HANG]]`, { signal: abort.signal });
-    // The prompt is in the CLI's log while the model still has not answered: events come as written.
-    await until(() => seen.some((e) => e.type === 'user_text' && e.text.includes(tok)), `the prompt from ${spec.log}`, spec.promptMs);
-    await cli.fake.waitForRequest((r) => r.kind === 'generate' && bodyContains(r, tok) && r.fault?.kind === 'hang', 60_000, 'the hanging model request');
-    assert.is(seen[0]!.type, 'session', 'the session id comes first');
-    assert.not.ok(seen.some((e) => e.type === 'turn_end' || e.type === 'agent_text'), 'the model has not answered');
-    abort.abort();
-    // A cancelled turn ends like every driver's: stopReason cancelled, a notice, no failure.
-    // The notice says whether the CLI confirmed the cancel within the harness's grace (2 s);
-    // a CLI that took longer (opencode, with the machine's cores busy) was stopped, which is
-    // the same outcome.
-    const { result: aborted, events: abortedEvents } = await hanging;
-    assert.is(aborted.stopReason, 'cancelled');
-    assert.ok(abortedEvents.some((e) => e.type === 'notice' && /^turn cancelled($|; )/.test(e.text)), JSON.stringify(abortedEvents));
-    assert.equal(cli.left(), [], 'the aborted group is gone');
-    await ing.dispose();
+  cli.suite(
+    `ingest follows a live session in ${spec.log}: events while the model has not answered, an abort ends the group; a whole turn in order; dispose leaves no watcher`,
+    async () => {
+      const handles = watchers();
+      const tok = token('ingest');
+      const abort = new AbortController();
+      // Followed as baton follows a session: by the id the CLI gave it (its output says it first).
+      const { turn: hanging, ing, events: seen } = await cli.followedTurn('hang then abort', `wait ${tok} [[FAKE_HANG]]`, { signal: abort.signal });
+      // The prompt is in the CLI's log while the model still has not answered: events come as written.
+      await until(() => seen.some((e) => e.type === 'user_text' && e.text.includes(tok)), `the prompt from ${spec.log}`, spec.promptMs);
+      await cli.fake.waitForRequest((r) => r.kind === 'generate' && bodyContains(r, tok) && r.fault?.kind === 'hang', 60_000, 'the hanging model request');
+      assert.is(seen[0]!.type, 'session', 'the session id comes first');
+      assert.not.ok(
+        seen.some((e) => e.type === 'turn_end' || e.type === 'agent_text'),
+        'the model has not answered',
+      );
+      abort.abort();
+      // A cancelled turn ends like every driver's: stopReason cancelled, a notice, no failure.
+      // The notice says whether the CLI confirmed the cancel within the harness's grace (2 s);
+      // a CLI that took longer (opencode, with the machine's cores busy) was stopped, which is
+      // the same outcome.
+      const { result: aborted, events: abortedEvents } = await hanging;
+      assert.is(aborted.stopReason, 'cancelled');
+      assert.ok(
+        abortedEvents.some((e) => e.type === 'notice' && /^turn cancelled($|; )/.test(e.text)),
+        JSON.stringify(abortedEvents),
+      );
+      assert.equal(cli.left(), [], 'the aborted group is gone');
+      await ing.dispose();
 
-    // A fresh ingest and a full turn with a tool call: every event kind, in order.
-    const tok2 = token('ingest2');
-    const { turn, ing: ing2, events } = await cli.followedTurn('ingested turn', `[[FAKE_SHELL: echo ${tok2}]] ${tok2}`, { yes: true });
-    const { result } = await turn;
-    await until(() => events.some((e) => e.type === 'turn_end'), `the turn end from ${spec.log}`, 30_000);
-    assert.is(ing2.agentSession, result.agentSession);
-    assert.equal(typesOf(events), ['session', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
-    const call = events[2] as Of<'tool_call'>;
-    const res = events[3] as Of<'tool_result'>;
-    assert.is(call.toolName, spec.shell);
-    assert.is(res.toolCallId, call.toolCallId);
-    assert.is(res.toolName, spec.shell);
-    assert.match(res.output, tok2);
-    assert.is(ing2.skipped, 0);
-    spec.check?.(events);
-    assert.ok(watchers() > handles, 'a watcher while following');
-    const path = await cli.driver.sessionLogPath!({ session: result.agentSession!, cwd: cli.env.cwd, env: cli.env.env });
-    assert.ok(path && existsSync(path), `the session's log: ${path}`);
-    await ing2.dispose();
+      // A fresh ingest and a full turn with a tool call: every event kind, in order.
+      const tok2 = token('ingest2');
+      const { turn, ing: ing2, events } = await cli.followedTurn('ingested turn', `[[FAKE_SHELL: echo ${tok2}]] ${tok2}`, { yes: true });
+      const { result } = await turn;
+      await until(() => events.some((e) => e.type === 'turn_end'), `the turn end from ${spec.log}`, 30_000);
+      assert.is(ing2.agentSession, result.agentSession);
+      assert.equal(typesOf(events), ['session', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
+      const call = events[2] as Of<'tool_call'>;
+      const res = events[3] as Of<'tool_result'>;
+      assert.is(call.toolName, spec.shell);
+      assert.is(res.toolCallId, call.toolCallId);
+      assert.is(res.toolName, spec.shell);
+      assert.match(res.output, tok2);
+      assert.is(ing2.skipped, 0);
+      spec.check?.(events);
+      assert.ok(watchers() > handles, 'a watcher while following');
+      const path = await cli.driver.sessionLogPath!({ session: result.agentSession!, cwd: cli.env.cwd, env: cli.env.env });
+      assert.ok(path && existsSync(path), `the session's log: ${path}`);
+      await ing2.dispose();
 
-    const count = events.length;
-    if (spec.afterDispose === 'turn') {
-      // fs.watch handles close a moment after chokidar's close() resolves.
-      await until(() => watchers() === handles, `no file watcher left (${watchers()} > ${handles})`, 5_000);
-      await cli.turn('after dispose', `more ${token('late')}`, { resume: result.agentSession! });
-      assert.is(events.length, count);
-    } else {
-      appendFileSync(path!, `${JSON.stringify(spec.afterDispose(new Date().toISOString()))}\n`);
-      // Nothing to poll for: the check is that nothing comes.
-      await new Promise((r) => setTimeout(r, 300));
-      assert.is(events.length, count);
-      assert.is(watchers(), handles, 'no file watcher left');
-    }
-    cli.ingested = { session: result.agentSession!, token: tok2 };
-  });
+      const count = events.length;
+      if (spec.afterDispose === 'turn') {
+        // fs.watch handles close a moment after chokidar's close() resolves.
+        await until(() => watchers() === handles, `no file watcher left (${watchers()} > ${handles})`, 5_000);
+        await cli.turn('after dispose', `more ${token('late')}`, { resume: result.agentSession! });
+        assert.is(events.length, count);
+      } else {
+        appendFileSync(path!, `${JSON.stringify(spec.afterDispose(new Date().toISOString()))}\n`);
+        // Nothing to poll for: the check is that nothing comes.
+        await new Promise((r) => setTimeout(r, 300));
+        assert.is(events.length, count);
+        assert.is(watchers(), handles, 'no file watcher left');
+      }
+      cli.ingested = { session: result.agentSession!, token: tok2 };
+    },
+  );
 }
 
 export interface LaunchArgvSpec {
@@ -118,7 +127,7 @@ export function launchArgvTest(cli: RealDriver, spec: LaunchArgvSpec): void {
   cli.suite(spec.title, async () => {
     const { cwd, env } = cli.env;
     const plain = await cli.driver.launch({ cwd, env });
-    if (spec.plain.session) assert.match(plain.session ?? '', spec.plain.session, 'a fresh run is bound to a session of baton\'s choosing');
+    if (spec.plain.session) assert.match(plain.session ?? '', spec.plain.session, "a fresh run is bound to a session of baton's choosing");
     else assert.is(plain.session, undefined);
     const args = typeof spec.plain.args === 'function' ? spec.plain.args(plain.session!) : spec.plain.args;
     assert.equal(plain, { command: cli.name, args, env: spec.plain.env(cwd), cwd, ...(plain.session ? { session: plain.session } : {}) });
@@ -185,7 +194,10 @@ export async function pasteMessage(driver: HarnessDriver, tui: TestTerminal, tex
   const before = users();
   tui.press('Enter');
   if (!events) return;
-  const logged = await until(() => users() > before, 'the message in the log', 8000).then(() => true, () => false);
+  const logged = await until(() => users() > before, 'the message in the log', 8000).then(
+    () => true,
+    () => false,
+  );
   if (!logged && driver.statusFromScreen!(tui.rows()) !== 'approval') tui.press('Enter');
 }
 
@@ -198,36 +210,39 @@ export interface TuiBriefSpec {
 
 /** The TUI's first message carries a brief past the paste limit: the brief goes as a 0600 file the pasted message points at; after the first turn, a second one. */
 export function tuiBriefTest(cli: RealDriver, spec: TuiBriefSpec): void {
-  cli.suite('the launched TUI for real: a brief past the paste limit goes as a file the first message points at; ingest follows; the screen says idle', async () => {
-    const { cwd, env } = cli.env;
-    const launch = await cli.driver.launch({ cwd, env });
-    spec.check?.(launch);
-    const brief = bigBrief(token('big'));
-    const message = `go on ${token('msg')}`;
-    const pasted = briefAndMessage(cwd, brief, message, 'sw-tui');
-    const file = join(cwd, '.baton/handoff-sw-tui.md');
-    assert.is(pasted.file, file);
-    assert.is(readFileSync(file, 'utf8'), brief);
-    assert.is(statSync(file).mode & 0o777, 0o600);
-    const before = cli.lastSeq();
-    await cli.withTui(launch, async (tui, events) => {
-      const started = Date.now();
-      await firstMessage(cli, tui, pasted.text, undefined, events);
-      await until(() => turnEnds(events) > 0, 'the first turn from the log', spec.firstMs);
-      assert.ok(cli.carrying(before, file).length > 0, 'the model was told where the brief is');
-      const user = events.find((e) => e.type === 'user_text') as Of<'user_text'>;
-      assert.match(user.text, file);
-      assert.ok(user.text.replace(/\s+/g, ' ').trim().endsWith(message), 'the message last, as written: what delivery recognises');
-      await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, `${cli.name} idle on screen`);
-      const tok2 = token('tui2');
-      await submit(tui, `next ${tok2}`, 'paste');
-      await until(() => turnEnds(events) === 2, 'the second turn from the log', spec.secondMs);
-      cli.timed('TUI start + 2 turns', started);
-      assert.equal(typesOf(events), ['session', 'user_text', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end']);
-      assert.match((events[5] as Of<'agent_text'>).text, `You said: next ${tok2}`);
-    });
-    await until(() => cli.left().length === 0, 'nothing of the TUI left', 10_000);
-  });
+  cli.suite(
+    'the launched TUI for real: a brief past the paste limit goes as a file the first message points at; ingest follows; the screen says idle',
+    async () => {
+      const { cwd, env } = cli.env;
+      const launch = await cli.driver.launch({ cwd, env });
+      spec.check?.(launch);
+      const brief = bigBrief(token('big'));
+      const message = `go on ${token('msg')}`;
+      const pasted = briefAndMessage(cwd, brief, message, 'sw-tui');
+      const file = join(cwd, '.baton/handoff-sw-tui.md');
+      assert.is(pasted.file, file);
+      assert.is(readFileSync(file, 'utf8'), brief);
+      assert.is(statSync(file).mode & 0o777, 0o600);
+      const before = cli.lastSeq();
+      await cli.withTui(launch, async (tui, events) => {
+        const started = Date.now();
+        await firstMessage(cli, tui, pasted.text, undefined, events);
+        await until(() => turnEnds(events) > 0, 'the first turn from the log', spec.firstMs);
+        assert.ok(cli.carrying(before, file).length > 0, 'the model was told where the brief is');
+        const user = events.find((e) => e.type === 'user_text') as Of<'user_text'>;
+        assert.match(user.text, file);
+        assert.ok(user.text.replace(/\s+/g, ' ').trim().endsWith(message), 'the message last, as written: what delivery recognises');
+        await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, `${cli.name} idle on screen`);
+        const tok2 = token('tui2');
+        await submit(tui, `next ${tok2}`, 'paste');
+        await until(() => turnEnds(events) === 2, 'the second turn from the log', spec.secondMs);
+        cli.timed('TUI start + 2 turns', started);
+        assert.equal(typesOf(events), ['session', 'user_text', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end']);
+        assert.match((events[5] as Of<'agent_text'>).text, `You said: next ${tok2}`);
+      });
+      await until(() => cli.left().length === 0, 'nothing of the TUI left', 10_000);
+    },
+  );
 }
 
 export interface TuiInterruptSpec {
@@ -251,21 +266,25 @@ export function tuiInterruptTest(cli: RealDriver, spec: TuiInterruptSpec): void 
     const first = `hold on ${token('tui')} [[FAKE_HANG]]`;
     const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env });
     const since = new Date();
-    await cli.withTui(launch, async (tui, events) => {
-      const started = Date.now();
-      await firstMessage(cli, tui, first, spec.startMs, events);
-      await until(() => events.some((e) => e.type === 'user_text' && e.text === first), `the first message from ${spec.log}`, spec.startMs);
-      await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'working', spec.workingMs, `${cli.name} working on screen`);
-      await spec.interrupt(tui);
-      await until(() => turnEnds(events) > 0, 'the interrupted turn ends', 60_000);
-      await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, `${cli.name} idle on screen`);
-      const tok2 = token('tui2');
-      await submit(tui, `next ${tok2}`, spec.input);
-      await until(() => turnEnds(events) === 2, 'the second turn ends', spec.secondMs);
-      cli.timed('TUI start + 2 turns', started);
-      assert.equal(typesOf(events), ['session', 'user_text', 'notice', 'turn_end', 'user_text', 'agent_text', 'turn_end']);
-      assert.match((events[5] as Of<'agent_text'>).text, `You said: next ${tok2}`);
-    }, { since });
+    await cli.withTui(
+      launch,
+      async (tui, events) => {
+        const started = Date.now();
+        await firstMessage(cli, tui, first, spec.startMs, events);
+        await until(() => events.some((e) => e.type === 'user_text' && e.text === first), `the first message from ${spec.log}`, spec.startMs);
+        await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'working', spec.workingMs, `${cli.name} working on screen`);
+        await spec.interrupt(tui);
+        await until(() => turnEnds(events) > 0, 'the interrupted turn ends', 60_000);
+        await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, `${cli.name} idle on screen`);
+        const tok2 = token('tui2');
+        await submit(tui, `next ${tok2}`, spec.input);
+        await until(() => turnEnds(events) === 2, 'the second turn ends', spec.secondMs);
+        cli.timed('TUI start + 2 turns', started);
+        assert.equal(typesOf(events), ['session', 'user_text', 'notice', 'turn_end', 'user_text', 'agent_text', 'turn_end']);
+        assert.match((events[5] as Of<'agent_text'>).text, `You said: next ${tok2}`);
+      },
+      { since },
+    );
     await until(() => cli.left().length === 0, 'nothing of the TUI left', 15_000);
     await spec.after?.(since);
   });
@@ -279,12 +298,16 @@ export function tuiResumeTest(cli: RealDriver, spec: { resumeMs: number }): void
     const tok = token('tui-resume');
     const before = cli.lastSeq();
     const launch = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, resume: first.session });
-    const { ing, events } = await cli.withTui(launch, async (tui, events) => {
-      const started = Date.now();
-      await firstMessage(cli, tui, `resumed ${tok}`, spec.resumeMs, events);
-      await until(() => turnEnds(events) > 0, 'the resumed turn ends', spec.resumeMs);
-      cli.timed('TUI resume + 1 turn', started);
-    }, { agentSession: first.session });
+    const { ing, events } = await cli.withTui(
+      launch,
+      async (tui, events) => {
+        const started = Date.now();
+        await firstMessage(cli, tui, `resumed ${tok}`, spec.resumeMs, events);
+        await until(() => turnEnds(events) > 0, 'the resumed turn ends', spec.resumeMs);
+        cli.timed('TUI resume + 1 turn', started);
+      },
+      { agentSession: first.session },
+    );
     assert.equal(typesOf(events), ['session', 'user_text', 'agent_text', 'turn_end']);
     assert.equal(events[0], { type: 'session', agentSession: first.session });
     assert.is((events[1] as Of<'user_text'>).text, `resumed ${tok}`);

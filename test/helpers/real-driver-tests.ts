@@ -44,7 +44,10 @@ export function headlessTurnTest(cli: RealDriver, spec: TurnSpec<TurnOutcome & {
     const { result, events } = await cli.turn('turn', prompt);
     assert.ok(result.agentSession, 'a session id');
     assert.is(result.resumed, false);
-    assert.equal(events.filter((e) => e.type === 'session'), [{ type: 'session', agentSession: result.agentSession! }]);
+    assert.equal(
+      events.filter((e) => e.type === 'session'),
+      [{ type: 'session', agentSession: result.agentSession! }],
+    );
     assert.match(textOf(events), `You said: ${prompt}`);
     const end = events[events.length - 1] as Of<'turn_end'>;
     assert.is(end.type, 'turn_end');
@@ -102,19 +105,29 @@ export function bogusResumeTest(cli: RealDriver, spec: BogusResumeSpec): void {
  */
 export function toolsTest(cli: RealDriver, spec: { names: [string] | [string, string] }): void {
   const write = spec.names.length === 2;
-  cli.suite(`tools with --yes: ${spec.names.join(' and ')} call${write ? 's pair' : ' pairs'} with ${write ? 'their results' : 'its result'} by id and name; ${write ? 'the files are' : 'the file is'} on disk`, async () => {
-    const tok = token('tools');
-    const prompt = `[[FAKE_SHELL: echo ${tok} > from-shell.txt]]${write ? ` [[FAKE_WRITE: from-write.txt :: ${tok}]]` : ''}`;
-    const { events } = await cli.turn('tools', prompt, { yes: true });
-    const calls = events.filter((e) => e.type === 'tool_call') as Of<'tool_call'>[];
-    const results = events.filter((e) => e.type === 'tool_result') as Of<'tool_result'>[];
-    assert.equal(calls.map((c) => c.toolName), spec.names, JSON.stringify(events));
-    assert.equal(results.map((r) => [r.toolCallId, r.toolName, r.isError]), calls.map((c) => [c.toolCallId, c.toolName, false]));
-    assert.match(JSON.stringify(calls[0]!.input), tok);
-    assert.is(readFileSync(join(cli.env.cwd, 'from-shell.txt'), 'utf8').trim(), tok);
-    if (write) assert.is(readFileSync(join(cli.env.cwd, 'from-write.txt'), 'utf8').trim(), tok);
-    assert.match(textOf(events), `done after ${spec.names.length} tool call(s)`);
-  });
+  cli.suite(
+    `tools with --yes: ${spec.names.join(' and ')} call${write ? 's pair' : ' pairs'} with ${write ? 'their results' : 'its result'} by id and name; ${write ? 'the files are' : 'the file is'} on disk`,
+    async () => {
+      const tok = token('tools');
+      const prompt = `[[FAKE_SHELL: echo ${tok} > from-shell.txt]]${write ? ` [[FAKE_WRITE: from-write.txt :: ${tok}]]` : ''}`;
+      const { events } = await cli.turn('tools', prompt, { yes: true });
+      const calls = events.filter((e) => e.type === 'tool_call') as Of<'tool_call'>[];
+      const results = events.filter((e) => e.type === 'tool_result') as Of<'tool_result'>[];
+      assert.equal(
+        calls.map((c) => c.toolName),
+        spec.names,
+        JSON.stringify(events),
+      );
+      assert.equal(
+        results.map((r) => [r.toolCallId, r.toolName, r.isError]),
+        calls.map((c) => [c.toolCallId, c.toolName, false]),
+      );
+      assert.match(JSON.stringify(calls[0]!.input), tok);
+      assert.is(readFileSync(join(cli.env.cwd, 'from-shell.txt'), 'utf8').trim(), tok);
+      if (write) assert.is(readFileSync(join(cli.env.cwd, 'from-write.txt'), 'utf8').trim(), tok);
+      assert.match(textOf(events), `done after ${spec.names.length} tool call(s)`);
+    },
+  );
 }
 
 export interface ReadSessionSpec {

@@ -8,8 +8,15 @@
 import { suite, type Test } from 'uvu';
 import { randomBytes } from 'node:crypto';
 import {
-  ARGV_PROMPT_LIMIT, type DriverDefinition, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type IngestOptions, type Ingestor,
-  type LaunchSpec, type TranscriptEvent,
+  ARGV_PROMPT_LIMIT,
+  type DriverDefinition,
+  type HarnessDriver,
+  type HeadlessResult,
+  type HeadlessTurn,
+  type IngestOptions,
+  type Ingestor,
+  type LaunchSpec,
+  type TranscriptEvent,
 } from '../../src/plugins/api.js';
 import { findExecutable } from '../../src/plugins/find-executable.js';
 import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
@@ -72,7 +79,11 @@ export class RealDriver {
   #fake?: FakeLlm;
   #env?: CliEnv;
 
-  constructor(readonly name: CliName, definition: DriverDefinition, readonly opts: RealDriverOptions) {
+  constructor(
+    readonly name: CliName,
+    definition: DriverDefinition,
+    readonly opts: RealDriverOptions,
+  ) {
     this.driver = normalizeDriver(definition);
     this.suite = suite(`${definition.name} driver (real CLI)`);
     this.suite.before(async () => {
@@ -143,7 +154,11 @@ export class RealDriver {
    * CLI's output says it before the model answers), with `since` from before the turn: the
    * turn, and the ingest following it with its events.
    */
-  async followedTurn(label: string, prompt: string, extra: Partial<HeadlessTurn> = {}): Promise<{ turn: Promise<TurnOutcome>; ing: Ingestor; events: TranscriptEvent[] }> {
+  async followedTurn(
+    label: string,
+    prompt: string,
+    extra: Partial<HeadlessTurn> = {},
+  ): Promise<{ turn: Promise<TurnOutcome>; ing: Ingestor; events: TranscriptEvent[] }> {
     const since = new Date();
     let named: ((id: string) => void) | undefined;
     const session = new Promise<string>((r) => (named = r));
@@ -173,7 +188,11 @@ export class RealDriver {
   }
 
   /** Runs body with the launched TUI and an ingest following it from now; ends both after it, whatever happens. */
-  async withTui(launch: LaunchSpec, body: (tui: TestTerminal, events: TranscriptEvent[]) => Promise<void>, follow: Partial<IngestOptions> = {}): Promise<{ ing: Ingestor; events: TranscriptEvent[] }> {
+  async withTui(
+    launch: LaunchSpec,
+    body: (tui: TestTerminal, events: TranscriptEvent[]) => Promise<void>,
+    follow: Partial<IngestOptions> = {},
+  ): Promise<{ ing: Ingestor; events: TranscriptEvent[] }> {
     const since = new Date();
     const tui = this.tui(launch);
     let followed: { ing: Ingestor; events: TranscriptEvent[] } | undefined;

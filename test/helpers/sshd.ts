@@ -153,7 +153,17 @@ function writeClientSide(dir: string, port: number, user: string, ssh: string): 
   writeFileSync(join(dir, 'known_hosts'), `[127.0.0.1]:${port} ${hostPub}\n`, { mode: 0o600 });
   writeFileSync(join(dir, 'empty_known_hosts'), '', { mode: 0o600 });
   const clientConfig = join(dir, 'ssh_config');
-  const common = ['  HostName 127.0.0.1', `  Port ${port}`, `  User ${user}`, '  IdentitiesOnly yes', '  BatchMode yes', '  StrictHostKeyChecking yes', '  GlobalKnownHostsFile /dev/null', '  LogLevel ERROR', '  ConnectTimeout 10'];
+  const common = [
+    '  HostName 127.0.0.1',
+    `  Port ${port}`,
+    `  User ${user}`,
+    '  IdentitiesOnly yes',
+    '  BatchMode yes',
+    '  StrictHostKeyChecking yes',
+    '  GlobalKnownHostsFile /dev/null',
+    '  LogLevel ERROR',
+    '  ConnectTimeout 10',
+  ];
   writeFileSync(
     clientConfig,
     [

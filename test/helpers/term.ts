@@ -100,8 +100,7 @@ export class TestTerminal {
 
   /** Poll until the predicate holds on the screen; on timeout, fail with the screen in the message. */
   async waitFor(pred: ScreenPredicate, timeoutMs = 30_000, what?: string): Promise<string> {
-    const test = (s: string) =>
-      typeof pred === 'string' ? s.includes(pred) : pred instanceof RegExp ? pred.test(s) : pred(s, this);
+    const test = (s: string) => (typeof pred === 'string' ? s.includes(pred) : pred instanceof RegExp ? pred.test(s) : pred(s, this));
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       await new Promise<void>((r) => this.term.write('', r));
@@ -180,7 +179,10 @@ export class TestTerminal {
       const dir = join(this.ownRuntime, 'baton');
       const servers = () =>
         existsSync(dir)
-          ? readdirSync(dir).filter((n) => n.endsWith('.lock')).map((n) => Number(readFileSync(join(dir, n), 'utf8').trim())).filter((p) => p > 1 && alive(p))
+          ? readdirSync(dir)
+              .filter((n) => n.endsWith('.lock'))
+              .map((n) => Number(readFileSync(join(dir, n), 'utf8').trim()))
+              .filter((p) => p > 1 && alive(p))
           : [];
       await endPids(servers, { graceMs: 3000 });
       rmSync(this.ownRuntime, { recursive: true, force: true });

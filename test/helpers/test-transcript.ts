@@ -13,5 +13,4 @@ export function testClock(): () => Date {
 export const ANA = { type: 'user' as const, name: 'ana', device: 'laptop' };
 
 /** A new transcript `id` on its own fixed clock, written by ana. */
-export const testTranscript = (id = 'c1', sink?: TranscriptOptions['sink']): Transcript =>
-  new Transcript({ id, now: testClock(), user: ANA, sink });
+export const testTranscript = (id = 'c1', sink?: TranscriptOptions['sink']): Transcript => new Transcript({ id, now: testClock(), user: ANA, sink });

@@ -9,7 +9,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
-import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type HeadlessTurn, type IngestOptions, type TranscriptEvent } from '../../src/plugins/api.js';
+import {
+  ResumeFailedError,
+  type HarnessDriver,
+  type HeadlessResult,
+  type HeadlessTurn,
+  type IngestOptions,
+  type TranscriptEvent,
+} from '../../src/plugins/api.js';
 import { acpDriver, runAcpTurn, type AcpAgentDecl } from '../../src/plugins/acp-harness.js';
 import { followSessionLog, type LogParser } from '../../src/plugins/session-log-follower.js';
 import { alive, groupAlive } from '../../src/proc/index.js';
@@ -23,7 +30,6 @@ let work = '';
 let agentHome = '';
 let env: NodeJS.ProcessEnv = {};
 let reg: Registry | undefined;
-
 
 /** The fixture agent as a drop-in in a temporary $XDG_CONFIG_HOME, through the registry. */
 async function fixture(decl: FixtureDecl = {}): Promise<HarnessDriver> {
@@ -190,7 +196,9 @@ t('a session that cannot be loaded is a ResumeFailedError before any prompt is s
   assert.is(e.exitCode, 4);
   assert.match(e.message, 'could not resume session no-such-session');
   // The agent never saw the prompt: no session file holds it.
-  const stored = readdirSync(agentHome).filter((f) => f.endsWith('.json')).map((f) => readFileSync(join(agentHome, f), 'utf8'));
+  const stored = readdirSync(agentHome)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readFileSync(join(agentHome, f), 'utf8'));
   assert.not.ok(stored.some((s) => s.includes('MARK-NEVER')));
 });
 
@@ -205,13 +213,23 @@ t('session/fork, where the agent offers it: a new session with the history, the 
   assert.is(forked.result.resumed, true, 'the fork counts as honoured');
   assert.ok(forked.result.agentSession);
   assert.is.not(forked.result.agentSession, src, 'the turn ran in a new session');
-  assert.equal(forked.events.filter((e) => e.type === 'session'), [{ type: 'session', agentSession: forked.result.agentSession }]);
+  assert.equal(
+    forked.events.filter((e) => e.type === 'session'),
+    [{ type: 'session', agentSession: forked.result.agentSession }],
+  );
   const texts = forked.entries.filter((e) => e.kind === 'agent_text').map((e) => (e as { text: string }).text);
   assert.equal(texts, ['echo: forked turn (previous: remember FORK-MARK-1)'], 'the new session holds the source history');
-  assert.equal(storedSession(src).turns.map((x) => x.prompt), ['remember FORK-MARK-1'], 'the source session is as it was');
+  assert.equal(
+    storedSession(src).turns.map((x) => x.prompt),
+    ['remember FORK-MARK-1'],
+    'the source session is as it was',
+  );
   // Continuing the source afterwards does not see the fork's turn.
   const again = await run(d, 'source again', { resume: src });
-  assert.equal(again.entries.filter((e) => e.kind === 'agent_text').map((e) => (e as { text: string }).text), ['echo: source again (previous: remember FORK-MARK-1)']);
+  assert.equal(
+    again.entries.filter((e) => e.kind === 'agent_text').map((e) => (e as { text: string }).text),
+    ['echo: source again (previous: remember FORK-MARK-1)'],
+  );
 });
 
 t('an agent that does not offer session/fork: canFork is false, and a fork is a ResumeFailedError before any prompt', async () => {
@@ -223,8 +241,13 @@ t('an agent that does not offer session/fork: canFork is false, and a fork is a 
   const e = await failure(run(d, 'hi MARK-NOFORK', { resume: src, fork: true }));
   assert.instance(e, ResumeFailedError);
   assert.match(e.message, 'does not offer session/fork');
-  const stored = readdirSync(agentHome).filter((f) => f.endsWith('.json')).map((f) => readFileSync(join(agentHome, f), 'utf8'));
-  assert.not.ok(stored.some((x) => x.includes('MARK-NOFORK')), 'no session, the source included, got the prompt');
+  const stored = readdirSync(agentHome)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => readFileSync(join(agentHome, f), 'utf8'));
+  assert.not.ok(
+    stored.some((x) => x.includes('MARK-NOFORK')),
+    'no session, the source included, got the prompt',
+  );
 });
 
 t('forking a session the agent does not have is a ResumeFailedError; canFork of a missing agent is false', async () => {
@@ -245,8 +268,17 @@ t('sessionLog: the agent is ended only once its own log shows the turn, so a rep
     parse: (r) => ((r as { type?: string }).type === 'reply' ? [{ type: 'turn_end' }] : []),
   });
   const sessionLog = (opts: IngestOptions) =>
-    followSessionLog(opts, { dir: () => logs, find: (s) => (existsSync(join(logs, `${s}.jsonl`)) ? join(logs, `${s}.jsonl`) : undefined), newParser: parser, recordTime: (r) => Date.parse((r as { at: string }).at) });
-  const logged = (session: string) => readFileSync(join(logs, `${session}.jsonl`), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { type: string }).type);
+    followSessionLog(opts, {
+      dir: () => logs,
+      find: (s) => (existsSync(join(logs, `${s}.jsonl`)) ? join(logs, `${s}.jsonl`) : undefined),
+      newParser: parser,
+      recordTime: (r) => Date.parse((r as { at: string }).at),
+    });
+  const logged = (session: string) =>
+    readFileSync(join(logs, `${session}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { type: string }).type);
   const turn = async (prompt: string, opts: Parameters<typeof runAcpTurn>[2]) => {
     const events: TranscriptEvent[] = [];
     const result = await runAcpTurn(decl, { env, cwd: work, prompt, yes: false, timeoutMs: 20_000, onEvent: (e) => events.push(e) }, opts);
@@ -258,7 +290,10 @@ t('sessionLog: the agent is ended only once its own log shows the turn, so a rep
   const kept = await turn('ended once saved', { sessionLog });
   assert.equal(logged(kept.session), ['prompt', 'reply']);
   assert.is(kept.events.at(-1)!.type, 'turn_end');
-  assert.not.ok(kept.events.some((e) => e.type === 'notice'), JSON.stringify(kept.events));
+  assert.not.ok(
+    kept.events.some((e) => e.type === 'notice'),
+    JSON.stringify(kept.events),
+  );
 });
 
 t('timeout: exit 4, and the agent’s whole process group is gone', async () => {
@@ -315,7 +350,10 @@ t('abort: the turn is cancelled through session/cancel and reported as cancelled
     },
   });
   assert.is(r.result.stopReason, 'cancelled');
-  assert.ok(seen.some((e) => e.type === 'notice' && e.text === 'turn cancelled'), 'the agent confirmed the cancel itself');
+  assert.ok(
+    seen.some((e) => e.type === 'notice' && e.text === 'turn cancelled'),
+    'the agent confirmed the cancel itself',
+  );
 });
 
 t('abort of an agent that ends a cancelled turn by failing its prompt (Qwen Code 0.15): cancelled, not a failure, not "did not confirm"', async () => {
@@ -331,7 +369,10 @@ t('abort of an agent that ends a cancelled turn by failing its prompt (Qwen Code
     },
   });
   assert.is(r.result.stopReason, 'cancelled');
-  assert.equal(seen.filter((e) => e.type === 'notice'), [{ type: 'notice', text: 'turn cancelled' }]);
+  assert.equal(
+    seen.filter((e) => e.type === 'notice'),
+    [{ type: 'notice', text: 'turn cancelled' }],
+  );
   assert.ok(Date.now() - started < 20_000);
 });
 

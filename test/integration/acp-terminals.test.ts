@@ -48,7 +48,10 @@ t('output over the byte limit keeps the end, starting on a whole character', asy
 t('kill ends a running command (and its helpers); output stays readable until release', async () => {
   const id = await pool.create({
     command: node,
-    args: ['-e', "require('child_process').spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});console.log('started');setInterval(()=>{},1000)"],
+    args: [
+      '-e',
+      "require('child_process').spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});console.log('started');setInterval(()=>{},1000)",
+    ],
   });
   const deadline = Date.now() + 10_000;
   while (!pool.output(id).output.includes('started')) {

@@ -117,7 +117,10 @@ p('abbreviates before it drops: no entry dropped while a kept one is above its f
     assert.ok(t.items.reduce((s, i) => s + i.cost, 0) <= t.windowBudget, `seed ${seed}: kept costs fit`);
     if (t.nextDroppedMinCost !== null) {
       dropped++;
-      assert.ok(floors + t.nextDroppedMinCost > t.windowBudget, `seed ${seed}: an entry was dropped that fit cut to ${MIN_BODY} beside the kept ones at their floors`);
+      assert.ok(
+        floors + t.nextDroppedMinCost > t.windowBudget,
+        `seed ${seed}: an entry was dropped that fit cut to ${MIN_BODY} beside the kept ones at their floors`,
+      );
       assert.ok(t.nextDroppedFloorCost! >= t.nextDroppedMinCost, `seed ${seed}`);
     }
     t.items.forEach((i, k) => {

@@ -28,10 +28,19 @@ async function run(args: string[], stdin?: string | Buffer) {
 async function chat(args: string[]) {
   const r = await run(['chat', '--json', ...args]);
   assert.is(r.code, 0, r.err);
-  return JSON.parse(r.out) as { conversation: string; agent: string; handoff: { from: string | null; mode: string; briefChars: number } | null; entries: { kind: string; text?: string }[] };
+  return JSON.parse(r.out) as {
+    conversation: string;
+    agent: string;
+    handoff: { from: string | null; mode: string; briefChars: number } | null;
+    entries: { kind: string; text?: string }[];
+  };
 }
 
-const replyOf = (r: Awaited<ReturnType<typeof chat>>) => r.entries.filter((e) => e.kind === 'agent_text').map((e) => e.text).join('');
+const replyOf = (r: Awaited<ReturnType<typeof chat>>) =>
+  r.entries
+    .filter((e) => e.kind === 'agent_text')
+    .map((e) => e.text)
+    .join('');
 
 const c = suite('chat');
 c.before.each(() => {
@@ -109,7 +118,10 @@ c('a failed native resume falls back to a fresh start with the full brief', asyn
   assert.is(back.code, 0, back.err);
   assert.match(back.err, /resuming alpha session .* failed; starting fresh/);
   const r = JSON.parse(back.out);
-  const text = r.entries.filter((e: { kind: string }) => e.kind === 'agent_text').map((e: { text: string }) => e.text).join('');
+  const text = r.entries
+    .filter((e: { kind: string }) => e.kind === 'agent_text')
+    .map((e: { text: string }) => e.text)
+    .join('');
   assert.match(text, /Fresh start/);
   assert.match(text, /first MARK-X/);
   assert.match(text, /back MARK-Y/);
@@ -133,8 +145,14 @@ c('bad input and faults: exit codes, messages, nothing lost', async () => {
   assert.is(crash.code, 4, crash.err);
   const conv = await readConversation(home, a.conversation);
   const tail = conv.transcript.entries.slice(-4);
-  assert.ok(conv.transcript.entries.some((e) => e.kind === 'user_message' && e.text.includes('MARK-KEPT')), 'message kept');
-  assert.ok(tail.some((e) => e.kind === 'error'), 'error entry');
+  assert.ok(
+    conv.transcript.entries.some((e) => e.kind === 'user_message' && e.text.includes('MARK-KEPT')),
+    'message kept',
+  );
+  assert.ok(
+    tail.some((e) => e.kind === 'error'),
+    'error entry',
+  );
   await conv.close();
 
   const timeout = await run(['chat', '--new', '--agent', 'alpha', '--timeout', '2', 'wait [[slow]]']);
@@ -167,8 +185,15 @@ c('a message that is not valid UTF-8 is refused with exit 2 naming the byte; not
   const cli = builtBaton();
   const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
   // Raw bytes reach argv only through something that writes them: a shell's printf (Node's own argv strings are UTF-8).
-  for (const target of [['--new', '--agent', 'alpha'], ['--conversation', a.conversation]]) {
-    const r = spawnSync('/bin/sh', ['-c', 'exec "$@" "$(printf \'caf\\351 MARK-LATIN1\')"', 'sh', process.execPath, cli, '--plugins', plugins, 'chat', ...target], { cwd, env, encoding: 'utf8' });
+  for (const target of [
+    ['--new', '--agent', 'alpha'],
+    ['--conversation', a.conversation],
+  ]) {
+    const r = spawnSync(
+      '/bin/sh',
+      ['-c', 'exec "$@" "$(printf \'caf\\351 MARK-LATIN1\')"', 'sh', process.execPath, cli, '--plugins', plugins, 'chat', ...target],
+      { cwd, env, encoding: 'utf8' },
+    );
     assert.is(r.status, 2, r.stderr);
     assert.is(r.stderr.split('\n')[0], 'baton: the message is not valid UTF-8 (byte 0xE9 at byte 3); nothing was sent');
     assert.match(r.stderr, /\n {2}hint: convert it to UTF-8 first/);
@@ -185,7 +210,12 @@ c('a conversation open in another writer is refused with exit 5', async () => {
   // A real second process holds the writer lock.
   const holder = spawn(
     process.execPath,
-    ['--import', 'tsx', '-e', `import { openConversation } from ${JSON.stringify(new URL('../../src/transcript/store.ts', import.meta.url).href)}; await openConversation(${JSON.stringify(home)}, ${JSON.stringify(a.conversation)}, { write: true }); console.log('locked'); setInterval(() => {}, 1000);`],
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `import { openConversation } from ${JSON.stringify(new URL('../../src/transcript/store.ts', import.meta.url).href)}; await openConversation(${JSON.stringify(home)}, ${JSON.stringify(a.conversation)}, { write: true }); console.log('locked'); setInterval(() => {}, 1000);`,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'], detached: true },
   );
   try {
@@ -201,12 +231,16 @@ c('a conversation open in another writer is refused with exit 5', async () => {
   }
 });
 
-
-c('Ctrl-C cancels the turn: exit 130, the agent\'s whole group ended (a helper that ignores SIGTERM too), the message kept', async () => {
+c("Ctrl-C cancels the turn: exit 130, the agent's whole group ended (a helper that ignores SIGTERM too), the message kept", async () => {
   // The built CLI in a process of its own, so a real SIGINT reaches it.
   const cli = builtBaton();
   const env = { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') };
-  const child = spawn(process.execPath, [cli, '--plugins', plugins, 'chat', '--new', '--agent', 'alpha', 'please [[hang]] MARK-CANCEL'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [cli, '--plugins', plugins, 'chat', '--new', '--agent', 'alpha', 'please [[hang]] MARK-CANCEL'], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (err += d));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
@@ -224,7 +258,10 @@ c('Ctrl-C cancels the turn: exit 130, the agent\'s whole group ended (a helper t
     assert.not.ok(alive(pids.agent), 'the agent is gone');
     const id = readdirSync(join(home, 'conversations'))[0]!;
     const conv = await readConversation(home, id);
-    assert.ok(conv.transcript.entries.some((e) => e.kind === 'user_message' && e.text.includes('MARK-CANCEL')), 'the message is kept');
+    assert.ok(
+      conv.transcript.entries.some((e) => e.kind === 'user_message' && e.text.includes('MARK-CANCEL')),
+      'the message is kept',
+    );
     await conv.close();
   } finally {
     signalGroup(child.pid!, 'SIGKILL');
@@ -240,7 +277,14 @@ c('a message from --file or standard input, however long (10 MB), reaches the ag
   assert.is(viaFile.code, 0, viaFile.err);
   const a = JSON.parse(viaFile.out) as { conversation: string; entries: { kind: string; text?: string }[] };
   assert.is(a.entries.find((e) => e.kind === 'user_message')?.text, big);
-  assert.match(a.entries.filter((e) => e.kind === 'agent_text').map((e) => e.text).join(''), /MARK-BIG-END/, 'the agent saw the end of it');
+  assert.match(
+    a.entries
+      .filter((e) => e.kind === 'agent_text')
+      .map((e) => e.text)
+      .join(''),
+    /MARK-BIG-END/,
+    'the agent saw the end of it',
+  );
 
   const viaStdin = await run(['chat', '--json', '--conversation', a.conversation, '-'], 'from a pipe MARK-PIPE\nsecond line');
   assert.is(viaStdin.code, 0, viaStdin.err);
@@ -251,7 +295,12 @@ c('a message from --file or standard input, however long (10 MB), reaches the ag
   assert.is(piped.code, 0, piped.err);
 
   // A real process: 10 MB through --file, where an argument of that size fails with E2BIG.
-  const p = spawnSync(process.execPath, [builtBaton(), '--plugins', plugins, 'chat', '--conversation', a.conversation, '--file', file], { cwd, env: { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') }, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const p = spawnSync(process.execPath, [builtBaton(), '--plugins', plugins, 'chat', '--conversation', a.conversation, '--file', file], {
+    cwd,
+    env: { ...process.env, BATON_HOME: home, XDG_CONFIG_HOME: join(home, 'config') },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   assert.is(p.status, 0, p.stderr);
   assert.match(p.stdout, /MARK-BIG-END/);
 });

@@ -50,7 +50,10 @@ c('an existing ref is never replaced: the whole copy fails and makes nothing', a
   writeFileSync(join(repo, 'a.txt'), 'b');
   const two = await createCheckpoint(repo, 'fork1', 5);
   try {
-    await copyCheckpoints(repo, 'fork1', [{ seq: 2, sha: one }, { seq: 5, sha: one }]);
+    await copyCheckpoints(repo, 'fork1', [
+      { seq: 2, sha: one },
+      { seq: 5, sha: one },
+    ]);
     assert.unreachable('should fail');
   } catch (err) {
     assert.instance(err, BatonError);
@@ -61,7 +64,10 @@ c('an existing ref is never replaced: the whole copy fails and makes nothing', a
 c('a bad conversation id is bad input (2), a directory that is no repository exit 6', async () => {
   const plain = mkdtempSync(join(tmpdir(), 'baton-cpcopy-plain-'));
   try {
-    for (const [dir, id, code] of [[repo, '../x', 2], [plain, 'fork1', 6]] as const) {
+    for (const [dir, id, code] of [
+      [repo, '../x', 2],
+      [plain, 'fork1', 6],
+    ] as const) {
       try {
         await copyCheckpoints(dir, id, [{ seq: 1, sha: 'a'.repeat(40) }]);
         assert.unreachable('should fail');

@@ -4,14 +4,17 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
 import {
-  checkpointRef, createCheckpoint, currentSnapshotTree, deleteCheckpoints, findCheckpoint, listCheckpoints,
+  checkpointRef,
+  createCheckpoint,
+  currentSnapshotTree,
+  deleteCheckpoints,
+  findCheckpoint,
+  listCheckpoints,
   restoreCheckpoint,
 } from '../../src/worktree/checkpoint.js';
 import { objectWriterEnv } from '../../src/worktree/snapshot.js';
@@ -211,7 +214,10 @@ t('in a linked worktree: its own files, its own index untouched, its HEAD as par
   assert.ok(readFileSync(wtIndex).equals(beforeWt));
   assert.ok(readFileSync(join(d, '.git', 'index')).equals(beforeMain));
   // Checkpoint refs are shared: the main worktree sees them too.
-  assert.equal((await listCheckpoints(d, 'convwt')).map((c) => c.sha), [sha]);
+  assert.equal(
+    (await listCheckpoints(d, 'convwt')).map((c) => c.sha),
+    [sha],
+  );
 });
 
 t('list is by conversation, numeric seq order; taking a seq again replaces it', async () => {
@@ -221,14 +227,23 @@ t('list is by conversation, numeric seq order; taking a seq again replaces it', 
   await createCheckpoint(d, 'a', 1);
   await createCheckpoint(d, 'abc', 1);
   const list = await listCheckpoints(d, 'ab');
-  assert.equal(list.map((c) => c.seq), [2, 10]);
-  assert.equal(list.map((c) => c.sha), [s2, s10]);
+  assert.equal(
+    list.map((c) => c.seq),
+    [2, 10],
+  );
+  assert.equal(
+    list.map((c) => c.sha),
+    [s2, s10],
+  );
   assert.ok(list.every((c) => c.conversation === 'ab' && c.tree === sh(d, 'rev-parse', `${c.sha}^{tree}`)));
   assert.ok(list[0]!.at instanceof Date && Math.abs(list[0]!.at.getTime() - Date.now()) < 120_000);
   writeFileSync(join(d, 'later.txt'), 'later');
   const again = await createCheckpoint(d, 'ab', 2);
   assert.is.not(again, s2);
-  assert.equal((await listCheckpoints(d, 'ab')).map((c) => c.sha), [again, s10]);
+  assert.equal(
+    (await listCheckpoints(d, 'ab')).map((c) => c.sha),
+    [again, s10],
+  );
 });
 
 t('deleteCheckpoints: all of a conversation, or all but the newest few', async () => {
@@ -236,7 +251,10 @@ t('deleteCheckpoints: all of a conversation, or all but the newest few', async (
   for (const seq of [1, 2, 3, 4]) await createCheckpoint(d, 'p', seq);
   await createCheckpoint(d, 'other', 1);
   assert.is(await deleteCheckpoints(d, 'p', { keepLast: 1 }), 3);
-  assert.equal((await listCheckpoints(d, 'p')).map((c) => c.seq), [4]);
+  assert.equal(
+    (await listCheckpoints(d, 'p')).map((c) => c.seq),
+    [4],
+  );
   assert.is(await deleteCheckpoints(d, 'p'), 1);
   assert.equal(await listCheckpoints(d, 'p'), []);
   assert.is(await deleteCheckpoints(d, 'p'), 0);

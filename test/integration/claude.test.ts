@@ -82,7 +82,16 @@ s('headless argv: stream-json, prompt not in argv; --yes is bypassPermissions, o
   const base = { env: {}, yes: false };
   assert.equal(headlessArgs(base, false), ['-p', '--output-format', 'stream-json', '--verbose']);
   assert.equal(headlessArgs({ ...base, model: 'opus', resume: 's1', args: ['--max-turns', '3'] }, false), [
-    '-p', '--output-format', 'stream-json', '--verbose', '--model', 'opus', '--resume', 's1', '--max-turns', '3',
+    '-p',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--model',
+    'opus',
+    '--resume',
+    's1',
+    '--max-turns',
+    '3',
   ]);
   assert.equal(headlessArgs({ env: {}, yes: true }, false).slice(-2), ['--permission-mode', 'bypassPermissions']);
   assert.equal(headlessArgs({ env: { IS_SANDBOX: '1' }, yes: true }, true).slice(-2), ['--permission-mode', 'bypassPermissions']);
@@ -91,7 +100,7 @@ s('headless argv: stream-json, prompt not in argv; --yes is bypassPermissions, o
   assert.not.ok(headlessArgs({ ...base, fork: true }, false).includes('--fork-session'), 'fork without resume is no fork');
 });
 
-s('carrySession: the log is copied (0600) to the other directory\'s project dir, the original untouched; undo removes the copy', async () => {
+s("carrySession: the log is copied (0600) to the other directory's project dir, the original untouched; undo removes the copy", async () => {
   const e = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'claude') };
   const mine = projectDir(e.CLAUDE_CONFIG_DIR, cwd);
   mkdirSync(mine, { recursive: true });
@@ -129,7 +138,7 @@ s('where logs are: CLAUDE_CONFIG_DIR, the account, ~/.claude; slug rule with the
   assert.is.not(projectSlug(`${long}e`), slug, 'paths that share the first 200 characters still differ');
 });
 
-s('findSessionLog: the cwd\'s project first, then any project; nothing for ids that are paths', () => {
+s("findSessionLog: the cwd's project first, then any project; nothing for ids that are paths", () => {
   const config = join(dir, 'claude');
   assertFindsLog((id) => findSessionLog(config, cwd, id), projectDir(config, cwd), join(config, 'projects', '-elsewhere'), '../-elsewhere/b');
 });
@@ -143,7 +152,7 @@ s('statusFromScreen on screens of the real TUI', () => {
   assert.is(claudeStatusFromScreen(['', 'loading…', '']), undefined);
 });
 
-s('ingest: the log of the session the launch named is followed line by line as it is written; another tab\'s new log and an older one are not', async () => {
+s("ingest: the log of the session the launch named is followed line by line as it is written; another tab's new log and an older one are not", async () => {
   const env2 = { ...env(), CLAUDE_CONFIG_DIR: join(dir, 'cc') };
   await followsOwnLog({ driver, cli: 'claude', cwd, env: env2, logs: projectDir(env2.CLAUDE_CONFIG_DIR, cwd) }, { line: 3, at: 40 });
 });
@@ -175,7 +184,10 @@ s('ingest of a new log whose reply was written before its prompt (captured): the
     await until(() => events.length > 0, 'the new log found');
     appendFileSync(log, `${lines.slice(prompt).join('\n')}\n`);
     await until(() => events.some((e) => e.type === 'turn_end'), 'the turn end');
-    assert.equal(events.map((e) => e.type), ['session', 'user_text', 'agent_text', 'turn_end']);
+    assert.equal(
+      events.map((e) => e.type),
+      ['session', 'user_text', 'agent_text', 'turn_end'],
+    );
   } finally {
     await ing.dispose();
   }

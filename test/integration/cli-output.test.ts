@@ -44,7 +44,8 @@ function assertClean(text: string, what: string) {
     const b = bytes[i]!;
     const c0 = b < 0x20 && b !== 0x0a && b !== 0x09;
     const c1 = b === 0xc2 && bytes[i + 1]! >= 0x80 && bytes[i + 1]! <= 0x9f;
-    if (c0 || b === 0x7f || c1 || b === 0x9b) assert.unreachable(`${what}: control byte 0x${b.toString(16)} at ${i} in ${JSON.stringify(text.slice(Math.max(0, i - 30), i + 30))}`);
+    if (c0 || b === 0x7f || c1 || b === 0x9b)
+      assert.unreachable(`${what}: control byte 0x${b.toString(16)} at ${i} in ${JSON.stringify(text.slice(Math.max(0, i - 30), i + 30))}`);
   }
 }
 
@@ -102,16 +103,27 @@ t('entries an older baton stored with values of the wrong type still show and ex
   assert.is(jsonl.code, 0, jsonl.err);
   const lines = jsonl.out.trim().split('\n');
   // The export is faithful: the hand-written lines come out as they were stored.
-  assert.equal(lines.slice(-added.length).map((l) => JSON.parse(l) as unknown), added.map((l) => JSON.parse(l) as unknown));
+  assert.equal(
+    lines.slice(-added.length).map((l) => JSON.parse(l) as unknown),
+    added.map((l) => JSON.parse(l) as unknown),
+  );
 });
 
-t('transcript search: an imported entry\'s harness and model are printed without their control sequences', async () => {
+t("transcript search: an imported entry's harness and model are printed without their control sequences", async () => {
   const file = join(cwd, 'export.jsonl');
   writeFileSync(
     file,
     [
       JSON.stringify({ format: 'baton-transcript', version: 1, conversation: 'abcd1234', created: '2026-01-01T00:00:00.000Z' }),
-      entryLine(1, 'handoff', { from: null, to: { harness: 'claude', model: 'opus' }, newSegment: 's1', switchId: 'a', mode: 'fresh', briefChars: 0, uptoSeq: 0 }),
+      entryLine(1, 'handoff', {
+        from: null,
+        to: { harness: 'claude', model: 'opus' },
+        newSegment: 's1',
+        switchId: 'a',
+        mode: 'fresh',
+        briefChars: 0,
+        uptoSeq: 0,
+      }),
       entryLine(2, 'agent_text', { text: 'the NEEDLE is here' }, agentAuthor(`claude${DIRTY}`, `opus${ESC}[2J${ESC}[H`)),
     ].join('\n') + '\n',
   );
@@ -124,7 +136,7 @@ t('transcript search: an imported entry\'s harness and model are printed without
   assertClean(r.err, 'search stderr');
 });
 
-t('transcript show: an author\'s name and a load warning\'s unknown kind are printed without control characters', async () => {
+t("transcript show: an author's name and a load warning's unknown kind are printed without control characters", async () => {
   const { id } = await withLines((n) => [
     entryLine(n, 'user_message', { text: 'hello' }, { type: 'user', name: `mallory${DIRTY}`, device: `laptop${CSI8}2J` }),
     entryLine(n + 1, `image${ESC}[2J${BEL}${NUL}${CSI8}`, { sha: 'x' }),
@@ -152,11 +164,15 @@ t('export jsonl and --json output are lossless: DEL and C1 go out as \\u escapes
   const r = await run(['transcript', 'export', c.id]);
   assert.is(r.code, 0, r.err);
   assertClean(r.out, 'export stdout');
-  const entries = r.out.trim().split('\n').slice(1).map((l) => JSON.parse(l) as { kind: string; text?: string });
+  const entries = r.out
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => JSON.parse(l) as { kind: string; text?: string });
   assert.is(entries.find((e) => e.kind === 'user_message')!.text, text, 'the text reads back exactly');
 });
 
-t('baton agents: a drop-in\'s title, version and error are printed without control characters (--json: escaped, lossless)', async () => {
+t("baton agents: a drop-in's title, version and error are printed without control characters (--json: escaped, lossless)", async () => {
   const dir = join(cwd, 'plugins');
   mkdirSync(dir);
   const title = `Evil${DIRTY} driver`;

@@ -84,8 +84,14 @@ cli('search is case-insensitive across conversations and prints id, seq, author,
   const r = await run(['transcript', 'search', 'parser-marker']);
   assert.is(r.code, 0);
   const lines = r.out.trim().split('\n');
-  assert.ok(lines.some((l) => l.startsWith(`${a}  #2  ana@box`)), r.out);
-  assert.ok(lines.some((l) => l.startsWith(`${b}  #2  ana@box`)), r.out);
+  assert.ok(
+    lines.some((l) => l.startsWith(`${a}  #2  ana@box`)),
+    r.out,
+  );
+  assert.ok(
+    lines.some((l) => l.startsWith(`${b}  #2  ana@box`)),
+    r.out,
+  );
   assert.match(r.out, /PARSER-MARKER/);
 });
 
@@ -195,7 +201,10 @@ cli('a zero-length transcript file is reported as missing its header; the first 
   assert.match(r.err, new RegExp(`^baton: warning: conversation ${id}: line 1: the file is empty: no baton-transcript header line and no entries$`, 'm'));
 
   const w = await openConversation(home, id, { write: true, user });
-  assert.equal(w.problems.map((p) => p.kind), ['header']);
+  assert.equal(
+    w.problems.map((p) => p.kind),
+    ['header'],
+  );
   w.transcript.startSegment({ harness: 'claude', model: 'opus', switchId: 'z' });
   w.transcript.apply({ type: 'user_text', text: 'after the empty file' });
   await w.close();
@@ -203,7 +212,10 @@ cli('a zero-length transcript file is reported as missing its header; the first 
   assert.equal(again.problems, [], 'no warning on every later load');
   assert.is(again.transcript.entries.length, 2);
   await again.close();
-  assert.match(readFileSync(join(home, 'conversations', id, 'transcript.jsonl'), 'utf8'), new RegExp(`^\\{"format":"baton-transcript","version":1,"conversation":"${id}"`));
+  assert.match(
+    readFileSync(join(home, 'conversations', id, 'transcript.jsonl'), 'utf8'),
+    new RegExp(`^\\{"format":"baton-transcript","version":1,"conversation":"${id}"`),
+  );
 });
 
 cli('invalid UTF-8 in a transcript file is reported by show and export, not silently replaced', async () => {
@@ -214,7 +226,11 @@ cli('invalid UTF-8 in a transcript file is reported by show and export, not sile
   lines[at] = lines[at]!.replace('PARSER-MARKER', 'PARSER-\xff\xfe-MARKER');
   writeFileSync(path, Buffer.from(lines.join('\n'), 'latin1'));
   const warning = new RegExp(`^baton: warning: conversation ${id}: line ${at + 1}: not valid UTF-8`, 'm');
-  for (const args of [['transcript', 'show', id], ['transcript', 'export', id], ['transcript', 'export', id, '--format', 'md']]) {
+  for (const args of [
+    ['transcript', 'show', id],
+    ['transcript', 'export', id],
+    ['transcript', 'export', id, '--format', 'md'],
+  ]) {
     const r = await run(args);
     assert.is(r.code, 0, r.err);
     assert.match(r.err, warning, args.join(' '));

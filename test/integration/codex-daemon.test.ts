@@ -30,7 +30,10 @@ t.before.each(() => {
   home = join(dir, 'codex-home');
   bin = join(home, 'packages/app-server-daemon/releases/0.171.0/bin');
   mkdirSync(bin, { recursive: true });
-  for (const [from, to] of [['/bin/sleep', 'codex'], ['/bin/bash', 'codex-loop']]) {
+  for (const [from, to] of [
+    ['/bin/sleep', 'codex'],
+    ['/bin/bash', 'codex-loop'],
+  ]) {
     copyFileSync(from, join(bin, to));
     chmodSync(join(bin, to), 0o755);
   }
@@ -67,7 +70,7 @@ t('a daemon that was running before the run began is left alone', async () => {
   const ended = await endCodexDaemons({ codexHome: home, startedAfter: since });
   assert.equal(ended, [fresh.pid!]);
   await until(() => !alive(fresh.pid!), 'the new one gone');
-  assert.ok(alive(old.pid!), 'the user\'s own daemon still runs');
+  assert.ok(alive(old.pid!), "the user's own daemon still runs");
 });
 
 t('nothing under CODEX_HOME: nothing to end', async () => {

@@ -50,7 +50,14 @@ function rollout(id: string, mark: string): void {
 async function follow(extra: { processGroup?: () => number | undefined }): Promise<{ events: TranscriptEvent[]; unbound: string[]; ing: Ingestor }> {
   const events: TranscriptEvent[] = [];
   const unbound: string[] = [];
-  const ing = await ingestCodex({ cwd, env: { CODEX_HOME: home, HOME: dir }, since: new Date(), onEvent: (e) => events.push(e), onUnbound: (r) => unbound.push(r), ...extra });
+  const ing = await ingestCodex({
+    cwd,
+    env: { CODEX_HOME: home, HOME: dir },
+    since: new Date(),
+    onEvent: (e) => events.push(e),
+    onUnbound: (r) => unbound.push(r),
+    ...extra,
+  });
   ings.push(ing);
   return { events, unbound, ing };
 }
@@ -78,7 +85,7 @@ t.after.each(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-t('two tabs\' codex in one directory: each ingest follows the thread its own process group holds', async () => {
+t("two tabs' codex in one directory: each ingest follows the thread its own process group holds", async () => {
   const groupA = holder(lock(A));
   const groupB = holder(lock(B));
   const tabA = await follow({ processGroup: () => groupA });
@@ -100,14 +107,14 @@ t('a process that takes its lock later is bound then; before that nothing is fol
   const tab = await follow({ processGroup: () => group });
   rollout(A, 'MARK-A');
   await new Promise((r) => setTimeout(r, 300));
-  assert.equal(tab.events, [], 'the other thread\'s rollout is not this tab\'s');
+  assert.equal(tab.events, [], "the other thread's rollout is not this tab's");
   rollout(B, 'MARK-B');
   await until(() => tab.events.some((e) => e.type === 'turn_end'), 'its own turn', 10_000);
   assert.match(texts(tab.events), 'MARK-B');
   assert.not.match(texts(tab.events), 'MARK-A');
 });
 
-t('/new in the TUI: the process takes a new thread\'s lock beside the first; the new thread is followed from then on, after a notice', async () => {
+t("/new in the TUI: the process takes a new thread's lock beside the first; the new thread is followed from then on, after a notice", async () => {
   // As codex 0.171 does: the first lock held from the start, the new thread's lock file
   // created (and held) by the same process at /new, the first one kept.
   const newLock = lock(C);
@@ -116,14 +123,23 @@ t('/new in the TUI: the process takes a new thread\'s lock beside the first; the
   started.push(child);
   const tab = await follow({ processGroup: () => child.pid });
   rollout(A, 'MARK-A');
-  await until(() => tab.events.some((e) => e.type === 'turn_end'), 'the first thread\'s turn', 10_000);
+  await until(() => tab.events.some((e) => e.type === 'turn_end'), "the first thread's turn", 10_000);
   await new Promise((r) => setTimeout(r, 300));
-  assert.not.ok(tab.events.some((e) => e.type === 'notice'), 'no notice before the new thread');
+  assert.not.ok(
+    tab.events.some((e) => e.type === 'notice'),
+    'no notice before the new thread',
+  );
   process.kill(child.pid!, 'SIGUSR1');
   await until(() => tab.events.some((e) => e.type === 'notice'), 'the notice of the new thread', 10_000);
   rollout(C, 'MARK-C');
-  await until(() => tab.events.some((e) => e.type === 'user_text' && e.text.includes('MARK-C')), 'the new thread\'s messages', 10_000);
-  const kinds = tab.events.map((e) => (e.type === 'user_text' ? `user:${e.text.includes('MARK-C') ? 'C' : e.text.includes('MARK-A') ? 'A' : '?'}` : e.type === 'session' ? `session:${e.agentSession === C ? 'C' : e.agentSession === A ? 'A' : '?'}` : e.type));
+  await until(() => tab.events.some((e) => e.type === 'user_text' && e.text.includes('MARK-C')), "the new thread's messages", 10_000);
+  const kinds = tab.events.map((e) =>
+    e.type === 'user_text'
+      ? `user:${e.text.includes('MARK-C') ? 'C' : e.text.includes('MARK-A') ? 'A' : '?'}`
+      : e.type === 'session'
+        ? `session:${e.agentSession === C ? 'C' : e.agentSession === A ? 'A' : '?'}`
+        : e.type,
+  );
   const at = (k: string) => kinds.indexOf(k);
   assert.ok(at('user:A') >= 0 && at('user:A') < at('notice') && at('notice') < at('session:C') && at('session:C') < at('user:C'), kinds.join(' '));
   assert.match(JSON.stringify(tab.events.find((e) => e.type === 'notice')), /moved to another thread/);

@@ -29,7 +29,13 @@ function setup(): Ctx {
   const output = Object.assign(new PassThrough(), { columns: 100, rows: 30, isTTY: false });
   output.resume();
   const keys = loadKeyConfig({ env: { HOME: '/nonexistent-home' }, defaultsPath: undefined });
-  const app = new App({ keys, input: input as unknown as NodeJS.ReadStream, output: output as unknown as NodeJS.WriteStream, env: { PATH: process.env.PATH }, choices: () => [] });
+  const app = new App({
+    keys,
+    input: input as unknown as NodeJS.ReadStream,
+    output: output as unknown as NodeJS.WriteStream,
+    env: { PATH: process.env.PATH },
+    choices: () => [],
+  });
   app.openTab({ command: '/bin/sh', args: ['-c', 'stty -echo; echo READY; cat'], env: {}, cwd: '/', agent: 'shell' });
   const sent: string[] = [];
   const queue: string[] = [];
@@ -218,14 +224,14 @@ s('each tab keeps its own draft: another tab in front shows its own, and the fir
   assert.equal(c.sent, ['two'], 'Enter sends only the draft of the tab in front');
 });
 
-s('a message handed back goes to its own tab\'s draft, in front or not; taken late, it leaves that draft only as it was handed back', async ({ c }) => {
+s("a message handed back goes to its own tab's draft, in front or not; taken late, it leaves that draft only as it was handed back", async ({ c }) => {
   const first = {};
   const second = {};
   c.bar.showFor(first);
   await c.type('m', 'i', 'n', 'e');
   c.bar.showFor(second);
   c.bar.restoreFor(first, 'not taken');
-  assert.is(c.bar.draft, '', 'the tab in front is not given another tab\'s message');
+  assert.is(c.bar.draft, '', "the tab in front is not given another tab's message");
   c.bar.restoreFor(second, 'back here');
   assert.is(c.bar.draft, 'back here');
   c.bar.showFor(first);
@@ -241,7 +247,7 @@ s('a message handed back goes to its own tab\'s draft, in front or not; taken la
   assert.not.ok(c.bar.dropFrom(second, 'back here'));
   assert.is(c.bar.draft, 'back here?');
   c.bar.showFor(first);
-  assert.not.ok(c.bar.dropFrom(second, 'back here'), 'kept, not shown: still the user\'s');
+  assert.not.ok(c.bar.dropFrom(second, 'back here'), "kept, not shown: still the user's");
 });
 
 s.run();

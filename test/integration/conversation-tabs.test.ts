@@ -58,22 +58,23 @@ class Resources {
   private ran: string[] | undefined;
   // Short-lived by nature (a read, a promise, a callback): not things an owner holds. (A
   // FileHandle is let go by the garbage collector, not by its close().)
-  private static readonly TRANSIENT = /^(PROMISE|TickObject|Microtask|FSREQCALLBACK|FSREQPROMISE|FILEHANDLECLOSEREQ|SHUTDOWNWRAP|WRITEWRAP|GETADDRINFOREQWRAP|RANDOMBYTESREQUEST|PBKDF2REQUEST|ZLIB|FILEHANDLE)$/;
+  private static readonly TRANSIENT =
+    /^(PROMISE|TickObject|Microtask|FSREQCALLBACK|FSREQPROMISE|FILEHANDLECLOSEREQ|SHUTDOWNWRAP|WRITEWRAP|GETADDRINFOREQWRAP|RANDOMBYTESREQUEST|PBKDF2REQUEST|ZLIB|FILEHANDLE)$/;
   constructor() {
     createHook({
-    init: (id, type) => {
-      if (Resources.TRANSIENT.test(type)) return;
-      this.types.set(id, type);
-      this.live.add(id);
-    },
-    before: (id) => {
-      const type = this.types.get(id);
-      if (this.ran && (type === 'Timeout' || type === 'Immediate')) this.ran.push(type);
-    },
-    destroy: (id) => {
-      this.live.delete(id);
-      this.types.delete(id);
-    },
+      init: (id, type) => {
+        if (Resources.TRANSIENT.test(type)) return;
+        this.types.set(id, type);
+        this.live.add(id);
+      },
+      before: (id) => {
+        const type = this.types.get(id);
+        if (this.ran && (type === 'Timeout' || type === 'Immediate')) this.ran.push(type);
+      },
+      destroy: (id) => {
+        this.live.delete(id);
+        this.types.delete(id);
+      },
     }).enable();
   }
 
@@ -141,7 +142,16 @@ async function world(): Promise<World> {
   const log = join(home, 'cli-log.jsonl');
   const work = join(home, 'work');
   mkdirSync(work);
-  const env = { PATH: process.env.PATH, HOME: home, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config'), IDLE_CLI_LOG: log, IDLE_CLI_SLOW: join(home, 'slow'), SHELL: '/bin/sh', PS1: '$ ' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    BATON_HOME: join(home, 'baton'),
+    XDG_CONFIG_HOME: join(home, 'config'),
+    IDLE_CLI_LOG: log,
+    IDLE_CLI_SLOW: join(home, 'slow'),
+    SHELL: '/bin/sh',
+    PS1: '$ ',
+  };
   const registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
   const keys = loadKeyConfig({ env });
   const tabs = new ConversationTabs({ cwd: work, env, home: join(home, 'baton'), registry, git: createGitFactsProvider(), prefix: keys.prefix });

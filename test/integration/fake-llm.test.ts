@@ -104,7 +104,9 @@ chat('echoes the last user text, not the system prompt or earlier turns', async 
 
 chat('streams deltas that join to the same text, with usage and [DONE]', async () => {
   const events = await postSse('/v1/chat/completions', {
-    model: 'fake-model', stream: true, stream_options: { include_usage: true },
+    model: 'fake-model',
+    stream: true,
+    stream_options: { include_usage: true },
     messages: [{ role: 'user', content: 'a rather long prompt so that the reply needs several chunks TOKEN-chat-2' }],
   });
   assert.is(events[events.length - 1]!.data, '[DONE]');
@@ -113,12 +115,17 @@ chat('streams deltas that join to the same text, with usage and [DONE]', async (
   assert.match(text, 'TOKEN-chat-2');
   assert.ok(chunks.filter((c) => c.choices[0]?.delta?.content).length > 1, 'several content deltas');
   assert.is(chunks.find((c) => c.choices[0]?.finish_reason)?.choices[0].finish_reason, 'stop');
-  assert.ok(chunks.some((c) => c.usage?.total_tokens > 0), 'a usage chunk');
+  assert.ok(
+    chunks.some((c) => c.usage?.total_tokens > 0),
+    'a usage chunk',
+  );
 });
 
 chat('FAKE_SHELL becomes a streamed tool call to the declared shell tool', async () => {
   const events = await postSse('/v1/chat/completions', {
-    model: 'fake-model', stream: true, tools: [bashTool, writeTool],
+    model: 'fake-model',
+    stream: true,
+    tools: [bashTool, writeTool],
     messages: [{ role: 'user', content: 'please [[FAKE_SHELL: echo hi > x.txt]]' }],
   });
   const chunks = events.filter((e) => e.data !== '[DONE]').map((e) => JSON.parse(e.data) as Json);
@@ -136,18 +143,22 @@ chat('markers run in order, one per request, then a final text with the last res
   const call1 = first.choices[0].message.tool_calls[0];
   assert.is(call1.function.name, 'bash');
   const second = await postJson('/v1/chat/completions', {
-    model: 'm', tools: [bashTool, writeTool],
+    model: 'm',
+    tools: [bashTool, writeTool],
     messages: [user, { role: 'assistant', content: null, tool_calls: [call1] }, { role: 'tool', tool_call_id: call1.id, content: 'a.txt' }],
   });
   const call2 = second.choices[0].message.tool_calls[0];
   assert.is(call2.function.name, 'write');
   assert.equal(JSON.parse(call2.function.arguments), { filePath: '/tmp/proj/notes/a.txt', content: 'hello there' });
   const third = await postJson('/v1/chat/completions', {
-    model: 'm', tools: [bashTool, writeTool],
+    model: 'm',
+    tools: [bashTool, writeTool],
     messages: [
       user,
-      { role: 'assistant', content: null, tool_calls: [call1] }, { role: 'tool', tool_call_id: call1.id, content: 'a.txt' },
-      { role: 'assistant', content: null, tool_calls: [call2] }, { role: 'tool', tool_call_id: call2.id, content: 'Wrote RESULT-77' },
+      { role: 'assistant', content: null, tool_calls: [call1] },
+      { role: 'tool', tool_call_id: call1.id, content: 'a.txt' },
+      { role: 'assistant', content: null, tool_calls: [call2] },
+      { role: 'tool', tool_call_id: call2.id, content: 'Wrote RESULT-77' },
     ],
   });
   const text: string = third.choices[0].message.content;
@@ -159,7 +170,8 @@ chat('markers run in order, one per request, then a final text with the last res
 
 chat('a marker never becomes a call when the client declared no tools (background calls)', async () => {
   const r = await postJson('/v1/chat/completions', {
-    model: 'm', messages: [{ role: 'user', content: 'summarize: [[FAKE_SHELL: rm -rf x]]' }],
+    model: 'm',
+    messages: [{ role: 'user', content: 'summarize: [[FAKE_SHELL: rm -rf x]]' }],
   });
   assert.is(r.choices[0].finish_reason, 'stop');
   assert.not.ok(r.choices[0].message.tool_calls);
@@ -167,10 +179,14 @@ chat('a marker never becomes a call when the client declared no tools (backgroun
 
 chat('response_format json_schema gets an object built from the schema', async () => {
   const r = await postJson('/v1/chat/completions', {
-    model: 'm', messages: [{ role: 'user', content: 'classify' }],
+    model: 'm',
+    messages: [{ role: 'user', content: 'classify' }],
     response_format: {
       type: 'json_schema',
-      json_schema: { name: 'x', schema: { type: 'object', properties: { label: { enum: ['a', 'b'] }, score: { type: 'integer', minimum: 3 } }, required: ['label'] } },
+      json_schema: {
+        name: 'x',
+        schema: { type: 'object', properties: { label: { enum: ['a', 'b'] }, score: { type: 'integer', minimum: 3 } }, required: ['label'] },
+      },
     },
   });
   assert.equal(JSON.parse(r.choices[0].message.content), { label: 'a', score: 3 });
@@ -179,7 +195,10 @@ chat('response_format json_schema gets an object built from the schema', async (
 chat('title-generation calls get a short title', async () => {
   const r = await postJson('/v1/chat/completions', {
     model: 'm',
-    messages: [{ role: 'system', content: 'You are a title generator. You output ONLY a thread title.' }, { role: 'user', content: 'hello' }],
+    messages: [
+      { role: 'system', content: 'You are a title generator. You output ONLY a thread title.' },
+      { role: 'user', content: 'hello' },
+    ],
   });
   assert.is(r.choices[0].message.content, 'Fake conversation title');
 });
@@ -188,16 +207,23 @@ chat('title-generation calls get a short title', async () => {
 const responses = setup('openai-responses');
 
 const execTool = {
-  type: 'function', name: 'exec_command',
+  type: 'function',
+  name: 'exec_command',
   parameters: { type: 'object', properties: { cmd: { type: 'string' }, workdir: { type: 'string' } }, required: ['cmd'] },
 };
 
 responses('streams the codex event sequence and skips environment_context / AGENTS.md', async () => {
   const events = await postSse('/v1/responses', {
-    model: 'fake-model', stream: true, instructions: 'You are Codex.',
+    model: 'fake-model',
+    stream: true,
+    instructions: 'You are Codex.',
     input: [
       { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>x</permissions instructions>' }] },
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nbe nice\n</INSTRUCTIONS>' }] },
+      {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: '# AGENTS.md instructions for /repo\n\n<INSTRUCTIONS>\nbe nice\n</INSTRUCTIONS>' }],
+      },
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/repo</cwd>\n</environment_context>' }] },
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello TOKEN-resp-1' }] },
     ],
@@ -208,7 +234,10 @@ responses('streams the codex event sequence and skips environment_context / AGEN
   }
   assert.is(names[0], 'response.created');
   assert.is(names[names.length - 1], 'response.completed');
-  const text = events.filter((e) => e.event === 'response.output_text.delta').map((e) => JSON.parse(e.data).delta).join('');
+  const text = events
+    .filter((e) => e.event === 'response.output_text.delta')
+    .map((e) => JSON.parse(e.data).delta)
+    .join('');
   assert.is(text, 'FAKE-LLM reply. You said: hello TOKEN-resp-1');
   const done = JSON.parse(events.find((e) => e.event === 'response.output_item.done')!.data);
   assert.is(done.item.content[0].text, text);
@@ -219,7 +248,9 @@ responses('streams the codex event sequence and skips environment_context / AGEN
 
 responses('FAKE_SHELL becomes a function_call to exec_command with cmd', async () => {
   const events = await postSse('/v1/responses', {
-    model: 'fake-model', stream: true, tools: [execTool],
+    model: 'fake-model',
+    stream: true,
+    tools: [execTool],
     input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: '[[FAKE_SHELL: touch a]]' }] }],
   });
   const added = JSON.parse(events.find((e) => e.event === 'response.output_item.added')!.data);
@@ -232,7 +263,8 @@ responses('FAKE_SHELL becomes a function_call to exec_command with cmd', async (
 
 responses('FAKE_WRITE without a write tool writes through the shell, in the stated cwd', async () => {
   const r = await postJson('/v1/responses', {
-    model: 'fake-model', tools: [execTool],
+    model: 'fake-model',
+    tools: [execTool],
     input: [
       { role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n  <cwd>/tmp/w d</cwd>\n</environment_context>' }] },
       { role: 'user', content: [{ type: 'input_text', text: "[[FAKE_WRITE: f.txt :: it's here]]" }] },
@@ -245,7 +277,8 @@ responses('FAKE_WRITE without a write tool writes through the shell, in the stat
 
 responses('after function_call_output, a final message; text.format gets a schema object', async () => {
   const r = await postJson('/v1/responses', {
-    model: 'fake-model', tools: [execTool],
+    model: 'fake-model',
+    tools: [execTool],
     input: [
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: '[[FAKE_SHELL: echo x]]' }] },
       { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"echo x"}', call_id: 'c1' },
@@ -255,8 +288,15 @@ responses('after function_call_output, a final message; text.format gets a schem
   assert.is(r.output[0].type, 'message');
   assert.match(r.output[0].content[0].text, 'OUT-42');
   const s = await postJson('/v1/responses', {
-    model: 'fake-model', input: 'x',
-    text: { format: { type: 'json_schema', name: 'n', schema: { type: 'object', properties: { ok: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } } } } } },
+    model: 'fake-model',
+    input: 'x',
+    text: {
+      format: {
+        type: 'json_schema',
+        name: 'n',
+        schema: { type: 'object', properties: { ok: { type: 'boolean' }, tags: { type: 'array', items: { type: 'string' } } } },
+      },
+    },
   });
   assert.equal(JSON.parse(s.output[0].content[0].text), { ok: false, tags: [] });
 });
@@ -266,7 +306,10 @@ const anthropic = setup('anthropic');
 
 const claudeTools = [
   { name: 'Bash', input_schema: { type: 'object', properties: { command: { type: 'string' }, description: { type: 'string' } }, required: ['command'] } },
-  { name: 'Write', input_schema: { type: 'object', properties: { file_path: { type: 'string' }, content: { type: 'string' } }, required: ['file_path', 'content'] } },
+  {
+    name: 'Write',
+    input_schema: { type: 'object', properties: { file_path: { type: 'string' }, content: { type: 'string' } }, required: ['file_path', 'content'] },
+  },
 ];
 
 anthropic('HEAD / answers 200 and is logged as a probe', async () => {
@@ -277,15 +320,19 @@ anthropic('HEAD / answers 200 and is logged as a probe', async () => {
 
 anthropic('non-streaming, with ?beta=true, skips <system-reminder> blocks', async () => {
   const r = await postJson('/v1/messages?beta=true', {
-    model: 'claude-opus-4-8', max_tokens: 100, system: [{ type: 'text', text: 'You are Claude Code.' }],
-    messages: [{
-      role: 'user',
-      content: [
-        { type: 'text', text: '<system-reminder>\nAs you answer, remember CLAUDE.md\n</system-reminder>' },
-        { type: 'text', text: 'hi TOKEN-anth-1' },
-        { type: 'text', text: '<system-reminder>late reminder</system-reminder>' },
-      ],
-    }],
+    model: 'claude-opus-4-8',
+    max_tokens: 100,
+    system: [{ type: 'text', text: 'You are Claude Code.' }],
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<system-reminder>\nAs you answer, remember CLAUDE.md\n</system-reminder>' },
+          { type: 'text', text: 'hi TOKEN-anth-1' },
+          { type: 'text', text: '<system-reminder>late reminder</system-reminder>' },
+        ],
+      },
+    ],
   });
   assert.is(r.type, 'message');
   assert.is(r.stop_reason, 'end_turn');
@@ -295,13 +342,19 @@ anthropic('non-streaming, with ?beta=true, skips <system-reminder> blocks', asyn
 
 anthropic('streams message_start .. message_stop with text deltas', async () => {
   const events = await postSse('/v1/messages', {
-    model: 'x', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'stream me TOKEN-anth-2' }],
+    model: 'x',
+    max_tokens: 100,
+    stream: true,
+    messages: [{ role: 'user', content: 'stream me TOKEN-anth-2' }],
   });
   const names = events.map((e) => e.event);
   assert.is(names[0], 'message_start');
   assert.is(names[names.length - 1], 'message_stop');
   assert.ok(names.includes('content_block_start') && names.includes('content_block_stop') && names.includes('message_delta'));
-  const text = events.filter((e) => e.event === 'content_block_delta').map((e) => JSON.parse(e.data).delta.text).join('');
+  const text = events
+    .filter((e) => e.event === 'content_block_delta')
+    .map((e) => JSON.parse(e.data).delta.text)
+    .join('');
   assert.match(text, 'TOKEN-anth-2');
 });
 
@@ -312,17 +365,29 @@ anthropic('FAKE_SHELL and FAKE_WRITE become tool_use blocks; Write gets an absol
   const start = JSON.parse(events.find((e) => e.event === 'content_block_start')!.data);
   assert.is(start.content_block.type, 'tool_use');
   assert.is(start.content_block.name, 'Bash');
-  const json = events.filter((e) => e.event === 'content_block_delta').map((e) => JSON.parse(e.data).delta.partial_json).join('');
+  const json = events
+    .filter((e) => e.event === 'content_block_delta')
+    .map((e) => JSON.parse(e.data).delta.partial_json)
+    .join('');
   assert.is(JSON.parse(json).command, 'date');
   assert.is(JSON.parse(events.find((e) => e.event === 'message_delta')!.data).delta.stop_reason, 'tool_use');
 
   const id = start.content_block.id;
   const second = await postJson('/v1/messages', {
-    model: 'x', max_tokens: 9, system, tools: claudeTools,
+    model: 'x',
+    max_tokens: 9,
+    system,
+    tools: claudeTools,
     messages: [
       user,
       { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'date' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'Mon' }, { type: 'text', text: '<system-reminder>x</system-reminder>' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: id, content: 'Mon' },
+          { type: 'text', text: '<system-reminder>x</system-reminder>' },
+        ],
+      },
     ],
   });
   assert.is(second.content[0].type, 'tool_use');
@@ -373,10 +438,12 @@ gemini('responseSchema in the OpenAPI style (upper-case types) is filled too', a
 
 gemini('streamGenerateContent?alt=sse streams parts and skips <session_context>', async () => {
   const events = await postSse('/v1beta/models/gemini-3.8-flash:streamGenerateContent?alt=sse', {
-    contents: [{
-      role: 'user',
-      parts: [{ text: '<session_context>\nThis is the Gemini CLI.\n</session_context>' }, { text: 'hello TOKEN-gem-1 with enough text to need chunks' }],
-    }],
+    contents: [
+      {
+        role: 'user',
+        parts: [{ text: '<session_context>\nThis is the Gemini CLI.\n</session_context>' }, { text: 'hello TOKEN-gem-1 with enough text to need chunks' }],
+      },
+    ],
   });
   const frames = events.map((e) => JSON.parse(e.data) as Json);
   const text = frames.map((f) => f.candidates[0].content.parts[0].text).join('');
@@ -393,17 +460,21 @@ gemini('streamGenerateContent without alt=sse answers a JSON array', async () =>
   assert.match(r.map((f) => f.candidates[0].content.parts[0].text).join(''), 'You said: arr');
 });
 
-gemini('FAKE_SHELL becomes a functionCall with the tool\'s required arguments filled', async () => {
-  const tools = [{
-    functionDeclarations: [{
-      name: 'run_shell_command',
-      parametersJsonSchema: {
-        type: 'object',
-        properties: { command: { type: 'string' }, description: { type: 'string' }, is_background: { type: 'boolean' } },
-        required: ['command', 'is_background'],
-      },
-    }],
-  }];
+gemini("FAKE_SHELL becomes a functionCall with the tool's required arguments filled", async () => {
+  const tools = [
+    {
+      functionDeclarations: [
+        {
+          name: 'run_shell_command',
+          parametersJsonSchema: {
+            type: 'object',
+            properties: { command: { type: 'string' }, description: { type: 'string' }, is_background: { type: 'boolean' } },
+            required: ['command', 'is_background'],
+          },
+        },
+      ],
+    },
+  ];
   const user = { role: 'user', parts: [{ text: '[[FAKE_SHELL: pwd]]' }] };
   const r = await postJson('/v1beta/models/m:generateContent', { contents: [user], tools });
   const call = r.candidates[0].content.parts[0].functionCall;
@@ -440,11 +511,20 @@ log('every request is in requests() and, as one JSON line, in the log file (0600
   assert.is(notFound.status, 404);
 
   const all = fake.requests();
-  assert.equal(all.map((r) => r.api), ['openai-chat', 'anthropic', 'gemini', 'other']);
-  assert.equal(all.map((r) => r.seq), [1, 2, 3, 4]);
+  assert.equal(
+    all.map((r) => r.api),
+    ['openai-chat', 'anthropic', 'gemini', 'other'],
+  );
+  assert.equal(
+    all.map((r) => r.seq),
+    [1, 2, 3, 4],
+  );
   assert.is(fake.requestsFor('anthropic').length, 1);
   assert.is(all[3]!.kind, 'unknown');
-  const lines = readFileSync(fake.logFile!, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Json);
+  const lines = readFileSync(fake.logFile!, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Json);
   assert.is(lines.length, 4);
   assert.is(lines[1]!.body.messages[0].content, 'LOG-2');
   assert.is(lines[2]!.path, '/v1beta/models/c:generateContent');
@@ -457,8 +537,15 @@ log('requestsContaining and waitForRequest find a request by its text', async ()
   await postJson('/v1/messages/count_tokens', { model: 'x', messages: [{ role: 'user', content: 'WAIT-9' }] });
   await postJson('/v1/chat/completions', { model: 'x', messages: [{ role: 'user', content: 'say "WAIT-9"' }] });
   assert.is((await waiting).kind, 'count_tokens');
-  assert.equal(fake.requestsContaining('say "WAIT-9"').map((r) => r.api), ['openai-chat']);
-  assert.equal(fake.requestsContaining('WAIT-9').map((r) => r.kind), ['generate'], 'only model calls');
+  assert.equal(
+    fake.requestsContaining('say "WAIT-9"').map((r) => r.api),
+    ['openai-chat'],
+  );
+  assert.equal(
+    fake.requestsContaining('WAIT-9').map((r) => r.kind),
+    ['generate'],
+    'only model calls',
+  );
   let message = '';
   try {
     await fake.waitForRequest(() => false, 50, 'NEVER');
@@ -487,11 +574,17 @@ log('[[FAKE_ERROR: N]] answers with that status; [[FAKE_HANG]] is logged and nev
   assert.is(failed.status, 503);
   assert.match(((await failed.json()) as Json).error.message, 'scripted error 503');
   const hanging = post('/v1beta/models/g:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'wait [[FAKE_HANG]]' }] }] });
-  const settled = hanging.then(() => 'answered', () => 'failed');
+  const settled = hanging.then(
+    () => 'answered',
+    () => 'failed',
+  );
   const deadline = Date.now() + 5000;
   while (fake.requests().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   const all = fake.requests();
-  assert.equal(all.map((r) => r.fault?.kind), ['error', 'hang']);
+  assert.equal(
+    all.map((r) => r.fault?.kind),
+    ['error', 'hang'],
+  );
   // Still pending after the request was logged: closing the server is what ends it.
   assert.is(await Promise.race([settled, new Promise((r) => setTimeout(() => r('pending'), 200))]), 'pending');
   await fake.close();

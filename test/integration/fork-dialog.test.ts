@@ -45,7 +45,13 @@ fork('another agent is offered only when there is one', () => {
 });
 
 fork('a worktree fork known to be refused is not offered; the reason and hint are shown', () => {
-  const q = forkQuestion({ seq: 3, entry: 'x', agentTitle: 'Claude Code', otherAgents: false, worktreeBlocked: { message: '/tmp/p is not a git repository', hint: 'fork into a tab instead' } });
+  const q = forkQuestion({
+    seq: 3,
+    entry: 'x',
+    agentTitle: 'Claude Code',
+    otherAgents: false,
+    worktreeBlocked: { message: '/tmp/p is not a git repository', hint: 'fork into a tab instead' },
+  });
   assert.equal(keys(q), ['t']);
   assert.match(q.text, /No worktree fork here:\n\/tmp\/p is not a git repository\.\nfork into a tab instead/);
 });
@@ -80,9 +86,15 @@ reset('one entry, no agent, no checkpoint: said so, and no restore offered', () 
 });
 
 reset('a refused restore: nothing happened yet; reset without the files, or force', () => {
-  const q = restoreRefusedQuestion({ message: 'the working tree in /r has changes that no checkpoint holds; restoring would lose them', hint: 'Commit or checkpoint them first, or restore with force to discard them.' });
+  const q = restoreRefusedQuestion({
+    message: 'the working tree in /r has changes that no checkpoint holds; restoring would lose them',
+    hint: 'Commit or checkpoint them first, or restore with force to discard them.',
+  });
   assert.match(q.text, /^The files were not restored and nothing was reset\.\nThe working tree in \/r has changes/);
-  assert.equal(q.options.map((o) => o.value), ['reset', 'force']);
+  assert.equal(
+    q.options.map((o) => o.value),
+    ['reset', 'force'],
+  );
   assert.is(q.enterTakes, undefined);
 });
 
@@ -92,7 +104,10 @@ remove('names the worktree and branch; Enter and Esc keep; the conversation stay
   const q = removeWorktreeQuestion({ path: '/r-fork', branch: 'baton/fork', conversationId: 'f1' });
   assert.match(q.text, /\n {2}\/r-fork\n {2}branch baton\/fork\n/);
   assert.match(q.text, /The conversation stays:\nbaton transcript show f1/);
-  assert.equal(q.options.map((o) => o.value), ['keep', 'remove']);
+  assert.equal(
+    q.options.map((o) => o.value),
+    ['keep', 'remove'],
+  );
   assert.is(q.enterTakes, 'keep');
   assert.is(q.escape, 'keep');
 });
@@ -119,7 +134,7 @@ async function conversationIn(cwd: string) {
   return conv;
 }
 
-blocked('not a git repository: the CLI\'s hint gives the command, the dialog says press t', async () => {
+blocked("not a git repository: the CLI's hint gives the command, the dialog says press t", async () => {
   const dir = join(tmp, 'plain');
   mkdirSync(dir);
   const conv = await conversationIn(dir);
@@ -129,7 +144,7 @@ blocked('not a git repository: the CLI\'s hint gives the command, the dialog say
     assert.ok(err, 'refused');
     assert.match(err!.hint ?? '', new RegExp(`baton fork ${conv.id} --at ${seq}`), 'the CLI keeps its wording');
     const r = worktreeRefusal(err!, conv.id, seq);
-    assert.is(r.message, err!.message, 'the message is the blocker\'s');
+    assert.is(r.message, err!.message, "the message is the blocker's");
     assert.is(r.hint, TAB_FORK_WAY);
     const q = forkQuestion({ seq, entry: 'x', agentTitle: 'Claude Code', otherAgents: false, worktreeBlocked: r });
     assert.match(q.text, /not a git repository/);
@@ -184,7 +199,15 @@ notice('what the reset did, what the next message does, how to undo it from the 
 });
 
 notice('another agent armed since: the next message starts that one; one entry, files kept', () => {
-  const text = resetNotice({ seq: 3, conversationId: 'abc', hidden: 1, restored: false, stoppedTitle: 'Claude Code', nextTitle: 'Codex CLI', prefix: 'C-a' }).join('\n');
+  const text = resetNotice({
+    seq: 3,
+    conversationId: 'abc',
+    hidden: 1,
+    restored: false,
+    stoppedTitle: 'Claude Code',
+    nextTitle: 'Codex CLI',
+    prefix: 'C-a',
+  }).join('\n');
   assert.match(text, /1 entry after #3 is hidden, not deleted; the files stay as they are\./);
   assert.match(text, /starts Codex CLI afresh/);
   assert.match(text, /C-a m/);
@@ -209,8 +232,17 @@ notice('the undo question: how many come back, files untouched, a running agent 
 
 notice('quitting with worktree forks open: they stay, and the commands that manage them', () => {
   assert.is(worktreesStayNote([]), undefined);
-  assert.is(worktreesStayNote([{ conversationId: 'f1', path: '/r-f1', branch: 'baton/f1' }]), 'The worktree of the fork f1 (baton/f1) stays: baton worktree list shows it, baton worktree remove f1 removes it.');
-  assert.match(worktreesStayNote([{ conversationId: 'f1', path: '/a', branch: 'baton/f1' }, { conversationId: 'f2', path: '/b', branch: 'baton/f2' }])!, /^The worktrees of 2 forks stay \(baton\/f1, baton\/f2\): baton worktree list/);
+  assert.is(
+    worktreesStayNote([{ conversationId: 'f1', path: '/r-f1', branch: 'baton/f1' }]),
+    'The worktree of the fork f1 (baton/f1) stays: baton worktree list shows it, baton worktree remove f1 removes it.',
+  );
+  assert.match(
+    worktreesStayNote([
+      { conversationId: 'f1', path: '/a', branch: 'baton/f1' },
+      { conversationId: 'f2', path: '/b', branch: 'baton/f2' },
+    ])!,
+    /^The worktrees of 2 forks stay \(baton\/f1, baton\/f2\): baton worktree list/,
+  );
 });
 
 fork.run();

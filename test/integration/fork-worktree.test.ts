@@ -62,7 +62,12 @@ async function twoTurns(cwd = repo) {
   return { id, users, lastSeq, endOfFirst: users[1]!.seq - 1 };
 }
 
-const conversations = () => (existsSync(join(home, 'conversations')) ? readdirSync(join(home, 'conversations')).filter((n) => !n.startsWith('.')).sort() : []);
+const conversations = () =>
+  existsSync(join(home, 'conversations'))
+    ? readdirSync(join(home, 'conversations'))
+        .filter((n) => !n.startsWith('.'))
+        .sort()
+    : [];
 const isRepo = (dir: string) => existsSync(join(dir, '.git'));
 
 interface State {
@@ -114,7 +119,12 @@ f('not a git repository: exit 6, says why a worktree fork needs git, the hint is
   const plain = tmp('baton-fwt-plain-');
   const c = await chat(['--new', '--agent', 'alpha', 'no git here'], plain);
   const id = c.conversation;
-  const r = await failsCleanly(['fork', id, '--at', '1', '--worktree'], EXIT.notARepository, /is not a git repository\. A worktree fork needs git: it adds a git worktree on a new branch/, { dir: plain });
+  const r = await failsCleanly(
+    ['fork', id, '--at', '1', '--worktree'],
+    EXIT.notARepository,
+    /is not a git repository\. A worktree fork needs git: it adds a git worktree on a new branch/,
+    { dir: plain },
+  );
   assert.match(r.err, new RegExp(`^baton: ${plain} is not a git repository`));
   assert.ok(hintOf(r.err).endsWith(`: baton fork ${id} --at 1`), hintOf(r.err));
   const tab = await cli(hintOf(r.err).split(': ').at(-1)!.split(' ').slice(1), plain);
@@ -126,7 +136,12 @@ f('not a git repository: exit 6, says why a worktree fork needs git, the hint is
   initRepo(gone);
   const g = await chat(['--new', '--agent', 'alpha', 'soon gone'], gone);
   rmSync(gone, { recursive: true, force: true });
-  const r2 = await failsCleanly(['fork', g.conversation, '--at', '1', '--worktree'], EXIT.notARepository, /directory .* no longer exists, so there is no repository to fork a worktree from/, { dir: plain });
+  const r2 = await failsCleanly(
+    ['fork', g.conversation, '--at', '1', '--worktree'],
+    EXIT.notARepository,
+    /directory .* no longer exists, so there is no repository to fork a worktree from/,
+    { dir: plain },
+  );
   assert.ok(hintOf(r2.err).endsWith(`baton fork ${g.conversation} --at 1`));
 });
 
@@ -134,7 +149,11 @@ f('detached HEAD: a worktree fork is refused (exit 7) naming the repository and 
   const { id, lastSeq, endOfFirst } = await twoTurns();
   const head = git('rev-parse', 'HEAD').trim();
   git('checkout', '-q', '--detach');
-  const r = await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'det'], EXIT.detachedHead, new RegExp(`${repo} has a detached HEAD \\(at commit ${head.slice(0, 12)}\\)`));
+  const r = await failsCleanly(
+    ['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'det'],
+    EXIT.detachedHead,
+    new RegExp(`${repo} has a detached HEAD \\(at commit ${head.slice(0, 12)}\\)`),
+  );
   const hint = hintOf(r.err);
   assert.match(hint, /git switch -c NAME/);
   assert.match(hint, /git switch BRANCH/);
@@ -163,7 +182,11 @@ f('no commits yet: exit 8, with the hint to commit once or fork into a tab', asy
 
 f('seq out of range or hidden: exit 9 for fork, reset and brief alike; not a number stays exit 2', async () => {
   const { id, lastSeq, endOfFirst, users } = await twoTurns();
-  await failsCleanly(['fork', id, '--at', String(lastSeq + 50), '--worktree'], EXIT.noSuchEntry, new RegExp(`--at ${lastSeq + 50} is not an entry of conversation ${id}`));
+  await failsCleanly(
+    ['fork', id, '--at', String(lastSeq + 50), '--worktree'],
+    EXIT.noSuchEntry,
+    new RegExp(`--at ${lastSeq + 50} is not an entry of conversation ${id}`),
+  );
   await failsCleanly(['fork', id, '--at', '0'], EXIT.noSuchEntry, /--at 0 is not an entry/);
   await failsCleanly(['reset', id, '--to', '999'], EXIT.noSuchEntry, /--to 999 is not an entry/);
   await failsCleanly(['brief', id, '--upto', '999'], EXIT.noSuchEntry, /--upto 999 is not an entry/);
@@ -173,7 +196,11 @@ f('seq out of range or hidden: exit 9 for fork, reset and brief alike; not a num
   const reset = await cli(['reset', id, '--to', String(endOfFirst)]);
   assert.is(reset.code, 0, describeRun(reset.run));
   const hidden = users[1]!.seq + 1;
-  for (const args of [['fork', id, '--at', String(hidden), '--worktree'], ['fork', id, '--at', String(hidden)], ['reset', id, '--to', String(hidden)]]) {
+  for (const args of [
+    ['fork', id, '--at', String(hidden), '--worktree'],
+    ['fork', id, '--at', String(hidden)],
+    ['reset', id, '--to', String(hidden)],
+  ]) {
     const r = await failsCleanly(args, EXIT.noSuchEntry, new RegExp(`#${hidden} of conversation ${id} is hidden by a reset`));
     assert.match(hintOf(r.err), new RegExp(`baton reset ${id} --undo`));
   }
@@ -182,7 +209,11 @@ f('seq out of range or hidden: exit 9 for fork, reset and brief alike; not a num
 f('branch or path already there: exit 10; a locked worktree git still has registered at the path: exit 11', async () => {
   const { id, lastSeq } = await twoTurns();
   git('branch', 'baton/taken');
-  const b = await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'taken'], EXIT.alreadyExists, /branch baton\/taken already exists/);
+  const b = await failsCleanly(
+    ['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'taken'],
+    EXIT.alreadyExists,
+    /branch baton\/taken already exists/,
+  );
   assert.match(hintOf(b.err), /pick another --name/);
   const busy = join(forks, `${basename(repo)}-busy`);
   mkdirSync(busy);
@@ -195,10 +226,18 @@ f('branch or path already there: exit 10; a locked worktree git still has regist
   git('worktree', 'lock', '--reason', 'on a usb disk', path);
   rmSync(path, { recursive: true, force: true });
   git('branch', '-m', 'baton/usb', 'baton/usb-old');
-  const locked = await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'usb'], EXIT.worktreeLocked, new RegExp(`git still has a locked worktree registered at ${path} \\(on a usb disk\\), though its directory is gone`));
+  const locked = await failsCleanly(
+    ['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'usb'],
+    EXIT.worktreeLocked,
+    new RegExp(`git still has a locked worktree registered at ${path} \\(on a usb disk\\), though its directory is gone`),
+  );
   assert.match(hintOf(locked.err), new RegExp(`git worktree unlock ${path} && git worktree prune`));
   git('worktree', 'unlock', path);
-  await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'usb'], EXIT.alreadyExists, /git still has a worktree registered at .*, though its directory is gone/);
+  await failsCleanly(
+    ['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'usb'],
+    EXIT.alreadyExists,
+    /git still has a worktree registered at .*, though its directory is gone/,
+  );
   git('worktree', 'prune');
   const again = await cli(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'usb']);
   assert.is(again.code, 0, describeRun(again.run));
@@ -210,7 +249,10 @@ f('a locked worktree: baton worktree remove is exit 11, with --force too, and re
   assert.is(made.code, 0, describeRun(made.run));
   const fork = JSON.parse(made.out) as { id: string; worktree: { path: string } };
   git('worktree', 'lock', '--reason', 'keep me', fork.worktree.path);
-  for (const args of [['worktree', 'remove', fork.id], ['worktree', 'remove', fork.worktree.path, '--force']]) {
+  for (const args of [
+    ['worktree', 'remove', fork.id],
+    ['worktree', 'remove', fork.worktree.path, '--force'],
+  ]) {
     const r = await failsCleanly(args, EXIT.worktreeLocked, new RegExp(`the worktree ${fork.worktree.path} is locked \\(keep me\\)`));
     assert.match(hintOf(r.err), new RegExp(`git worktree unlock ${fork.worktree.path}`));
   }

@@ -45,7 +45,11 @@ async function chat(args: string[], cwd?: string): Promise<ChatJson> {
   return JSON.parse(r.out) as ChatJson;
 }
 
-const replyOf = (r: ChatJson) => r.entries.filter((e) => e.kind === 'agent_text').map((e) => e.text).join('');
+const replyOf = (r: ChatJson) =>
+  r.entries
+    .filter((e) => e.kind === 'agent_text')
+    .map((e) => e.text)
+    .join('');
 
 function initRepo(dir: string, commit = true) {
   sh(dir, 'init', '-q', '-b', 'main');
@@ -74,11 +78,27 @@ async function threeTurns(agent = 'alpha') {
   return { id, users, endOfTurn, lastSeq };
 }
 
-const conversations = () => (existsSync(join(home, 'conversations')) ? readdirSync(join(home, 'conversations')).filter((n) => !n.startsWith('.')).sort() : []);
+const conversations = () =>
+  existsSync(join(home, 'conversations'))
+    ? readdirSync(join(home, 'conversations'))
+        .filter((n) => !n.startsWith('.'))
+        .sort()
+    : [];
 const branches = (dir = repo) => sh(dir, 'for-each-ref', '--format=%(refname:short)', 'refs/heads').split('\n').filter(Boolean).sort();
 const checkpointOwners = (dir = repo) =>
-  [...new Set(sh(dir, 'for-each-ref', '--format=%(refname)', 'refs/baton/checkpoints/').split('\n').filter(Boolean).map((r) => r.split('/')[3]!))].sort();
-const worktrees = (dir = repo) => sh(dir, 'worktree', 'list', '--porcelain').split('\n').filter((l) => l.startsWith('worktree ')).map((l) => l.slice(9));
+  [
+    ...new Set(
+      sh(dir, 'for-each-ref', '--format=%(refname)', 'refs/baton/checkpoints/')
+        .split('\n')
+        .filter(Boolean)
+        .map((r) => r.split('/')[3]!),
+    ),
+  ].sort();
+const worktrees = (dir = repo) =>
+  sh(dir, 'worktree', 'list', '--porcelain')
+    .split('\n')
+    .filter((l) => l.startsWith('worktree '))
+    .map((l) => l.slice(9));
 
 /**
  * A drop-in on the fixture agent (offering session/fork) with a carrySession of its own:
@@ -163,8 +183,15 @@ f('a tab fork holds the visible history up to the fork point; its first turn rep
   const copied = fork.transcript.entries.slice(0, expected.length);
   assert.equal(copied, expected, 'seqs kept, native session entries left out');
   const added = fork.transcript.entries.slice(expected.length);
-  assert.equal(added.map((e) => e.kind), ['notice'], 'then only the fork notice');
-  assert.ok(src.transcript.entries.some((e) => e.seq <= at && (e.kind === 'cursor' || e.kind === 'agent_session')), 'the source had native-session entries to leave out');
+  assert.equal(
+    added.map((e) => e.kind),
+    ['notice'],
+    'then only the fork notice',
+  );
+  assert.ok(
+    src.transcript.entries.some((e) => e.seq <= at && (e.kind === 'cursor' || e.kind === 'agent_session')),
+    'the source had native-session entries to leave out',
+  );
   assert.is(fork.transcript.cursor('alpha'), undefined);
   assert.ok(fork.transcript.entries.some((e) => e.kind === 'notice' && /Forked from conversation/.test(e.text)));
   const srcEntries = src.transcript.entries.length;
@@ -178,7 +205,7 @@ f('a tab fork holds the visible history up to the fork point; its first turn rep
   assert.match(saw, /MARK-1/, 'history up to the fork point');
   assert.not.match(saw, /MARK-2|MARK-3/, 'nothing after the fork point');
   assert.match(saw, /go on MARK-FORK/);
-  assert.not.match(saw, /\(previous:/, 'not the source\'s native session');
+  assert.not.match(saw, /\(previous:/, "not the source's native session");
 
   // The second turn of the fork resumes the fork's own session with only its message.
   const second = await chat(['--conversation', forkId, 'and MARK-NEXT']);
@@ -235,11 +262,14 @@ f('native: a fork at the last turn of an agent that can fork; its first turn for
   const expected = src.transcript.entries.filter((e) => e.seq <= lastSeq && e.kind !== 'cursor' && e.kind !== 'agent_session');
   assert.equal(fork.transcript.entries.slice(0, expected.length), expected);
   const added = fork.transcript.entries.slice(expected.length);
-  assert.equal(added.map((e) => e.kind), ['notice', 'cursor']);
+  assert.equal(
+    added.map((e) => e.kind),
+    ['notice', 'cursor'],
+  );
   assert.match((added[0] as { text: string }).text, new RegExp(`forks gamma's own session ${S}`));
   // Read back from disk: the cursor says the session is to be forked, not continued.
   assert.equal(fork.transcript.cursor('gamma'), { harness: 'gamma', agentSession: S, deliveredSeq: lastSeq, fork: true });
-  assert.is(fork.transcript.currentSegment?.agentSession, undefined, 'the source\'s session is not the fork\'s');
+  assert.is(fork.transcript.currentSegment?.agentSession, undefined, "the source's session is not the fork's");
   const srcEntries = src.transcript.entries.length;
   await src.close();
   await fork.close();
@@ -254,7 +284,7 @@ f('native: a fork at the last turn of an agent that can fork; its first turn for
   assert.is.not(own.agentSession, S, 'a new native session');
   assert.is(own.fork, undefined, 'the fork flag is cleared');
   assert.equal(agentTurns('gamma', own.agentSession), [...srcTurns, 'go on MARK-FORK']);
-  assert.equal(agentTurns('gamma', S), srcTurns, 'the source\'s session is as it was');
+  assert.equal(agentTurns('gamma', S), srcTurns, "the source's session is as it was");
 
   const next = await chat(['--conversation', forkId, 'and MARK-NEXT']);
   assert.is(replyOf(next), 'echo: and MARK-NEXT (previous: go on MARK-FORK)', 'the fork continues its own session');
@@ -323,7 +353,7 @@ f('a native fork whose session cannot be forked any more falls back to the repla
   const own = (await cursorOf(r.id, 'gamma'))!;
   assert.is(own.fork, undefined);
   const next = await chat(['--conversation', r.id, 'then MARK-G']);
-  assert.is(replyOf(next).slice(0, 'echo: then MARK-G (previous: '.length), 'echo: then MARK-G (previous: ', 'the replayed session is the fork\'s own now');
+  assert.is(replyOf(next).slice(0, 'echo: then MARK-G (previous: '.length), 'echo: then MARK-G (previous: ', "the replayed session is the fork's own now");
 });
 
 f('a worktree fork at the last turn carries the session and is native; a fork undone later removes the carried copy', async () => {
@@ -415,7 +445,11 @@ f('detached HEAD: a worktree fork is refused (exit 7, nothing made), the tab for
   const { id, lastSeq } = await threeTurns();
   const head = git('rev-parse', 'HEAD').trim();
   git('checkout', '-q', '--detach');
-  const r = await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'det'], 7, new RegExp(`has a detached HEAD \\(at commit ${head.slice(0, 12)}\\)`));
+  const r = await failsCleanly(
+    ['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'det'],
+    7,
+    new RegExp(`has a detached HEAD \\(at commit ${head.slice(0, 12)}\\)`),
+  );
   assert.match(r.err, new RegExp(`baton fork ${id} --at ${lastSeq}\\n`));
   const tab = await run(['fork', id, '--at', String(lastSeq)]);
   assert.is(tab.code, 0, tab.err);
@@ -424,7 +458,12 @@ f('detached HEAD: a worktree fork is refused (exit 7, nothing made), the tab for
 /** Runs a fork that must fail with `code`, and checks nothing of it was made. */
 async function failsCleanly(args: string[], code: number, message: RegExp, opts: { cwd?: string; dir?: string; env?: Record<string, string> } = {}) {
   const dir = opts.dir ?? repo;
-  const before = { convs: conversations(), branches: existsSync(join(dir, '.git')) ? branches(dir) : [], refs: existsSync(join(dir, '.git')) ? checkpointOwners(dir) : [], forks: readdirSync(forks) };
+  const before = {
+    convs: conversations(),
+    branches: existsSync(join(dir, '.git')) ? branches(dir) : [],
+    refs: existsSync(join(dir, '.git')) ? checkpointOwners(dir) : [],
+    forks: readdirSync(forks),
+  };
   const r = await run(args, { cwd: opts.cwd, env: opts.env });
   assert.is(r.code, code, `${args.join(' ')}: ${r.err}`);
   assert.match(r.err, /^baton: /);
@@ -444,7 +483,10 @@ f('bad input: not a git repository (6, offers the tab fork), no commits yet (8),
   const plain = tmp('baton-fork-plain-');
   extra.push(plain);
   const p = await chat(['--new', '--agent', 'alpha', 'no git here'], plain);
-  const notRepo = await failsCleanly(['fork', p.conversation, '--at', '1', '--worktree'], 6, /is not a git repository\. A worktree fork needs git/, { cwd: plain, dir: plain });
+  const notRepo = await failsCleanly(['fork', p.conversation, '--at', '1', '--worktree'], 6, /is not a git repository\. A worktree fork needs git/, {
+    cwd: plain,
+    dir: plain,
+  });
   assert.match(notRepo.err, new RegExp(`hint: fork into a tab instead .*: baton fork ${p.conversation} --at 1\\n`));
   // ...and the tab fork it offers works there.
   const tab = await run(['fork', p.conversation, '--at', '1'], { cwd: plain });
@@ -477,7 +519,9 @@ f('bad input: branch or path already there (10), bad names, unknown agent, a fai
   await failsCleanly(['fork', id, '--at', String(lastSeq), '--name', 'x'], 2, /needs --worktree/);
   await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--name', 'a/b'], 2, /cannot name a fork/);
   await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree', '--agent', 'nobody'], 2, /unknown agent "nobody"/);
-  await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree'], 2, /BATON_WORKTREES_DIR must be an absolute path/, { env: { BATON_WORKTREES_DIR: 'rel/dir' } });
+  await failsCleanly(['fork', id, '--at', String(lastSeq), '--worktree'], 2, /BATON_WORKTREES_DIR must be an absolute path/, {
+    env: { BATON_WORKTREES_DIR: 'rel/dir' },
+  });
 
   mkdirSync(join(home, 'config', 'baton'), { recursive: true });
   const settings = join(home, 'config', 'baton', 'settings.json');

@@ -68,53 +68,59 @@ t('found at once: read from the offset onFound gives; bad lines reported', async
   assert.is(log.path, path);
 });
 
-t('firstNewLog: the one log started since that belongs; the never-matching remembered, a half-written one waited for; two are ambiguous, never the older', () => {
-  const since = new Date(Date.now() - 60_000);
-  const at = (ms: number) => new Date(since.getTime() + ms).toISOString();
-  const log = (name: string, first: string) => {
-    writeFileSync(join(dir, name), first);
-    return join(dir, name);
-  };
-  const old = log('old.jsonl', `{"started":"${at(-5000)}","project":"p"}\n`);
-  utimesSync(old, since.getTime() / 1000 - 10, since.getTime() / 1000 - 10);
-  const before = log('before.jsonl', `{"started":"${at(-5000)}","project":"p"}\n`);
-  const other = log('other.jsonl', `{"started":"${at(1000)}","project":"q"}\n`);
-  const later = log('later.jsonl', `{"started":"${at(3000)}","project":"p"}\n`);
-  const half = log('half.jsonl', `{"started":"${at(2000)}","proj`);
-  const read: string[] = [];
-  const header = (path: string) => {
-    read.push(path);
-    const text = readFileSync(path, 'utf8');
-    if (!text.includes('\n')) return undefined;
-    const h = JSON.parse(text.split('\n')[0]!) as { started: string; project: string };
-    return { started: Date.parse(h.started), project: h.project };
-  };
-  const rejected = new Set<string>();
-  const paths = [old, before, other, later, half];
-  const mine = (h: { project: string }) => h.project === 'p';
-  // While the half-written one may be a rival, nothing is picked.
-  assert.is(firstNewLog(paths, since, rejected, header, mine), undefined);
-  assert.equal([...rejected].sort(), [before, old, other].sort());
-  assert.not.ok(read.includes(old), 'a log last written before since is not opened');
-  // Alone, the one that belongs is picked.
-  const first = firstNewLog([old, before, other, later], since, rejected, header, mine);
-  assert.is(first?.path, later);
-  assert.equal(first?.header, { started: since.getTime() + 3000, project: 'p' });
+t(
+  'firstNewLog: the one log started since that belongs; the never-matching remembered, a half-written one waited for; two are ambiguous, never the older',
+  () => {
+    const since = new Date(Date.now() - 60_000);
+    const at = (ms: number) => new Date(since.getTime() + ms).toISOString();
+    const log = (name: string, first: string) => {
+      writeFileSync(join(dir, name), first);
+      return join(dir, name);
+    };
+    const old = log('old.jsonl', `{"started":"${at(-5000)}","project":"p"}\n`);
+    utimesSync(old, since.getTime() / 1000 - 10, since.getTime() / 1000 - 10);
+    const before = log('before.jsonl', `{"started":"${at(-5000)}","project":"p"}\n`);
+    const other = log('other.jsonl', `{"started":"${at(1000)}","project":"q"}\n`);
+    const later = log('later.jsonl', `{"started":"${at(3000)}","project":"p"}\n`);
+    const half = log('half.jsonl', `{"started":"${at(2000)}","proj`);
+    const read: string[] = [];
+    const header = (path: string) => {
+      read.push(path);
+      const text = readFileSync(path, 'utf8');
+      if (!text.includes('\n')) return undefined;
+      const h = JSON.parse(text.split('\n')[0]!) as { started: string; project: string };
+      return { started: Date.parse(h.started), project: h.project };
+    };
+    const rejected = new Set<string>();
+    const paths = [old, before, other, later, half];
+    const mine = (h: { project: string }) => h.project === 'p';
+    // While the half-written one may be a rival, nothing is picked.
+    assert.is(firstNewLog(paths, since, rejected, header, mine), undefined);
+    assert.equal([...rejected].sort(), [before, old, other].sort());
+    assert.not.ok(read.includes(old), 'a log last written before since is not opened');
+    // Alone, the one that belongs is picked.
+    const first = firstNewLog([old, before, other, later], since, rejected, header, mine);
+    assert.is(first?.path, later);
+    assert.equal(first?.header, { started: since.getTime() + 3000, project: 'p' });
 
-  // The half-written header completes: two runs' logs, and which is this one's cannot be told.
-  appendFileSync(half, 'ect":"p"}\n');
-  read.length = 0;
-  try {
-    firstNewLog(paths, since, rejected, header, mine);
-    assert.unreachable('two candidates picked from');
-  } catch (err) {
-    assert.instance(err, AmbiguousSessionError);
-    assert.match((err as Error).message, /2 sessions started in this directory/);
-    assert.ok((err as Error).message.includes(half) && (err as Error).message.includes(later));
-  }
-  assert.equal(read.sort(), [half, later].sort(), 'the rejected are not read again');
-  assert.is(firstNewLog([join(dir, 'gone.jsonl')], since, rejected, header, () => true), undefined);
-});
+    // The half-written header completes: two runs' logs, and which is this one's cannot be told.
+    appendFileSync(half, 'ect":"p"}\n');
+    read.length = 0;
+    try {
+      firstNewLog(paths, since, rejected, header, mine);
+      assert.unreachable('two candidates picked from');
+    } catch (err) {
+      assert.instance(err, AmbiguousSessionError);
+      assert.match((err as Error).message, /2 sessions started in this directory/);
+      assert.ok((err as Error).message.includes(half) && (err as Error).message.includes(later));
+    }
+    assert.equal(read.sort(), [half, later].sort(), 'the rejected are not read again');
+    assert.is(
+      firstNewLog([join(dir, 'gone.jsonl')], since, rejected, header, () => true),
+      undefined,
+    );
+  },
+);
 
 t('tailLogOnceFound: a find() that cannot tell its log stops the looking and says why, once', async () => {
   let asked = 0;

@@ -63,7 +63,10 @@ async function seed(home: string, text: string): Promise<string> {
 /** What a conversation holds, as a reader loads it: its entries and the problems found. */
 async function contents(home: string, id: string) {
   const c = await readConversation(home, id);
-  const out = { entries: JSON.parse(JSON.stringify(c.transcript.entries)) as Array<Record<string, unknown>>, problems: c.problems.map((p) => `${p.kind}: ${p.detail}`) };
+  const out = {
+    entries: JSON.parse(JSON.stringify(c.transcript.entries)) as Array<Record<string, unknown>>,
+    problems: c.problems.map((p) => `${p.kind}: ${p.detail}`),
+  };
   await c.close();
   return out;
 }
@@ -89,7 +92,10 @@ s('BATON_HOME that is a file, /dev/null, or a path through one: exit 2 naming it
   const file = join(root, 'state-file');
   writeFileSync(file, 'keep me\n');
   for (const home of [file, '/dev/null', join(file, 'baton'), '/dev/null/baton']) {
-    for (const args of [['chat', '--new', '--agent', 'alpha', 'hello'], ['transcript', 'list']]) {
+    for (const args of [
+      ['chat', '--new', '--agent', 'alpha', 'hello'],
+      ['transcript', 'list'],
+    ]) {
       const r = await cli(home, args);
       failsCleanly(r, new RegExp(`^baton: BATON_HOME ${home.replace(/[/.]/g, '\\$&')} is not a directory`), /set BATON_HOME to a directory/);
     }
@@ -101,7 +107,11 @@ s('BATON_HOME under /proc: chat ends with exit 2 instead of retrying mkdir forev
   const home = `/proc/baton-test-${process.pid}/home`;
   // The point is that it ends at all: the generous limit only keeps a regression from hanging the suite.
   const r = await cli(home, ['chat', '--new', '--agent', 'alpha', 'hello'], { timeoutMs: 90_000 });
-  failsCleanly(r, new RegExp(`^baton: cannot create /proc/baton-test-${process.pid}: that file system does not allow a directory there \\(ENOENT\\)`), /BATON_HOME/);
+  failsCleanly(
+    r,
+    new RegExp(`^baton: cannot create /proc/baton-test-${process.pid}: that file system does not allow a directory there \\(ENOENT\\)`),
+    /BATON_HOME/,
+  );
   const list = await cli(home, ['transcript', 'list']);
   assert.is(list.code, 0, describeRun(list));
 });
@@ -119,7 +129,11 @@ onDisk('a full disk (ENOSPC) before the turn: exit 2 for an existing and a new c
     disk.fill();
 
     const again = await cli(home, ['chat', '--conversation', id, 'second MARK-LOST']);
-    failsCleanly(again, /^baton: cannot write \S+\/conversations\/\w+\/lock: no space left on the device \(ENOSPC\)$/, /free some space.*BATON_HOME.*what was saved before is intact/);
+    failsCleanly(
+      again,
+      /^baton: cannot write \S+\/conversations\/\w+\/lock: no space left on the device \(ENOSPC\)$/,
+      /free some space.*BATON_HOME.*what was saved before is intact/,
+    );
     const fresh = await cli(home, ['chat', '--new', '--agent', 'alpha', 'third MARK-LOST']);
     failsCleanly(fresh, /^baton: cannot write \S+: no space left on the device \(ENOSPC\)$/, /free some space/);
 
@@ -152,7 +166,10 @@ onDisk('a full disk in the middle of the reply: exit 2, the log ends with its la
     const after = await contents(home, id);
     assert.equal(after.problems, [], 'no torn line: the failed append was taken back');
     assert.equal(after.entries.slice(0, before.entries.length), before.entries, 'everything from before is intact');
-    assert.ok(after.entries.some((e) => e.kind === 'user_message' && String(e.text).includes('MARK-MSG')), 'the message that reached the disk is kept');
+    assert.ok(
+      after.entries.some((e) => e.kind === 'user_message' && String(e.text).includes('MARK-MSG')),
+      'the message that reached the disk is kept',
+    );
 
     const next = await cli(home, ['chat', '--conversation', id, 'after MARK-NEXT']);
     assert.is(next.code, 0, describeRun(next));
@@ -174,7 +191,11 @@ onDisk('a read-only BATON_HOME (EROFS): exit 2 for chat, reading still works, no
     disk.readOnly();
 
     const again = await cli(home, ['chat', '--conversation', id, 'second']);
-    failsCleanly(again, /^baton: cannot open \S+\/conversations\/\w+\/lock: the file system is read-only \(EROFS\)$/, /set BATON_HOME to a directory on a writable file system/);
+    failsCleanly(
+      again,
+      /^baton: cannot open \S+\/conversations\/\w+\/lock: the file system is read-only \(EROFS\)$/,
+      /set BATON_HOME to a directory on a writable file system/,
+    );
     const fresh = await cli(home, ['chat', '--new', '--agent', 'alpha', 'third']);
     failsCleanly(fresh, /^baton: cannot create \S+\/conversations\/\.new-\S+: the file system is read-only \(EROFS\)$/, /writable file system/);
     const show = await cli(home, ['transcript', 'show', id]);
@@ -205,7 +226,7 @@ onDisk('a read-only disk where BATON_HOME is still to be made: exit 2 naming it'
 const nobody = asNobody();
 if ('problem' in nobody) console.log(`fs failure: skipping the permission test: ${nobody.problem}`);
 
-(('problem' in nobody) ? s.skip : s)('a BATON_HOME this user may not write (EACCES): exit 2 for chat and list, nothing lost', async () => {
+('problem' in nobody ? s.skip : s)('a BATON_HOME this user may not write (EACCES): exit 2 for chat and list, nothing lost', async () => {
   const prefix = 'argv' in nobody ? nobody.argv : [];
   const home = join(root, 'root-home');
   const id = await seed(home, 'first MARK-ACCES');

@@ -26,14 +26,26 @@ const ings: Ingestor[] = [];
 /** The captured chat log as session `id`'s, its token renamed `mark`, written after `since`. */
 function chatLog(id: string, mark: string, minute = '17'): void {
   const at = new Date(Date.now() + 60_000).toISOString();
-  const lines = fixtureLines('gemini', 'chat-session.jsonl').map((l) => restamp(l, at).replaceAll(FIXTURE_ID, id).replaceAll('TOKEN-GEM', mark).replace(/"startTime":"[^"]+"/, `"startTime":"${at}"`));
+  const lines = fixtureLines('gemini', 'chat-session.jsonl').map((l) =>
+    restamp(l, at)
+      .replaceAll(FIXTURE_ID, id)
+      .replaceAll('TOKEN-GEM', mark)
+      .replace(/"startTime":"[^"]+"/, `"startTime":"${at}"`),
+  );
   writeFileSync(join(chats, `session-2026-12-01T01-${minute}-${id.slice(0, 8)}.jsonl`), `${lines.join('\n')}\n`);
 }
 
 async function follow(agentSession?: string): Promise<{ events: TranscriptEvent[]; unbound: string[] }> {
   const events: TranscriptEvent[] = [];
   const unbound: string[] = [];
-  const ing = await ingestGemini({ cwd, env: { GEMINI_CLI_HOME: dir, HOME: dir }, since: new Date(), ...(agentSession ? { agentSession } : {}), onEvent: (e) => events.push(e), onUnbound: (r) => unbound.push(r) });
+  const ing = await ingestGemini({
+    cwd,
+    env: { GEMINI_CLI_HOME: dir, HOME: dir },
+    since: new Date(),
+    ...(agentSession ? { agentSession } : {}),
+    onEvent: (e) => events.push(e),
+    onUnbound: (r) => unbound.push(r),
+  });
   ings.push(ing);
   return { events, unbound };
 }
@@ -74,7 +86,10 @@ t('two tabs in one project, ids sharing their first 8 characters (the file names
   assert.match(users(tabA.events), 'MARK-A-1');
   assert.not.match(users(tabA.events), 'MARK-A2');
   assert.match(users(tabA2.events), 'MARK-A2-1');
-  assert.equal(tabA.events.filter((e) => e.type === 'session'), [{ type: 'session', agentSession: A }]);
+  assert.equal(
+    tabA.events.filter((e) => e.type === 'session'),
+    [{ type: 'session', agentSession: A }],
+  );
 });
 
 t('without a session named: nothing followed, not even the one new log, and said why', async () => {

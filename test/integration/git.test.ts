@@ -6,8 +6,23 @@ import { existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync 
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
 import {
-  GitError, branchExists, currentBranch, git, gitBuffer, gitLine, gitPath, gitTry, hasCommits, headCommit,
-  isDirty, isRepo, isValidBranchName, repoRoot, resolveCommit, resolveTree, upstreamBranch,
+  GitError,
+  branchExists,
+  currentBranch,
+  git,
+  gitBuffer,
+  gitLine,
+  gitPath,
+  gitTry,
+  hasCommits,
+  headCommit,
+  isDirty,
+  isRepo,
+  isValidBranchName,
+  repoRoot,
+  resolveCommit,
+  resolveTree,
+  upstreamBranch,
 } from '../../src/worktree/git.js';
 import { gitOut, initRepo, TempDirs } from '../helpers/git-repo.js';
 

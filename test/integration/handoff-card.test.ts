@@ -50,7 +50,10 @@ c('the card of every switch regenerates byte-identical to what the agent receive
   assert.is(fresh.mode, 'fresh');
   assert.is(fresh.matches, true);
   // What beta actually received is the fixture's echo of its prompt: brief + message.
-  const betaSaw = toBeta.entries.filter((e) => e.kind === 'agent_text').map((e) => e.text).join('');
+  const betaSaw = toBeta.entries
+    .filter((e) => e.kind === 'agent_text')
+    .map((e) => e.text)
+    .join('');
   assert.ok(betaSaw.startsWith(`echo: ${fresh.text!}`), 'the card is exactly the text beta received');
   assert.ok(fresh.lastIncludedSeq! < dividers[0]!.seq);
   const back = regenerateCard(conv.transcript, dividers[1]!.seq, titles);

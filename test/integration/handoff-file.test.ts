@@ -94,7 +94,7 @@ s('a handoff file planted as a symbolic link is not followed', () => {
   assert.is(readFileSync(victim, 'utf8'), 'untouched');
 });
 
-s("the exclude file keeps its mode and its content; a last line without newline is not joined", () => {
+s('the exclude file keeps its mode and its content; a last line without newline is not joined', () => {
   const dir = repo();
   const path = join(dir, '.git', 'info', 'exclude');
   writeFileSync(path, '*.log');

@@ -14,14 +14,19 @@ const t = suite('headless-process');
 function run(script: string, more: Partial<HeadlessProcessOptions & { cwd: string; timeoutMs: number; signal: AbortSignal }> = {}) {
   const records: Record<string, unknown>[] = [];
   const { cwd = process.cwd(), timeoutMs = 30_000, signal, ...rest } = more;
-  const done = runHeadlessProcess(node, ['-e', script], { cwd, timeoutMs, signal }, {
-    env: process.env,
-    graceMs: 500,
-    stdin: undefined,
-    onRecord: (r) => records.push(r),
-    cannotStart: (err) => new Error(`cannot start: ${err.code}`),
-    ...rest,
-  });
+  const done = runHeadlessProcess(
+    node,
+    ['-e', script],
+    { cwd, timeoutMs, signal },
+    {
+      env: process.env,
+      graceMs: 500,
+      stdin: undefined,
+      onRecord: (r) => records.push(r),
+      cannotStart: (err) => new Error(`cannot start: ${err.code}`),
+      ...rest,
+    },
+  );
   return { records, done };
 }
 
@@ -97,17 +102,22 @@ t('the deadline ends the group: timedOut', async () => {
 t('a handler that throws: no record after it, the error is thrown once the group is gone', async () => {
   let pid = 0;
   const seen: unknown[] = [];
-  const done = runHeadlessProcess(node, ['-e', `console.log(JSON.stringify({pid:process.pid}));console.log('{"n":1}');console.log('{"n":2}')`], { cwd: process.cwd(), timeoutMs: 30_000 }, {
-    env: process.env,
-    graceMs: 500,
-    stdin: undefined,
-    onRecord: (r) => {
-      seen.push(r);
-      if (typeof r.pid === 'number') pid = r.pid;
-      if (r.n === 1) throw new Error('the handler broke');
+  const done = runHeadlessProcess(
+    node,
+    ['-e', `console.log(JSON.stringify({pid:process.pid}));console.log('{"n":1}');console.log('{"n":2}')`],
+    { cwd: process.cwd(), timeoutMs: 30_000 },
+    {
+      env: process.env,
+      graceMs: 500,
+      stdin: undefined,
+      onRecord: (r) => {
+        seen.push(r);
+        if (typeof r.pid === 'number') pid = r.pid;
+        if (r.n === 1) throw new Error('the handler broke');
+      },
+      cannotStart: (err) => err,
     },
-    cannotStart: (err) => err,
-  });
+  );
   try {
     await done;
     assert.unreachable('should have thrown');
@@ -118,15 +128,20 @@ t('a handler that throws: no record after it, the error is thrown once the group
   assert.is(groupAlive(pid), false);
 });
 
-t('a program that cannot start: the driver\'s own error', async () => {
+t("a program that cannot start: the driver's own error", async () => {
   try {
-    await runHeadlessProcess('/nonexistent/cli', [], { cwd: process.cwd(), timeoutMs: 1000 }, {
-      env: process.env,
-      graceMs: 100,
-      stdin: 'hello',
-      onRecord: () => {},
-      cannotStart: (err) => new Error(`cannot start: ${err.code}`),
-    });
+    await runHeadlessProcess(
+      '/nonexistent/cli',
+      [],
+      { cwd: process.cwd(), timeoutMs: 1000 },
+      {
+        env: process.env,
+        graceMs: 100,
+        stdin: 'hello',
+        onRecord: () => {},
+        cannotStart: (err) => new Error(`cannot start: ${err.code}`),
+      },
+    );
     assert.unreachable('should have thrown');
   } catch (err) {
     assert.is((err as Error).message, 'cannot start: ENOENT');

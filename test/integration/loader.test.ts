@@ -79,7 +79,10 @@ t('only *.js and *.mjs files are plugins', () => {
 t('a good drop-in loads: default export, named `driver` export, or a factory given the kit', async () => {
   writeFileSync(join(pluginDir, 'one.mjs'), driverSource('one'));
   writeFileSync(join(pluginDir, 'two.js'), driverSource('two').replace('export default', 'export const driver ='));
-  writeFileSync(join(pluginDir, 'three.mjs'), `export default (kit) => kit.acpDriver({ name: 'three', command: 'no-such-acp-agent', installHint: 'get three' });`);
+  writeFileSync(
+    join(pluginDir, 'three.mjs'),
+    `export default (kit) => kit.acpDriver({ name: 'three', command: 'no-such-acp-agent', installHint: 'get three' });`,
+  );
   const r = await open();
   assert.equal(r.problems, []);
   assert.equal(r.names(), ['one', 'three', 'two']);
@@ -98,7 +101,12 @@ t('a broken drop-in is reported by its path, naming the field, and the rest stil
   };
   writeFileSync(files.syntax, 'export default {\n');
   writeFileSync(files.none, 'export const somethingElse = 1;\n');
-  writeFileSync(files.shape, driverSource('shape').replace('fork: false', 'fork: 3').replace(/launch: .*\n/, 'launch: "not a function",\n'));
+  writeFileSync(
+    files.shape,
+    driverSource('shape')
+      .replace('fork: false', 'fork: 3')
+      .replace(/launch: .*\n/, 'launch: "not a function",\n'),
+  );
   writeFileSync(files.throws, 'export default () => { throw new Error("factory exploded"); };\n');
   writeFileSync(join(pluginDir, 'z-good.mjs'), driverSource('good'));
   const r = await open();
@@ -112,13 +120,19 @@ t('a broken drop-in is reported by its path, naming the field, and the rest stil
   assert.match(byPath.get(files.throws)!, 'factory exploded');
 });
 
-t('a drop-in may leave out families, capabilities and a launch\'s env; planMode and submit, which nothing reads, are ignored', async () => {
-  writeFileSync(join(pluginDir, 'bare.mjs'), `export default {
+t("a drop-in may leave out families, capabilities and a launch's env; planMode and submit, which nothing reads, are ignored", async () => {
+  writeFileSync(
+    join(pluginDir, 'bare.mjs'),
+    `export default {
   name: 'bare', title: 'Bare',
   detect: async () => ({ installed: false, installHint: 'get bare' }),
   launch: async ({ cwd }) => ({ command: 'bare', args: [], cwd }),
-};`);
-  writeFileSync(join(pluginDir, 'older.mjs'), driverSource('older').replace('fork: false }', "fork: true, planMode: true, submit: 'type', someday: 'x' }").replace('env: {}, ', ''));
+};`,
+  );
+  writeFileSync(
+    join(pluginDir, 'older.mjs'),
+    driverSource('older').replace('fork: false }', "fork: true, planMode: true, submit: 'type', someday: 'x' }").replace('env: {}, ', ''),
+  );
   const r = await open();
   assert.equal(r.problems, []);
   const bare = r.get('bare');
@@ -130,27 +144,31 @@ t('a drop-in may leave out families, capabilities and a launch\'s env; planMode 
   assert.equal((await older.launch({ cwd: root, env })).env, {});
 });
 
-t('the registry compares the version detect() found with testedVersions: outside is flagged (and `baton agents` warns), inside or unreadable is not, whatever the driver said', async () => {
-  const versioned = (name: string, version: string, claims = '') => driverSource(name, name, `testedVersions: '1.2.x',`).replace(
-    "detect: async () => ({ installed: false, installHint: 'nothing to install' })",
-    `detect: async () => ({ installed: true, version: ${JSON.stringify(version)}, installHint: 'x'${claims} })`,
-  );
-  writeFileSync(join(pluginDir, 'newer.mjs'), versioned('newer', '1.3.0'));
-  // A driver that still compares for itself (as drivers did) is not believed: the registry decides.
-  writeFileSync(join(pluginDir, 'inside.mjs'), versioned('inside', 'inside 1.2.9 (build 4)', ", untestedVersion: 'its own idea'"));
-  writeFileSync(join(pluginDir, 'odd.mjs'), versioned('odd', 'nightly'));
-  const r = await open();
-  assert.equal(r.problems, []);
-  assert.equal(await r.detect('newer'), { installed: true, version: '1.3.0', installHint: 'x', untestedVersion: '1.2.x' });
-  assert.equal(await r.detect('inside'), { installed: true, version: 'inside 1.2.9 (build 4)', installHint: 'x' });
-  assert.equal(await r.detect('odd'), { installed: true, version: 'nightly', installHint: 'x' });
-  const rows = new Map((await describeAgents(r)).map((row) => [row.name, row]));
-  assert.match(rows.get('newer')!.warning ?? '', 'version 1.3.0 is outside the tested range (1.2.x)');
-  assert.is(rows.get('inside')!.warning, undefined);
-  // With an environment of its own, `baton agents` asks the driver directly: the same verdict.
-  const own = new Map((await describeAgents(r, env)).map((row) => [row.name, row]));
-  assert.match(own.get('newer')!.warning ?? '', 'outside the tested range (1.2.x)');
-});
+t(
+  'the registry compares the version detect() found with testedVersions: outside is flagged (and `baton agents` warns), inside or unreadable is not, whatever the driver said',
+  async () => {
+    const versioned = (name: string, version: string, claims = '') =>
+      driverSource(name, name, `testedVersions: '1.2.x',`).replace(
+        "detect: async () => ({ installed: false, installHint: 'nothing to install' })",
+        `detect: async () => ({ installed: true, version: ${JSON.stringify(version)}, installHint: 'x'${claims} })`,
+      );
+    writeFileSync(join(pluginDir, 'newer.mjs'), versioned('newer', '1.3.0'));
+    // A driver that still compares for itself (as drivers did) is not believed: the registry decides.
+    writeFileSync(join(pluginDir, 'inside.mjs'), versioned('inside', 'inside 1.2.9 (build 4)', ", untestedVersion: 'its own idea'"));
+    writeFileSync(join(pluginDir, 'odd.mjs'), versioned('odd', 'nightly'));
+    const r = await open();
+    assert.equal(r.problems, []);
+    assert.equal(await r.detect('newer'), { installed: true, version: '1.3.0', installHint: 'x', untestedVersion: '1.2.x' });
+    assert.equal(await r.detect('inside'), { installed: true, version: 'inside 1.2.9 (build 4)', installHint: 'x' });
+    assert.equal(await r.detect('odd'), { installed: true, version: 'nightly', installHint: 'x' });
+    const rows = new Map((await describeAgents(r)).map((row) => [row.name, row]));
+    assert.match(rows.get('newer')!.warning ?? '', 'version 1.3.0 is outside the tested range (1.2.x)');
+    assert.is(rows.get('inside')!.warning, undefined);
+    // With an environment of its own, `baton agents` asks the driver directly: the same verdict.
+    const own = new Map((await describeAgents(r, env)).map((row) => [row.name, row]));
+    assert.match(own.get('newer')!.warning ?? '', 'outside the tested range (1.2.x)');
+  },
+);
 
 t('two plugins with one name is an error naming both files; the first one is kept', async () => {
   mkdirSync(extraDir);

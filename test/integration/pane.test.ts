@@ -10,7 +10,16 @@ const s = suite('pane');
 const env = { PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: process.env.HOME };
 
 function sh(script: string, opts: { cols?: number; rows?: number; scrollback?: number } = {}): Pane {
-  return new Pane({ command: '/bin/sh', args: ['-c', script], env: {}, baseEnv: env, cwd: '/', cols: opts.cols ?? 40, rows: opts.rows ?? 10, scrollback: opts.scrollback });
+  return new Pane({
+    command: '/bin/sh',
+    args: ['-c', script],
+    env: {},
+    baseEnv: env,
+    cwd: '/',
+    cols: opts.cols ?? 40,
+    rows: opts.rows ?? 10,
+    scrollback: opts.scrollback,
+  });
 }
 
 const screen = (p: Pane) => Array.from({ length: p.rows }, (_, y) => p.rowText(y)).join('\n');
@@ -188,7 +197,13 @@ s('old scrollback leaves the emulator for the compact history, text and colours 
     for (let n = p.firstLine; n < p.endLine - 1; n += 97) assert.is(p.lineText(n), `line ${n - p.firstLine + 992} 日本`);
     const row = Array.from({ length: 20 }, () => [0, ''] as [number, string]);
     p.paintLine(p.firstLine, row, 0, 20);
-    assert.equal(row.slice(0, 12).map((c) => c[1]).join('|'), 'l|i|n|e| |9|9|2| |日||本');
+    assert.equal(
+      row
+        .slice(0, 12)
+        .map((c) => c[1])
+        .join('|'),
+      'l|i|n|e| |9|9|2| |日||本',
+    );
     assert.is((row[0]![0] >> 9) & 0x1ff, 1);
   } finally {
     await p.dispose();

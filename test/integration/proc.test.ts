@@ -125,8 +125,14 @@ p('where a process runs: executable, cwd, command line, environment, open files'
   assert.equal(cmdlineOf(c.pid!), ['sleep', '300']);
   assert.ok(environOf(c.pid!)!.includes('BATON_PROC_TEST=marker value'));
   const fds = openFiles(c.pid!)!;
-  assert.equal(fds.find((f) => f.fd === 3), { fd: 3, target: file });
-  assert.equal(fds.map((f) => f.fd), [...fds.map((f) => f.fd)].sort((a, b) => a - b));
+  assert.equal(
+    fds.find((f) => f.fd === 3),
+    { fd: 3, target: file },
+  );
+  assert.equal(
+    fds.map((f) => f.fd),
+    [...fds.map((f) => f.fd)].sort((a, b) => a - b),
+  );
   assert.is(openFiles(999_999_999), undefined, 'no such process');
 });
 

@@ -69,7 +69,7 @@ p.after.each(() => {
   rmSync(repo, { recursive: true, force: true });
 });
 
-p('transcript prune deletes the pruned conversation\'s checkpoint refs and keeps the others\'; --dry-run keeps them all', async () => {
+p("transcript prune deletes the pruned conversation's checkpoint refs and keeps the others'; --dry-run keeps them all", async () => {
   const old = await conversation();
   const kept = await conversation();
   assert.is(refsOf(repo, old).length, 2);
@@ -88,22 +88,26 @@ p('transcript prune deletes the pruned conversation\'s checkpoint refs and keeps
   assert.is(r.err, '');
 });
 
-p('a fork holds its copied entries\' checkpoints under its own id: pruning the source leaves them, and a restore in the fork still works', async () => {
+p("a fork holds its copied entries' checkpoints under its own id: pruning the source leaves them, and a restore in the fork still works", async () => {
   const src = await conversation();
   const f = await run(['fork', src, '--at', '999999']);
   assert.is(f.code, 9, 'seq out of range first (no such entry)');
   const convPath = join(home, 'conversations', src, 'transcript.jsonl');
-  const seqs = readFileSync(convPath, 'utf8').split('\n').filter(Boolean).slice(1).map((l) => JSON.parse(l) as { seq: number; kind: string });
+  const seqs = readFileSync(convPath, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .slice(1)
+    .map((l) => JSON.parse(l) as { seq: number; kind: string });
   const last = seqs.at(-1)!.seq;
   const r = await run(['fork', src, '--at', String(last)]);
   assert.is(r.code, 0, r.err);
   const forkId = r.out.split('\n')[0]!;
-  assert.is(refsOf(repo, forkId).length, 2, 'both messages\' checkpoints copied');
+  assert.is(refsOf(repo, forkId).length, 2, "both messages' checkpoints copied");
   age(src);
   const pr = await run(['transcript', 'prune', '--older-than', '7']);
   assert.is(pr.code, 0, pr.err);
   assert.equal(refsOf(repo, src), []);
-  assert.is(refsOf(repo, forkId).length, 2, 'the fork\'s refs stay');
+  assert.is(refsOf(repo, forkId).length, 2, "the fork's refs stay");
   // Collect garbage now: only the fork's refs keep the source's checkpoint commits alive.
   sh(repo, 'gc', '-q', '--prune=now');
   writeFileSync(join(repo, 'a.txt'), 'changed after');
@@ -138,7 +142,13 @@ p('deletePrunedCheckpoints: a directory that is no repository has nothing to del
   const plain = tmp('baton-prune-cp-plain-');
   try {
     const warnings: string[] = [];
-    const r = await deletePrunedCheckpoints([{ id: 'abcd1234', title: '', cwd: plain, updated: '' }, { id: 'abcd1235', title: '', cwd: '', updated: '' }], (w) => warnings.push(w));
+    const r = await deletePrunedCheckpoints(
+      [
+        { id: 'abcd1234', title: '', cwd: plain, updated: '' },
+        { id: 'abcd1235', title: '', cwd: '', updated: '' },
+      ],
+      (w) => warnings.push(w),
+    );
     assert.equal(r, { deleted: 0, unreachable: [] });
     assert.equal(warnings, []);
   } finally {

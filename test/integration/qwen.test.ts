@@ -22,7 +22,13 @@ const driver = normalizeDriver(definition);
 
 let dir: string;
 let cwd: string;
-const env = (extra: Record<string, string> = {}) => ({ HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'config'), PATH: '/usr/bin:/bin', QWEN_CODE_SYSTEM_SETTINGS_PATH: join(dir, 'no-system-settings.json'), ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  HOME: join(dir, 'home'),
+  XDG_CONFIG_HOME: join(dir, 'config'),
+  PATH: '/usr/bin:/bin',
+  QWEN_CODE_SYSTEM_SETTINGS_PATH: join(dir, 'no-system-settings.json'),
+  ...extra,
+});
 const settingsOf = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
 
 const s = suite('qwen driver');
@@ -76,7 +82,7 @@ s('launch: an account is its own QWEN_HOME, made 0700', async () => {
   assert.is(statSync(home).mode & 0o777, 0o700);
 });
 
-s('the system settings layer keeps the user\'s own system settings, with auto-update off on top', () => {
+s("the system settings layer keeps the user's own system settings, with auto-update off on top", () => {
   const mine = join(dir, 'etc-qwen.json');
   writeFileSync(mine, JSON.stringify({ general: { enableAutoUpdate: true, vimMode: true }, tools: { approvalMode: 'default' }, $version: 4 }));
   const layer = writeSystemSettings(env({ QWEN_CODE_SYSTEM_SETTINGS_PATH: mine }));
@@ -91,11 +97,19 @@ s('the system settings layer keeps the user\'s own system settings, with auto-up
 s('headless argv: stream-json, prompt not in argv; --yes is --yolo', () => {
   assert.equal(qwenHeadlessArgs({ yes: false }), ['--output-format', 'stream-json']);
   assert.equal(qwenHeadlessArgs({ yes: true, model: 'm', resume: 'r', args: ['--auth-type', 'openai'] }), [
-    '--output-format', 'stream-json', '--model', 'm', '--resume', 'r', '--yolo', '--auth-type', 'openai',
+    '--output-format',
+    'stream-json',
+    '--model',
+    'm',
+    '--resume',
+    'r',
+    '--yolo',
+    '--auth-type',
+    'openai',
   ]);
 });
 
-s('where chats are: QWEN_RUNTIME_DIR, QWEN_HOME (with ~), the account, ~/.qwen; the cwd\'s project first', () => {
+s("where chats are: QWEN_RUNTIME_DIR, QWEN_HOME (with ~), the account, ~/.qwen; the cwd's project first", () => {
   assert.is(qwenHome({ HOME: '/h' }), '/h/.qwen');
   assert.is(qwenHome({ HOME: '/h', QWEN_HOME: '~/q' }), '/h/q');
   assert.is(qwenHome({ HOME: '/h', QWEN_HOME: '/q' }, 'a'), '/h/.config/baton/accounts/qwen/a');
@@ -116,10 +130,13 @@ s('statusFromScreen on screens of the real TUI', () => {
   assert.is(qwenStatusFromScreen(['', 'booting', '']), undefined);
 });
 
-s('ingest: the chat log of the session the launch named is followed line by line as it is written; another tab\'s new log and an older one are not', async () => {
-  const logs = chatsDir(join(dir, 'rt'), cwd);
-  await followsOwnLog({ driver, cli: 'qwen', cwd, env: env({ QWEN_RUNTIME_DIR: join(dir, 'rt') }), logs }, { line: 2, at: 30 });
-});
+s(
+  "ingest: the chat log of the session the launch named is followed line by line as it is written; another tab's new log and an older one are not",
+  async () => {
+    const logs = chatsDir(join(dir, 'rt'), cwd);
+    await followsOwnLog({ driver, cli: 'qwen', cwd, env: env({ QWEN_RUNTIME_DIR: join(dir, 'rt') }), logs }, { line: 2, at: 30 });
+  },
+);
 
 s('ingest without a session named follows nothing, not even the one new chat log, and says why', async () => {
   const logs = chatsDir(join(dir, 'rt-unnamed'), cwd);

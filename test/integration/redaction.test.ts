@@ -50,7 +50,9 @@ function leaks(what: string, text: string) {
 
 const storedFiles = (id: string) => {
   const dir = join(home, 'conversations', id);
-  return readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
 };
 
 async function printed(id: string) {
@@ -84,7 +86,21 @@ function rawExport(file: string) {
   const agent = { type: 'agent', harness: 'claude', model: 'opus' };
   const lines = [
     { format: 'baton-transcript', version: 1, conversation: 'elsewhere', created: at, title: `deploy: ${TITLE_SECRET.text}` },
-    { seq: 1, at, author: sys, segment: 's1', kind: 'handoff', from: null, to: { harness: 'claude', model: 'opus' }, newSegment: 's1', switchId: 'x', mode: 'fresh', briefChars: 0, uptoSeq: 0, briefTitle: `deploy: ${TITLE_SECRET.text}` },
+    {
+      seq: 1,
+      at,
+      author: sys,
+      segment: 's1',
+      kind: 'handoff',
+      from: null,
+      to: { harness: 'claude', model: 'opus' },
+      newSegment: 's1',
+      switchId: 'x',
+      mode: 'fresh',
+      briefChars: 0,
+      uptoSeq: 0,
+      briefTitle: `deploy: ${TITLE_SECRET.text}`,
+    },
     { seq: 2, at, author: user, segment: 's1', kind: 'user_message', text: `here are the keys\n${ALL}` },
     { seq: 3, at, author: agent, segment: 's1', kind: 'tool_call', toolCallId: 't1', toolName: 'Bash', input: { command: ALL } },
     { seq: 4, at, author: agent, segment: 's1', kind: 'tool_result', toolCallId: 't1', toolName: 'Bash', output: ALL, isError: false },
@@ -123,7 +139,17 @@ r('a conversation written raw by an older baton is printed redacted everywhere, 
     [
       { seq: 3, at, author: user, segment: c.transcript.currentSegment!.id, kind: 'user_message', text: ALL },
       { seq: 4, at, author: agent, segment: c.transcript.currentSegment!.id, kind: 'tool_call', toolCallId: 't1', toolName: 'Bash', input: { command: ALL } },
-      { seq: 5, at, author: agent, segment: c.transcript.currentSegment!.id, kind: 'tool_result', toolCallId: 't1', toolName: 'Bash', output: ALL, isError: false },
+      {
+        seq: 5,
+        at,
+        author: agent,
+        segment: c.transcript.currentSegment!.id,
+        kind: 'tool_result',
+        toolCallId: 't1',
+        toolName: 'Bash',
+        output: ALL,
+        isError: false,
+      },
     ]
       .map((l) => JSON.stringify(l) + '\n')
       .join(''),

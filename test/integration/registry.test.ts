@@ -61,7 +61,7 @@ t('the bundled config loads cleanly and declares the ACP agents', async () => {
   );
 });
 
-t('built-ins: plugins/<cli>/index loads, the folder\'s other modules and files beside the folders are never imported', async () => {
+t("built-ins: plugins/<cli>/index loads, the folder's other modules and files beside the folders are never imported", async () => {
   const dir = join(root, 'builtins');
   for (const d of ['alpha', 'broken', 'helpers-only']) mkdirSync(join(dir, d), { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
@@ -89,7 +89,10 @@ export const driver: HarnessDriver = {
   assert.not.ok(reg.has('stray'));
   const paths = reg.problems.map((p) => p.path);
   assert.ok(paths.includes(join(dir, 'broken', 'index.ts')), 'a built-in index exporting a non-driver is reported');
-  assert.not.ok(reg.problems.some((p) => /imported/.test(p.message)), 'no driver part or stray file was imported');
+  assert.not.ok(
+    reg.problems.some((p) => /imported/.test(p.message)),
+    'no driver part or stray file was imported',
+  );
   assert.equal(reg.problems.find((p) => p.paths)!.paths, [join(dir, 'alpha', 'index.ts'), dropIn]);
 });
 
@@ -155,7 +158,10 @@ t('drivers listing a family in their own `families` are candidates after the con
   const r = await open();
   const got = await r.resolveFamily('fixture-1');
   assert.is(got.driver.name, 'acp-fixture');
-  assert.equal(got.tried.map((x) => x.name), ['ghost-a', 'acp-fixture']);
+  assert.equal(
+    got.tried.map((x) => x.name),
+    ['ghost-a', 'acp-fixture'],
+  );
 });
 
 t('none installed: exit 3 naming what was tried, with the first one’s install command', async () => {
@@ -194,10 +200,22 @@ t('mistakes in the user’s config are problems naming the file and the field', 
   assert.ok(r.has('fine'));
   const file = join(cfg, 'harness-registry.json');
   const msgs = r.problems.filter((p) => p.path === file).map((p) => p.message);
-  assert.ok(msgs.some((m) => m.startsWith('acpAgents[0].name:')), msgs.join('\n'));
-  assert.ok(msgs.some((m) => m.startsWith('acpAgents[0].command: expected a non-empty string, got 7')), msgs.join('\n'));
-  assert.ok(msgs.some((m) => m.startsWith('acpAgents[0].installHint:')), msgs.join('\n'));
-  assert.ok(msgs.some((m) => m.startsWith('families[0].match:')), msgs.join('\n'));
+  assert.ok(
+    msgs.some((m) => m.startsWith('acpAgents[0].name:')),
+    msgs.join('\n'),
+  );
+  assert.ok(
+    msgs.some((m) => m.startsWith('acpAgents[0].command: expected a non-empty string, got 7')),
+    msgs.join('\n'),
+  );
+  assert.ok(
+    msgs.some((m) => m.startsWith('acpAgents[0].installHint:')),
+    msgs.join('\n'),
+  );
+  assert.ok(
+    msgs.some((m) => m.startsWith('families[0].match:')),
+    msgs.join('\n'),
+  );
 
   writeFileSync(join(cfg, 'harness-registry.json'), '{ not json');
   await r.reload();

@@ -82,7 +82,10 @@ r('reset hides later entries; undo shows them again; the next send is a replay',
 
   const next = await run(['chat', '--json', '--conversation', id, 'after reset MARK-R']);
   assert.is(next.code, 0, next.err);
-  const reply = JSON.parse(next.out).entries.filter((e: { kind: string }) => e.kind === 'agent_text').map((e: { text: string }) => e.text).join('');
+  const reply = JSON.parse(next.out)
+    .entries.filter((e: { kind: string }) => e.kind === 'agent_text')
+    .map((e: { text: string }) => e.text)
+    .join('');
   assert.match(reply, /Fresh start/, 'a replay, not the native session that remembers the hidden turns');
   assert.not.match(reply, /v3\]\]/);
 
@@ -102,7 +105,10 @@ r('reset --restore puts the worktree back; changes no checkpoint holds are refus
   assert.match(refused.err, /^baton: /);
   assert.is(readFileSync(join(repo, 'notes.txt'), 'utf8'), 'v3', 'nothing changed');
   const conv = await readConversation(home, id);
-  assert.not.ok(conv.transcript.entries.some((e) => e.kind === 'reset'), 'no reset recorded');
+  assert.not.ok(
+    conv.transcript.entries.some((e) => e.kind === 'reset'),
+    'no reset recorded',
+  );
   await conv.close();
 
   writeFileSync(join(repo, 'scratch.txt'), 'new file');

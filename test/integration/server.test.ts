@@ -67,13 +67,13 @@ s('the first baton starts a server in its own session; C-b d detaches, the shell
   const st = readStat(server!)!;
   assert.is(st.session, server, 'in a session of its own');
   assert.is(st.pgrp, server, 'and a process group of its own');
-  assert.is.not(readStat(b.t.pid)!.session, st.session, 'not the terminal\'s session');
+  assert.is.not(readStat(b.t.pid)!.session, st.session, "not the terminal's session");
   const child = await backgroundSleep(b.t);
   b.t.type('echo before-detach\r');
   b.t.press('C-b', 'd');
   assert.is(await b.t.exited, 0);
   await b.t.waitFor(/\[detached from baton server default; the tabs keep running: baton attach\]/, 5000);
-  assert.ok(alive(child), 'the shell\'s child keeps running');
+  assert.ok(alive(child), "the shell's child keeps running");
   const ls = baton(b, ['ls']);
   assert.is(ls.code, 0, ls.err);
   assert.match(ls.out, /^1: sh \(shell\) running {2}\S+\/work {2}\(active\)$/m);
@@ -91,7 +91,7 @@ s('a SIGHUP and a kill -9 of the client end only the client: the tab, its shell 
   process.kill(b.t.pid, 'SIGHUP');
   await b.t.exited;
   await new Promise((r) => setTimeout(r, 300));
-  assert.ok(alive(child), 'alive after the client\'s hangup');
+  assert.ok(alive(child), "alive after the client's hangup");
   const second = client(b, ['attach']);
   await second.waitFor(/^bg=\d+$/m, 15_000, 'the tab, shown again');
   second.type('echo still-here\r');
@@ -114,7 +114,7 @@ s('two clients share the view at the smaller size; either types; a read-only one
   await b.t.waitFor(/^21 80$/m, 15_000, 'the view drawn at the smaller size, on both');
   await small.waitFor(/^21 80$/m);
   b.t.type('echo from-the-first\r');
-  await small.waitFor(/^from-the-first$/m, 15_000, 'the first client\'s keys, seen by the second');
+  await small.waitFor(/^from-the-first$/m, 15_000, "the first client's keys, seen by the second");
   const watcher = client(b, ['attach', '-r'], { cols: 60, rows: 15 });
   await watcher.waitFor(/from-the-first/, 15_000, 'the read-only client sees the view');
   watcher.type('echo typed-read-only\r');
@@ -128,7 +128,7 @@ s('two clients share the view at the smaller size; either types; a read-only one
   await b.t.waitFor(/^27 100$/m, 15_000, 'the larger size again once the smaller client left');
 });
 
-s('baton kill-server ends the server and the tab\'s programs; socket and lock are gone; the clients are told', async () => {
+s("baton kill-server ends the server and the tab's programs; socket and lock are gone; the clients are told", async () => {
   b = startBatonTui();
   await openPlainShell(b);
   const child = await backgroundSleep(b.t);
@@ -139,7 +139,7 @@ s('baton kill-server ends the server and the tab\'s programs; socket and lock ar
   assert.is(await b.t.exited, 0);
   await b.t.waitFor(/\[the baton server ended: baton kill-server\]/, 5000);
   await until(() => !alive(server!), 'the server gone');
-  await until(() => !alive(child), 'the shell\'s child gone');
+  await until(() => !alive(child), "the shell's child gone");
   assert.not.ok(existsSync(join(b.runtime, 'baton', 'default.sock')));
   assert.not.ok(existsSync(join(b.runtime, 'baton', 'default.lock')));
   const ls = baton(b, ['ls']);
@@ -156,7 +156,7 @@ s('a socket left by a server killed with SIGKILL is noticed and replaced by the 
   process.kill(server!, 'SIGKILL');
   await b.t.exited;
   await b.t.waitFor(/\[lost the baton server default/, 5000);
-  assert.ok(existsSync(join(b.runtime, 'baton', 'default.sock')), 'the dead server\'s socket is still there');
+  assert.ok(existsSync(join(b.runtime, 'baton', 'default.sock')), "the dead server's socket is still there");
   const next = client(b, [b.work]);
   await next.waitFor('Plain shell', 20_000, 'a new server answers');
   const [replacement] = serverPids(b.runtime);
@@ -164,7 +164,7 @@ s('a socket left by a server killed with SIGKILL is noticed and replaced by the 
   assert.is(statSync(join(b.runtime, 'baton', 'default.sock')).mode & 0o777, 0o600);
 });
 
-s('the socket directory must be this user\'s and closed to others: otherwise exit 5 naming it, and no server starts', async () => {
+s("the socket directory must be this user's and closed to others: otherwise exit 5 naming it, and no server starts", async () => {
   b = startBatonTui();
   await b.t.kill();
   const dir = join(b.runtime, 'baton');
@@ -221,13 +221,19 @@ s('the server listens on its Unix socket only: no TCP or UDP socket among its op
   };
   const inet = ['/proc/net/tcp', '/proc/net/tcp6', '/proc/net/udp', '/proc/net/udp6'].map(table).join('\n');
   for (const ino of inodes) assert.not.ok(new RegExp(`\\s${ino}\\s`).test(inet), `socket ${ino} is an internet socket`);
-  assert.ok(inodes.some((ino) => new RegExp(`\\s${ino}\\s.*default\\.sock`).test(table('/proc/net/unix'))), 'the listening Unix socket');
+  assert.ok(
+    inodes.some((ino) => new RegExp(`\\s${ino}\\s.*default\\.sock`).test(table('/proc/net/unix'))),
+    'the listening Unix socket',
+  );
 });
 
 s('two clients write from the one compose bar: each message is recorded with the client that pressed Enter, in the order sent', async () => {
   // The fixture agent as a drop-in whose tab program is cat: what is sent is recorded as typed.
   const decl = { ...fixtureDecl({ name: 'echoagent', title: 'Echo agent' }), tui: { command: '/bin/sh', args: ['-c', 'echo AGENT-READY; exec cat'] } };
-  b = startBatonTui({ plugins: { 'echo.mjs': `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n` }, env: { BATON_USER: 'ana', BATON_DEVICE: 'laptop' } });
+  b = startBatonTui({
+    plugins: { 'echo.mjs': `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n` },
+    env: { BATON_USER: 'ana', BATON_DEVICE: 'laptop' },
+  });
   await b.t.waitFor(/│Echo agent/, 20_000, 'the agent picker');
   b.t.press('Enter');
   await b.t.waitFor(/AGENT-READY/, 20_000, 'the agent in its tab');

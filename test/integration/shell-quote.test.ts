@@ -23,7 +23,10 @@ const words = fc.array(fc.oneof(syntax, anything), { minLength: 1, maxLength: 6 
 /** What `shell` reads back from the quoted words. */
 function readBack(shell: string, ws: string[]): string[] {
   // fish's printf takes the same format; \0 ends each word, so empty words and newlines survive.
-  const r = spawnSync(shell, ['-c', `printf '%s\\0' ${shellCommand(ws)}`], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: '/nonexistent' } });
+  const r = spawnSync(shell, ['-c', `printf '%s\\0' ${shellCommand(ws)}`], {
+    encoding: 'utf8',
+    env: { PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: '/nonexistent' },
+  });
   if (r.status !== 0) throw new Error(`${shell} failed (${r.status}): ${r.stderr}`);
   return r.stdout.split('\0').slice(0, -1);
 }

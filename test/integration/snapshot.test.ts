@@ -36,9 +36,17 @@ s('a temporary index left by a baton killed mid-checkpoint is removed by the nex
   const reached = join(root, 'reached');
   gitRaw(repo, ['config', 'filter.hang.clean', `sh -c 'touch ${reached}; exec sleep 300'`]);
   const env = { ...(process.env as Record<string, string>), BATON_HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'config'), TMPDIR: tmp };
-  const temporaries = () => readdirSync(tmp).filter((n) => n.startsWith('baton-index-')).sort();
+  const temporaries = () =>
+    readdirSync(tmp)
+      .filter((n) => n.startsWith('baton-index-'))
+      .sort();
 
-  const child = spawn(process.execPath, [CLI, '--plugins', plugins, 'chat', '--new', '--agent', 'alpha', 'hello'], { cwd: repo, env, stdio: 'ignore', detached: true });
+  const child = spawn(process.execPath, [CLI, '--plugins', plugins, 'chat', '--new', '--agent', 'alpha', 'hello'], {
+    cwd: repo,
+    env,
+    stdio: 'ignore',
+    detached: true,
+  });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {
     await until(() => existsSync(reached), 'the checkpoint to be inside git add', 60_000);
@@ -58,9 +66,13 @@ s('a temporary index left by a baton killed mid-checkpoint is removed by the nex
   mkdirSync(live);
   mkdirSync(young);
   gitRaw(repo, ['config', '--unset', 'filter.hang.clean']);
-  const r = await runCli({ bin: process.execPath, cwd: repo, env } as unknown as CliEnv, [CLI, '--plugins', plugins, 'chat', '--new', '--agent', 'alpha', 'again'], { timeoutMs: 60_000 });
+  const r = await runCli(
+    { bin: process.execPath, cwd: repo, env } as unknown as CliEnv,
+    [CLI, '--plugins', plugins, 'chat', '--new', '--agent', 'alpha', 'again'],
+    { timeoutMs: 60_000 },
+  );
   assert.is(r.code, 0, describeRun(r));
-  assert.equal(temporaries(), [basename(live), basename(young)].sort(), 'the dead baton\'s copy of the index is gone');
+  assert.equal(temporaries(), [basename(live), basename(young)].sort(), "the dead baton's copy of the index is gone");
 });
 
 s.run();

@@ -112,12 +112,12 @@ s.after(async () => {
   if (ready) await server.stop();
 });
 
-it('baton --host opens the host\'s server over ssh; a plain shell typed into, C-b d, baton attach --host shows it again; a hangup or kill -9 of the client leaves the tab and its child running, no ssh or proxy behind', async () => {
+it("baton --host opens the host's server over ssh; a plain shell typed into, C-b d, baton attach --host shows it again; a hangup or kill -9 of the client leaves the tab and its child running, no ssh or proxy behind", async () => {
   const local = machine();
   const remote = machine();
   const env = clientEnv(local, remote);
   const t = client(env, ['--host', server.hosts.good, remote.work]);
-  await t.waitFor('Plain shell', 30_000, 'the picker, drawn by the host\'s server');
+  await t.waitFor('Plain shell', 30_000, "the picker, drawn by the host's server");
   t.press('Enter');
   await t.waitFor(/^\$$/m);
   t.type('pwd; echo typed-$((6*7))\r');
@@ -126,14 +126,14 @@ it('baton --host opens the host\'s server over ssh; a plain shell typed into, C-
   t.type('sleep 300 & echo bg=$!\r');
   const child = Number(/^bg=(\d+)$/m.exec(await t.waitFor(/^bg=\d+$/m))![1]);
   const [host] = serverPids(remote.runtime);
-  assert.ok(host, 'the server runs with the host\'s socket directory');
+  assert.ok(host, "the server runs with the host's socket directory");
   assert.equal(serverPids(local.runtime), [], 'and none was started here');
   assert.is(proxies(remote.runtime).length, 1, 'one proxy serves the attached client');
 
   t.press('C-b', 'd');
   assert.is(await t.exited, 0);
   await t.waitFor(`[detached from baton server default on ${server.hosts.good}; the tabs keep running: baton attach --host ${server.hosts.good}]`, 5000);
-  assert.ok(alive(child), 'the shell\'s child keeps running');
+  assert.ok(alive(child), "the shell's child keeps running");
   await until(() => proxies(remote.runtime).length === 0, 'the proxy ended with its client');
 
   const ls = baton(env, ['ls', '--host', server.hosts.good]);
@@ -147,7 +147,7 @@ it('baton --host opens the host\'s server over ssh; a plain shell typed into, C-
   process.kill(again.pid, 'SIGHUP');
   await again.exited;
   await until(() => proxies(remote.runtime).length === 0, 'the proxy ended with the hung-up client');
-  assert.ok(alive(child), 'alive after the client\'s hangup');
+  assert.ok(alive(child), "alive after the client's hangup");
   assert.equal(serverPids(remote.runtime), [host], 'the same server runs on');
 
   const killed = client(env, ['attach', '--host', server.hosts.good]);
@@ -165,7 +165,7 @@ it('baton --host opens the host\'s server over ssh; a plain shell typed into, C-
   assert.match(k.err, new RegExp(`server default on ${server.hosts.good} \\(pid ${host}\\) is ending`));
   assert.is(await third.exited, 0);
   await third.waitFor('[the baton server ended: baton kill-server]', 5000);
-  await until(() => !alive(host!) && !alive(child), 'the server and the shell\'s child gone');
+  await until(() => !alive(host!) && !alive(child), "the server and the shell's child gone");
 });
 
 it('baton --host HOST DIR: a relative DIR starts at the home directory there; one that is not there is refused, exit 2, no server started', async () => {
@@ -205,7 +205,7 @@ it('a host without baton: exit 16 naming what its shell did not find and how to 
   assert.match(r.err, /its shell did not find `'\/no such dir\/baton'` \(ssh: .*\/no such dir\/baton: .*No such file or directory\)/);
 });
 
-it('--remote-baton: a path with quotes, spaces, $ and ; reaches the host\'s shell as one word and runs baton there', async () => {
+it("--remote-baton: a path with quotes, spaces, $ and ; reaches the host's shell as one word and runs baton there", async () => {
   const local = machine();
   const remote = machine();
   const odd = join(remote.home, `it's "a" $HOME; \\baton`);
@@ -214,11 +214,11 @@ it('--remote-baton: a path with quotes, spaces, $ and ; reaches the host\'s shel
   const env = clientEnv(local, remote, { BATON_REMOTE_COMMAND: 'baton-nowhere-to-be-found' });
   const r = baton(env, ['ls', '--host', server.hosts.good, '--remote-baton', odd]);
   assert.is(r.code, 12, r.err);
-  assert.match(r.err, /no baton server is running \(on baton-test\)/, 'the host\'s baton answered: no server there');
+  assert.match(r.err, /no baton server is running \(on baton-test\)/, "the host's baton answered: no server there");
   assert.match(r.err, /hint: start one there: `baton open --host baton-test \[DIR\]`/);
 });
 
-it('a host key not in known_hosts, and a key sshd refuses: exit 15 with ssh\'s words; baton never accepts a key', async () => {
+it("a host key not in known_hosts, and a key sshd refuses: exit 15 with ssh's words; baton never accepts a key", async () => {
   const local = machine();
   const remote = machine();
   const env = clientEnv(local, remote);
@@ -232,7 +232,7 @@ it('a host key not in known_hosts, and a key sshd refuses: exit 15 with ssh\'s w
   assert.match(login.err, /hint: check that `ssh baton-test-stranger true` works here/);
   const pwned = join(local.home, 'pwned');
   const name = baton(env, ['ls', `--host=-oProxyCommand=touch ${pwned}`]);
-  assert.is(name.code, 2, 'an option in the host\'s place is refused before ssh runs');
+  assert.is(name.code, 2, "an option in the host's place is refused before ssh runs");
   assert.match(name.err, /is not a host ssh can be given/);
   assert.not.ok(existsSync(pwned), 'ssh never ran it');
   const alone = baton(env, ['ls', '--remote-baton', '/opt/baton']);
@@ -240,7 +240,7 @@ it('a host key not in known_hosts, and a key sshd refuses: exit 15 with ssh\'s w
   assert.match(alone.err, /--remote-baton goes with --host/);
 });
 
-it('another protocol version on the host: its proxy refuses this client, and so does its running server reached through this version\'s proxy; exit 5 with what to do', async () => {
+it("another protocol version on the host: its proxy refuses this client, and so does its running server reached through this version's proxy; exit 5 with what to do", async () => {
   const local = machine();
   const remote = machine();
   const other = otherVersion();
@@ -254,7 +254,7 @@ it('another protocol version on the host: its proxy refuses this client, and so 
   // The host's server is of the other version; the proxy is this one's.
   const started = spawn(process.execPath, [other, 'server', '-L', 'default'], { env: remote.env, cwd: remote.home, detached: true, stdio: 'ignore' });
   started.unref();
-  await until(() => serverPids(remote.runtime).length === 1, 'the other version\'s server is up');
+  await until(() => serverPids(remote.runtime).length === 1, "the other version's server is up");
   const ls = baton(clientEnv(local, remote), ['ls', '--host', server.hosts.good]);
   assert.is(ls.code, 5, ls.err);
   assert.match(ls.err, /this baton server \(9\.9\.9, protocol 999\) cannot talk to the client \(0\.1\.0, protocol 1\) \(on baton-test\)/);

@@ -123,7 +123,10 @@ k('processes racing for one stale lock: exactly one wins, the others are refused
   for (const r of racers) if (!/^won/m.test(r.out())) assert.match(r.out(), / 5$/m);
   const o = JSON.parse(readFileSync(lockFile(), 'utf8')) as LockOwner;
   assert.is(o.pid, Number(winners[0]![2]));
-  assert.not.ok(readdirSync(dir).some((n) => n.endsWith('.takeover')), 'the takeover mutex is gone');
+  assert.not.ok(
+    readdirSync(dir).some((n) => n.endsWith('.takeover')),
+    'the takeover mutex is gone',
+  );
 });
 
 k.after(() => killAll());

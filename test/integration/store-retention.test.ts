@@ -67,11 +67,17 @@ r('conversations untouched past the limit are pruned and logged, recent ones kep
   const res = await pruneAtStartup(home, {});
   assert.ok(res);
   assert.is(res.olderThanDays, 90);
-  assert.equal(res.pruned.map((p) => [p.id, p.title, p.cwd]), [[old.id, 'old one', '/work/old-repo']]);
+  assert.equal(
+    res.pruned.map((p) => [p.id, p.title, p.cwd]),
+    [[old.id, 'old one', '/work/old-repo']],
+  );
   assert.equal(res.skippedOpen, []);
   assert.not.ok(existsSync(old.dir));
   assert.ok(existsSync(recent.dir));
-  assert.equal((await listConversations(home)).map((c) => c.id), [recent.id]);
+  assert.equal(
+    (await listConversations(home)).map((c) => c.id),
+    [recent.id],
+  );
 
   const log = join(home, 'prune.log');
   assert.is(statSync(log).mode & 0o777, 0o600);
@@ -95,14 +101,20 @@ r('a conversation open in a live baton is never pruned; one whose baton died is'
 
   const res = await prune(home, { olderThanDays: 30, now: later(31) });
   assert.equal(res.skippedOpen, [a.id]);
-  assert.equal(res.pruned.map((p) => p.id), [b.id]);
+  assert.equal(
+    res.pruned.map((p) => p.id),
+    [b.id],
+  );
   assert.ok(existsSync(join(a.dir, 'transcript.jsonl')));
   assert.not.ok(existsSync(b.dir));
 
   holder.child.stdin!.end();
   await holder.exited();
   const after = await prune(home, { olderThanDays: 30, now: later(31) });
-  assert.equal(after.pruned.map((p) => p.id), [a.id]);
+  assert.equal(
+    after.pruned.map((p) => p.id),
+    [a.id],
+  );
   assert.is(readFileSync(join(home, 'prune.log'), 'utf8').trim().split('\n').length, 2);
 });
 
@@ -110,7 +122,10 @@ r('the age limit is respected to the day, and a dry run deletes and logs nothing
   const c = await make('c');
   assert.equal((await prune(home, { olderThanDays: 10, now: later(9.9) })).pruned, []);
   const dry = await prune(home, { olderThanDays: 10, now: later(10.1), dryRun: true });
-  assert.equal(dry.pruned.map((p) => p.id), [c.id]);
+  assert.equal(
+    dry.pruned.map((p) => p.id),
+    [c.id],
+  );
   assert.ok(existsSync(c.dir));
   assert.not.ok(existsSync(join(home, 'prune.log')));
 });

@@ -7,14 +7,7 @@ import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
-import {
-  createConversation,
-  findConversation,
-  importJsonl,
-  listConversations,
-  openConversation,
-  readConversation,
-} from '../../src/transcript/store.js';
+import { createConversation, findConversation, importJsonl, listConversations, openConversation, readConversation } from '../../src/transcript/store.js';
 import type { OpenConversation } from '../../src/transcript/store.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { killAll, spawnWriter } from '../fixtures/store-spawn.js';
@@ -79,7 +72,10 @@ s('entries written through the transcript load back identically', async () => {
   const r = await readConversation(home, c.id);
   assert.equal(r.problems, []);
   assert.equal(r.transcript.entries, written);
-  assert.equal(r.transcript.segments.map((x) => x.harness), ['claude', 'codex']);
+  assert.equal(
+    r.transcript.segments.map((x) => x.harness),
+    ['claude', 'codex'],
+  );
   assert.equal(r.transcript.cursor('claude'), { harness: 'claude', agentSession: 'sess-1', deliveredSeq: 7 });
   assert.is(r.meta.data.title, 'a conversation');
   assert.is(r.meta.data.baseBranch, 'main');
@@ -124,7 +120,10 @@ s('a torn last line is ignored and reported; the next append starts a fresh line
 
   const r = await readConversation(home, c.id);
   assert.is(r.transcript.lastSeq, 5);
-  assert.equal(r.problems.map((p) => [p.line, p.kind]), [[7, 'torn']]);
+  assert.equal(
+    r.problems.map((p) => [p.line, p.kind]),
+    [[7, 'torn']],
+  );
 
   const w = await openConversation(home, c.id, { write: true });
   turn(w, 2);
@@ -136,7 +135,10 @@ s('a torn last line is ignored and reported; the next append starts a fresh line
   const again = await readConversation(home, c.id);
   assert.is(again.transcript.lastSeq, 10);
   // Now in the middle, the old fragment is a corrupt line: still reported, still there.
-  assert.equal(again.problems.map((p) => [p.line, p.kind]), [[7, 'corrupt']]);
+  assert.equal(
+    again.problems.map((p) => [p.line, p.kind]),
+    [[7, 'corrupt']],
+  );
 });
 
 s('a corrupt middle line is skipped and reported, and the file is never rewritten', async () => {
@@ -149,8 +151,14 @@ s('a corrupt middle line is skipped and reported, and the file is never rewritte
   const before = readFileSync(logOf(c));
 
   const r = await readConversation(home, c.id);
-  assert.equal(r.problems.map((p) => [p.line, p.kind]), [[4, 'corrupt']]);
-  assert.equal(r.transcript.entries.map((e) => e.seq), [1, 2, 4, 5]);
+  assert.equal(
+    r.problems.map((p) => [p.line, p.kind]),
+    [[4, 'corrupt']],
+  );
+  assert.equal(
+    r.transcript.entries.map((e) => e.seq),
+    [1, 2, 4, 5],
+  );
   assert.ok(readFileSync(logOf(c)).equals(before), 'reading leaves it byte for byte');
 
   const w = await openConversation(home, c.id, { write: true });
@@ -166,7 +174,15 @@ s('entries of an unknown kind are kept in memory as unknown and stay on disk', a
   const c = await fresh();
   turn(c, 1);
   await c.close();
-  const future = { kind: 'image', seq: 6, at: '2026-01-01T00:00:00.000Z', author: { type: 'user', name: 'ana', device: 'x' }, segment: 's0', mime: 'image/png', sha: 'abc' };
+  const future = {
+    kind: 'image',
+    seq: 6,
+    at: '2026-01-01T00:00:00.000Z',
+    author: { type: 'user', name: 'ana', device: 'x' },
+    segment: 's0',
+    mime: 'image/png',
+    sha: 'abc',
+  };
   appendFileSync(logOf(c), JSON.stringify(future) + '\n');
 
   const w = await openConversation(home, c.id, { write: true });
@@ -176,7 +192,10 @@ s('entries of an unknown kind are kept in memory as unknown and stay on disk', a
     assert.is(u.originalKind, 'image');
     assert.equal(u.raw, future);
   }
-  assert.equal(w.problems.map((p) => [p.line, p.kind]), [[7, 'unknown-kind']]);
+  assert.equal(
+    w.problems.map((p) => [p.line, p.kind]),
+    [[7, 'unknown-kind']],
+  );
   assert.match(w.problems[0]!.detail, /"image"/);
   turn(w, 2);
   assert.is(w.transcript.lastSeq, 11);
@@ -196,10 +215,17 @@ s('a bulk writer killed with SIGKILL loses nothing it acknowledged as synced', a
   const r = await readConversation(home, id!);
   const torn = r.problems.filter((p) => p.kind === 'torn');
   assert.ok(torn.length <= 1, `at most one torn line, got ${torn.length}`);
-  assert.equal(r.problems.filter((p) => p.kind !== 'torn'), []);
+  assert.equal(
+    r.problems.filter((p) => p.kind !== 'torn'),
+    [],
+  );
   assert.ok(r.transcript.lastSeq >= lastAcked);
   const seqs = r.transcript.entries.map((e) => e.seq);
-  assert.equal(seqs, Array.from({ length: seqs.length }, (_, i) => i + 1), 'dense, nothing lost in between');
+  assert.equal(
+    seqs,
+    Array.from({ length: seqs.length }, (_, i) => i + 1),
+    'dense, nothing lost in between',
+  );
   for (const seq of acked) assert.is(r.transcript.entry(seq)!.kind, 'turn_end', `seq ${seq}`);
 
   // The lock the killed writer left is stale: the next writer takes over and carries on.
@@ -299,10 +325,16 @@ s('importJsonl starts a new conversation from an exported log, damaged lines lef
 
   const res = await importJsonl(home, file, { cwd: '/elsewhere' });
   assert.is(res.entries, 7);
-  assert.equal(res.problems.map((p) => p.kind), ['unknown-kind', 'corrupt', 'torn']);
+  assert.equal(
+    res.problems.map((p) => p.kind),
+    ['unknown-kind', 'corrupt', 'torn'],
+  );
   assert.is.not(res.id, c.id);
   const r = await readConversation(home, res.id);
-  assert.equal(r.problems.map((p) => p.kind), ['unknown-kind']);
+  assert.equal(
+    r.problems.map((p) => p.kind),
+    ['unknown-kind'],
+  );
   assert.equal(
     r.transcript.entries.map((e) => e.seq),
     [1, 2, 3, 4, 5, 6, 7],

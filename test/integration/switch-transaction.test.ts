@@ -56,7 +56,10 @@ const dropIn = (cli: string, tabSession = true) => `export default (kit) => ({
 
 /** The forky CLI's log records, in order. */
 function records(log: string): Record<string, any>[] {
-  return readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, any>);
 }
 
 let home = '';
@@ -112,7 +115,7 @@ s.after.each(async () => {
   rmSync(home, { recursive: true, force: true });
 });
 
-s('a tab on a native fork launches the CLI with the source session and fork, no brief; the new session becomes the fork\'s', async () => {
+s("a tab on a native fork launches the CLI with the source session and fork, no brief; the new session becomes the fork's", async () => {
   const { env, log, src } = await forkyWithOneTurn(true, 'hello MARK-SRC');
   const at = src.transcript.lastSeq;
   await src.close();
@@ -127,15 +130,18 @@ s('a tab on a native fork launches the CLI with the source session and fork, no 
   assert.is(outcome.kind, 'started', outcome.message);
   assert.match(outcome.message, /in a fork of its own session/);
 
-  await until(() => conv.transcript.cursor('forky')?.agentSession === 'FORKED-NEW', 'the new session becomes the fork\'s cursor');
+  await until(() => conv.transcript.cursor('forky')?.agentSession === 'FORKED-NEW', "the new session becomes the fork's cursor");
   const launched = records(log)[0]!;
   assert.equal({ resume: launched.resume, fork: launched.fork }, { resume: 'SRC-1', fork: true }, 'the source session, forked');
-  assert.not.ok(records(log).some((r) => r.type === 'user_text'), 'nothing was sent: no model turn on the fork\'s own');
+  assert.not.ok(
+    records(log).some((r) => r.type === 'user_text'),
+    "nothing was sent: no model turn on the fork's own",
+  );
   const cursor = conv.transcript.cursor('forky')!;
   assert.is(cursor.fork, undefined, 'no longer marked fork');
   assert.is(cursor.deliveredSeq, at, 'the new session holds what the forked one held');
   const sessions = conv.transcript.entries.flatMap((e) => (e.kind === 'agent_session' ? [e.agentSession] : []));
-  assert.equal(sessions, ['FORKED-NEW'], 'the source\'s session is never recorded as the fork\'s');
+  assert.equal(sessions, ['FORKED-NEW'], "the source's session is never recorded as the fork's");
 });
 
 s('a tab program that cannot open a session by id starts fresh; the brief goes with the next message, which alone is recorded', async () => {
@@ -154,7 +160,10 @@ s('a tab program that cannot open a session by id starts fresh; the brief goes w
   assert.ok(session.snapshot().briefPending);
   // No turn is spent on the brief alone.
   await new Promise((r) => setTimeout(r, 500));
-  assert.not.ok(records(log).some((r) => r.type === 'user_text'), 'the brief was not sent alone');
+  assert.not.ok(
+    records(log).some((r) => r.type === 'user_text'),
+    'the brief was not sent alone',
+  );
 
   await until(() => session!.snapshot().status === 'idle', 'ready for input');
   const r = await session.send('next question MARK-NEXT');
@@ -171,7 +180,10 @@ s('a tab program that cannot open a session by id starts fresh; the brief goes w
 s('a switch pastes the brief and the message once the new CLI is ready; the transcript records the message as typed', async () => {
   const { env, log, src: conv } = await forkyWithOneTurn(false, 'hello MARK-ONE');
   // The conversation's agent is forky; arm a switch to forky-2 (the same program under another name).
-  writeFileSync(join(home, 'plugins', 'forky2.mjs'), dropIn(join(home, 'forky-cli.mjs'), false).replace("name: 'forky'", "name: 'forky2'").replace("title: 'Forky'", "title: 'Forky Two'"));
+  writeFileSync(
+    join(home, 'plugins', 'forky2.mjs'),
+    dropIn(join(home, 'forky-cli.mjs'), false).replace("name: 'forky'", "name: 'forky2'").replace("title: 'Forky'", "title: 'Forky Two'"),
+  );
   await registry!.dispose();
   registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [join(home, 'plugins')] });
   session = tabOn(conv, env);
@@ -181,14 +193,16 @@ s('a switch pastes the brief and the message once the new CLI is ready; the tran
   const r = await session.send('over to you MARK-TWO');
   assert.is(r.kind, 'switch');
   assert.is(r.kind === 'switch' && r.outcome.kind, 'switched', r.kind === 'switch' ? r.outcome.message : '');
-  const sent = records(log).filter((x) => x.type === 'user_text').map((x) => x.text as string);
+  const sent = records(log)
+    .filter((x) => x.type === 'user_text')
+    .map((x) => x.text as string);
   assert.is(sent.filter((t) => t.includes('MARK-TWO')).length, 1, 'the message went once');
   assert.match(sent[sent.length - 1]!, /^\[baton handoff brief\][^]*MARK-ONE[^]*over to you MARK-TWO$/);
   for (const l of records(log).filter((x) => x.type === 'launched')) assert.not.ok(JSON.stringify(l.argv).includes('MARK'), 'no brief or message in argv');
   const users = conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
   assert.equal(users, ['hello MARK-ONE', 'over to you MARK-TWO']);
   const handoff = conv.transcript.entries.find((e) => e.kind === 'handoff' && e.to.harness === 'forky2');
-  assert.ok(handoff && handoff.kind === 'handoff' && handoff.briefChars > 0 && handoff.briefHash, 'the brief recorded only as the handoff\'s');
+  assert.ok(handoff && handoff.kind === 'handoff' && handoff.briefChars > 0 && handoff.briefHash, "the brief recorded only as the handoff's");
 });
 
 s('a brief too long to paste goes as a 0600 file the pasted message points at; the file is gone when the run ends', async () => {
@@ -197,7 +211,9 @@ s('a brief too long to paste goes as a 0600 file the pasted message points at; t
   assert.is((await session.start('forky')).kind, 'started');
   await until(() => session!.snapshot().status === 'idle', 'ready for input');
   assert.is((await session.send('short MARK-SMALL')).kind, 'delivered');
-  const sent = records(log).filter((x) => x.type === 'user_text').map((x) => x.text as string);
+  const sent = records(log)
+    .filter((x) => x.type === 'user_text')
+    .map((x) => x.text as string);
   assert.is(sent.length, 1);
   const file = /in the file (\S+\.md)\./.exec(sent[0]!)?.[1];
   assert.ok(file, `the paste points at the file: ${sent[0]!.slice(0, 200)}`);

@@ -115,10 +115,13 @@ async function world(opts: { checkpoints?: boolean; env?: Record<string, string>
     registry,
     terminal,
     env,
-    checkpoint: opts.checkpoints === false ? undefined : (seq) => {
-      asked.push(seq);
-      return createCheckpoint(repo, conv.id, seq);
-    },
+    checkpoint:
+      opts.checkpoints === false
+        ? undefined
+        : (seq) => {
+            asked.push(seq);
+            return createCheckpoint(repo, conv.id, seq);
+          },
   });
   w = { home, repo, env, registry, conv, terminal, tabs, session, asked };
   const outcome = await session.start('typed');
@@ -192,7 +195,10 @@ s('a compose-bar message keeps its one checkpoint (taken before sending); each t
   await session.ingested();
 
   const [first, second, third] = users(conv);
-  assert.equal(users(conv).map((e) => e.text), ['first, typed', 'second, from the compose bar', 'third, typed']);
+  assert.equal(
+    users(conv).map((e) => e.text),
+    ['first, typed', 'second, from the compose bar', 'third, typed'],
+  );
   // An untitled conversation is named after its first message, as baton chat names it.
   await until(() => conv.meta.data.title === 'first, typed', 'the title from the first message');
   // One checkpoint per message: the compose bar's was not taken again when its echo came in.
@@ -214,44 +220,53 @@ s('without checkpoints (not a git repository) a typed message is recorded as bef
   assert.equal(asked, []);
 });
 
-s('the ingest is given what binds the run to its own session: the id the launch fixed and the tab\'s process group', async () => {
+s("the ingest is given what binds the run to its own session: the id the launch fixed and the tab's process group", async () => {
   const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-bind-'));
   try {
     const bindLog = join(home, 'bind.json');
     const { tabs } = await world({ env: { TYPED_BIND_LOG: bindLog } });
     const given = JSON.parse(readFileSync(bindLog, 'utf8')) as { agentSession?: string; group?: number };
     assert.is(given.agentSession, 'typed-session-1');
-    assert.is(given.group, tabs[0]!.pane.pid, 'the group the PTY\'s program leads');
+    assert.is(given.group, tabs[0]!.pane.pid, "the group the PTY's program leads");
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
 });
 
-s('an ingest that cannot tell its run\'s session from another\'s: the tab says so, and a message is refused, not sent unrecorded', async () => {
+s("an ingest that cannot tell its run's session from another's: the tab says so, and a message is refused, not sent unrecorded", async () => {
   const { conv, session, terminal } = await world({ env: { TYPED_UNBOUND: '1' } });
   assert.match(session.notice ?? '', /Typed CLI started\. Not recording: two sessions started in this directory/);
   const sent = await session.send('would cross tabs');
   assert.is(sent.kind, 'refused');
   assert.match((sent as { message: string }).message, /Nothing was sent/);
   await new Promise((r) => setTimeout(r, 300));
-  assert.not.ok(terminal.screenLines().some((l) => l.includes('would cross tabs')), 'nothing typed into the CLI');
+  assert.not.ok(
+    terminal.screenLines().some((l) => l.includes('would cross tabs')),
+    'nothing typed into the CLI',
+  );
   assert.equal(users(conv), []);
 });
 
-s('a turn the log never closed is over once the log has been silent 10 s under an idle screen, though nothing is drawn meanwhile (no screen is polled: one timer is armed for that moment)', async () => {
-  const { conv, session, tabs } = await world({ checkpoints: false });
-  await until(() => session.status.current === 'idle', 'the CLI reads idle');
-  // The CLI's log opens a turn it never closes (an interrupt some CLIs do not log).
-  appendFileSync(w!.env.TYPED_CLI_LOG!, JSON.stringify({ type: 'user_text', text: 'interrupted' }) + '\n');
-  await until(() => session.status.current === 'working', 'the open turn read as working');
-  const opened = Date.now();
-  const parsed = tabs[0]!.pane.bytesParsed;
-  await until(() => session.status.current === 'idle', 'the turn given up on', STALE_TURN_MS + 5000);
-  const after = Date.now() - opened;
-  assert.ok(after >= STALE_TURN_MS - 500, `idle after ${after} ms: not before the log was silent ${STALE_TURN_MS} ms`);
-  assert.is(tabs[0]!.pane.bytesParsed, parsed, 'no output came meanwhile: time alone settled it');
-  assert.equal(users(conv).map((e) => e.text), ['interrupted']);
-});
+s(
+  'a turn the log never closed is over once the log has been silent 10 s under an idle screen, though nothing is drawn meanwhile (no screen is polled: one timer is armed for that moment)',
+  async () => {
+    const { conv, session, tabs } = await world({ checkpoints: false });
+    await until(() => session.status.current === 'idle', 'the CLI reads idle');
+    // The CLI's log opens a turn it never closes (an interrupt some CLIs do not log).
+    appendFileSync(w!.env.TYPED_CLI_LOG!, JSON.stringify({ type: 'user_text', text: 'interrupted' }) + '\n');
+    await until(() => session.status.current === 'working', 'the open turn read as working');
+    const opened = Date.now();
+    const parsed = tabs[0]!.pane.bytesParsed;
+    await until(() => session.status.current === 'idle', 'the turn given up on', STALE_TURN_MS + 5000);
+    const after = Date.now() - opened;
+    assert.ok(after >= STALE_TURN_MS - 500, `idle after ${after} ms: not before the log was silent ${STALE_TURN_MS} ms`);
+    assert.is(tabs[0]!.pane.bytesParsed, parsed, 'no output came meanwhile: time alone settled it');
+    assert.equal(
+      users(conv).map((e) => e.text),
+      ['interrupted'],
+    );
+  },
+);
 
 s.run();
 
@@ -320,72 +335,84 @@ r.after.each(async () => {
   await noTimerLeft();
 });
 
+r(
+  'after a reset the agent is stopped, the same agent is armed, and the next send starts it with no resume and a brief without the hidden entries',
+  async () => {
+    const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-reset-'));
+    const repo = join(home, 'repo');
+    mkdirSync(repo);
+    git(repo, 'init', '-q', '-b', 'main');
+    const cli = join(home, 'resumable-cli.mjs');
+    writeFileSync(cli, RESUMABLE_CLI);
+    const plugins = join(home, 'plugins');
+    mkdirSync(plugins);
+    writeFileSync(join(plugins, 'resumable.mjs'), resumableDropIn(cli, home));
+    const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config') };
+    const registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
+    const conv = await createConversation(join(home, 'baton'), { cwd: repo, title: 'reset', user: { type: 'user', name: 'tester', device: 'test' } });
+    const tabs: Tab[] = [];
+    const terminal = new TabTerminal((launch) => {
+      const tab = new Tab(launch, { cols: 100, rows: 10, baseEnv: { PATH: process.env.PATH } });
+      tabs.push(tab);
+      return tab;
+    });
+    const session = new TabSession({ conversation: conv, registry, terminal, env });
+    rw = { home, registry, conv, terminal, tabs, session };
+    const launches = () =>
+      readFileSync(join(home, 'launches.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Launch);
 
-r('after a reset the agent is stopped, the same agent is armed, and the next send starts it with no resume and a brief without the hidden entries', async () => {
-  const home = mkdtempSync(join(tmpdir(), 'baton-tabsession-reset-'));
-  const repo = join(home, 'repo');
-  mkdirSync(repo);
-  git(repo, 'init', '-q', '-b', 'main');
-  const cli = join(home, 'resumable-cli.mjs');
-  writeFileSync(cli, RESUMABLE_CLI);
-  const plugins = join(home, 'plugins');
-  mkdirSync(plugins);
-  writeFileSync(join(plugins, 'resumable.mjs'), resumableDropIn(cli, home));
-  const env = { ...process.env, BATON_HOME: join(home, 'baton'), XDG_CONFIG_HOME: join(home, 'config') };
-  const registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [plugins] });
-  const conv = await createConversation(join(home, 'baton'), { cwd: repo, title: 'reset', user: { type: 'user', name: 'tester', device: 'test' } });
-  const tabs: Tab[] = [];
-  const terminal = new TabTerminal((launch) => {
-    const tab = new Tab(launch, { cols: 100, rows: 10, baseEnv: { PATH: process.env.PATH } });
-    tabs.push(tab);
-    return tab;
-  });
-  const session = new TabSession({ conversation: conv, registry, terminal, env });
-  rw = { home, registry, conv, terminal, tabs, session };
-  const launches = () => readFileSync(join(home, 'launches.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Launch);
+    assert.is((await session.start('resumable')).kind, 'started');
+    await until(() => session.status.current === 'idle', 'the CLI is up and reads idle');
+    for (const text of ['ALPHA the first message', 'BETA the second message']) {
+      assert.is((await session.send(text)).kind, 'delivered');
+      await until(() => conv.transcript.entries.some((e) => e.kind === 'agent_text' && e.text === `ok: ${text}`), `the answer to ${text}`);
+      await until(() => session.status.current === 'idle', 'idle again');
+    }
+    // An ordinary restart would resume: the CLI's session is confirmed as holding both turns.
+    const cursors = () => conv.transcript.entries.filter((e) => e.kind === 'cursor');
+    await until(() => cursors().some((e) => e.kind === 'cursor' && e.agentSession === 'session-1'), 'the session confirmed');
+    const firstAnswer = conv.transcript.entries.find((e) => e.kind === 'agent_text' && e.text === 'ok: ALPHA the first message')!;
+    const pid = tabs[0]!.pane.pid;
 
-  assert.is((await session.start('resumable')).kind, 'started');
-  await until(() => session.status.current === 'idle', 'the CLI is up and reads idle');
-  for (const text of ['ALPHA the first message', 'BETA the second message']) {
-    assert.is((await session.send(text)).kind, 'delivered');
-    await until(() => conv.transcript.entries.some((e) => e.kind === 'agent_text' && e.text === `ok: ${text}`), `the answer to ${text}`);
-    await until(() => session.status.current === 'idle', 'idle again');
-  }
-  // An ordinary restart would resume: the CLI's session is confirmed as holding both turns.
-  const cursors = () => conv.transcript.entries.filter((e) => e.kind === 'cursor');
-  await until(() => cursors().some((e) => e.kind === 'cursor' && e.agentSession === 'session-1'), 'the session confirmed');
-  const firstAnswer = conv.transcript.entries.find((e) => e.kind === 'agent_text' && e.text === 'ok: ALPHA the first message')!;
-  const pid = tabs[0]!.pane.pid;
+    const { hidden } = await resetConversation(conv, firstAnswer.seq);
+    assert.ok(hidden >= 2, 'the second turn is hidden');
+    await session.reset();
 
-  const { hidden } = await resetConversation(conv, firstAnswer.seq);
-  assert.ok(hidden >= 2, 'the second turn is hidden');
-  await session.reset();
+    assert.not.ok(terminal.isRunning(), 'the agent is stopped');
+    assert.not.ok(exists(pid), 'its process is gone');
+    assert.is(session.driver?.name, 'resumable', 'the tab still belongs to the agent');
+    assert.equal(session.armed, { agent: 'resumable', title: 'Resumable CLI', model: 'default' }, 'the same agent, armed to start again');
+    assert.is(session.snapshot().status, 'exited');
+    assert.is(launches().length, 1, 'nothing started yet');
 
-  assert.not.ok(terminal.isRunning(), 'the agent is stopped');
-  assert.not.ok(exists(pid), 'its process is gone');
-  assert.is(session.driver?.name, 'resumable', 'the tab still belongs to the agent');
-  assert.equal(session.armed, { agent: 'resumable', title: 'Resumable CLI', model: 'default' }, 'the same agent, armed to start again');
-  assert.is(session.snapshot().status, 'exited');
-  assert.is(launches().length, 1, 'nothing started yet');
-
-  const sent = await session.send('GAMMA after the reset');
-  assert.is(sent.kind, 'switch');
-  assert.is(sent.kind === 'switch' && sent.outcome.kind, 'switched', sent.kind === 'switch' ? sent.outcome.message : '');
-  const [, again] = launches();
-  assert.ok(again, 'launched again');
-  assert.is(again!.resume, null, 'no resume: the session remembers what the reset hid');
-  // What the restarted CLI received: its log's one user message.
-  const logged = readFileSync(join(home, 'log-2.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; text?: string });
-  const received = logged.filter((x) => x.type === 'user_text');
-  assert.is(received.length, 1, 'one message, brief and all, reached the CLI');
-  const prompt = received[0]!.text ?? '';
-  assert.ok(prompt.includes('ALPHA the first message'), 'the brief holds what is still shown');
-  assert.not.ok(prompt.includes('BETA'), 'and not the hidden turn');
-  assert.ok(prompt.trimEnd().endsWith('GAMMA after the reset'), 'the message comes after the brief');
-  assert.ok(terminal.isRunning(), 'running again');
-  assert.is(session.armed, undefined, 'disarmed once started');
-  await until(() => conv.transcript.visible().some((e) => e.kind === 'user_message' && e.text === 'GAMMA after the reset'), 'the message recorded');
-  assert.not.ok(conv.transcript.visible().some((e) => e.kind === 'user_message' && e.text.includes('BETA')), 'the hidden turn stays hidden');
-});
+    const sent = await session.send('GAMMA after the reset');
+    assert.is(sent.kind, 'switch');
+    assert.is(sent.kind === 'switch' && sent.outcome.kind, 'switched', sent.kind === 'switch' ? sent.outcome.message : '');
+    const [, again] = launches();
+    assert.ok(again, 'launched again');
+    assert.is(again!.resume, null, 'no resume: the session remembers what the reset hid');
+    // What the restarted CLI received: its log's one user message.
+    const logged = readFileSync(join(home, 'log-2.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; text?: string });
+    const received = logged.filter((x) => x.type === 'user_text');
+    assert.is(received.length, 1, 'one message, brief and all, reached the CLI');
+    const prompt = received[0]!.text ?? '';
+    assert.ok(prompt.includes('ALPHA the first message'), 'the brief holds what is still shown');
+    assert.not.ok(prompt.includes('BETA'), 'and not the hidden turn');
+    assert.ok(prompt.trimEnd().endsWith('GAMMA after the reset'), 'the message comes after the brief');
+    assert.ok(terminal.isRunning(), 'running again');
+    assert.is(session.armed, undefined, 'disarmed once started');
+    await until(() => conv.transcript.visible().some((e) => e.kind === 'user_message' && e.text === 'GAMMA after the reset'), 'the message recorded');
+    assert.not.ok(
+      conv.transcript.visible().some((e) => e.kind === 'user_message' && e.text.includes('BETA')),
+      'the hidden turn stays hidden',
+    );
+  },
+);
 
 r.run();

@@ -41,7 +41,10 @@ s('a plain shell tab offers no agent key; an agent tab offers them', async () =>
       assert.ok(at > apart, `${key} is under "In an agent tab"`);
     }
     assert.ok(rows.findIndex((r) => r.includes('C-b c ')) < apart, 'C-b c is with the keys that work here');
-    assert.not.ok(rows.some((r) => r.includes('In the compose bar')), 'nor the compose bar keys');
+    assert.not.ok(
+      rows.some((r) => r.includes('In the compose bar')),
+      'nor the compose bar keys',
+    );
 
     b.t.press('C-b', 'c');
     await b.t.waitFor(/Cat agent[^]*Plain shell/, 30_000, 'the picker');

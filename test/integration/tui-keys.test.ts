@@ -21,7 +21,7 @@ const s = plainShellSuite('tui keys');
 
 s('arrows, F5, Alt-x, Esc and the prefix pressed twice reach the program unchanged', async ({ b }) => {
   // od shows bytes exactly as they arrive; raw mode so the line discipline changes nothing.
-  b.t.type("stty raw -echo; echo RAW-READY; head -c 16 | od -An -c; stty sane; echo RAW-DONE\r");
+  b.t.type('stty raw -echo; echo RAW-READY; head -c 16 | od -An -c; stty sane; echo RAW-DONE\r');
   await b.t.waitFor(/^RAW-READY/m);
   b.t.press('Up', 'F5', 'M-x', 'Escape', 'C-b', 'C-b', 'Left');
   b.t.type('z');
@@ -105,12 +105,16 @@ custom('a prefix from $XDG_CONFIG_HOME/baton/keys.json replaces C-b, which then 
 });
 
 // Before: inside tmux nothing said that C-b reaches tmux first, nor how to change baton's.
-custom('inside tmux baton says C-b is tmux\'s prefix too and how to change its own; done as it says, the new prefix works and the note is gone', async () => {
+custom("inside tmux baton says C-b is tmux's prefix too and how to change its own; done as it says, the new prefix works and the note is gone", async () => {
   const TMUX = { TMUX: '/tmp/tmux-1000/default,4242,0', TMUX_PANE: '%3' };
   const first = startBatonTui({ env: TMUX });
   let second: BatonTui | undefined;
   try {
-    await first.t.waitFor((scr) => /tmux's prefix is C-b too: C-b C-b reaches baton · C-b C-b \? to change baton's$/.test(scr.split('\n').at(-1)!), 15_000, 'the note on the status line');
+    await first.t.waitFor(
+      (scr) => /tmux's prefix is C-b too: C-b C-b reaches baton · C-b C-b \? to change baton's$/.test(scr.split('\n').at(-1)!),
+      15_000,
+      'the note on the status line',
+    );
     await openPlainShell(first);
     first.t.press('C-b', '?');
     const screen = await first.t.waitFor(/baton keys[^]*closes this help/, 10_000, 'the help');
@@ -118,9 +122,17 @@ custom('inside tmux baton says C-b is tmux\'s prefix too and how to change its o
     const text = screen
       .split('\n')
       .filter((r) => r.includes('│'))
-      .map((r) => r.replace(/^[^│]*│/, '').replace(/│[^│]*$/, '').trim())
+      .map((r) =>
+        r
+          .replace(/^[^│]*│/, '')
+          .replace(/│[^│]*$/, '')
+          .trim(),
+      )
       .join(' ');
-    const said = /Inside tmux: C-b is tmux's prefix too, and tmux takes it first\. Press it twice to reach baton \(C-b C-b c: new tab\), or give baton its own prefix in (\S+), e\.g\. (\{"prefix": "C-a"\}), and start baton again\./.exec(text);
+    const said =
+      /Inside tmux: C-b is tmux's prefix too, and tmux takes it first\. Press it twice to reach baton \(C-b C-b c: new tab\), or give baton its own prefix in (\S+), e\.g\. (\{"prefix": "C-a"\}), and start baton again\./.exec(
+        text,
+      );
     assert.ok(said, text);
     const [, file, json] = said!;
     assert.is(file, join(first.home, 'config', 'baton', 'keys.json'));
@@ -163,7 +175,10 @@ compose.before(async (ctx) => {
   mkdirSync(work);
   const plugins = join(ctx.home, 'config', 'baton', 'plugins');
   mkdirSync(plugins, { recursive: true });
-  const decl = { ...fixtureDecl({ name: 'paste-agent', title: 'Paste agent' }), tui: { command: '/bin/sh', args: ['-c', "stty -echo; echo AGENT-READY; exec cat -v"] } };
+  const decl = {
+    ...fixtureDecl({ name: 'paste-agent', title: 'Paste agent' }),
+    tui: { command: '/bin/sh', args: ['-c', 'stty -echo; echo AGENT-READY; exec cat -v'] },
+  };
   writeFileSync(join(plugins, 'paste-agent.mjs'), `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n`);
   ctx.t = new TestTerminal([process.execPath, builtBaton(), 'open', work], {
     cols: 110,

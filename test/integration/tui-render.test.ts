@@ -73,7 +73,10 @@ async function clearScreen(t: TestTerminal): Promise<void> {
 
 /** Pane rows (between the tab bar and the compose bar) that are not blank. */
 function paneInk(t: TestTerminal): string[] {
-  return t.rows().slice(1, -2).filter((r) => r.trim() !== '');
+  return t
+    .rows()
+    .slice(1, -2)
+    .filter((r) => r.trim() !== '');
 }
 
 // ---- a truecolour terminal that joins emoji sequences, known from its terminfo (Tc, Smulx) ----
@@ -132,7 +135,15 @@ tc('dim, italic, strikethrough, styled underlines and truecolour reach the termi
   t.type(`printf ${printfFormat(STYLED)}\r`);
   await t.waitFor(/^DIM ITA STR BLUE ORANGE CURLY REDUL end$/m);
   await settle(t);
-  for (const sgr of ['\x1b[0;2mDIM', '\x1b[0;3mITA', '\x1b[0;9mSTR', '\x1b[0;38;2;30;30;200mBLUE', '\x1b[0;48;2;250;128;0mORANGE', '\x1b[0;4:3mCURLY', '\x1b[0;4;58;2;255;0;0mREDUL']) {
+  for (const sgr of [
+    '\x1b[0;2mDIM',
+    '\x1b[0;3mITA',
+    '\x1b[0;9mSTR',
+    '\x1b[0;38;2;30;30;200mBLUE',
+    '\x1b[0;48;2;250;128;0mORANGE',
+    '\x1b[0;4:3mCURLY',
+    '\x1b[0;4;58;2;255;0;0mREDUL',
+  ]) {
     assert.ok(t.output.includes(sgr), `the stream has ${JSON.stringify(sgr)}`);
   }
   const at = (w: string) => {

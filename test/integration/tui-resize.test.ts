@@ -60,7 +60,16 @@ s('a key typed after a resize reaches the program after its pane was resized, ev
     await b.t.waitFor(/^size-echo ready$/m);
     // Several rounds: that the program is quicker than baton to act on the key is likely on
     // each, not certain (they share two cores with whatever else runs).
-    const sizes: [number, number][] = [[80, 24], [120, 40], [90, 26], [100, 30], [81, 25], [121, 41], [91, 27], [101, 31]];
+    const sizes: [number, number][] = [
+      [80, 24],
+      [120, 40],
+      [90, 26],
+      [100, 30],
+      [81, 25],
+      [121, 41],
+      [91, 27],
+      [101, 31],
+    ];
     for (const [i, [cols, rows]] of sizes.entries()) {
       process.kill(b.t.pid, 'SIGSTOP');
       try {
@@ -70,7 +79,11 @@ s('a key typed after a resize reaches the program after its pane was resized, ev
         process.kill(b.t.pid, 'SIGCONT');
       }
       const screen = await b.t.waitFor(new RegExp(`^#${i + 1} size \\d+ \\d+$`, 'm'), 30_000, `answer #${i + 1}`);
-      assert.match(screen, new RegExp(`^#${i + 1} size ${rows - 3} ${cols}$`, 'm'), `the key typed after the resize to ${cols}x${rows} reached a pane of ${rows - 3}x${cols}`);
+      assert.match(
+        screen,
+        new RegExp(`^#${i + 1} size ${rows - 3} ${cols}$`, 'm'),
+        `the key typed after the resize to ${cols}x${rows} reached a pane of ${rows - 3}x${cols}`,
+      );
     }
   } finally {
     await b.cleanup();

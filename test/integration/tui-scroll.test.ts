@@ -8,7 +8,11 @@ import { type BatonTui, pickEntry, plainShellSuite } from '../helpers/baton-tui.
 
 const s = plainShellSuite('tui scroll mode');
 
-const numbers = (screen: string) => screen.split('\n').filter((r) => /^\d+$/.test(r)).map(Number);
+const numbers = (screen: string) =>
+  screen
+    .split('\n')
+    .filter((r) => /^\d+$/.test(r))
+    .map(Number);
 /** Rows stay consecutive: the view is a window onto the scrollback, not a jumble. */
 const consecutive = (ns: number[]) => {
   for (let i = 1; i < ns.length; i++) assert.is(ns[i], ns[i - 1]! + 1);
@@ -85,7 +89,7 @@ s('v selects, y copies the selection through OSC 52 and leaves scroll mode', asy
   assert.not.match(b.t.screenText(), /\[scroll/);
 });
 
-s('a notice arriving in scroll mode (a program exiting) waits: the status line stays scroll mode\'s, the search prompt too', async ({ b }) => {
+s("a notice arriving in scroll mode (a program exiting) waits: the status line stays scroll mode's, the search prompt too", async ({ b }) => {
   b.t.press('C-b', 'c');
   await pickEntry(b.t, 'Plain shell');
   await b.t.waitFor(/2:sh[^\n]*\n\$$/m);

@@ -77,7 +77,7 @@ s('prefix q asks first while a command runs; n keeps baton; after it ends q quit
   await b.t.waitFor('$ sleep 600');
   // The tabs' shells run in baton's server (the terminal runs a client).
   const children = () => serverPids(b.runtime).flatMap((pid) => shellPids(pid));
-  await until(() => children().length === 2, 'two shells under baton\'s server');
+  await until(() => children().length === 2, "two shells under baton's server");
   // The shell hands the terminal to sleep a moment after reading the line.
   await until(() => children().some((sh) => childNamed(sh, 'sleep')), 'sleep running in the shell');
   b.t.press('C-b', 'q');

@@ -22,7 +22,10 @@ const plugins: Record<string, string> = {};
 
 /** The fixture agent as drop-in `name` titled `title`; in a tab it runs cat. */
 function dropIn(name: string, title: string): string {
-  const decl = { ...fixtureDecl({ name, title, env: { ACP_FIXTURE_HOME: join(dir, name) } }), tui: { command: '/bin/sh', args: ['-c', 'echo AGENT-READY; exec cat'] } };
+  const decl = {
+    ...fixtureDecl({ name, title, env: { ACP_FIXTURE_HOME: join(dir, name) } }),
+    tui: { command: '/bin/sh', args: ['-c', 'echo AGENT-READY; exec cat'] },
+  };
   return `export default (kit) => kit.acpDriver(${JSON.stringify(decl)});\n`;
 }
 

@@ -116,7 +116,10 @@ t('a driver that ignores --timeout and never settles: exit 4 soon after the time
   const last = entries.at(-1)!;
   assert.is(last.kind, 'error');
   assert.match(last.kind === 'error' ? last.text : '', /^Odd did not finish the turn within 1 s/);
-  assert.ok(entries.some((e) => e.kind === 'user_message' && e.text === 'please [[hang]]'), 'the message is kept');
+  assert.ok(
+    entries.some((e) => e.kind === 'user_message' && e.text === 'please [[hang]]'),
+    'the message is kept',
+  );
   await assertUnlocked(id);
 });
 
@@ -179,7 +182,10 @@ t('a turn that ended without an answer (blank text, reasoning, usage only; or on
   assert.match(said.err, /Odd ended the turn without an answer: the model is overloaded/);
   const after = (await conversation()).entries;
   const turn = after.slice(after.map((e) => e.kind).lastIndexOf('user_message'));
-  assert.equal(turn.map((e) => e.kind), ['user_message', 'error']);
+  assert.equal(
+    turn.map((e) => e.kind),
+    ['user_message', 'error'],
+  );
 });
 
 t('an answer is text or something the agent did: a turn of tool calls alone, or of text, is exit 0', async () => {
@@ -190,7 +196,10 @@ t('an answer is text or something the agent did: a turn of tool calls alone, or 
   assert.is(text.code, 0, text.err);
   assert.match(text.out, /an answer/);
   const entries = (await conversation()).entries;
-  assert.not.ok(entries.some((e) => e.kind === 'error'), 'no error entry');
+  assert.not.ok(
+    entries.some((e) => e.kind === 'error'),
+    'no error entry',
+  );
 });
 
 t.run();

@@ -78,13 +78,19 @@ w('list: each fork with its conversation and branch, clean, then dirty after a c
   const a = await fork('one');
   const b = await fork('two');
   let rows = await list();
-  assert.equal(rows.map((r) => [r.conversation?.id, r.branch, r.dirty, r.path]), [
-    [a.id, 'baton/one', false, a.path],
-    [b.id, 'baton/two', false, b.path],
-  ]);
+  assert.equal(
+    rows.map((r) => [r.conversation?.id, r.branch, r.dirty, r.path]),
+    [
+      [a.id, 'baton/one', false, a.path],
+      [b.id, 'baton/two', false, b.path],
+    ],
+  );
   writeFileSync(join(b.path, 'a.txt'), 'changed in the fork');
   rows = await list(a.path);
-  assert.equal(rows.map((r) => r.dirty), [false, true]);
+  assert.equal(
+    rows.map((r) => r.dirty),
+    [false, true],
+  );
 
   const text = await run(['worktree', 'list']);
   assert.is(text.code, 0, text.err);
@@ -136,48 +142,55 @@ w('remove by path of a clean fork; checkpoints holding its branch tip make that 
   assert.not.ok(existsSync(b.path));
 });
 
-w('remove refuses: a locked worktree (exit 11, even with --force), an open conversation, another branch or a detached HEAD (7) checked out, a worktree baton did not make', async () => {
-  const a = await fork('locked');
-  git('worktree', 'lock', '--reason', 'on a usb disk', a.path);
-  for (const args of [['worktree', 'remove', a.id], ['worktree', 'remove', a.id, '--force'], ['worktree', 'remove', a.path, '--force']]) {
-    const r = await run(args);
-    assert.is(r.code, 11, `${args.join(' ')}: ${r.err}`);
-    assert.match(r.err, /is locked \(on a usb disk\)/);
-    assert.match(r.err, /hint: Unlock it first/);
-  }
-  assert.ok(existsSync(a.path));
-  assert.ok(branches().includes('baton/locked'));
-  git('worktree', 'unlock', a.path);
+w(
+  'remove refuses: a locked worktree (exit 11, even with --force), an open conversation, another branch or a detached HEAD (7) checked out, a worktree baton did not make',
+  async () => {
+    const a = await fork('locked');
+    git('worktree', 'lock', '--reason', 'on a usb disk', a.path);
+    for (const args of [
+      ['worktree', 'remove', a.id],
+      ['worktree', 'remove', a.id, '--force'],
+      ['worktree', 'remove', a.path, '--force'],
+    ]) {
+      const r = await run(args);
+      assert.is(r.code, 11, `${args.join(' ')}: ${r.err}`);
+      assert.match(r.err, /is locked \(on a usb disk\)/);
+      assert.match(r.err, /hint: Unlock it first/);
+    }
+    assert.ok(existsSync(a.path));
+    assert.ok(branches().includes('baton/locked'));
+    git('worktree', 'unlock', a.path);
 
-  const open = await openConversation(home, a.id, { write: true });
-  try {
-    const r = await run(['worktree', 'remove', a.id]);
-    assert.is(r.code, 5, r.err);
-    assert.ok(existsSync(a.path), 'a worktree is not pulled from under an open conversation');
-  } finally {
-    await open.close();
-  }
+    const open = await openConversation(home, a.id, { write: true });
+    try {
+      const r = await run(['worktree', 'remove', a.id]);
+      assert.is(r.code, 5, r.err);
+      assert.ok(existsSync(a.path), 'a worktree is not pulled from under an open conversation');
+    } finally {
+      await open.close();
+    }
 
-  sh(a.path, 'checkout', '-q', '--detach');
-  const detached = await run(['worktree', 'remove', a.id, '--force']);
-  assert.is(detached.code, 7, detached.err);
-  assert.match(detached.err, /has a detached HEAD \(at commit [0-9a-f]{12}\), not the fork's branch baton\/locked/);
-  assert.match(detached.err, /hint: check out the fork's branch there again \(git -C .* switch baton\/locked\)/);
-  assert.ok(existsSync(a.path));
+    sh(a.path, 'checkout', '-q', '--detach');
+    const detached = await run(['worktree', 'remove', a.id, '--force']);
+    assert.is(detached.code, 7, detached.err);
+    assert.match(detached.err, /has a detached HEAD \(at commit [0-9a-f]{12}\), not the fork's branch baton\/locked/);
+    assert.match(detached.err, /hint: check out the fork's branch there again \(git -C .* switch baton\/locked\)/);
+    assert.ok(existsSync(a.path));
 
-  sh(a.path, 'checkout', '-q', '-b', 'mine');
-  const other = await run(['worktree', 'remove', a.id, '--force']);
-  assert.is(other.code, 5, other.err);
-  assert.match(other.err, /has branch mine checked out, not the fork's branch baton\/locked/);
-  assert.ok(branches().includes('mine'));
+    sh(a.path, 'checkout', '-q', '-b', 'mine');
+    const other = await run(['worktree', 'remove', a.id, '--force']);
+    assert.is(other.code, 5, other.err);
+    assert.match(other.err, /has branch mine checked out, not the fork's branch baton\/locked/);
+    assert.ok(branches().includes('mine'));
 
-  const own = join(forks, 'own');
-  git('worktree', 'add', '-q', '-b', 'feature', own);
-  const notOurs = await run(['worktree', 'remove', own, '--force']);
-  assert.is(notOurs.code, 5, notOurs.err);
-  assert.match(notOurs.err, /was not made by baton/);
-  assert.ok(existsSync(own));
-});
+    const own = join(forks, 'own');
+    git('worktree', 'add', '-q', '-b', 'feature', own);
+    const notOurs = await run(['worktree', 'remove', own, '--force']);
+    assert.is(notOurs.code, 5, notOurs.err);
+    assert.match(notOurs.err, /was not made by baton/);
+    assert.ok(existsSync(own));
+  },
+);
 
 w('a conversation started in a subdirectory: its fork runs in the same subdirectory of the worktree; list and remove find it', async () => {
   mkdirSync(join(repo, 'pkg', 'app'), { recursive: true });
@@ -194,7 +207,10 @@ w('a conversation started in a subdirectory: its fork runs in the same subdirect
   assert.is(conv.meta.data.cwd, res.cwd);
   await conv.close();
   assert.is(readFileSync(join(res.cwd, 'main.txt'), 'utf8'), 'm');
-  assert.equal((await list()).map((r) => r.conversation?.id), [res.id]);
+  assert.equal(
+    (await list()).map((r) => r.conversation?.id),
+    [res.id],
+  );
   const r = await run(['worktree', 'remove', res.id]);
   assert.is(r.code, 0, r.err);
   assert.not.ok(existsSync(res.worktree.path));

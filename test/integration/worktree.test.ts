@@ -2,9 +2,7 @@
 // .batoninclude copies, setup command, list, remove, and every bad input leaving nothing behind.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import {
-  chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT } from '../../src/errors.js';
 import { createCheckpoint } from '../../src/worktree/checkpoint.js';
@@ -96,19 +94,16 @@ t('.batoninclude: listed files copied (mode kept), comments and unsafe lines ski
   const path = join(tmp(), 'fork');
   const res = await addWorktree(d, { branch: 'baton/inc', path });
   assert.equal(res.copied, ['.env', 'config/local.json']);
-  assert.equal(
-    Object.fromEntries(res.skipped.map((s) => [s.path, s.reason])),
-    {
-      'missing.txt': 'does not exist',
-      '../outside.txt': 'outside the repository',
-      [secret]: 'an absolute path',
-      'escape-link': 'leads outside the repository',
-      somedir: 'not a file',
-      '.git/config': 'inside .git',
-      'a.txt': 'already in the worktree',
-      'config/../.env': 'already in the worktree',
-    },
-  );
+  assert.equal(Object.fromEntries(res.skipped.map((s) => [s.path, s.reason])), {
+    'missing.txt': 'does not exist',
+    '../outside.txt': 'outside the repository',
+    [secret]: 'an absolute path',
+    'escape-link': 'leads outside the repository',
+    somedir: 'not a file',
+    '.git/config': 'inside .git',
+    'a.txt': 'already in the worktree',
+    'config/../.env': 'already in the worktree',
+  });
   assert.is(readFileSync(join(path, '.env'), 'utf8'), 'TOKEN=local\n');
   assert.is(statSync(join(path, '.env')).mode & 0o777, 0o600);
   assert.is(readFileSync(join(path, 'config', 'local.json'), 'utf8'), '{"local":true}\n');
@@ -157,7 +152,11 @@ t('git failing mid-add (a post-checkout hook) rolls back the branch and the dire
 
 t('not a git repository: exit 6, says a worktree fork needs git, offers a tab fork', async () => {
   const plain = tmp();
-  const err = await rejects(addWorktree(plain, { branch: 'baton/x', path: join(plain, 'x') }), EXIT.notARepository, /is not a git repository\. A worktree fork needs git/);
+  const err = await rejects(
+    addWorktree(plain, { branch: 'baton/x', path: join(plain, 'x') }),
+    EXIT.notARepository,
+    /is not a git repository\. A worktree fork needs git/,
+  );
   assert.match(err.hint ?? '', /Fork to a new tab/);
   assert.not.ok(existsSync(join(plain, 'x')));
   await rejects(listWorktrees(plain), EXIT.notARepository, /not a git repository/);
@@ -213,15 +212,23 @@ t('a path git still has a worktree registered at (its directory deleted by hand)
   await addWorktree(d, { branch: 'baton/old', path });
   sh(d, 'worktree', 'lock', '--reason', 'on a usb disk', path);
   rmSync(path, { recursive: true, force: true });
-  const locked = await rejects(addWorktree(d, { branch: 'baton/new', path }), EXIT.worktreeLocked, /locked worktree registered at .*fork \(on a usb disk\), though its directory is gone/);
+  const locked = await rejects(
+    addWorktree(d, { branch: 'baton/new', path }),
+    EXIT.worktreeLocked,
+    /locked worktree registered at .*fork \(on a usb disk\), though its directory is gone/,
+  );
   assert.match(locked.hint ?? '', /git worktree unlock .*fork && git worktree prune/);
   assert.not.ok(branches(d).includes('baton/new'), 'the branch git made before refusing is gone');
   assert.not.ok(existsSync(path));
-  assert.equal(worktreePaths(d), [d, path], 'the locked registration is the user\'s: kept');
+  assert.equal(worktreePaths(d), [d, path], "the locked registration is the user's: kept");
   assert.ok((await listWorktrees(d))[1]!.locked, 'and still locked');
 
   sh(d, 'worktree', 'unlock', path);
-  const stale = await rejects(addWorktree(d, { branch: 'baton/new', path }), EXIT.alreadyExists, /worktree registered at .*fork \(branch baton\/old\), though its directory is gone/);
+  const stale = await rejects(
+    addWorktree(d, { branch: 'baton/new', path }),
+    EXIT.alreadyExists,
+    /worktree registered at .*fork \(branch baton\/old\), though its directory is gone/,
+  );
   assert.match(stale.hint ?? '', /git worktree prune/);
   assert.not.ok(branches(d).includes('baton/new'));
   assert.equal(worktreePaths(d), [d, path]);
@@ -252,9 +259,19 @@ t('list: dirty and locked (with reason) worktrees', async () => {
 
 t('parseWorktreeList reads porcelain blocks (bare, detached, prunable, unborn)', () => {
   const text = [
-    'worktree /r', 'bare', '',
-    'worktree /r/a', 'HEAD 0000000000000000000000000000000000000000', 'branch refs/heads/new', '',
-    'worktree /r/b', 'HEAD 1111111111111111111111111111111111111111', 'detached', 'locked', 'prunable gitdir file points to non-existent location', '',
+    'worktree /r',
+    'bare',
+    '',
+    'worktree /r/a',
+    'HEAD 0000000000000000000000000000000000000000',
+    'branch refs/heads/new',
+    '',
+    'worktree /r/b',
+    'HEAD 1111111111111111111111111111111111111111',
+    'detached',
+    'locked',
+    'prunable gitdir file points to non-existent location',
+    '',
   ].join('\n');
   const [bare, a, b] = parseWorktreeList(text);
   assert.ok(bare!.bare && bare!.main);

@@ -72,7 +72,7 @@ s('--yes without IS_SANDBOX: as root the tools are allowed by name (claude refus
 live.ingestLiveTest(cli, { log: 'the log', promptMs: 90_000, shell: 'Bash', afterDispose: 'turn' });
 
 shape.readSessionTest(cli, {
-  where: 'claude\'s own log',
+  where: "claude's own log",
   model: 'claude-opus-4-8',
   types: ['user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end'],
   logPath: (session) => join(projectDir(claudeConfigDir(cli.env.env), cli.env.cwd), `${session}.jsonl`),
@@ -97,7 +97,7 @@ s('a project path past 200 characters: the log is where the slug rule (cut + has
 live.tuiBriefTest(cli, { firstMs: 120_000, secondMs: 60_000 });
 live.tuiResumeTest(cli, { resumeMs: 120_000 });
 shape.timeoutTest(cli, { timeoutMs: 30_000, message: 'did not finish the turn within', reachesModel: true });
-shape.modelErrorTest(cli, 'claude\'s reason');
+shape.modelErrorTest(cli, "claude's reason");
 shape.loginFailureTest(cli, {
   title: 'no credentials: exit 4 with the login hint',
   label: 'no login',

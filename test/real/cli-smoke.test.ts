@@ -55,7 +55,7 @@ for (const spec of selectedRuns()) {
     first = { token: tok, session: p.session };
   });
 
-  s('resume in a second process: the first turn\'s token reaches the model again', async () => {
+  s("resume in a second process: the first turn's token reaches the model again", async () => {
     assert.ok(first, 'the first turn ran');
     const tok2 = token(`${spec.name}-resume`);
     const before = lastSeqOf(fake);
@@ -112,7 +112,7 @@ daemon('the app-server daemon outlives the TUI and cleanup ends it by pid', asyn
     await t.exited;
     await t.kill();
     killed = true;
-    assert.ok(daemons().length > 0, 'the daemon is still running after the TUI\'s process group was killed');
+    assert.ok(daemons().length > 0, "the daemon is still running after the TUI's process group was killed");
   } finally {
     if (!killed) await t.kill();
     await env.cleanup();

@@ -30,7 +30,7 @@ shape.detectTest(cli);
 shape.headlessTurnTest(cli);
 
 shape.resumeTest(cli, {
-  title: 'resume: the second turn runs in the same session and its request carries the first turn\'s token',
+  title: "resume: the second turn runs in the same session and its request carries the first turn's token",
   check: ({ events, tok }) => assert.match(textOf(events), tok),
 });
 
@@ -46,7 +46,7 @@ live.ingestLiveTest(cli, {
 });
 
 shape.readSessionTest(cli, {
-  where: 'codex\'s own log',
+  where: "codex's own log",
   model: 'fake-model',
   // The record appended after dispose is part of the log now: an error event at the end.
   types: ['user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end', 'error'],
@@ -81,7 +81,7 @@ live.tuiInterruptTest(cli, {
 
 live.tuiResumeTest(cli, { resumeMs: 120_000 });
 shape.timeoutTest(cli, { timeoutMs: 8_000, message: 'did not finish within', reachesModel: false });
-shape.modelErrorTest(cli, 'codex\'s reason');
+shape.modelErrorTest(cli, "codex's reason");
 shape.loginFailureTest(cli, {
   title: 'no API key for the provider: exit 4 with the login hint',
   label: 'no key',

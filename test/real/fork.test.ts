@@ -87,8 +87,14 @@ for (const agent of AGENTS) {
     const { req, conv } = agentRequest(from, `FORK-NEW-${tag}`);
     const said = userTexts(conv);
     const own = said.slice(0, -1);
-    assert.ok(own.some((t) => t.includes(one)), `${agent}'s fork request holds turn one as its own earlier message`);
-    assert.ok(own.some((t) => t.includes(two)), `${agent}'s fork request holds turn two as its own earlier message`);
+    assert.ok(
+      own.some((t) => t.includes(one)),
+      `${agent}'s fork request holds turn one as its own earlier message`,
+    );
+    assert.ok(
+      own.some((t) => t.includes(two)),
+      `${agent}'s fork request holds turn two as its own earlier message`,
+    );
     assert.not.ok(bodyContains(req, BRIEF_BEGIN), 'no baton brief');
     assert.not.match(said.at(-1)!, new RegExp(`${one}|${two}`), 'the new message alone');
     const after = await cursorOf(nat.id, agent);
@@ -108,8 +114,13 @@ for (const agent of AGENTS) {
     from = home.fake.requests().length;
     await chat(['--conversation', id, `Source again: FORK-BACK-${tag}.`]);
     const back = agentRequest(from, `FORK-BACK-${tag}`);
-    assert.not.ok(bodyContains(back.req, `FORK-NEW-${tag}`), 'the source\'s session does not hold the fork\'s turn');
-    assert.ok(userTexts(back.conv).slice(0, -1).some((t) => t.includes(two)), 'the source\'s session went on');
+    assert.not.ok(bodyContains(back.req, `FORK-NEW-${tag}`), "the source's session does not hold the fork's turn");
+    assert.ok(
+      userTexts(back.conv)
+        .slice(0, -1)
+        .some((t) => t.includes(two)),
+      "the source's session went on",
+    );
     assert.is((await cursorOf(id, agent)).cursor!.agentSession, S, 'the source still runs its own session');
 
     const rep = await fork([id, '--at', String(endOfFirstTurn)]);
@@ -134,14 +145,14 @@ s('claude: a worktree fork at the last turn is native too, its session carried i
   assert.is(wt.mode, 'native', wt.replayReason);
   assert.equal(wt.nativeSession, { harness: 'claude', agentSession: S });
   const configDir = join(home.menv.home, '.claude');
-  assert.ok(existsSync(join(projectDir(configDir, wt.worktree!.cwd), `${S}.jsonl`)), 'the session log is carried into the worktree\'s project dir');
+  assert.ok(existsSync(join(projectDir(configDir, wt.worktree!.cwd), `${S}.jsonl`)), "the session log is carried into the worktree's project dir");
   assert.ok(existsSync(join(projectDir(configDir, home.menv.cwd), `${S}.jsonl`)), 'and stays where it was');
 
   const from = home.fake.requests().length;
   await chat(['--conversation', wt.id, 'In the worktree: FORK-NEW-WT.']);
   const { req, conv } = agentRequest(from, 'FORK-NEW-WT');
   const own = userTexts(conv).slice(0, -1);
-  assert.ok(own.some((t) => t.includes(one)) && own.some((t) => t.includes(two)), 'both turns, as claude\'s own messages');
+  assert.ok(own.some((t) => t.includes(one)) && own.some((t) => t.includes(two)), "both turns, as claude's own messages");
   assert.not.ok(bodyContains(req, BRIEF_BEGIN), 'no baton brief');
   assert.ok(bodyContains(req, wt.worktree!.cwd), 'claude runs in the worktree');
   const after = await cursorOf(wt.id, 'claude');

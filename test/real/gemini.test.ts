@@ -37,7 +37,7 @@ shape.headlessTurnTest(cli, {
 });
 
 shape.resumeTest(cli, {
-  title: 'resume: the second turn runs in the same session and its request carries the first turn\'s token',
+  title: "resume: the second turn runs in the same session and its request carries the first turn's token",
   check: ({ events, tok }) => assert.match(textOf(events), tok),
 });
 
@@ -67,7 +67,9 @@ s('without yes, gemini offers the model no tool that needs approval: nothing run
   assert.not.ok(existsSync(join(cli.env.cwd, 'denied.txt')));
   const main = cli.carrying(before, 'denied.txt').filter((r) => r.stream);
   assert.ok(main.length > 0);
-  const declared = ((main[0]!.body as { tools?: { functionDeclarations?: { name: string }[] }[] }).tools ?? []).flatMap((t) => (t.functionDeclarations ?? []).map((f) => f.name));
+  const declared = ((main[0]!.body as { tools?: { functionDeclarations?: { name: string }[] }[] }).tools ?? []).flatMap((t) =>
+    (t.functionDeclarations ?? []).map((f) => f.name),
+  );
   assert.ok(declared.includes('read_file'), 'read-only tools are offered');
   assert.not.ok(declared.includes('run_shell_command') || declared.includes('write_file'), `no shell or write tool declared: ${declared.join(', ')}`);
 });
@@ -81,7 +83,7 @@ live.ingestLiveTest(cli, {
 });
 
 shape.readSessionTest(cli, {
-  where: 'gemini\'s own log',
+  where: "gemini's own log",
   types: ['user_text', 'tool_call', 'tool_result', 'agent_text', 'notice', 'turn_end'],
   unknown: 'd50bfe5a-0000-49c9-a3d3-0000000dead0',
 });
@@ -122,7 +124,7 @@ s('the launched TUI for real: the approval on screen, then ingest has the call, 
 
 live.tuiResumeTest(cli, { resumeMs: 120_000 });
 shape.timeoutTest(cli, { timeoutMs: 30_000, message: 'did not finish within', reachesModel: false });
-shape.modelErrorTest(cli, 'gemini\'s reason');
+shape.modelErrorTest(cli, "gemini's reason");
 shape.loginFailureTest(cli, {
   title: 'no API key: exit 4 with the login hint',
   label: 'no key',

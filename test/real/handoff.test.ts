@@ -22,7 +22,10 @@ const { baton, chat } = home;
 
 /** The first model request (not a background call) made since `from` that carries `marker`. */
 function firstRequestWith(from: number, marker: string): LoggedRequest {
-  const hit = home.fake.requests().slice(from).find((r) => r.kind === 'generate' && bodyContains(r, marker));
+  const hit = home.fake
+    .requests()
+    .slice(from)
+    .find((r) => r.kind === 'generate' && bodyContains(r, marker));
   assert.ok(hit, `no model request carried ${marker}`);
   return hit!;
 }
@@ -30,7 +33,13 @@ function firstRequestWith(from: number, marker: string): LoggedRequest {
 h('the ring claude -> codex -> gemini -> qwen -> opencode -> claude', async () => {
   const first = await chat(['--new', '--agent', 'claude', 'Remember RING-ORIGIN-7731 for later.']);
   const id = first.conversation;
-  assert.match(first.entries.filter((e) => e.kind === 'agent_text').map((e) => e.text).join(''), /RING-ORIGIN-7731/);
+  assert.match(
+    first.entries
+      .filter((e) => e.kind === 'agent_text')
+      .map((e) => e.text)
+      .join(''),
+    /RING-ORIGIN-7731/,
+  );
   const hops = [...RING.slice(1), 'claude'];
   for (const [i, agent] of hops.entries()) {
     const instruction = `Hop ${i + 1}: continue with RING-HOP-${i + 1}.`;
@@ -44,10 +53,14 @@ h('the ring claude -> codex -> gemini -> qwen -> opencode -> claude', async () =
     if (i > 0) assert.ok(bodyContains(req, `RING-HOP-${i}`), `${agent}'s first request carries the previous hop`);
   }
   const show = await baton(['transcript', 'show', id]);
-  for (const [a, b] of [['claude', 'codex'], ['opencode', 'claude']]) assert.match(show.out, new RegExp(`Switched this conversation from ${a} to ${b}`));
+  for (const [a, b] of [
+    ['claude', 'codex'],
+    ['opencode', 'claude'],
+  ])
+    assert.match(show.out, new RegExp(`Switched this conversation from ${a} to ${b}`));
 });
 
-h('switching back resumes claude\'s own session and sends only the codex delta', async () => {
+h("switching back resumes claude's own session and sends only the codex delta", async () => {
   const first = await chat(['--new', '--agent', 'claude', 'Note BACK-FIRST-4410 please.']);
   const id = first.conversation;
   await chat(['--conversation', id, '--agent', 'codex', 'Codex, add BACK-CODEX-5520.']);
@@ -59,7 +72,10 @@ h('switching back resumes claude\'s own session and sends only the codex delta',
   const messages = (req.body as { messages: { role: string; content: unknown }[] }).messages;
   const asText = (m: { content: unknown }) => JSON.stringify(m.content);
   // claude's own earlier turn is in its native history, as an earlier message...
-  assert.ok(messages.slice(0, -1).some((m) => m.role === 'user' && asText(m).includes('BACK-FIRST-4410')), 'native history resumed');
+  assert.ok(
+    messages.slice(0, -1).some((m) => m.role === 'user' && asText(m).includes('BACK-FIRST-4410')),
+    'native history resumed',
+  );
   // ...and the new message carries the delta (codex's turn), not a replay of the first turn.
   const last = asText(messages[messages.length - 1]!);
   // The fake LLM's replies echo what they were sent, so codex's reply quotes the replay it
@@ -69,7 +85,7 @@ h('switching back resumes claude\'s own session and sends only the codex delta',
   assert.match(own, /Returning/);
   assert.match(own, /BACK-CODEX-5520/);
   assert.not.match(own, /Fresh start/);
-  assert.not.match(own, /BACK-FIRST-4410/, 'claude\'s own first turn is not replayed to it');
+  assert.not.match(own, /BACK-FIRST-4410/, "claude's own first turn is not replayed to it");
   assert.match(last, /BACK-RETURN-6630/);
 });
 

@@ -22,7 +22,7 @@ const timings: string[] = [];
 
 const config = suite('multiCliEnv: one home for several CLIs');
 
-config('the union of every CLI\'s variables and config files in one home; a missing CLI or a conflict is an error', async () => {
+config("the union of every CLI's variables and config files in one home; a missing CLI or a conflict is an error", async () => {
   const m = multiCliEnv({ fakeUrl: 'http://127.0.0.1:9', names: NAMES });
   try {
     for (const name of NAMES) {
@@ -78,7 +78,10 @@ for (const spec of SPECS) {
     assert.match(spec.parse(r).reply, tok, `${spec.name} reply: ${describeRun(r)}`);
     const reached = fake.requestsContaining(tok);
     assert.ok(reached.length > 0, `a model request carried ${tok}`);
-    assert.ok(reached.some((q) => q.api === spec.api), `${spec.name} spoke ${spec.api}: got ${reached.map((q) => q.api).join(', ')}`);
+    assert.ok(
+      reached.some((q) => q.api === spec.api),
+      `${spec.name} spoke ${spec.api}: got ${reached.map((q) => q.api).join(', ')}`,
+    );
     assert.ok(existsSync(join(m.home, spec.store)), `${spec.name} keeps its sessions in the shared home (${spec.store})`);
   });
 }

@@ -42,7 +42,7 @@ shape.headlessTurnTest(cli, {
 });
 
 shape.resumeTest(cli, {
-  title: 'resume: session/load, the same session, and the request carries the first turn\'s token',
+  title: "resume: session/load, the same session, and the request carries the first turn's token",
   check: ({ events, tok }) => {
     assert.match(textOf(events), tok);
     assert.not.match(textOf(events), cli.first!.token, 'the replayed history is not said again');
@@ -56,9 +56,15 @@ s('a 200k-character brief goes whole over stdin, and a model reaches opencode th
   const config = JSON.parse(cli.env.env.OPENCODE_CONFIG_CONTENT!);
   config.provider.fake.models['other-model'] = { name: 'Other Model' };
   const before = cli.lastSeq();
-  const { result, events } = await cli.turn('200k brief, other model', brief, { model: 'fake/other-model', env: { ...cli.env.env, OPENCODE_CONFIG_CONTENT: JSON.stringify(config) } });
+  const { result, events } = await cli.turn('200k brief, other model', brief, {
+    model: 'fake/other-model',
+    env: { ...cli.env.env, OPENCODE_CONFIG_CONTENT: JSON.stringify(config) },
+  });
   assert.ok(result.agentSession);
-  assert.not.ok(events.some((e) => e.type === 'notice'), JSON.stringify(events.filter((e) => e.type === 'notice')));
+  assert.not.ok(
+    events.some((e) => e.type === 'notice'),
+    JSON.stringify(events.filter((e) => e.type === 'notice')),
+  );
   const reached = cli.carrying(before, `LAST ${tok}`);
   assert.ok(reached.length > 0, 'the end of the brief reached the model');
   // (opencode's title request goes to its small_model, fake-model.)
@@ -78,7 +84,10 @@ s('a shell call without --yes is refused: a denied approval, an error result, no
   assert.ok(approval, JSON.stringify(events));
   assert.is(approval.decision, 'denied');
   assert.match(approval.detail ?? '', '--yes');
-  assert.ok(events.some((e) => e.type === 'tool_result' && e.isError), 'the refused call has an error result');
+  assert.ok(
+    events.some((e) => e.type === 'tool_result' && e.isError),
+    'the refused call has an error result',
+  );
   assert.not.ok(existsSync(join(cli.env.cwd, 'refused.txt')), 'the command did not run');
 });
 
@@ -106,7 +115,7 @@ s('ingest of a known session starts at its end: the earlier turns give no events
 });
 
 shape.readSessionTest(cli, {
-  where: 'opencode\'s database',
+  where: "opencode's database",
   model: 'fake/fake-model',
   types: { startsWith: ['user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end', 'user_text'], turns: 3 },
   logPath: () => join(cli.env.home, '.local/share/opencode/opencode.db'),

@@ -45,7 +45,11 @@ s('defaults a drop-in may leave out: no families, resume only, a tab can open a 
 
 s('statusFromScreen reads every screen captured from the real TUI as the built-in qwen driver does', () => {
   const dirs = ['../fixtures/screens', '../fixtures/qwen/screens'].map((d) => fileURLToPath(new URL(d, import.meta.url)));
-  const screens = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith('.txt') && (d.endsWith('qwen/screens') || f.startsWith('qwen-'))).map((f) => join(d, f)));
+  const screens = dirs.flatMap((d) =>
+    readdirSync(d)
+      .filter((f) => f.endsWith('.txt') && (d.endsWith('qwen/screens') || f.startsWith('qwen-')))
+      .map((f) => join(d, f)),
+  );
   assert.ok(screens.length >= 9, `captured screens: ${screens.length}`);
   for (const path of screens) {
     const lines = readFileSync(path, 'utf8').split('\n');
@@ -70,27 +74,36 @@ shape.bogusResumeTest(cli, { bogus: '00000000-0000-4000-8000-00000000dead', unto
 
 live.ingestLiveTest(cli, { log: 'the log', promptMs: 90_000, shell: 'run_shell_command', afterDispose: 'turn' });
 
-s('the TUI it launches for real (argv only): idle on screen, a message typed at its prompt is followed by ingest from qwen\'s chat log, idle again', async () => {
-  const spec = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env });
-  assert.equal(spec, { command: 'qwen', args: [], env: {}, cwd: cli.env.cwd });
-  assert.equal((await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, model: 'm', resume: 's-1', args: ['--debug'] })).args, ['--debug', '--model', 'm', '--resume', 's-1']);
-  const tok = token('tui');
-  await cli.withTui(spec, async (tui, events) => {
-    const started = Date.now();
-    await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 150_000, 'qwen idle on screen');
-    tui.paste(`hi ${tok}`);
-    await tui.waitFor(tok, 15_000);
-    tui.press('Enter');
-    await until(() => events.some((e) => e.type === 'turn_end'), 'the turn from the log', 90_000);
-    await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, 'qwen idle again after its reply');
-    cli.timed('TUI start + 1 turn', started);
-    assert.equal(typesOf(events), ['session', 'user_text', 'agent_text', 'turn_end']);
-    assert.is((events[1] as Of<'user_text'>).text, `hi ${tok}`);
-    assert.match((events[2] as Of<'agent_text'>).text, `You said: hi ${tok}`);
-    assert.ok(((events[3] as Of<'turn_end'>).usage?.inputTokens ?? 0) > 0, 'usage from the log');
-  });
-  await until(() => cli.left().length === 0, 'nothing of the TUI left', 15_000);
-});
+s(
+  "the TUI it launches for real (argv only): idle on screen, a message typed at its prompt is followed by ingest from qwen's chat log, idle again",
+  async () => {
+    const spec = await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env });
+    assert.equal(spec, { command: 'qwen', args: [], env: {}, cwd: cli.env.cwd });
+    assert.equal((await cli.driver.launch({ cwd: cli.env.cwd, env: cli.env.env, model: 'm', resume: 's-1', args: ['--debug'] })).args, [
+      '--debug',
+      '--model',
+      'm',
+      '--resume',
+      's-1',
+    ]);
+    const tok = token('tui');
+    await cli.withTui(spec, async (tui, events) => {
+      const started = Date.now();
+      await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 150_000, 'qwen idle on screen');
+      tui.paste(`hi ${tok}`);
+      await tui.waitFor(tok, 15_000);
+      tui.press('Enter');
+      await until(() => events.some((e) => e.type === 'turn_end'), 'the turn from the log', 90_000);
+      await tui.waitFor((_, t) => cli.driver.statusFromScreen!(t.rows()) === 'idle', 30_000, 'qwen idle again after its reply');
+      cli.timed('TUI start + 1 turn', started);
+      assert.equal(typesOf(events), ['session', 'user_text', 'agent_text', 'turn_end']);
+      assert.is((events[1] as Of<'user_text'>).text, `hi ${tok}`);
+      assert.match((events[2] as Of<'agent_text'>).text, `You said: hi ${tok}`);
+      assert.ok(((events[3] as Of<'turn_end'>).usage?.inputTokens ?? 0) > 0, 'usage from the log');
+    });
+    await until(() => cli.left().length === 0, 'nothing of the TUI left', 15_000);
+  },
+);
 
 shape.notInstalledTest(cli, '/usr/bin:/bin');
 

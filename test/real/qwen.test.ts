@@ -48,7 +48,7 @@ shape.bogusResumeTest(cli, { bogus: '00000000-0000-4000-8000-00000000dead', unto
 
 shape.toolsTest(cli, { names: ['run_shell_command', 'write_file'] });
 
-s('auto-update off: baton\'s system settings layer is read and wins over the user\'s own settings', async () => {
+s("auto-update off: baton's system settings layer is read and wins over the user's own settings", async () => {
   const { env } = cli;
   // The user's settings allow every tool; their own system settings file says "default".
   const userSettings = join(env.home, '.qwen/settings.json');
@@ -59,11 +59,11 @@ s('auto-update off: baton\'s system settings layer is read and wins over the use
     writeFileSync(userSettings, JSON.stringify({ ...JSON.parse(original), tools: { approvalMode: 'yolo' } }));
     const control = token('user-yolo');
     await cli.turn('user settings yolo', `[[FAKE_SHELL: echo ${control} > user-yolo.txt]]`);
-    assert.is(readFileSync(join(env.cwd, 'user-yolo.txt'), 'utf8').trim(), control, 'the user\'s yolo setting applies on its own');
+    assert.is(readFileSync(join(env.cwd, 'user-yolo.txt'), 'utf8').trim(), control, "the user's yolo setting applies on its own");
 
     const tok = token('system-default');
     await cli.turn('system settings win', `[[FAKE_SHELL: echo ${tok} > system-wins.txt]]`, { env: { ...env.env, QWEN_CODE_SYSTEM_SETTINGS_PATH: sys } });
-    assert.not.ok(existsSync(join(env.cwd, 'system-wins.txt')), 'the system layer (the user\'s, merged into baton\'s) overrode yolo');
+    assert.not.ok(existsSync(join(env.cwd, 'system-wins.txt')), "the system layer (the user's, merged into baton's) overrode yolo");
     const layer = JSON.parse(readFileSync(join(env.env.XDG_CONFIG_HOME!, 'baton/qwen/system-settings.json'), 'utf8'));
     assert.equal(layer, { tools: { approvalMode: 'default' }, general: { enableAutoUpdate: false }, $version: 4 });
   } finally {
@@ -74,7 +74,7 @@ s('auto-update off: baton\'s system settings layer is read and wins over the use
 live.ingestLiveTest(cli, { log: 'the log', promptMs: 90_000, shell: 'run_shell_command', afterDispose: 'turn' });
 
 shape.readSessionTest(cli, {
-  where: 'qwen\'s own chat log',
+  where: "qwen's own chat log",
   model: 'fake-model',
   types: ['user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end'],
   logPath: (session) => join(chatsDir(join(cli.env.home, '.qwen'), cli.env.cwd), `${session}.jsonl`),

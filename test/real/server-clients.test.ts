@@ -49,7 +49,12 @@ interface Said {
 function recorded(): Said[] {
   return recordedEntries(join(menv.dir, 'baton-home'))
     .filter((e) => e.kind === 'user_message' || e.kind === 'agent_text')
-    .map(({ conversation, kind, text, author: a }) => ({ conversation, kind: kind!, text: text ?? '', author: a?.type === 'user' ? `${a.name}@${a.device}` : (a?.type ?? '?') }));
+    .map(({ conversation, kind, text, author: a }) => ({
+      conversation,
+      kind: kind!,
+      text: text ?? '',
+      author: a?.type === 'user' ? `${a.name}@${a.device}` : (a?.type ?? '?'),
+    }));
 }
 
 const users = () => recorded().filter((r) => r.kind === 'user_message');
@@ -78,50 +83,57 @@ s.before(async () => {
 });
 s.after(() => endRealTui(terms, menv, fake));
 
-s('two clients write into one queue while claude works; the turn and the queue finish with nobody attached, in arrival order, each message recorded with its author; a new client sees it', async () => {
-  const a = client([menv.cwd], ANA);
-  await a.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker');
-  await pickEntry(a, 'Claude Code');
-  await a.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
-  const b = client(['attach'], BO);
-  await b.waitFor(/\? for shortcuts/, 30_000, 'the second client shows the tab');
+s(
+  'two clients write into one queue while claude works; the turn and the queue finish with nobody attached, in arrival order, each message recorded with its author; a new client sees it',
+  async () => {
+    const a = client([menv.cwd], ANA);
+    await a.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker');
+    await pickEntry(a, 'Claude Code');
+    await a.waitFor(/\? for shortcuts/, 90_000, 'claude ready');
+    const b = client(['attach'], BO);
+    await b.waitFor(/\? for shortcuts/, 30_000, 'the second client shows the tab');
 
-  await heldTurn(a, 't1', 'first from ana MARK-A1');
-  // The compose bar is one, as the view is: bo writes in it now.
-  b.type('from bo MARK-B1');
-  await b.waitFor(/bo@desk › from bo MARK-B1/, 10_000, 'the compose bar names who is writing');
-  b.press('Enter');
-  await b.waitFor(/queued \(1\)/, 10_000, 'bo\'s message queued behind the turn');
-  a.type('from ana MARK-A2');
-  a.press('Enter');
-  await a.waitFor(/queued \(2\)/, 10_000, 'ana\'s second message queued behind it');
+    await heldTurn(a, 't1', 'first from ana MARK-A1');
+    // The compose bar is one, as the view is: bo writes in it now.
+    b.type('from bo MARK-B1');
+    await b.waitFor(/bo@desk › from bo MARK-B1/, 10_000, 'the compose bar names who is writing');
+    b.press('Enter');
+    await b.waitFor(/queued \(1\)/, 10_000, "bo's message queued behind the turn");
+    a.type('from ana MARK-A2');
+    a.press('Enter');
+    await a.waitFor(/queued \(2\)/, 10_000, "ana's second message queued behind it");
 
-  // Everyone leaves while the turn is under way.
-  a.press('C-b', 'd');
-  assert.is(await a.exited, 0);
-  b.press('C-b', 'd');
-  assert.is(await b.exited, 0);
-  const ls = spawnSync(process.execPath, [CLI, 'ls'], { cwd: menv.cwd, env, encoding: 'utf8' });
-  assert.match(ls.stdout, /1: Claude Code[^\n]*working/, `the tab works on with nobody attached: ${ls.stdout}${ls.stderr}`);
+    // Everyone leaves while the turn is under way.
+    a.press('C-b', 'd');
+    assert.is(await a.exited, 0);
+    b.press('C-b', 'd');
+    assert.is(await b.exited, 0);
+    const ls = spawnSync(process.execPath, [CLI, 'ls'], { cwd: menv.cwd, env, encoding: 'utf8' });
+    assert.match(ls.stdout, /1: Claude Code[^\n]*working/, `the tab works on with nobody attached: ${ls.stdout}${ls.stderr}`);
 
-  fake.release('t1');
-  await until(() => replied('MARK-A2'), 'the turn and both queued messages answered, nobody attached', 180_000);
-  const said = users().map((u) => `${u.author}: ${u.text.replace(/^\[ ?\[FAKE_HOLD: t1\]\] /, '')}`);
-  assert.equal(said, ['ana@laptop: first from ana MARK-A1', 'bo@desk: from bo MARK-B1', 'ana@laptop: from ana MARK-A2'], 'in arrival order, each with its author');
-  assert.ok(replied('MARK-A1') && replied('MARK-B1'), 'each answered');
+    fake.release('t1');
+    await until(() => replied('MARK-A2'), 'the turn and both queued messages answered, nobody attached', 180_000);
+    const said = users().map((u) => `${u.author}: ${u.text.replace(/^\[ ?\[FAKE_HOLD: t1\]\] /, '')}`);
+    assert.equal(
+      said,
+      ['ana@laptop: first from ana MARK-A1', 'bo@desk: from bo MARK-B1', 'ana@laptop: from ana MARK-A2'],
+      'in arrival order, each with its author',
+    );
+    assert.ok(replied('MARK-A1') && replied('MARK-B1'), 'each answered');
 
-  // The transcript's own view says who wrote what.
-  const id = users()[0]!.conversation;
-  const show = spawnSync(process.execPath, [CLI, 'transcript', 'show', id], { cwd: menv.cwd, env, encoding: 'utf8' });
-  assert.is(show.status, 0, show.stderr);
-  assert.match(show.stdout, /ana@laptop\n[^\n]*MARK-A1[^]*bo@desk\n[^\n]*MARK-B1[^]*ana@laptop\n[^\n]*MARK-A2/);
+    // The transcript's own view says who wrote what.
+    const id = users()[0]!.conversation;
+    const show = spawnSync(process.execPath, [CLI, 'transcript', 'show', id], { cwd: menv.cwd, env, encoding: 'utf8' });
+    assert.is(show.status, 0, show.stderr);
+    assert.match(show.stdout, /ana@laptop\n[^\n]*MARK-A1[^]*bo@desk\n[^\n]*MARK-B1[^]*ana@laptop\n[^\n]*MARK-A2/);
 
-  const c = client(['attach'], ANA);
-  await c.waitFor(/You said: from ana MARK-A2/, 30_000, 'the reattached screen shows what happened meanwhile');
-  await c.waitFor(/1:Claude Code[^\n]*idle/, 30_000, 'claude idle');
-  c.press('C-b', 'd');
-  assert.is(await c.exited, 0);
-});
+    const c = client(['attach'], ANA);
+    await c.waitFor(/You said: from ana MARK-A2/, 30_000, 'the reattached screen shows what happened meanwhile');
+    await c.waitFor(/1:Claude Code[^\n]*idle/, 30_000, 'claude idle');
+    c.press('C-b', 'd');
+    assert.is(await c.exited, 0);
+  },
+);
 
 for (const signal of ['SIGKILL', 'SIGHUP'] as const) {
   s(`a turn under way when its client gets ${signal} completes; the transcript has it; the next client sees it`, async () => {
@@ -133,7 +145,11 @@ for (const signal of ['SIGKILL', 'SIGHUP'] as const) {
     await t.exited;
     fake.release(signal);
     await until(() => replied(mark), `the turn answered after the client's ${signal}`, 120_000);
-    assert.equal(marked(mark).map((u) => u.author), ['ana@laptop'], 'recorded once, as ana\'s');
+    assert.equal(
+      marked(mark).map((u) => u.author),
+      ['ana@laptop'],
+      "recorded once, as ana's",
+    );
     const next = client(['attach'], BO);
     await next.waitFor(new RegExp(`You said: [^\\n]*during a ${signal} ${mark}`), 30_000, 'the reattached screen shows the reply');
     next.press('C-b', 'd');
@@ -141,13 +157,13 @@ for (const signal of ['SIGKILL', 'SIGHUP'] as const) {
   });
 }
 
-s('two clients write into two tabs: each tab\'s conversation records its own author, in the compose bar or typed in the pane', async () => {
+s("two clients write into two tabs: each tab's conversation records its own author, in the compose bar or typed in the pane", async () => {
   const a = client(['attach'], ANA);
   await a.waitFor(/1:Claude Code[^\n]*idle/, 30_000);
   a.press('C-b', 'c');
   await a.waitFor(/│Claude Code  \d[^]*│Plain shell/, 60_000, 'the picker for a second tab');
   await pickEntry(a, 'Claude Code');
-  await a.waitFor(/2:Claude Code[^\n]*idle/, 90_000, 'the second tab\'s claude ready');
+  await a.waitFor(/2:Claude Code[^\n]*idle/, 90_000, "the second tab's claude ready");
   const b = client(['attach'], BO);
   await b.waitFor(/2:Claude Code/, 30_000);
   send(a, 'in tab two from ana MARK-T2');
@@ -166,7 +182,11 @@ s('two clients write into two tabs: each tab\'s conversation records its own aut
   const [t2] = marked('MARK-T2');
   assert.is(t1?.author, 'bo@desk');
   assert.is(t2?.author, 'ana@laptop');
-  assert.equal(marked('MARK-P').map((u) => u.author), ['bo@desk'], 'typed in the pane: recorded as the client that typed it');
+  assert.equal(
+    marked('MARK-P').map((u) => u.author),
+    ['bo@desk'],
+    'typed in the pane: recorded as the client that typed it',
+  );
   assert.is.not(t1!.conversation, t2!.conversation, 'two conversations, one per tab');
   assert.is(t1!.conversation, marked('MARK-A1')[0]!.conversation, 'tab one is the first conversation');
 });

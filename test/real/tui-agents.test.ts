@@ -36,7 +36,7 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   t.press('C-b', 'm');
   t.type('hello MARK-E2E-1');
   t.press('Enter');
-  await t.waitFor(/You said: hello MARK-E2E-1/, 90_000, 'claude\'s reply in the pane');
+  await t.waitFor(/You said: hello MARK-E2E-1/, 90_000, "claude's reply in the pane");
   await t.waitFor(/1:Claude Code[^\n]*idle/, 60_000, 'claude idle again');
 
   // Keep claude busy: the fake LLM never answers this one.
@@ -61,7 +61,7 @@ s('a compose-bar message reaches claude; an armed switch is refused while it wor
   t.press('C-b', 'm');
   t.press('Enter');
   await t.waitFor(/1:Codex CLI/, 60_000, 'the tab now runs codex');
-  const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'MARK-E2E-2'), 90_000, 'codex\'s first request');
+  const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'MARK-E2E-2'), 90_000, "codex's first request");
   assert.ok(bodyContains(req, '[baton handoff brief]'), 'codex got the brief');
   // Nothing private on a command line: no process of the agents' (nor baton's) has the brief
   // or a message in its argv, which /proc/PID/cmdline shows to every user.

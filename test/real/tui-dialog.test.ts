@@ -45,33 +45,40 @@ s.before(async () => {
 });
 s.after(() => endRealTui([t], menv, fake));
 
-s('claude\'s folder-trust dialog reads as needing the user; a compose-bar message is queued, not typed into it; answered in the pane, the message goes once', async () => {
-  await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code');
-  await pickEntry(t, 'Claude Code');
-  await t.waitFor(TRUST_DIALOG, 90_000, 'claude\'s folder-trust dialog');
-  await t.waitFor(/1:Claude Code[^\n]*needs (approval|you)/, 30_000, 'the tab says it needs the user');
+s(
+  "claude's folder-trust dialog reads as needing the user; a compose-bar message is queued, not typed into it; answered in the pane, the message goes once",
+  async () => {
+    await t.waitFor(/│Claude Code  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Claude Code');
+    await pickEntry(t, 'Claude Code');
+    await t.waitFor(TRUST_DIALOG, 90_000, "claude's folder-trust dialog");
+    await t.waitFor(/1:Claude Code[^\n]*needs (approval|you)/, 30_000, 'the tab says it needs the user');
 
-  t.press('C-b', 'm');
-  t.type(MSG);
-  t.press('Enter');
-  await t.waitFor(/queued \(1\)/, 10_000, 'the message queued');
-  // Typed, it would have gone at once (paste, then Enter within a second): the dialog stays, unanswered.
-  await holds((scr) => TRUST_DIALOG.test(scr) && /queued \(1\)/.test(scr), 4000, 'the dialog is still up and the message still queued');
-  assert.is(fake.requestsContaining('MARK-T1').length, 0, 'nothing reached the model');
+    t.press('C-b', 'm');
+    t.type(MSG);
+    t.press('Enter');
+    await t.waitFor(/queued \(1\)/, 10_000, 'the message queued');
+    // Typed, it would have gone at once (paste, then Enter within a second): the dialog stays, unanswered.
+    await holds((scr) => TRUST_DIALOG.test(scr) && /queued \(1\)/.test(scr), 4000, 'the dialog is still up and the message still queued');
+    assert.is(fake.requestsContaining('MARK-T1').length, 0, 'nothing reached the model');
 
-  // The user answers the dialog in the pane ("Yes, I trust this folder" is selected).
-  await pressEscape(t);
-  t.press('Enter');
-  await fake.waitForRequest((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-T1'), 90_000, 'the model answering the queued message');
-  await t.waitFor(/You said: hello from the compose bar MARK-T1/, 60_000, 'claude\'s reply in the pane');
-  await t.waitFor((scr) => /1:Claude Code[^\n]*idle/.test(scr) && !/queued \(\d+\)/.test(scr), 60_000, 'claude idle, baton\'s queue empty');
+    // The user answers the dialog in the pane ("Yes, I trust this folder" is selected).
+    await pressEscape(t);
+    t.press('Enter');
+    await fake.waitForRequest((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-T1'), 90_000, 'the model answering the queued message');
+    await t.waitFor(/You said: hello from the compose bar MARK-T1/, 60_000, "claude's reply in the pane");
+    await t.waitFor((scr) => /1:Claude Code[^\n]*idle/.test(scr) && !/queued \(\d+\)/.test(scr), 60_000, "claude idle, baton's queue empty");
 
-  const turns = fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${MSG}`));
-  assert.is(turns.length, 1, 'one model turn on the message');
-  assert.equal(recordedUserMessages(join(menv.dir, 'baton-home')).filter((u) => u.includes('MARK-T1')), [MSG], 'recorded once, as typed');
-  // The folder is trusted because the user said so in the pane.
-  const claudeJson = JSON.parse(readFileSync(join(menv.home, '.claude.json'), 'utf8')) as { projects?: Record<string, { hasTrustDialogAccepted?: boolean }> };
-  assert.ok(claudeJson.projects?.[untrusted]?.hasTrustDialogAccepted, 'trusted by the user\'s answer');
-});
+    const turns = fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${MSG}`));
+    assert.is(turns.length, 1, 'one model turn on the message');
+    assert.equal(
+      recordedUserMessages(join(menv.dir, 'baton-home')).filter((u) => u.includes('MARK-T1')),
+      [MSG],
+      'recorded once, as typed',
+    );
+    // The folder is trusted because the user said so in the pane.
+    const claudeJson = JSON.parse(readFileSync(join(menv.home, '.claude.json'), 'utf8')) as { projects?: Record<string, { hasTrustDialogAccepted?: boolean }> };
+    assert.ok(claudeJson.projects?.[untrusted]?.hasTrustDialogAccepted, "trusted by the user's answer");
+  },
+);
 
 s.run();

@@ -37,7 +37,12 @@ let t: TestTerminal;
 
 const batonHome = () => join(menv.dir, 'baton-home');
 const convDirs = () => readdirSync(join(batonHome(), 'conversations'));
-const meta = (id: string) => JSON.parse(readFileSync(join(batonHome(), 'conversations', id, 'meta.json'), 'utf8')) as Record<string, unknown> & { cwd: string; forkedFrom?: { conversation: string; seq: number }; worktreeBranch?: string };
+const meta = (id: string) =>
+  JSON.parse(readFileSync(join(batonHome(), 'conversations', id, 'meta.json'), 'utf8')) as Record<string, unknown> & {
+    cwd: string;
+    forkedFrom?: { conversation: string; seq: number };
+    worktreeBranch?: string;
+  };
 type Row = { kind?: string; text?: string; seq?: number };
 const entries = (id: string): Row[] =>
   readFileSync(join(batonHome(), 'conversations', id, 'transcript.jsonl'), 'utf8')
@@ -45,7 +50,10 @@ const entries = (id: string): Row[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Row)
     .filter((e) => e.kind !== undefined && e.seq !== undefined);
-const texts = (id: string, kind: string) => entries(id).filter((e) => e.kind === kind).map((e) => e.text ?? '');
+const texts = (id: string, kind: string) =>
+  entries(id)
+    .filter((e) => e.kind === kind)
+    .map((e) => e.text ?? '');
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
 
 function startBaton(dir: string): TestTerminal {
@@ -53,7 +61,16 @@ function startBaton(dir: string): TestTerminal {
     cols: 120,
     rows: 36,
     cwd: dir,
-    env: { ...menv.env, ...serverEnv(menv.dir), PWD: dir, BATON_HOME: batonHome(), BATON_WORKTREES_DIR: forks, XDG_CONFIG_HOME: join(menv.dir, 'config'), TERM: 'xterm-256color', LANG: 'C.UTF-8' },
+    env: {
+      ...menv.env,
+      ...serverEnv(menv.dir),
+      PWD: dir,
+      BATON_HOME: batonHome(),
+      BATON_WORKTREES_DIR: forks,
+      XDG_CONFIG_HOME: join(menv.dir, 'config'),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+    },
   });
 }
 
@@ -150,7 +167,7 @@ s('f on the second reply, t: a new tab holding the history up to there, its clau
   assert.match(at?.text ?? '', /You said: second message BETA/);
   t.type('t');
   // Marked as a fork of that entry, in the tab bar.
-  await t.waitFor(new RegExp(`2:Claude Code ↳#${forkSeq} `), 60_000, 'the fork\'s tab');
+  await t.waitFor(new RegExp(`2:Claude Code ↳#${forkSeq} `), 60_000, "the fork's tab");
   // Not the last turn: claude's own session holds what came after, so the fork is a replay.
   await t.waitFor(new RegExp(`Forked at #${forkSeq} \\(replay\\)\\.`), 60_000, 'the fork said in the status line');
   await t.waitForGone(/Transcript:/, 5_000);
@@ -159,13 +176,24 @@ s('f on the second reply, t: a new tab holding the history up to there, its clau
   assert.ok(fork, 'a new conversation on disk');
   assert.equal(meta(fork).forkedFrom, { conversation: source, seq: forkSeq });
   assert.is(meta(fork).cwd, repo, 'a tab fork runs in the same directory');
-  assert.equal(texts(fork, 'user_message').filter((x) => !x.startsWith('[baton')).sort(), ['first message ALPHA', 'second message BETA']);
+  assert.equal(
+    texts(fork, 'user_message')
+      .filter((x) => !x.startsWith('[baton'))
+      .sort(),
+    ['first message ALPHA', 'second message BETA'],
+  );
   assert.ok(texts(fork, 'agent_text').some((x) => x.includes('You said: second message BETA')));
-  assert.not.ok(entries(fork).some((e) => e.seq! > forkSeq && e.kind === 'agent_text' && e.text!.includes('GAMMA')), 'nothing after the fork point');
-  assert.ok(entries(source).some((e) => e.text?.includes('third message GAMMA')), 'the source keeps its history');
+  assert.not.ok(
+    entries(fork).some((e) => e.seq! > forkSeq && e.kind === 'agent_text' && e.text!.includes('GAMMA')),
+    'nothing after the fork point',
+  );
+  assert.ok(
+    entries(source).some((e) => e.text?.includes('third message GAMMA')),
+    'the source keeps its history',
+  );
 
   // The fork's claude starts blank and ready: no model turn is spent on the brief alone.
-  await t.waitFor(idle(2), 90_000, 'the fork\'s claude ready');
+  await t.waitFor(idle(2), 90_000, "the fork's claude ready");
   await t.waitFor(/Your next message carries the conversation so far to Claude Code/, 10_000, 'the compose bar says the brief waits for the next message');
   assert.is(fake.requests().filter((r) => bodyContains(r, `baton transcript show ${fork}`)).length, 0, 'nothing sent yet');
   // The next message carries it: the history up to the fork point, nothing after it, then the message.
@@ -176,19 +204,22 @@ s('f on the second reply, t: a new tab holding the history up to there, its clau
   assert.ok(bodyContains(req, 'in the fork DELTA'));
   assert.not.ok(bodyContains(req, 'third message GAMMA'));
   await until(() => texts(fork, 'user_message').includes('in the fork DELTA'), 'the message recorded in the fork');
-  assert.not.ok(texts(fork, 'user_message').some((x) => x.includes('[baton handoff brief]')), 'the brief is never a user message');
+  assert.not.ok(
+    texts(fork, 'user_message').some((x) => x.includes('[baton handoff brief]')),
+    'the brief is never a user message',
+  );
 });
 
 let wtFork: string;
 
-s('f, w: a new git worktree on branch baton/<id> holding the files after the fork point; the new tab\'s claude runs there', async () => {
+s("f, w: a new git worktree on branch baton/<id> holding the files after the fork point; the new tab's claude runs there", async () => {
   await pressEscape();
   t.press('C-b', '1');
   await selectInTranscript('You said: second message BETA');
   t.type('f');
   await t.waitFor(new RegExp(`Fork at #${forkSeq}`), 10_000, 'the fork dialog');
   t.type('w');
-  await t.waitFor(/3:Claude Code/, 90_000, 'the worktree fork\'s tab');
+  await t.waitFor(/3:Claude Code/, 90_000, "the worktree fork's tab");
   await t.waitFor(/Forked at #\d+ \(replay\) in the worktree/, 60_000, 'the worktree fork said in the status line');
   wtFork = convDirs().find((id) => id !== source && meta(id).worktreeBranch)!;
   assert.ok(wtFork, 'a conversation with a worktree');
@@ -199,32 +230,35 @@ s('f, w: a new git worktree on branch baton/<id> holding the files after the for
   assert.ok(m.cwd.startsWith(forks), `under BATON_WORKTREES_DIR: ${m.cwd}`);
   assert.match(git(repo, 'worktree', 'list', '--porcelain'), new RegExp(`worktree ${m.cwd}\\nHEAD [0-9a-f]+\\nbranch refs/heads/baton/${wtFork}`));
   assert.is(readFileSync(join(m.cwd, 'a.txt'), 'utf8'), 'after-beta\n', 'the files as they were after the fork point');
-  assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'later\n', 'the source\'s files untouched');
+  assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'later\n', "the source's files untouched");
   // claude shows the directory it runs in under its banner.
   await t.waitFor((scr) => scr.includes(m.cwd), 60_000, 'claude running in the worktree');
-  await t.waitFor(idle(3), 90_000, 'the worktree fork\'s claude ready');
+  await t.waitFor(idle(3), 90_000, "the worktree fork's claude ready");
 });
 
-s('closing the worktree fork\'s tab offers removal; a dirty worktree is said so and asked again; then worktree and branch are gone, the conversation stays', async () => {
-  const { cwd } = meta(wtFork);
-  writeFileSync(join(cwd, 'new-file.txt'), 'uncommitted\n');
-  await pressEscape();
-  t.press('C-b', 'x');
-  const offer = await t.waitFor(/Fork closed/, 30_000, 'the removal offer');
-  assert.match(offer, /keep the worktree and the branch/);
-  assert.not.match(offer, /exited \(code/, 'the closed tab\'s agent ending is not reported as if the tab were still there');
-  assert.ok(offer.includes(`baton/${wtFork}`));
-  t.type('r');
-  const again = await t.waitFor(/Worktree not removed/, 30_000, 'the dirty refusal');
-  assert.match(again, /uncommitted changes/);
-  assert.ok(existsSync(cwd), 'nothing removed yet');
-  t.type('f');
-  await t.waitFor(/Removed the worktree/, 30_000, 'the removal said');
-  assert.not.ok(existsSync(cwd), 'the worktree directory is gone');
-  assert.not.match(git(repo, 'branch', '--list'), new RegExp(`baton/${wtFork}`), 'the branch is gone');
-  assert.ok(convDirs().includes(wtFork), 'the conversation stays');
-  assert.not.match(t.row(0), /3:Claude Code/);
-});
+s(
+  "closing the worktree fork's tab offers removal; a dirty worktree is said so and asked again; then worktree and branch are gone, the conversation stays",
+  async () => {
+    const { cwd } = meta(wtFork);
+    writeFileSync(join(cwd, 'new-file.txt'), 'uncommitted\n');
+    await pressEscape();
+    t.press('C-b', 'x');
+    const offer = await t.waitFor(/Fork closed/, 30_000, 'the removal offer');
+    assert.match(offer, /keep the worktree and the branch/);
+    assert.not.match(offer, /exited \(code/, "the closed tab's agent ending is not reported as if the tab were still there");
+    assert.ok(offer.includes(`baton/${wtFork}`));
+    t.type('r');
+    const again = await t.waitFor(/Worktree not removed/, 30_000, 'the dirty refusal');
+    assert.match(again, /uncommitted changes/);
+    assert.ok(existsSync(cwd), 'nothing removed yet');
+    t.type('f');
+    await t.waitFor(/Removed the worktree/, 30_000, 'the removal said');
+    assert.not.ok(existsSync(cwd), 'the worktree directory is gone');
+    assert.not.match(git(repo, 'branch', '--list'), new RegExp(`baton/${wtFork}`), 'the branch is gone');
+    assert.ok(convDirs().includes(wtFork), 'the conversation stays');
+    assert.not.match(t.row(0), /3:Claude Code/);
+  },
+);
 
 s('r on the second reply, restore refused over changes no checkpoint holds, forced: later entries leave the view, the file is back', async () => {
   await pressEscape();
@@ -240,7 +274,10 @@ s('r on the second reply, restore refused over changes no checkpoint holds, forc
   const refused = await t.waitFor(/Files not restored/, 30_000, 'the restore refusal');
   assert.match(refused, /changes that no checkpoint holds/);
   assert.is(readFileSync(join(repo, 'a.txt'), 'utf8'), 'later\n', 'nothing restored yet');
-  assert.not.ok(entries(source).some((e) => e.kind === 'reset'), 'nothing reset yet');
+  assert.not.ok(
+    entries(source).some((e) => e.kind === 'reset'),
+    'nothing reset yet',
+  );
   t.type('f');
   await t.waitFor(new RegExp(`Reset to #${forkSeq}: \\d+ entr(y|ies) hidden, files restored\\.`), 30_000, 'the reset said');
   const view = await t.waitFor(/reset to \[\d+\], worktree restored/, 10_000, 'the reset in the view');
@@ -301,7 +338,10 @@ s('u in the transcript view undoes the reset: the hidden turn is back, claude (w
   t.type('q');
   await t.waitForGone(/Transcript:/, 10_000);
   await t.waitFor(new RegExp(`the reset to #${forkSeq} was undone`), 10_000, 'the notice says so');
-  assert.ok(entries(source).some((e) => e.kind === 'reset' && (e as { undoes?: number }).undoes !== undefined), 'the undo is an entry');
+  assert.ok(
+    entries(source).some((e) => e.kind === 'reset' && (e as { undoes?: number }).undoes !== undefined),
+    'the undo is an entry',
+  );
 });
 
 let stayed: { cwd: string; worktreeBranch?: string } | undefined;
@@ -314,7 +354,7 @@ s('quitting with a worktree fork open removes nothing and says the worktree stay
   t.type('f');
   await t.waitFor(/Fork at #\d+/, 10_000, 'the fork dialog');
   t.type('w');
-  await t.waitFor(/3:Claude Code ↳#\d+ ⎇/, 90_000, 'the worktree fork\'s tab');
+  await t.waitFor(/3:Claude Code ↳#\d+ ⎇/, 90_000, "the worktree fork's tab");
   const kept = convDirs().find((id) => id !== source && id !== wtFork && meta(id).worktreeBranch)!;
   assert.ok(kept, 'a second worktree fork');
   await t.waitFor(idle(3), 90_000, 'its claude ready');
@@ -351,11 +391,15 @@ s('outside a git repository, a worktree fork explains why not and offers the tab
   t.type('f');
   const why = await t.waitFor(/Fork at #\d+[^]*No worktree fork here:/, 10_000, 'the fork dialog, saying why there is no worktree fork');
   assert.match(why, /not a git repository/);
-  assert.match(why, /press t to fork into a tab instead/, 'the way on in the TUI\'s terms');
+  assert.match(why, /press t to fork into a tab instead/, "the way on in the TUI's terms");
   assert.not.match(why, /baton fork/);
   assert.match(why, /new tab \(same directory\)/);
   assert.not.match(why, /new worktree/, 'not offered');
-  assert.equal(convDirs().filter((id) => !before.has(id)), [src], 'nothing was made');
+  assert.equal(
+    convDirs().filter((id) => !before.has(id)),
+    [src],
+    'nothing was made',
+  );
   t.type('t');
   await t.waitFor(/2:Claude Code/, 60_000, 'the tab fork');
   // The last turn, and claude can fork its own session: a native fork.
@@ -364,7 +408,7 @@ s('outside a git repository, a worktree fork explains why not and offers the tab
   assert.is(meta(fork).forkedFrom?.conversation, src);
   assert.is(meta(fork).cwd, plain);
   assert.ok(texts(fork, 'user_message').includes('only message OMEGA'));
-  await t.waitFor(idle(2), 90_000, 'the fork\'s claude answered');
+  await t.waitFor(idle(2), 90_000, "the fork's claude answered");
 });
 
 s('a in the fork dialog: the fork continues with another agent, which starts on the history so far', async () => {
@@ -380,7 +424,7 @@ s('a in the fork dialog: the fork continues with another agent, which starts on 
   await pickEntry(t, 'Codex CLI');
   await t.waitFor(/continued by Codex CLI/, 10_000, 'the dialog names the chosen agent');
   t.type('t');
-  await t.waitFor(/3:Codex CLI/, 60_000, 'the fork\'s tab runs codex');
+  await t.waitFor(/3:Codex CLI/, 60_000, "the fork's tab runs codex");
   await t.waitFor(/3:Codex CLI[^\n]* idle/, 90_000, 'codex ready');
   assert.is(fake.requests().filter((r) => r.api === 'openai-responses').length, 0, 'no turn spent on the brief alone');
   await pressEscape();
@@ -388,7 +432,7 @@ s('a in the fork dialog: the fork continues with another agent, which starts on 
   await t.waitFor(/Your next message carries the conversation so far to Codex CLI/, 10_000, 'the compose bar says the brief waits');
   t.type('over to codex PSI');
   t.press('Enter');
-  const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'over to codex PSI'), 90_000, 'codex\'s first request');
+  const req = await fake.waitForRequest((r) => r.api === 'openai-responses' && bodyContains(r, 'over to codex PSI'), 90_000, "codex's first request");
   assert.ok(bodyContains(req, '[baton handoff brief]'), 'another agent gets a replay, with the message');
   assert.ok(bodyContains(req, 'only message OMEGA'), 'of the history so far');
   await pressEscape();

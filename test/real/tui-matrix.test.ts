@@ -22,7 +22,13 @@ type Cli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>
 const ALL: Cli[] = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
 const TITLE: Record<Cli, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', qwen: 'Qwen Code', opencode: 'opencode' };
 /** What each CLI shows once its prompt takes input (the tab says idle before the CLI has drawn anything). */
-const READY: Record<Cli, RegExp> = { claude: /\? for shortcuts/, codex: /\? for shortcuts/, gemini: /Type your message/, qwen: /Type your message/, opencode: /ctrl\+p commands/ };
+const READY: Record<Cli, RegExp> = {
+  claude: /\? for shortcuts/,
+  codex: /\? for shortcuts/,
+  gemini: /Type your message/,
+  qwen: /Type your message/,
+  opencode: /ctrl\+p commands/,
+};
 /** The agent each CLI's conversation is switched to and back from. */
 const PARTNER = (cli: Cli): Cli => (cli === 'claude' ? 'codex' : 'claude');
 const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
@@ -40,7 +46,10 @@ const serverDir = (cli: Cli) => join(menv.dir, `server-${cli}`);
 type Row = ReturnType<typeof recordedEntries>[number] & { mode?: string; to?: { harness: string } };
 const convDirs = (cli: Cli) => [...new Set(recordedEntries(home(cli)).map((e) => e.conversation))];
 const entries = (cli: Cli, id: string): Row[] => recordedEntries(home(cli)).filter((e) => e.conversation === id);
-const said = (cli: Cli, id: string) => entries(cli, id).filter((e) => e.kind === 'user_message').map((e) => e.text ?? '');
+const said = (cli: Cli, id: string) =>
+  entries(cli, id)
+    .filter((e) => e.kind === 'user_message')
+    .map((e) => e.text ?? '');
 /**
  * Model requests that answered `marker` as the end of the latest user message (one per turn
  * on it): the fake echoes a long prompt (a brief with the message after it) by its ends.
@@ -93,7 +102,10 @@ async function recordedOnce(cli: Cli, id: string, text: string): Promise<void> {
   await until(() => said(cli, id).includes(text), `${text} recorded`, 30_000).catch(() => undefined);
   const msgs = said(cli, id);
   assert.is(msgs.filter((m) => m === text).length, 1, `${text} recorded once, as typed: ${JSON.stringify(msgs)}`);
-  assert.not.ok(msgs.some((m) => m.includes('[baton handoff brief]')), `no brief recorded as a user message: ${JSON.stringify(msgs)}`);
+  assert.not.ok(
+    msgs.some((m) => m.includes('[baton handoff brief]')),
+    `no brief recorded as a user message: ${JSON.stringify(msgs)}`,
+  );
 }
 
 /** Switches the shown tab to `to` with the switch picker; the next message carries the switch. */
@@ -178,7 +190,9 @@ for (const cli of clis) {
     await compose(m);
     await answeredIn(cli, partner, 1, m, () => conv);
     await recordedOnce(cli, conv, m);
-    const handoff = entries(cli, conv).filter((e) => e.kind === 'handoff').at(-1);
+    const handoff = entries(cli, conv)
+      .filter((e) => e.kind === 'handoff')
+      .at(-1);
     assert.is(handoff?.to?.harness, partner, 'the switch is recorded as a handoff');
   });
 
@@ -188,7 +202,9 @@ for (const cli of clis) {
     await compose(m);
     await answeredIn(cli, cli, 1, m, () => conv);
     await recordedOnce(cli, conv, m);
-    const handoff = entries(cli, conv).filter((e) => e.kind === 'handoff').at(-1);
+    const handoff = entries(cli, conv)
+      .filter((e) => e.kind === 'handoff')
+      .at(-1);
     assert.is(handoff?.to?.harness, cli);
     assert.is(handoff?.mode, 'resume', `${cli} resumed its own session: ${JSON.stringify(handoff)}`);
   });
@@ -211,7 +227,7 @@ for (const cli of clis) {
     await compose(m);
     await answeredIn(cli, cli, 2, m, () => convDirs(cli).find((id) => id !== conv));
     await recordedOnce(cli, fork, m);
-    assert.not.ok(said(cli, conv).includes(m), 'the fork\'s message is not in the source');
+    assert.not.ok(said(cli, conv).includes(m), "the fork's message is not in the source");
     assert.ok(said(cli, fork).includes(mark('composed')), 'the fork holds the history before it');
     assert.is(answered(m), 1, `${m} reached the model once`);
   });

@@ -52,7 +52,8 @@ function entries(): Row[][] {
 }
 const said = (rows: Row[]) => rows.filter((e) => e.kind === 'user_message').map((e) => e.text ?? '');
 /** Model turns on `text` as the latest user message (after /clear, claude's caveat about the command comes before it). */
-const turnsOn = (text: string) => fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.startsWith('FAKE-LLM reply. You said: ') && r.reply.text.endsWith(text));
+const turnsOn = (text: string) =>
+  fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.startsWith('FAKE-LLM reply. You said: ') && r.reply.text.endsWith(text));
 
 const idle = () => new RegExp(`1:${TITLE[cli]} idle(?= |$)`, 'm');
 const ready = (scr: string) => idle().test(scr) && /\? for shortcuts/.test(scr);
@@ -110,7 +111,10 @@ for (const c of clis) {
     assert.equal(said(rows), [a, b], `both messages, once each, in order: ${JSON.stringify(said(rows))}`);
     assert.is(turnsOn(b).length, 1, `the message after ${NEW[c].command} reached the model once`);
     const notice = rows.findIndex((e) => e.kind === 'notice' && /moved to another (session|thread)/.test(e.text ?? ''));
-    assert.ok(notice > rows.findIndex((e) => e.text === a) && notice < rows.findIndex((e) => e.text === b), `a notice of the new session between the two: ${JSON.stringify(rows.map((e) => e.kind))}`);
+    assert.ok(
+      notice > rows.findIndex((e) => e.text === a) && notice < rows.findIndex((e) => e.text === b),
+      `a notice of the new session between the two: ${JSON.stringify(rows.map((e) => e.kind))}`,
+    );
     const sessions = rows.filter((e) => e.kind === 'agent_session').map((e) => e.agentSession);
     assert.is(new Set(sessions).size, 2, `the new session recorded beside the first: ${JSON.stringify(sessions)}`);
     assert.not.match(t.screenText(), /did not take your message|back in the compose bar/, 'no message handed back');

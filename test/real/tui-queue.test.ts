@@ -28,8 +28,7 @@ const Q1 = 'first queued MARK-Q1';
 const Q2 = 'second queued MARK-Q2';
 
 /** What the fake model answered to turns whose last user text was `text` (its echo ends with it). */
-const turnsOn = (text: string) =>
-  fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${text}`));
+const turnsOn = (text: string) => fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${text}`));
 
 const s = suite('tui queue with gemini');
 s.before(async () => {
@@ -38,60 +37,80 @@ s.before(async () => {
 });
 s.after(() => endRealTui([t], menv, fake));
 
-s('messages queued while gemini waits for a shell approval: the one kept reaches gemini once, recorded once; the deleted one nowhere; compose bar and notice agree', async () => {
-  await t.waitFor(/│Gemini CLI  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Gemini CLI');
-  await pickEntry(t, 'Gemini CLI');
-  await t.waitFor(/Type your message/, 90_000, 'gemini ready');
+s(
+  'messages queued while gemini waits for a shell approval: the one kept reaches gemini once, recorded once; the deleted one nowhere; compose bar and notice agree',
+  async () => {
+    await t.waitFor(/│Gemini CLI  \d[^]*│Plain shell/, 90_000, 'the agent picker listing Gemini CLI');
+    await pickEntry(t, 'Gemini CLI');
+    await t.waitFor(/Type your message/, 90_000, 'gemini ready');
 
-  t.press('C-b', 'm');
-  t.type(SHELL);
-  t.press('Enter');
-  const sentAt = Date.now();
-  await t.waitFor(/1:Gemini CLI[^\n]*working/, 30_000, 'the tab working on it');
+    t.press('C-b', 'm');
+    t.type(SHELL);
+    t.press('Enter');
+    const sentAt = Date.now();
+    await t.waitFor(/1:Gemini CLI[^\n]*working/, 30_000, 'the tab working on it');
 
-  // Still in the compose bar: two messages queue behind the running turn; the last is deleted.
-  t.type(Q1);
-  t.press('Enter');
-  await t.waitFor(/queued \(1\): 1\. first/, 10_000, 'q1 queued');
-  t.type(Q2);
-  t.press('Enter');
-  await t.waitFor(/queued \(2\): (…|1\. first)[^\n]*2\. second/, 10_000, 'q2 queued behind it');
-  t.press('M-x');
-  await t.waitFor(/queued \(1\): 1\. first/, 10_000, 'q2 deleted, q1 left');
+    // Still in the compose bar: two messages queue behind the running turn; the last is deleted.
+    t.type(Q1);
+    t.press('Enter');
+    await t.waitFor(/queued \(1\): 1\. first/, 10_000, 'q1 queued');
+    t.type(Q2);
+    t.press('Enter');
+    await t.waitFor(/queued \(2\): (…|1\. first)[^\n]*2\. second/, 10_000, 'q2 queued behind it');
+    t.press('M-x');
+    await t.waitFor(/queued \(1\): 1\. first/, 10_000, 'q2 deleted, q1 left');
 
-  await t.waitFor(/Allow execution of/, 90_000, 'gemini asks to run the shell command');
-  await t.waitFor(/1:Gemini CLI[^\n]*needs (approval|you)/, 30_000, 'the tab says it needs the user');
-  // The user takes a while to read the request: longer than baton waits for a delivery to
-  // show in the CLI's log, retry included (2 × 8 s), so anything baton typed meanwhile has
-  // been given up on before the approval.
-  await new Promise((r) => setTimeout(r, Math.max(0, sentAt + 25_000 - Date.now())));
-  assert.ok(/Allow execution of/.test(t.screenText()), 'nothing typed so far answered the approval');
-  assert.is(turnsOn(Q1).length, 0, 'the queued message reached no model turn before the approval');
+    await t.waitFor(/Allow execution of/, 90_000, 'gemini asks to run the shell command');
+    await t.waitFor(/1:Gemini CLI[^\n]*needs (approval|you)/, 30_000, 'the tab says it needs the user');
+    // The user takes a while to read the request: longer than baton waits for a delivery to
+    // show in the CLI's log, retry included (2 × 8 s), so anything baton typed meanwhile has
+    // been given up on before the approval.
+    await new Promise((r) => setTimeout(r, Math.max(0, sentAt + 25_000 - Date.now())));
+    assert.ok(/Allow execution of/.test(t.screenText()), 'nothing typed so far answered the approval');
+    assert.is(turnsOn(Q1).length, 0, 'the queued message reached no model turn before the approval');
 
-  // Approve in the pane ("Allow once" is selected).
-  await pressEscape(t);
-  t.press('Enter');
-  await fake.waitForRequest((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-Q1'), 90_000, 'the model answering the queued message');
-  await t.waitFor(/You said: first queued MARK-Q1/, 60_000, 'gemini\'s reply in the pane');
-  await t.waitFor((scr) => /1:Gemini CLI[^\n]*idle/.test(scr) && !/queued \(\d+\)/.test(scr), 90_000, 'gemini idle again, baton\'s queue empty');
+    // Approve in the pane ("Allow once" is selected).
+    await pressEscape(t);
+    t.press('Enter');
+    await fake.waitForRequest((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-Q1'), 90_000, 'the model answering the queued message');
+    await t.waitFor(/You said: first queued MARK-Q1/, 60_000, "gemini's reply in the pane");
+    await t.waitFor((scr) => /1:Gemini CLI[^\n]*idle/.test(scr) && !/queued \(\d+\)/.test(scr), 90_000, "gemini idle again, baton's queue empty");
 
-  // The model heard q1 in one turn, not doubled, and q2 never.
-  const q1Turns = turnsOn(Q1);
-  assert.is(q1Turns.length, 1, `one turn on q1; replies mentioning it: ${JSON.stringify(fake.requests().filter((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-Q1')).map((r) => r.reply))}`);
-  assert.is(fake.requestsContaining(`${Q1}${Q1}`).length, 0, 'never doubled');
-  assert.is(fake.requestsContaining('MARK-Q2').length, 0, 'the deleted message reached nobody');
-  assert.ok(turnsOn(SHELL.replace('[[FAKE_', '[ [FAKE_')).length >= 1, 'the shell turn finished');
+    // The model heard q1 in one turn, not doubled, and q2 never.
+    const q1Turns = turnsOn(Q1);
+    assert.is(
+      q1Turns.length,
+      1,
+      `one turn on q1; replies mentioning it: ${JSON.stringify(
+        fake
+          .requests()
+          .filter((r) => r.reply?.kind === 'text' && r.reply.text.includes('MARK-Q1'))
+          .map((r) => r.reply),
+      )}`,
+    );
+    assert.is(fake.requestsContaining(`${Q1}${Q1}`).length, 0, 'never doubled');
+    assert.is(fake.requestsContaining('MARK-Q2').length, 0, 'the deleted message reached nobody');
+    assert.ok(turnsOn(SHELL.replace('[[FAKE_', '[ [FAKE_')).length >= 1, 'the shell turn finished');
 
-  // The transcript says the same.
-  const users = recordedUserMessages(join(menv.dir, 'baton-home'));
-  assert.equal(users.filter((u) => u.includes('MARK-Q1')), [Q1], `q1 recorded once, as typed: ${JSON.stringify(users)}`);
-  assert.equal(users.filter((u) => u.includes('MARK-Q2')), [], 'q2 not recorded');
+    // The transcript says the same.
+    const users = recordedUserMessages(join(menv.dir, 'baton-home'));
+    assert.equal(
+      users.filter((u) => u.includes('MARK-Q1')),
+      [Q1],
+      `q1 recorded once, as typed: ${JSON.stringify(users)}`,
+    );
+    assert.equal(
+      users.filter((u) => u.includes('MARK-Q2')),
+      [],
+      'q2 not recorded',
+    );
 
-  // And the compose bar: nothing queued, no copy of q1 in the draft, and no notice claiming otherwise.
-  const screen = t.screenText();
-  assert.not.match(screen, /queued \(\d+\)/, 'the queue is empty');
-  assert.not.match(screen, /› first queued MARK-Q1/, 'no copy of q1 in the draft');
-  assert.not.match(screen, /back in the compose bar/, 'no notice says it is back in the compose bar');
-});
+    // And the compose bar: nothing queued, no copy of q1 in the draft, and no notice claiming otherwise.
+    const screen = t.screenText();
+    assert.not.match(screen, /queued \(\d+\)/, 'the queue is empty');
+    assert.not.match(screen, /› first queued MARK-Q1/, 'no copy of q1 in the draft');
+    assert.not.match(screen, /back in the compose bar/, 'no notice says it is back in the compose bar');
+  },
+);
 
 s.run();

@@ -22,7 +22,13 @@ type Cli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>
 const ALL: Cli[] = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
 const TITLE: Record<Cli, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', qwen: 'Qwen Code', opencode: 'opencode' };
 /** What each CLI shows once its prompt takes input (the tab says idle before the CLI has drawn anything). */
-const READY: Record<Cli, RegExp> = { claude: /\? for shortcuts/, codex: /\? for shortcuts/, gemini: /Type your message/, qwen: /Type your message/, opencode: /ctrl\+p commands/ };
+const READY: Record<Cli, RegExp> = {
+  claude: /\? for shortcuts/,
+  codex: /\? for shortcuts/,
+  gemini: /Type your message/,
+  qwen: /Type your message/,
+  opencode: /ctrl\+p commands/,
+};
 const clis = selectedClis(ALL);
 
 let fake: FakeLlm;
@@ -41,7 +47,10 @@ function entries(cli: Cli, id: string): Row[] {
     .map((l) => JSON.parse(l) as Row)
     .filter((e) => e.kind !== undefined && e.seq !== undefined);
 }
-const said = (cli: Cli, id: string) => entries(cli, id).filter((e) => e.kind === 'user_message').map((e) => e.text ?? '');
+const said = (cli: Cli, id: string) =>
+  entries(cli, id)
+    .filter((e) => e.kind === 'user_message')
+    .map((e) => e.text ?? '');
 /** Every conversation's user messages, by conversation id. */
 const allSaid = (cli: Cli) => Object.fromEntries(convDirs(cli).map((id) => [id, said(cli, id)]));
 /**
@@ -91,7 +100,12 @@ async function send(cli: Cli, n: number, text: string): Promise<void> {
  * what is there, so a failure shows every conversation's messages.
  */
 async function eachOnce(cli: Cli, where: Record<string, (msgs: string[]) => boolean>): Promise<void> {
-  const ok = () => Object.entries(where).every(([m, mine]) => Object.values(allSaid(cli)).filter((msgs) => msgs.includes(m)).length === 1 && Object.values(allSaid(cli)).some((msgs) => mine(msgs) && msgs.filter((x) => x === m).length === 1));
+  const ok = () =>
+    Object.entries(where).every(
+      ([m, mine]) =>
+        Object.values(allSaid(cli)).filter((msgs) => msgs.includes(m)).length === 1 &&
+        Object.values(allSaid(cli)).some((msgs) => mine(msgs) && msgs.filter((x) => x === m).length === 1),
+    );
   await until(ok, 'each marker recorded once, in its own conversation', 30_000).catch(() => undefined);
   const state = JSON.stringify(allSaid(cli), null, 1);
   for (const [m, mine] of Object.entries(where)) {
@@ -151,10 +165,15 @@ for (const cli of clis) {
       t!.type('t');
       await t!.waitFor(/Forked at #\d+ \(native\)/, 60_000, 'a native fork');
       await t!.waitForGone(/Transcript:/, 5_000);
-      await t!.waitFor(idle('claude', 3), 120_000, 'the fork\'s claude idle');
+      await t!.waitFor(idle('claude', 3), 120_000, "the fork's claude idle");
       await openTab('claude', 4);
-      const fork = convDirs('claude').find((id) => !before.has(id) && existsSync(join(home('claude'), 'conversations', id, 'meta.json')) && /forkedFrom/.test(readFileSync(join(home('claude'), 'conversations', id, 'meta.json'), 'utf8')))!;
-      assert.ok(fork, 'the fork\'s conversation');
+      const fork = convDirs('claude').find(
+        (id) =>
+          !before.has(id) &&
+          existsSync(join(home('claude'), 'conversations', id, 'meta.json')) &&
+          /forkedFrom/.test(readFileSync(join(home('claude'), 'conversations', id, 'meta.json'), 'utf8')),
+      )!;
+      assert.ok(fork, "the fork's conversation");
       const c = `FORK-FRESH-C-${Date.now().toString(36)}`;
       const d = `FORK-D-${Date.now().toString(36)}`;
       // The fresh tab first: its session's log is the first new one the fork's tab could see.
@@ -180,7 +199,10 @@ for (const cli of clis) {
       const f = `RESTORED-F-${Date.now().toString(36)}`;
       await send('claude', 2, e);
       await send('claude', 1, f);
-      await eachOnce('claude', { [e]: (m) => m.some((x) => x.startsWith('TWO-CLAUDE-B-')), [f]: (m) => m.some((x) => x.startsWith('TWO-CLAUDE-A-')) && !m.some((x) => x.startsWith('FORK-D-')) });
+      await eachOnce('claude', {
+        [e]: (m) => m.some((x) => x.startsWith('TWO-CLAUDE-B-')),
+        [f]: (m) => m.some((x) => x.startsWith('TWO-CLAUDE-A-')) && !m.some((x) => x.startsWith('FORK-D-')),
+      });
       await quit();
       await until(() => processesWithHome(menv.home).length === 0, 'no agent process left after the quit', 30_000);
     });

@@ -27,7 +27,10 @@ s('a name that could leave the directory is a BatonError with exit 2, for every 
     }
   }
   // Through a driver's own lookup as well (codex used to throw a plain Error: a stack trace).
-  assert.throws(() => codexHome({ HOME: '/h' }, '../x'), (e: unknown) => e instanceof BatonError && e.exitCode === 2);
+  assert.throws(
+    () => codexHome({ HOME: '/h' }, '../x'),
+    (e: unknown) => e instanceof BatonError && e.exitCode === 2,
+  );
 });
 
 s.run();

@@ -47,7 +47,10 @@ t('the tool name prefers the name field, then the first title (a later one descr
   u({ sessionUpdate: 'tool_call', toolCallId: 'b', title: '', kind: 'search', status: 'in_progress' });
   u({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'bash', kind: 'execute', status: 'pending' });
   u({ sessionUpdate: 'tool_call_update', toolCallId: 'c', title: 'echo hi > x.txt', rawInput: { command: 'echo hi > x.txt' }, status: 'completed' });
-  assert.equal(out.filter((e) => e.type === 'tool_call').map((e) => (e as { toolName: string }).toolName), ['shell', 'search', 'bash']);
+  assert.equal(
+    out.filter((e) => e.type === 'tool_call').map((e) => (e as { toolName: string }).toolName),
+    ['shell', 'search', 'bash'],
+  );
 });
 
 t('something else said, or a permission asked, releases a held call first', () => {
@@ -79,7 +82,10 @@ t('results show diffs and terminal output; only one result per call', () => {
   u({ sessionUpdate: 'tool_call_update', toolCallId: 's', status: 'completed' });
   u({ sessionUpdate: 'tool_call_update', toolCallId: 's', status: 'completed' });
   const results = out.filter((e) => e.type === 'tool_result') as Extract<TranscriptEvent, { type: 'tool_result' }>[];
-  assert.equal(results.map((r) => r.output), ['created /f', 'hello from the terminal\n']);
+  assert.equal(
+    results.map((r) => r.output),
+    ['created /f', 'hello from the terminal\n'],
+  );
 });
 
 t('the turn end answers every open call, carries usage and the turn’s own cost', () => {
@@ -96,9 +102,13 @@ t('the turn end answers every open call, carries usage and the turn’s own cost
   ]);
 });
 
-t('usage an agent reports per model call in a chunk\'s _meta (Qwen Code) is summed when the response has none; the response\'s own usage wins', () => {
+t("usage an agent reports per model call in a chunk's _meta (Qwen Code) is summed when the response has none; the response's own usage wins", () => {
   const metaChunk = (inputTokens: number, outputTokens: number) =>
-    ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '' }, _meta: { usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, cachedReadTokens: 2 }, durationMs: 5 } }) as SessionUpdate;
+    ({
+      sessionUpdate: 'agent_message_chunk',
+      content: { type: 'text', text: '' },
+      _meta: { usage: { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens, cachedReadTokens: 2 }, durationMs: 5 },
+    }) as SessionUpdate;
   const { m, u, out } = mapper();
   u({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'calling a tool' } });
   u(metaChunk(100, 7));

@@ -39,9 +39,16 @@ test('offered: installed agents with a terminal UI; no launch is tried to find o
     agent('gamma', { detect: async () => ({ installed: false, installHint: 'install gamma' }) }, launched),
   ];
   const choices = new AgentChoices({ registry: registryOf(drivers), cwd: '/tmp', env: { SHELL: '/bin/sh' }, agentsOnly: true });
-  assert.equal(choices.list().map((c) => c.detail), [CHECKING, CHECKING, CHECKING], 'every row checking at first');
+  assert.equal(
+    choices.list().map((c) => c.detail),
+    [CHECKING, CHECKING, CHECKING],
+    'every row checking at first',
+  );
   await choices.settled;
-  assert.equal(choices.list().map((c) => c.label), ['ALPHA']);
+  assert.equal(
+    choices.list().map((c) => c.label),
+    ['ALPHA'],
+  );
   assert.is(choices.usable('beta'), false, 'no terminal UI of its own: not offered for a tab');
   assert.is(choices.usable('gamma'), false);
   assert.equal(launched, [], 'the picker never launched an agent');

@@ -30,7 +30,18 @@ function planned(harness: string, toolName: string, input: unknown) {
 
 plan('the latest plan of the previous segment is listed as past: open items only, not verified', () => {
   const tr = planned('claude', 'TodoWrite', { todos: [{ content: 'old', status: 'pending' }] });
-  tr.apply({ type: 'tool_call', toolCallId: 'p2', toolName: 'TodoWrite', input: { todos: [{ content: 'Read the code', status: 'completed' }, { content: 'Fix the race', status: 'in_progress' }, { content: 'Add a test', status: 'pending' }] } });
+  tr.apply({
+    type: 'tool_call',
+    toolCallId: 'p2',
+    toolName: 'TodoWrite',
+    input: {
+      todos: [
+        { content: 'Read the code', status: 'completed' },
+        { content: 'Fix the race', status: 'in_progress' },
+        { content: 'Add a test', status: 'pending' },
+      ],
+    },
+  });
   tr.flush();
   const t = brief(tr);
   assert.ok(t.includes('Open plan at #5 (was planned by Claude Code (m1), not verified):\n- [in progress] Fix the race\n- [pending] Add a test'), t);
@@ -146,7 +157,7 @@ activity('past the newest 1000 tool calls, tools and files say how much they loo
 
 const footer = suite('brief footer');
 
-footer('where to read the rest, the previous agent\'s own log, and what is not carried', () => {
+footer("where to read the rest, the previous agent's own log, and what is not carried", () => {
   const t = brief(worked(), { previousAgentLog: '/home/ana/.claude/projects/p/abc.jsonl' });
   assert.ok(
     t.endsWith(

@@ -62,8 +62,11 @@ t('at 1024, one question and a 445-character reply: the reply is kept (shortened
   assert.ok(text.includes('[#2] ana (user):\nExplain the retry logic in the uploader.'), 'the question, whole');
   const reply = text.indexOf('[#3] Claude Code (opus):\nREPLY-HEAD');
   assert.ok(reply > 0, 'the reply is there, from its first words');
-  assert.ok(text.includes('END\n\n', reply) || text.includes('END\n\nThe rest:', reply), "and its last words");
-  assert.equal(b.tail!.items.map((i) => i.seq), [1, 2, 3]);
+  assert.ok(text.includes('END\n\n', reply) || text.includes('END\n\nThe rest:', reply), 'and its last words');
+  assert.equal(
+    b.tail!.items.map((i) => i.seq),
+    [1, 2, 3],
+  );
   assert.is(b.lastIncludedSeq, 3);
   assert.ok(b.chars >= 0.9 * 1024, `the budget is used: ${b.chars} of 1024`);
 });
@@ -98,12 +101,22 @@ t('at 1024, four entries of 600 to 1500 characters and a tool call are all shown
   const text = b.text!;
   assert.ok(text !== null && text.length <= 1024, `${b.reason}`);
   const kept = b.tail!.items;
-  assert.equal(kept.filter((i) => i.rawLength > 0).map((i) => i.seq), [2, 3, 4, 5, 6], 'every entry with a body is shown');
-  assert.ok(kept.filter((i) => i.rawLength > 100).every((i) => i.abbreviated), 'the long ones shortened');
+  assert.equal(
+    kept.filter((i) => i.rawLength > 0).map((i) => i.seq),
+    [2, 3, 4, 5, 6],
+    'every entry with a body is shown',
+  );
+  assert.ok(
+    kept.filter((i) => i.rawLength > 100).every((i) => i.abbreviated),
+    'the long ones shortened',
+  );
   for (const head of ['ASK', 'PLAN', '{"command":"npm test"}', 'RESU', 'DONE']) assert.ok(text.includes(`:\n${head}`), `${head} shown from its first words`);
   // The newest, the answer, keeps the most: a third of the room.
   const done = kept.find((i) => i.seq === 6)!;
-  assert.ok(kept.every((i) => i.allot <= done.allot), 'the newest entry keeps the most');
+  assert.ok(
+    kept.every((i) => i.allot <= done.allot),
+    'the newest entry keeps the most',
+  );
   assert.ok(b.chars >= 0.9 * 1024, `${b.chars} of 1024`);
 });
 
@@ -115,8 +128,14 @@ t('an entry is dropped only when it does not fit even shortened, with every kept
     assert.ok(p.omitted, `${maxChars}: this transcript does not fit`);
     // At its floor, each kept entry costs floorCost; the oldest one may be kept below it.
     const atFloors = p.items.reduce((s, i) => s + Math.min(i.cost, i.floorCost), 0);
-    assert.ok(atFloors + p.nextDroppedMinCost! > p.windowBudget, `${maxChars}: the newest dropped entry (${p.nextDroppedMinCost} chars shortened) fit beside the kept ones at their floors (${atFloors} of ${p.windowBudget})`);
-    assert.ok(p.items.slice(1).every((i) => i.allot >= i.floorAllot), `${maxChars}: only the oldest kept entry is below its floor`);
+    assert.ok(
+      atFloors + p.nextDroppedMinCost! > p.windowBudget,
+      `${maxChars}: the newest dropped entry (${p.nextDroppedMinCost} chars shortened) fit beside the kept ones at their floors (${atFloors} of ${p.windowBudget})`,
+    );
+    assert.ok(
+      p.items.slice(1).every((i) => i.allot >= i.floorAllot),
+      `${maxChars}: only the oldest kept entry is below its floor`,
+    );
   }
 });
 

@@ -55,9 +55,15 @@ header('a fresh start names the conversation, the new agent and the previous one
 
 header('a returning agent is told its own session was resumed and gets only the delta', () => {
   const tr = twoTurns();
-  const b = buildBrief(tr, opts({ target: { harness: 'claude', model: 'opus' }, previous: { harness: 'codex', model: 'gpt-5' }, mode: 'returning', sinceSeq: 6 }));
+  const b = buildBrief(
+    tr,
+    opts({ target: { harness: 'claude', model: 'opus' }, previous: { harness: 'codex', model: 'gpt-5' }, mode: 'returning', sinceSeq: 6 }),
+  );
   const t = b.text!;
-  assert.match(t, /Returning: your own earlier session was resumed, so only what happened after #6 follows \(#8\.\.#11: 4 entries, 1 user message, 1 tool call\)\./);
+  assert.match(
+    t,
+    /Returning: your own earlier session was resumed, so only what happened after #6 follows \(#8\.\.#11: 4 entries, 1 user message, 1 tool call\)\./,
+  );
   assert.ok(t.includes('Since #6, oldest first:'));
   assert.ok(t.includes('[#8] ana (user):\nFix it.'));
   assert.not.ok(t.includes('Why does the login test flake?'));
@@ -81,7 +87,10 @@ header('a handoff to an agent that has not run yet (a fork made with --agent) na
   tr.startSegment({ harness: 'gemini', model: 'g3', switchId: 'fork-1', mode: 'fresh', briefChars: 0 });
   const claude = { harness: 'claude', model: 'opus' };
   assert.equal(buildBrief(tr, opts({ target: { harness: 'gemini', model: 'g3', title: 'Gemini' } })).previous, claude);
-  assert.match(text(tr, { target: { harness: 'gemini', model: 'g3', title: 'Gemini' } }), /now continued by you, Gemini \(g3\); the previous agent was Claude Code \(opus\)\.\n/);
+  assert.match(
+    text(tr, { target: { harness: 'gemini', model: 'g3', title: 'Gemini' } }),
+    /now continued by you, Gemini \(g3\); the previous agent was Claude Code \(opus\)\.\n/,
+  );
   // The user's first message in the fork is not the agent's: gemini still has not run.
   tr.apply({ type: 'user_text', text: 'carry on' });
   assert.equal(buildBrief(tr, opts()).previous, claude);
@@ -94,7 +103,7 @@ header('a handoff to an agent that has not run yet (a fork made with --agent) na
   assert.equal(buildBrief(tr, opts()).previous, { harness: 'qwen', model: 'q1' });
 });
 
-header('the previous agent\'s open plan comes along when its successor has not run yet', () => {
+header("the previous agent's open plan comes along when its successor has not run yet", () => {
   const tr = make();
   tr.startSegment({ harness: 'claude', model: 'opus', switchId: 'a' });
   tr.apply({ type: 'user_text', text: 'plan it' });
@@ -123,7 +132,18 @@ const tail = suite('brief tail');
 
 tail('with room for everything, every entry appears in order with its author, and no omission is stated', () => {
   const t = text(twoTurns());
-  const order = ['[#1] --- started with Claude Code (opus) ---', '[#2] ana (user):\nWhy does', '[#3] Claude Code (opus):\nLet me look.', '[#4] Claude Code (opus) called Read:\n{"file_path":"test/login.test.ts"}', '[#5] Read returned:', '[#6] Claude Code (opus):\nA race', '[#8] ana (user):\nFix it.', '[#9] Claude Code (opus) called Edit:', '[#10] Edit returned:\nok', '[#11] Claude Code (opus):\nFixed.'];
+  const order = [
+    '[#1] --- started with Claude Code (opus) ---',
+    '[#2] ana (user):\nWhy does',
+    '[#3] Claude Code (opus):\nLet me look.',
+    '[#4] Claude Code (opus) called Read:\n{"file_path":"test/login.test.ts"}',
+    '[#5] Read returned:',
+    '[#6] Claude Code (opus):\nA race',
+    '[#8] ana (user):\nFix it.',
+    '[#9] Claude Code (opus) called Edit:',
+    '[#10] Edit returned:\nok',
+    '[#11] Claude Code (opus):\nFixed.',
+  ];
   let at = 0;
   for (const o of order) {
     const i = t.indexOf(o, at);
@@ -278,7 +298,12 @@ clean('credentials and terminal control sequences never reach the brief, from an
   const tr = make();
   tr.startSegment({ harness: 'claude', model: 'opus', switchId: 'a' });
   tr.apply({ type: 'user_text', text: `use ${key} please \u001b]0;pwned\u0007` });
-  tr.apply({ type: 'tool_call', toolCallId: 't', toolName: 'Bash\u001b[2J', input: { command: `curl -H 'Authorization: Bearer abcdefghijklmnopqrstu'`, password: 'hunter2' } });
+  tr.apply({
+    type: 'tool_call',
+    toolCallId: 't',
+    toolName: 'Bash\u001b[2J',
+    input: { command: `curl -H 'Authorization: Bearer abcdefghijklmnopqrstu'`, password: 'hunter2' },
+  });
   tr.apply({ type: 'tool_result', toolCallId: 't', output: `\u001b[31m${key}\u001b[0m\r\n` + 'w '.repeat(20_000) + key });
   tr.flush();
   const t = text(tr, { title: `title ${key}`, previousAgentLog: `/logs/${key}.jsonl`, maxChars: 4000 });

@@ -42,7 +42,10 @@ s("a wide character's second half is '' so nothing is drawn twice; cells past th
   const { line, cell } = await lineOf('日😀x', 5);
   const row = blank(10);
   paintRow(line, cell, row, 2, 8);
-  assert.equal(row.map((c) => c[1]), [' ', ' ', '日', '', '😀', '', 'x', ' ', ' ', ' ']);
+  assert.equal(
+    row.map((c) => c[1]),
+    [' ', ' ', '日', '', '😀', '', 'x', ' ', ' ', ' '],
+  );
 });
 
 s('painting the same content again changes nothing; an inverted range flips the inverse flag', async () => {

@@ -21,7 +21,16 @@ const self = readStat('self')!;
 const group = self.pgrp;
 const write = (rec: Record<string, unknown>) => writeFileSync(join(dir, 'sessions', `${process.pid}.json`), JSON.stringify(rec));
 /** What claude 2.1 writes, for this process. */
-const own = (sessionId: string) => ({ pid: process.pid, sessionId, cwd: '/w', startedAt: Date.now(), procStart: String(self.startTicks), version: '2.1.197', kind: 'interactive', status: 'idle' });
+const own = (sessionId: string) => ({
+  pid: process.pid,
+  sessionId,
+  cwd: '/w',
+  startedAt: Date.now(),
+  procStart: String(self.startTicks),
+  version: '2.1.197',
+  kind: 'interactive',
+  status: 'idle',
+});
 
 const s = suite('claude current session');
 s.before.each(() => {
@@ -30,24 +39,24 @@ s.before.each(() => {
 });
 s.after.each(() => rmSync(dir, { recursive: true, force: true }));
 
-s('the session its process\'s file names, and the new one once /clear rewrote it', () => {
+s("the session its process's file names, and the new one once /clear rewrote it", () => {
   write(own(A));
   assert.is(currentClaudeSession(dir, group), A);
   write({ ...own(B), status: 'busy' });
   assert.is(currentClaudeSession(dir, group), B);
 });
 
-s('a file left by an earlier process with the same pid (another start time) is not this one\'s', () => {
+s("a file left by an earlier process with the same pid (another start time) is not this one's", () => {
   write({ ...own(A), procStart: String(self.startTicks - 1) });
   assert.is(currentClaudeSession(dir, group), undefined);
 });
 
-s('a headless claude\'s file (run by a tool in the tab) is not the tab\'s', () => {
+s("a headless claude's file (run by a tool in the tab) is not the tab's", () => {
   write({ ...own(A), kind: 'sdk-cli' });
   assert.is(currentClaudeSession(dir, group), undefined);
 });
 
-s('no file (claude not started yet), or not one of claude\'s: no answer', () => {
+s("no file (claude not started yet), or not one of claude's: no answer", () => {
   assert.is(currentClaudeSession(dir, group), undefined);
   writeFileSync(join(dir, 'sessions', `${process.pid}.json`), '{"pid":');
   assert.is(currentClaudeSession(dir, group), undefined);

@@ -78,7 +78,10 @@ s('a reply whose parent never shows waits until the next prompt, sent after it, 
   // Everything, once; the chain's records as written (bookkeeping without a parent never waits).
   assert.is(out.length, withHole.length);
   assert.ok(withHole.every((r) => out.filter((o) => o === r).length === 1));
-  assert.equal(out.filter((r) => r.uuid), withHole.filter((r) => r.uuid));
+  assert.equal(
+    out.filter((r) => r.uuid),
+    withHole.filter((r) => r.uuid),
+  );
   assert.equal(order.end(), []);
 });
 

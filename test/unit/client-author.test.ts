@@ -7,7 +7,7 @@ import { authorOf } from '../../src/server/client-author.js';
 
 const s = suite('client author');
 
-s('a hello\'s user is the author of what that client sends', () => {
+s("a hello's user is the author of what that client sends", () => {
   assert.equal(authorOf({ name: 'ana', device: 'laptop' }), { type: 'user', name: 'ana', device: 'laptop' });
 });
 

@@ -29,7 +29,7 @@ s.before.each(() => {
 });
 s.after.each(() => rmSync(dir, { recursive: true, force: true }));
 
-s('two TUIs in one directory: each tab\'s open files name its own thread', () => {
+s("two TUIs in one directory: each tab's open files name its own thread", () => {
   const tab1 = ['/dev/pts/1', join(home, 'state_5.sqlite'), lock(home, A), join(home, 'thread-writer-locks', '.coordination.lock')];
   const tab2 = ['/dev/pts/2', lock(home, B), rollout(home, B)];
   assert.equal(threadAmong(home, tab1), { thread: A });
@@ -41,7 +41,7 @@ s('no lock yet (the TUI starting): no answer', () => {
   assert.is(threadAmong(home, []), undefined, 'a group that is gone');
 });
 
-s('a lock under another CODEX_HOME (another account\'s) is not this run\'s thread', () => {
+s("a lock under another CODEX_HOME (another account's) is not this run's thread", () => {
   const other = join(dir, 'accounts', 'codex', 'work');
   assert.is(threadAmong(home, [lock(other, A)]), undefined);
   assert.equal(threadAmong(other, [lock(other, A)]), { thread: A });

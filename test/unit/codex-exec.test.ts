@@ -26,9 +26,12 @@ function run(name: string): { events: TranscriptEvent[]; mapper: CodexExecMapper
 
 const t = suite('codex-exec');
 
-t('a plain turn: the thread id, codex\'s warning as a notice, the reply, the turn end with usage', () => {
+t("a plain turn: the thread id, codex's warning as a notice, the reply, the turn end with usage", () => {
   const { events, mapper } = run('exec-turn.jsonl');
-  assert.equal(events.map((e) => e.type), ['session', 'notice', 'agent_text', 'turn_end']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['session', 'notice', 'agent_text', 'turn_end'],
+  );
   assert.ok(mapper.threadId && events[0]!.type === 'session' && events[0]!.agentSession === mapper.threadId);
   assert.match((events[1] as { text: string }).text, 'Model metadata');
   assert.match((events[2] as { text: string }).text, 'You said: hello TOKEN-CDX-1');
@@ -41,7 +44,10 @@ t('a plain turn: the thread id, codex\'s warning as a notice, the reply, the tur
 
 t('a shell call: the call when it starts, one result when it completes, same id and name', () => {
   const { events } = run('exec-tool.jsonl');
-  assert.equal(events.map((e) => e.type), ['session', 'notice', 'tool_call', 'tool_result', 'agent_text', 'turn_end']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['session', 'notice', 'tool_call', 'tool_result', 'agent_text', 'turn_end'],
+  );
   const call = events[2] as Extract<TranscriptEvent, { type: 'tool_call' }>;
   const result = events[3] as Extract<TranscriptEvent, { type: 'tool_result' }>;
   assert.is(call.toolName, 'shell');
@@ -65,10 +71,19 @@ t('a non-zero exit code makes a command result an error; lines that are not even
   const mapper = new CodexExecMapper((e) => events.push(e));
   line(mapper, 'Reading additional input from stdin...');
   line(mapper, '{not json');
-  line(mapper, JSON.stringify({ type: 'item.completed', item: { id: 'item_9', type: 'command_execution', command: 'false', aggregated_output: '', exit_code: 1, status: 'failed' } }));
+  line(
+    mapper,
+    JSON.stringify({
+      type: 'item.completed',
+      item: { id: 'item_9', type: 'command_execution', command: 'false', aggregated_output: '', exit_code: 1, status: 'failed' },
+    }),
+  );
   line(mapper, JSON.stringify({ type: 'something.new', x: 1 }));
   line(mapper, JSON.stringify({ type: 'item.completed', item: { id: 'item_10', type: 'hologram' } }));
-  assert.equal(events.map((e) => e.type), ['tool_call', 'tool_result']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['tool_call', 'tool_result'],
+  );
   assert.is((events[1] as { isError: boolean }).isError, true);
   assert.is(mapper.skipped, 2);
 });

@@ -9,7 +9,15 @@ const t = suite('codex-headless');
 t('a fresh turn: exec --json, options, then - for stdin', () => {
   assert.equal(codexExecArgs({ yes: false }), ['exec', '--json', '--skip-git-repo-check', '-']);
   assert.equal(codexExecArgs({ yes: true, model: 'gpt-x', args: ['-c', 'a=1'] }), [
-    'exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-m', 'gpt-x', '-c', 'a=1', '-',
+    'exec',
+    '--json',
+    '--skip-git-repo-check',
+    '--dangerously-bypass-approvals-and-sandbox',
+    '-m',
+    'gpt-x',
+    '-c',
+    'a=1',
+    '-',
   ]);
 });
 

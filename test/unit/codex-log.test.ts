@@ -11,7 +11,10 @@ import { CodexLogParser, codexUsage } from '../../plugins/codex/log.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/codex');
 const records = (name: string): Record<string, any>[] =>
-  readFileSync(join(fixtures, name), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+  readFileSync(join(fixtures, name), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 function parseAll(recs: unknown[], parser = new CodexLogParser()): TranscriptEvent[] {
   return recs.flatMap((r) => parser.feed(r));
@@ -39,7 +42,7 @@ t('a captured session: the session id first, then each turn in order, nothing sk
   );
 });
 
-t('user text is only what the user typed: codex\'s own context messages are left out', () => {
+t("user text is only what the user typed: codex's own context messages are left out", () => {
   const users = ofType(parseAll(records('rollout-session.jsonl')), 'user_text').map((e) => e.text);
   assert.equal(users, ['hello TOKEN-CDX-1', 'run it [[FAKE_SHELL: echo hi-from-shell]] TOKEN-CDX-2', 'fail now [[FAKE_ERROR: 400]] TOKEN-CDX-3']);
 });
@@ -89,7 +92,10 @@ t('a TUI turn interrupted with Esc: the prompt, a notice, and the turn still end
   const parser = new CodexLogParser();
   const events = parseAll(records('rollout-tui-interrupted.jsonl'), parser);
   assert.is(parser.skipped, 0, [...parser.unknownShapes].join(', '));
-  assert.equal(events.map((e) => e.type), ['session', 'user_text', 'notice', 'turn_end']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['session', 'user_text', 'notice', 'turn_end'],
+  );
   assert.match((events[1] as { text: string }).text, 'TOKEN-CDX-4');
   assert.match((events[2] as { text: string }).text, 'interrupted');
 });

@@ -5,7 +5,7 @@ import { XTERM_256, colorDistance, nearest256, nearest256Packed } from '../../sr
 
 const s = suite('color');
 
-s('the palette is xterm\'s: cube levels and the grey ramp at their indices', () => {
+s("the palette is xterm's: cube levels and the grey ramp at their indices", () => {
   assert.is(XTERM_256.length, 256);
   assert.equal(XTERM_256[16], [0, 0, 0]);
   assert.equal(XTERM_256[21], [0, 0, 255]);
@@ -22,7 +22,7 @@ s('every colour of 16..255 maps to itself', () => {
   }
 });
 
-s('rgb(30,30,200) stays blue (blessed\'s colors.match made it grey 235)', () => {
+s("rgb(30,30,200) stays blue (blessed's colors.match made it grey 235)", () => {
   const c = nearest256(30, 30, 200);
   const [r, g, b] = XTERM_256[c]!;
   assert.ok(b > 150 && r < 100 && g < 100, `got ${c} = ${XTERM_256[c]}`);
@@ -31,12 +31,18 @@ s('rgb(30,30,200) stays blue (blessed\'s colors.match made it grey 235)', () => 
 
 s('a colour with one clearly dominant channel keeps that channel dominant', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 150, max: 255 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }), (ch, hi, lo1, lo2) => {
-      const rgb3: [number, number, number] = ch === 0 ? [hi, lo1, lo2] : ch === 1 ? [lo1, hi, lo2] : [lo1, lo2, hi];
-      const out = XTERM_256[nearest256(...rgb3)]!;
-      const max = Math.max(...out);
-      return out[ch] === max && out.filter((v) => v === max).length === 1;
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 2 }),
+      fc.integer({ min: 150, max: 255 }),
+      fc.integer({ min: 0, max: 40 }),
+      fc.integer({ min: 0, max: 40 }),
+      (ch, hi, lo1, lo2) => {
+        const rgb3: [number, number, number] = ch === 0 ? [hi, lo1, lo2] : ch === 1 ? [lo1, hi, lo2] : [lo1, lo2, hi];
+        const out = XTERM_256[nearest256(...rgb3)]!;
+        const max = Math.max(...out);
+        return out[ch] === max && out.filter((v) => v === max).length === 1;
+      },
+    ),
   );
 });
 

@@ -13,12 +13,27 @@ const f = suite('fs failure');
 
 f('each machine-state errno: exit 2, the path, the cause and the code; a hint', () => {
   const cases: Array<[string, string, string, RegExp]> = [
-    ['ENOSPC', 'write', 'cannot write /state/baton/conversations/x/transcript.jsonl: no space left on the device (ENOSPC)', /free some space.*BATON_HOME.*what was saved before is intact/],
+    [
+      'ENOSPC',
+      'write',
+      'cannot write /state/baton/conversations/x/transcript.jsonl: no space left on the device (ENOSPC)',
+      /free some space.*BATON_HOME.*what was saved before is intact/,
+    ],
     ['EDQUOT', 'write', 'cannot write /state/baton/conversations/x/transcript.jsonl: the disk quota is used up (EDQUOT)', /free some space/],
-    ['EROFS', 'open', 'cannot open /state/baton/conversations/x/transcript.jsonl: the file system is read-only (EROFS)', /BATON_HOME to a directory on a writable file system/],
+    [
+      'EROFS',
+      'open',
+      'cannot open /state/baton/conversations/x/transcript.jsonl: the file system is read-only (EROFS)',
+      /BATON_HOME to a directory on a writable file system/,
+    ],
     ['EACCES', 'mkdir', 'cannot create /state/baton/conversations/x/transcript.jsonl: permission denied (EACCES)', /give your user access.*BATON_HOME/],
     ['EPERM', 'chmod', 'cannot change the mode of /state/baton/conversations/x/transcript.jsonl: operation not permitted (EPERM)', /give your user access/],
-    ['ENOTDIR', 'scandir', 'cannot read /state/baton/conversations/x/transcript.jsonl: a part of the path is a file, not a directory (ENOTDIR)', /set BATON_HOME to a directory/],
+    [
+      'ENOTDIR',
+      'scandir',
+      'cannot read /state/baton/conversations/x/transcript.jsonl: a part of the path is a file, not a directory (ENOTDIR)',
+      /set BATON_HOME to a directory/,
+    ],
   ];
   for (const [code, syscall, message, hint] of cases) {
     const e = fsFailure(errno(code, syscall, `${home}/conversations/x/transcript.jsonl`), { home });
@@ -32,7 +47,11 @@ f('each machine-state errno: exit 2, the path, the cause and the code; a hint', 
 f('outside BATON_HOME the hint does not send the user to BATON_HOME', () => {
   const e = fsFailure(errno('EROFS', 'open', '/repo/.git/index.lock'), { home });
   assert.not.match(e!.hint ?? '', /BATON_HOME/);
-  assert.not.match(fsFailure(errno('ENOSPC', 'write', '/elsewhere/f'), { home: '/state/bat' })!.hint ?? '', /BATON_HOME/, 'a sibling with the same prefix is not under it');
+  assert.not.match(
+    fsFailure(errno('ENOSPC', 'write', '/elsewhere/f'), { home: '/state/bat' })!.hint ?? '',
+    /BATON_HOME/,
+    'a sibling with the same prefix is not under it',
+  );
 });
 
 f('a descriptor-level error gets the path it was about (notePath); other errors are not touched', () => {

@@ -13,7 +13,10 @@ import { GeminiLogFollower, isIgnoredUserText, replayGeminiLog } from '../../plu
 
 const fixtures = join(import.meta.dirname, '../fixtures/gemini');
 const records = (): Record<string, any>[] =>
-  readFileSync(join(fixtures, 'chat-session.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+  readFileSync(join(fixtures, 'chat-session.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 const ofType = <T extends TranscriptEvent['type']>(events: TranscriptEvent[], type: T) =>
   events.filter((e): e is Extract<TranscriptEvent, { type: T }> => e.type === type);
@@ -24,7 +27,20 @@ function follow(recs: unknown[], follower = new GeminiLogFollower()): Transcript
 }
 
 const PROMPTS = ['hello TOKEN-GEM-1', 'run it [[FAKE_SHELL: echo hi-from-shell]] TOKEN-GEM-2', 'and again TOKEN-GEM-3'];
-const TURN_SHAPE = ['session', 'user_text', 'agent_text', 'turn_end', 'user_text', 'tool_call', 'tool_result', 'agent_text', 'turn_end', 'user_text', 'agent_text', 'turn_end'];
+const TURN_SHAPE = [
+  'session',
+  'user_text',
+  'agent_text',
+  'turn_end',
+  'user_text',
+  'tool_call',
+  'tool_result',
+  'agent_text',
+  'turn_end',
+  'user_text',
+  'agent_text',
+  'turn_end',
+];
 
 const f = suite('gemini-log follower');
 
@@ -32,8 +48,14 @@ f('three turns from one growing log: one session event, each prompt, tool call a
   const follower = new GeminiLogFollower();
   const events = follow(records(), follower);
   assert.is(follower.skipped, 0, [...follower.unknownShapes].join(', '));
-  assert.equal(events.map((e) => e.type), TURN_SHAPE);
-  assert.equal(ofType(events, 'user_text').map((e) => e.text), PROMPTS);
+  assert.equal(
+    events.map((e) => e.type),
+    TURN_SHAPE,
+  );
+  assert.equal(
+    ofType(events, 'user_text').map((e) => e.text),
+    PROMPTS,
+  );
   assert.is(follower.sessionId, (events[0] as { agentSession: string }).agentSession);
   assert.ok(readFileSync(join(fixtures, 'stream-turn.jsonl'), 'utf8').includes(follower.sessionId!), 'the id gemini reported');
 });
@@ -56,7 +78,9 @@ f('turns end when the next prompt comes, with the summed usage of their model ca
   assert.is(ends.length, 3);
   for (const e of ends) assert.ok((e.usage?.inputTokens ?? 0) > 0 && (e.usage?.outputTokens ?? 0) > 0, JSON.stringify(e));
   // The tool turn's two model calls are summed.
-  const toolTurn = records().filter((r) => r.type === 'gemini' && r.tokens && r.timestamp > records().find((x) => JSON.stringify(x.content ?? '').includes('TOKEN-GEM-2'))!.timestamp);
+  const toolTurn = records().filter(
+    (r) => r.type === 'gemini' && r.tokens && r.timestamp > records().find((x) => JSON.stringify(x.content ?? '').includes('TOKEN-GEM-2'))!.timestamp,
+  );
   const calls = new Map(toolTurn.map((m) => [m.id, m.tokens.output as number]));
   const sum = [...calls.values()].slice(0, 2).reduce((a, b) => a + b, 0);
   assert.is(ends[1]!.usage!.outputTokens, sum);
@@ -76,16 +100,22 @@ f('a finished answer makes a turn end due; a tool call or tool results going bac
   assert.is(dueAfter[emptyFirst], false, 'an empty model message waiting for its tool calls');
   assert.is(dueAfter[toolMsg], false, 'a message with tool calls');
   assert.is(follower.turnEndDue, true, 'the last answer');
-  assert.equal(follower.flushTurnEnd().map((e) => e.type), ['turn_end']);
+  assert.equal(
+    follower.flushTurnEnd().map((e) => e.type),
+    ['turn_end'],
+  );
   assert.equal(follower.flushTurnEnd(), [], 'only once');
 });
 
-f('since: a resumed session\'s earlier messages give no events, even restated with new timestamps', () => {
+f("since: a resumed session's earlier messages give no events, even restated with new timestamps", () => {
   const recs = records();
   const third = recs.find((r) => r.type === 'user' && JSON.stringify(r.content).includes('TOKEN-GEM-3'))!;
   const follower = new GeminiLogFollower({ since: new Date(third.timestamp) });
   const events = follow(recs, follower);
-  assert.equal(events.map((e) => e.type), ['session', 'user_text', 'agent_text', 'turn_end']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['session', 'user_text', 'agent_text', 'turn_end'],
+  );
   assert.is((events[1] as { text: string }).text, 'and again TOKEN-GEM-3');
 });
 
@@ -104,8 +134,14 @@ const r = suite('gemini-log replay');
 r('a whole session as gemini loads it: the same turns, each tool call and result once', () => {
   const replay = replayGeminiLog(records());
   assert.is(replay.skipped, 0);
-  assert.equal(replay.events.map((e) => e.type), TURN_SHAPE.slice(1));
-  assert.equal(ofType(replay.events, 'user_text').map((e) => e.text), PROMPTS);
+  assert.equal(
+    replay.events.map((e) => e.type),
+    TURN_SHAPE.slice(1),
+  );
+  assert.equal(
+    ofType(replay.events, 'user_text').map((e) => e.text),
+    PROMPTS,
+  );
   assert.is(replay.model, 'gemini-3.8-flash');
   assert.match(replay.projectHash ?? '', /^[0-9a-f]{64}$/);
   // Richest form: the original records, with their token counts, not the resume's restatement.
@@ -128,11 +164,14 @@ r('a rewind drops the messages from the one named on', () => {
   const recs = records();
   const third = recs.find((x) => x.type === 'user' && JSON.stringify(x.content).includes('TOKEN-GEM-3'))!;
   const replay = replayGeminiLog([...recs, { $rewindTo: third.id }]);
-  assert.equal(ofType(replay.events, 'user_text').map((e) => e.text), PROMPTS.slice(0, 2));
+  assert.equal(
+    ofType(replay.events, 'user_text').map((e) => e.text),
+    PROMPTS.slice(0, 2),
+  );
   assert.not.ok(JSON.stringify(replay.events).includes('TOKEN-GEM-3'));
 });
 
-r('gemini\'s own setup and command messages are not prompts', () => {
+r("gemini's own setup and command messages are not prompts", () => {
   assert.ok(isIgnoredUserText('<session_context>\nThis is the Gemini CLI.'));
   assert.ok(isIgnoredUserText('/compress'));
   assert.ok(isIgnoredUserText('   '));

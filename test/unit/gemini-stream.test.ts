@@ -36,7 +36,10 @@ t('a plain turn: the session, the streamed reply in chunks of one message, the t
   const end = events[events.length - 1] as Extract<TranscriptEvent, { type: 'turn_end' }>;
   assert.is(end.type, 'turn_end');
   assert.ok(end.usage!.inputTokens! > 0 && end.usage!.outputTokens! > 0);
-  assert.not.ok(events.some((e) => e.type === 'user_text'), 'the echoed prompt is not repeated');
+  assert.not.ok(
+    events.some((e) => e.type === 'user_text'),
+    'the echoed prompt is not repeated',
+  );
   assert.is(mapper.skipped, 0);
 });
 
@@ -55,7 +58,7 @@ t('a shell call: call and result with the same id and the tool name; the text af
   assert.is(resumed.sessionId, mapper.sessionId, 'the resumed turn reports the same session');
 });
 
-t('an error result fails the turn with gemini\'s message; warnings are notices; unknown lines are counted', () => {
+t("an error result fails the turn with gemini's message; warnings are notices; unknown lines are counted", () => {
   const { events, mapper } = run([
     'Warning: 256-color support not detected.',
     JSON.stringify({ type: 'init', session_id: 's-1', model: 'auto' }),
@@ -63,9 +66,17 @@ t('an error result fails the turn with gemini\'s message; warnings are notices; 
     JSON.stringify({ type: 'tool_use', tool_name: 'read_file', tool_id: 't1', parameters: { path: 'x' } }),
     JSON.stringify({ type: 'tool_result', tool_id: 't1', status: 'error', output: '', error: { type: 'FILE_NOT_FOUND', message: 'no such file' } }),
     JSON.stringify({ type: 'telepathy' }),
-    JSON.stringify({ type: 'result', status: 'error', error: { type: 'unknown', message: '[API Error: quota]' }, stats: { input_tokens: 3, output_tokens: 0 } }),
+    JSON.stringify({
+      type: 'result',
+      status: 'error',
+      error: { type: 'unknown', message: '[API Error: quota]' },
+      stats: { input_tokens: 3, output_tokens: 0 },
+    }),
   ]);
-  assert.equal(events.map((e) => e.type), ['session', 'notice', 'tool_call', 'tool_result', 'error', 'turn_end']);
+  assert.equal(
+    events.map((e) => e.type),
+    ['session', 'notice', 'tool_call', 'tool_result', 'error', 'turn_end'],
+  );
   assert.equal(events[3], { type: 'tool_result', toolCallId: 't1', toolName: 'read_file', output: 'no such file', isError: true });
   assert.is(mapper.failure, '[API Error: quota]');
   assert.is(mapper.status, 'error');

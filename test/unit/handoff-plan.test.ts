@@ -40,7 +40,7 @@ function turn(conv: OpenConversation, harness: string, session: string, text: st
 
 const input = (conv: OpenConversation, driver = alpha, inTab = true): HandoffInput => ({ conversation: conv, registry, driver, env: {}, inTab });
 
-test('nothing said yet: the agent starts with no brief and no resume (a switch, the conversation\'s first segment)', () =>
+test("nothing said yet: the agent starts with no brief and no resume (a switch, the conversation's first segment)", () =>
   withConversation(async (conv) => {
     const plan = await planHandoff(input(conv));
     assert.is(plan.switching, true);
@@ -87,7 +87,7 @@ test('a returning agent with nothing new to hear: its own session, no brief; wit
     assert.not.match(back.brief?.text ?? '', /MARK-ONE/, 'only what it missed');
     const h = recordHandoff(conv, back, 'sw-3');
     assert.ok(h?.kind === 'handoff' && h.mode === 'resume');
-    assert.is(conv.transcript.currentSegment?.agentSession, 'A-1', 'the resumed session is the new segment\'s own');
+    assert.is(conv.transcript.currentSegment?.agentSession, 'A-1', "the resumed session is the new segment's own");
   }));
 
 test('in a tab, a program that cannot open a session by id gets the full brief; headless, the same driver resumes', () =>
@@ -102,7 +102,7 @@ test('in a tab, a program that cannot open a session by id gets the full brief; 
     assert.not.match(headless.brief?.text ?? '', /MARK-ONE/);
   }));
 
-test('a native fork\'s cursor: the session is forked, never recorded as the new segment\'s own', () =>
+test("a native fork's cursor: the session is forked, never recorded as the new segment's own", () =>
   withConversation(async (conv) => {
     const t = conv.transcript;
     t.startSegment({ harness: 'alpha', model: 'default', switchId: 'sw-1' });

@@ -31,7 +31,9 @@ s('an archived line paints exactly like the live line it came from', async () =>
     assert.equal(archived, live, JSON.stringify(text));
     assert.is(archivedText(a), buf.getLine(0)!.translateToString(true).trimEnd(), JSON.stringify(text));
     // The fast path from xterm's own cell words gives the same runs.
-    const internal = (term as unknown as { _core: { _bufferService: { buffers: { normal: { lines: { get(i: number): unknown } } } } } })._core._bufferService.buffers.normal.lines.get(0);
+    const internal = (
+      term as unknown as { _core: { _bufferService: { buffers: { normal: { lines: { get(i: number): unknown } } } } } }
+    )._core._bufferService.buffers.normal.lines.get(0);
     const fast = heldLineRuns({ kind: 'held', line: internal } as HeldLine, buf.getNullCell(), cellAttr, DEFAULT_ATTR);
     assert.equal(fast, a, JSON.stringify(text));
     term.dispose();
@@ -41,7 +43,9 @@ s('an archived line paints exactly like the live line it came from', async () =>
 s('held lines wait uncompacted up to maxPending, then the oldest are compacted; evicted and compacted ones are released', async () => {
   const term = createTerminal(20, 2, 0);
   await new Promise<void>((r) => term.write('\x1b[31mred\x1b[0m line', r));
-  const internal = (term as unknown as { _core: { _bufferService: { buffers: { normal: { lines: { get(i: number): { clone(): unknown } } } } } } })._core._bufferService.buffers.normal.lines.get(0);
+  const internal = (
+    term as unknown as { _core: { _bufferService: { buffers: { normal: { lines: { get(i: number): { clone(): unknown } } } } } } }
+  )._core._bufferService.buffers.normal.lines.get(0);
   const released: unknown[] = [];
   const h = new History(5, (l) => released.push(l), 2, term.buffer.active.getNullCell());
   const held = () => ({ kind: 'held', line: internal.clone() }) as unknown as HeldLine;
@@ -79,7 +83,13 @@ s('runs of plain text are packed into one string and read back the same; others 
     const kept = keptRuns([...runs], false);
     assert.type(kept, 'string');
     assert.equal(archivedRuns(kept), runs);
-    assert.is(archivedText(kept), runs.filter((_, i) => i % 2 === 1).join('').trimEnd());
+    assert.is(
+      archivedText(kept),
+      runs
+        .filter((_, i) => i % 2 === 1)
+        .join('')
+        .trimEnd(),
+    );
   }
   const cells = [DEFAULT_ATTR, ['日', '', 'x']];
   assert.equal(keptRuns([...cells], false), cells, 'a run of cells stays an array');

@@ -18,7 +18,11 @@ t.after.each(() => rmSync(dir, { recursive: true, force: true }));
 async function read(path: string): Promise<{ records: unknown[]; invalid: number }> {
   const records: unknown[] = [];
   let invalid = 0;
-  await readJsonlFile(path, (r) => records.push(r), () => invalid++);
+  await readJsonlFile(
+    path,
+    (r) => records.push(r),
+    () => invalid++,
+  );
   return { records, invalid };
 }
 
@@ -45,7 +49,10 @@ t('a log larger than a read chunk: lines and multi-byte characters split across 
   writeFileSync(f, `${lines.join('\n')}\n`);
   const got = await read(f);
   assert.is(got.invalid, 0);
-  assert.equal(got.records, lines.map((l) => JSON.parse(l)));
+  assert.equal(
+    got.records,
+    lines.map((l) => JSON.parse(l)),
+  );
 });
 
 t('a log that is not there rejects with the file error', async () => {

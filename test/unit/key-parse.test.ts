@@ -7,7 +7,20 @@ const s = suite('key-parse');
 const names = (data: string) => parseKeys(data).keys.map((k) => k.name);
 
 s('control keys, Alt combinations, arrows, function keys and text are named', () => {
-  assert.equal(names('\x02a\x1bx\x1b[A\x1bOP\x1b[15~\x1b[5~\r\x7f\t \x1b'), ['C-b', 'a', 'M-x', 'Up', 'F1', 'F5', 'PageUp', 'Enter', 'Backspace', 'Tab', 'Space', 'Escape']);
+  assert.equal(names('\x02a\x1bx\x1b[A\x1bOP\x1b[15~\x1b[5~\r\x7f\t \x1b'), [
+    'C-b',
+    'a',
+    'M-x',
+    'Up',
+    'F1',
+    'F5',
+    'PageUp',
+    'Enter',
+    'Backspace',
+    'Tab',
+    'Space',
+    'Escape',
+  ]);
   assert.equal(names('日😀'), ['日', '😀']);
   assert.equal(names('\x1b\x02'), ['M-C-b']);
 });
@@ -29,10 +42,19 @@ s('Alt sent as an ESC prefix to a cursor or function key is one key (ESC ESC [ A
 
 s('each key keeps its exact bytes; joined they are the input again', () => {
   fc.assert(
-    fc.property(fc.array(fc.constantFrom('\x02', 'a', '\x1bx', '\x1b[A', '\x1b\x1b[B', '\x1b', '\x1b[1;5C', '\x1bOP', '\x1b[15~', '日', '😀', '\r', '\x1b[200~'), { maxLength: 20 }), (parts) => {
-      const data = parts.join('');
-      return parseKeys(data).keys.map((k) => k.seq).join('') === data;
-    }),
+    fc.property(
+      fc.array(fc.constantFrom('\x02', 'a', '\x1bx', '\x1b[A', '\x1b\x1b[B', '\x1b', '\x1b[1;5C', '\x1bOP', '\x1b[15~', '日', '😀', '\r', '\x1b[200~'), {
+        maxLength: 20,
+      }),
+      (parts) => {
+        const data = parts.join('');
+        return (
+          parseKeys(data)
+            .keys.map((k) => k.seq)
+            .join('') === data
+        );
+      },
+    ),
   );
 });
 

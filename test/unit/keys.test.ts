@@ -27,7 +27,18 @@ s('defaults: prefix C-b and every binding of the issue', () => {
     const cfg = loadKeyConfig({ env });
     assert.is(cfg.prefix, 'C-b');
     assert.is(cfg.prefixBytes, '\x02');
-    const expect: Record<string, string> = { c: 'new-tab', n: 'next-tab', p: 'prev-tab', a: 'switch-agent', m: 'compose', t: 'transcript', '?': 'help', x: 'close-tab', q: 'quit', '[': 'scroll-mode' };
+    const expect: Record<string, string> = {
+      c: 'new-tab',
+      n: 'next-tab',
+      p: 'prev-tab',
+      a: 'switch-agent',
+      m: 'compose',
+      t: 'transcript',
+      '?': 'help',
+      x: 'close-tab',
+      q: 'quit',
+      '[': 'scroll-mode',
+    };
     for (const [k, v] of Object.entries(expect)) assert.is(cfg.bindings.get(k), v, k);
     for (let i = 0; i <= 9; i++) assert.is(cfg.bindings.get(String(i)), `select-tab:${i}`);
     assert.is(cfg.sources.length, 1);

@@ -56,7 +56,10 @@ const DRIVERS = files('plugins');
 const graph = new Map([...SRC, ...DRIVERS].map((f) => [f, importsOf(f)]));
 
 test('every module of src/ belongs to a layer', () => {
-  assert.equal(SRC.filter((f) => layerOf(f) < 0), []);
+  assert.equal(
+    SRC.filter((f) => layerOf(f) < 0),
+    [],
+  );
 });
 
 test('imports only point down the layers', () => {
@@ -93,7 +96,10 @@ test('a built-in driver imports baton only through src/plugins/kit.ts (and its o
 test('blessed only in src/tui', () => {
   const users = [...graph].filter(([, i]) => i.packages.includes('blessed')).map(([f]) => f);
   assert.ok(users.length > 0);
-  assert.equal(users.filter((f) => !f.startsWith('src/tui/')), []);
+  assert.equal(
+    users.filter((f) => !f.startsWith('src/tui/')),
+    [],
+  );
 });
 
 test('each third-party package enters through one module', () => {
@@ -104,13 +110,19 @@ test('each third-party package enters through one module', () => {
   // And each one in package.json is used (or is a build/type dependency).
   const deps = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
   const loadedByName = ['better-sqlite3']; // loaded with import(name) by plugins/opencode/log-db.ts
-  assert.equal(deps.filter((d) => !doors.has(d) && !loadedByName.includes(d)), []);
+  assert.equal(
+    deps.filter((d) => !doors.has(d) && !loadedByName.includes(d)),
+    [],
+  );
 });
 
 test('no two modules of src/ share a file name', () => {
   const byName = new Map<string, string[]>();
   for (const f of SRC) byName.set(basename(f), [...(byName.get(basename(f)) ?? []), f]);
-  assert.equal([...byName].filter(([n, fs]) => fs.length > 1 && n !== 'index.ts').map(([, fs]) => fs.join(' ~ ')), []);
+  assert.equal(
+    [...byName].filter(([n, fs]) => fs.length > 1 && n !== 'index.ts').map(([, fs]) => fs.join(' ~ ')),
+    [],
+  );
 });
 
 test.run();

@@ -107,7 +107,11 @@ t('follows appends through chokidar without being asked', async () => {
   await until(() => seen.length === 5, 'the five lines');
   appendFileSync(f, '{"i":6}\n');
   await until(() => seen.length === 6, 'the sixth line');
-  assert.equal(seen, [1, 2, 3, 4, 5, 6].map((i) => ({ i })), 'each line exactly once, in order');
+  assert.equal(
+    seen,
+    [1, 2, 3, 4, 5, 6].map((i) => ({ i })),
+    'each line exactly once, in order',
+  );
 });
 
 t('a log whose directory does not exist yet is picked up when it appears', async () => {
@@ -135,7 +139,7 @@ t('an error in the consumer while following is reported, not thrown into the loo
   });
   tails.push(tail);
   appendFileSync(f, 'x\n');
-  await until(() => errors.length > 0, 'the consumer\'s error reported');
+  await until(() => errors.length > 0, "the consumer's error reported");
   assert.match(errors[0]!.message, 'consumer broke');
 });
 

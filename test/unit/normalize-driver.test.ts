@@ -54,7 +54,7 @@ s('an async launch gets its env filled in too; an env given is kept', async () =
   assert.equal((await withEnv.launch(opts)).env, { A: '1' });
 });
 
-s('the tested-range verdict: outside is flagged with the range; inside, unreadable or no range is not; a driver\'s own claim is dropped', () => {
+s("the tested-range verdict: outside is flagged with the range; inside, unreadable or no range is not; a driver's own claim is dropped", () => {
   const found = (version?: string, extra: object = {}): DetectResult => ({ installed: true, installHint: 'x', ...(version ? { version } : {}), ...extra });
   assert.equal(withTestedRange(found('0.16.0'), '>=0.15.0 <0.16'), { ...found('0.16.0'), untestedVersion: '>=0.15.0 <0.16' });
   assert.equal(withTestedRange(found('qwen 0.15.10'), '0.15.x'), found('qwen 0.15.10'));
@@ -64,7 +64,7 @@ s('the tested-range verdict: outside is flagged with the range; inside, unreadab
   assert.equal(withTestedRange(found('0.15.1', { untestedVersion: 'made up' }), '0.15.x'), found('0.15.1'));
 });
 
-s('detect() of the normalized driver carries the verdict on the definition\'s testedVersions', async () => {
+s("detect() of the normalized driver carries the verdict on the definition's testedVersions", async () => {
   const d = normalizeDriver(minimal({ testedVersions: '2.1.197', detect: async () => ({ installed: true, version: '2.1.198', installHint: 'x' }) }));
   assert.equal(await d.detect({ env: {} }), { installed: true, version: '2.1.198', installHint: 'x', untestedVersion: '2.1.197' });
 });

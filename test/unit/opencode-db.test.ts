@@ -51,11 +51,17 @@ s('events after a seq: only later ones of that session, in order, parsed; lastSe
     assert.is(db.lastSeq(SESSION), last);
     assert.is(db.lastSeq('ses_none'), -1);
     const later = db.eventsAfter(SESSION, 60);
-    assert.equal(later.map((r) => r.seq), events.filter((e) => e.seq > 60).map((e) => e.seq));
+    assert.equal(
+      later.map((r) => r.seq),
+      events.filter((e) => e.seq > 60).map((e) => e.seq),
+    );
     assert.equal(later[0]!.data, events.find((e) => e.seq === 61)!.data);
     assert.equal(db.eventsAfter(SESSION, last), []);
     // Paged: a limit bounds one look.
-    assert.equal(db.eventsAfter(SESSION, -1, 5).map((r) => r.seq), [0, 1, 2, 3, 4]);
+    assert.equal(
+      db.eventsAfter(SESSION, -1, 5).map((r) => r.seq),
+      [0, 1, 2, 3, 4],
+    );
   } finally {
     db.close();
   }
@@ -91,7 +97,7 @@ s('a whole session from the message and part tables parses as the event log does
   assert.is(tParser.model, 'fake/fake-model');
 });
 
-s('never writes: the file is unchanged by reading it; a file that is not opencode\'s is refused', async () => {
+s("never writes: the file is unchanged by reading it; a file that is not opencode's is refused", async () => {
   const before = readFileSync(path);
   const db = await OpencodeDb.open(path);
   db.eventsAfter(SESSION, -1);
@@ -105,7 +111,7 @@ s('never writes: the file is unchanged by reading it; a file that is not opencod
   o.close();
   try {
     await OpencodeDb.open(other);
-    assert.unreachable('opened a database without opencode\'s tables');
+    assert.unreachable("opened a database without opencode's tables");
   } catch (err) {
     assert.match(String(err), /no such table/);
   }

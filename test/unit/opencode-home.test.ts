@@ -46,7 +46,7 @@ s('the database: OPENCODE_DB (absolute or relative), opencode.db, else the newes
   assert.is(opencodeDbPath(env), join(data, 'opencode.db'));
 });
 
-s('mergeJsonVar: baton\'s keys over the user\'s JSON, the rest kept; a value it cannot read is left alone', () => {
+s("mergeJsonVar: baton's keys over the user's JSON, the rest kept; a value it cannot read is left alone", () => {
   assert.is(mergeJsonVar({}, 'V', { model: 'a/b' }), '{"model":"a/b"}');
   const user = JSON.stringify({ model: 'x/y', provider: { fake: { options: { baseURL: 'u' } } }, permission: { bash: { 'git *': 'allow' }, read: 'allow' } });
   const merged = JSON.parse(mergeJsonVar({ V: user }, 'V', { model: 'a/b', permission: { bash: 'ask' } })!);

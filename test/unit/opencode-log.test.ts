@@ -27,24 +27,49 @@ const s = suite('opencode log parser');
 s('a whole captured session: every turn in order, each tool call paired with its result by id and name', () => {
   const parser = new OpencodeLogParser();
   const events = feedAll(parser, records);
-  assert.equal(events.map((e) => e.type), [
-    'session',
-    'user_text', 'agent_text', 'turn_end',
-    'user_text', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'agent_text', 'turn_end',
-    'user_text', 'tool_call', 'tool_result', 'turn_end',
-    'user_text', 'error', 'turn_end',
-  ]);
+  assert.equal(
+    events.map((e) => e.type),
+    [
+      'session',
+      'user_text',
+      'agent_text',
+      'turn_end',
+      'user_text',
+      'tool_call',
+      'tool_result',
+      'tool_call',
+      'tool_result',
+      'agent_text',
+      'turn_end',
+      'user_text',
+      'tool_call',
+      'tool_result',
+      'turn_end',
+      'user_text',
+      'error',
+      'turn_end',
+    ],
+  );
   assert.equal(events[0], { type: 'session', agentSession: SESSION });
   assert.is((events[1] as Of<'user_text'>).text, 'hello FIXTURE-TOKEN');
   assert.match((events[2] as Of<'agent_text'>).text, 'You said: hello FIXTURE-TOKEN');
 
   const calls = events.filter((e): e is Of<'tool_call'> => e.type === 'tool_call');
   const results = events.filter((e): e is Of<'tool_result'> => e.type === 'tool_result');
-  assert.equal(calls.map((c) => c.toolName), ['bash', 'write', 'bash']);
-  assert.equal(results.map((r) => [r.toolCallId, r.toolName]), calls.map((c) => [c.toolCallId, c.toolName]));
+  assert.equal(
+    calls.map((c) => c.toolName),
+    ['bash', 'write', 'bash'],
+  );
+  assert.equal(
+    results.map((r) => [r.toolCallId, r.toolName]),
+    calls.map((c) => [c.toolCallId, c.toolName]),
+  );
   assert.equal(calls[0]!.input, { command: 'echo fixture > from-shell.txt' });
   assert.is((calls[1]!.input as { content: string }).content, 'written by the fixture');
-  assert.equal(results.map((r) => r.isError), [false, false, true]);
+  assert.equal(
+    results.map((r) => r.isError),
+    [false, false, true],
+  );
   assert.match(results[2]!.output, 'rejected permission');
 
   const ends = events.filter((e): e is Of<'turn_end'> => e.type === 'turn_end');
@@ -69,7 +94,10 @@ s('fed in pieces (as a follower reads them) it says exactly what it says fed at 
   for (let i = 0; i < records.length; i += 7) pieces.push(...feedAll(parser, records.slice(i, i + 7)));
   assert.equal(pieces, whole);
   // Records already seen again (a second look over the same rows) say nothing new.
-  assert.equal(feedAll(parser, records.slice(-10)).filter((e) => e.type !== 'session'), []);
+  assert.equal(
+    feedAll(parser, records.slice(-10)).filter((e) => e.type !== 'session'),
+    [],
+  );
 });
 
 s('a part that grows is said as what it gained; reasoning too', () => {
@@ -96,12 +124,16 @@ s('a part that grows is said as what it gained; reasoning too', () => {
 
 s('with `since`: the messages of earlier turns give no events, the later ones do', () => {
   const firstUser = records.find((r) => r.type.startsWith('message.updated') && (r.data as { info: { role: string } }).info.role === 'user')!;
-  const turn2User = records.filter((r) => r.type.startsWith('message.updated') && (r.data as { info: { role: string } }).info.role === 'user')
+  const turn2User = records
+    .filter((r) => r.type.startsWith('message.updated') && (r.data as { info: { role: string } }).info.role === 'user')
     .map((r) => (r.data as { info: { time: { created: number } } }).info.time.created)
     .find((t) => t > (firstUser.data as { info: { time: { created: number } } }).info.time.created)!;
   const parser = new OpencodeLogParser({ since: new Date(turn2User) });
   const events = feedAll(parser, records);
-  assert.not.ok(events.some((e) => e.type === 'user_text' && e.text.includes('FIXTURE-TOKEN')), 'the first turn is old');
+  assert.not.ok(
+    events.some((e) => e.type === 'user_text' && e.text.includes('FIXTURE-TOKEN')),
+    'the first turn is old',
+  );
   assert.is(events.filter((e) => e.type === 'turn_end').length, 3);
   assert.is(events.filter((e) => e.type === 'user_text').length, 3);
   assert.is(parser.skipped, 0);
@@ -113,7 +145,10 @@ s('a part before its message is held until the message comes', () => {
     { type: 'message.part.updated.1', data: { part: { id: 'prt_1', messageID: 'msg_u', type: 'text', text: 'hi there' } } },
     { type: 'message.updated.1', data: { info: { id: 'msg_u', sessionID: 'ses_y', role: 'user', time: { created: 5 } } } },
   ]);
-  assert.equal(out, [{ type: 'session', agentSession: 'ses_y' }, { type: 'user_text', text: 'hi there' }]);
+  assert.equal(out, [
+    { type: 'session', agentSession: 'ses_y' },
+    { type: 'user_text', text: 'hi there' },
+  ]);
 });
 
 s('record shapes it does not know are skipped and counted, never fatal; what follows still parses', () => {
@@ -123,7 +158,11 @@ s('record shapes it does not know are skipped and counted, never fatal; what fol
     { seq: 101, type: 'message.part.updated.1', data: null },
     { seq: 102, type: 'message.updated.1', data: { info: { id: 'msg_z', role: 'system' } } },
     { seq: 103, type: '', data: {} },
-    { seq: 104, type: 'message.part.updated.1', data: { part: { id: 'prt_h', messageID: (records[1]!.data as { info: { id: string } }).info.id, type: 'hologram' } } },
+    {
+      seq: 104,
+      type: 'message.part.updated.1',
+      data: { part: { id: 'prt_h', messageID: (records[1]!.data as { info: { id: string } }).info.id, type: 'hologram' } },
+    },
   ];
   const events = feedAll(parser, [records[0]!, records[1]!, ...strange, ...records.slice(2)]);
   assert.is(parser.skipped, strange.length);
@@ -137,10 +176,39 @@ s('synthetic text (context opencode added itself) is not said; a refused call en
     { type: 'message.updated.1', data: { info: { id: 'msg_u', sessionID: 's', role: 'user', time: { created: 1 } } } },
     { type: 'message.part.updated.1', data: { part: { id: 'prt_s', messageID: 'msg_u', type: 'text', text: 'file contents', synthetic: true } } },
     { type: 'message.updated.1', data: { info: { id: 'msg_a', sessionID: 's', role: 'assistant', parentID: 'msg_u', time: { created: 2 } } } },
-    { type: 'message.part.updated.1', data: { part: { id: 'prt_t', messageID: 'msg_a', type: 'tool', tool: 'question', callID: 'c1', state: { status: 'error', input: { q: 1 }, error: 'The user dismissed this question' } } } },
-    { type: 'message.updated.1', data: { info: { id: 'msg_a', sessionID: 's', role: 'assistant', parentID: 'msg_u', finish: 'tool-calls', tokens: { input: 3, output: 1, cache: { read: 2 } }, cost: 0.5, time: { created: 2, completed: 3 } } } },
+    {
+      type: 'message.part.updated.1',
+      data: {
+        part: {
+          id: 'prt_t',
+          messageID: 'msg_a',
+          type: 'tool',
+          tool: 'question',
+          callID: 'c1',
+          state: { status: 'error', input: { q: 1 }, error: 'The user dismissed this question' },
+        },
+      },
+    },
+    {
+      type: 'message.updated.1',
+      data: {
+        info: {
+          id: 'msg_a',
+          sessionID: 's',
+          role: 'assistant',
+          parentID: 'msg_u',
+          finish: 'tool-calls',
+          tokens: { input: 3, output: 1, cache: { read: 2 } },
+          cost: 0.5,
+          time: { created: 2, completed: 3 },
+        },
+      },
+    },
   ]);
-  assert.equal(out.map((e) => e.type), ['session', 'tool_call', 'tool_result', 'turn_end']);
+  assert.equal(
+    out.map((e) => e.type),
+    ['session', 'tool_call', 'tool_result', 'turn_end'],
+  );
   assert.equal(out[3], { type: 'turn_end', usage: { inputTokens: 3, outputTokens: 1, cachedInputTokens: 2 }, costUsd: 0.5 });
 });
 

@@ -9,7 +9,7 @@ import { emptySessionFile, newOpencodeSessionId } from '../../plugins/opencode/n
 
 const s = suite('opencode new session');
 
-s('ids: opencode\'s shape, its time digits for the same creation time, newer sorts first, random tail', () => {
+s("ids: opencode's shape, its time digits for the same creation time, newer sorts first, random tail", () => {
   // Made by opencode 1.18.33 (session/new over ACP), with the time_created it stored.
   assert.is(newOpencodeSessionId(1796087832517).slice(0, 16), 'ses_dd0d2a03affe');
   assert.is(newOpencodeSessionId(1796087843078).slice(0, 16), 'ses_dd0d276f9ffe');
@@ -20,8 +20,11 @@ s('ids: opencode\'s shape, its time digits for the same creation time, newer sor
   assert.is(many.size, 200, 'the same millisecond still gives different ids');
 });
 
-s('the import file: an empty session of the directory, opencode\'s default title, opencode\'s fields', () => {
-  const file = JSON.parse(emptySessionFile('ses_dd0d2a03affeABCDEFGHIJKLMN', '/work/repo', 1796087832517)) as { info: Record<string, unknown>; messages: unknown[] };
+s("the import file: an empty session of the directory, opencode's default title, opencode's fields", () => {
+  const file = JSON.parse(emptySessionFile('ses_dd0d2a03affeABCDEFGHIJKLMN', '/work/repo', 1796087832517)) as {
+    info: Record<string, unknown>;
+    messages: unknown[];
+  };
   assert.equal(file.messages, []);
   assert.equal(file.info, {
     id: 'ses_dd0d2a03affeABCDEFGHIJKLMN',

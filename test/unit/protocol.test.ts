@@ -4,12 +4,24 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { decodeJson, encodeFrame, encodeJson, FRAME, FrameReader, MAX_FRAME_BYTES, PROTOCOL_VERSION, versionMismatch, type FrameType } from '../../src/server/protocol.js';
+import {
+  decodeJson,
+  encodeFrame,
+  encodeJson,
+  FRAME,
+  FrameReader,
+  MAX_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  versionMismatch,
+  type FrameType,
+} from '../../src/server/protocol.js';
 
 test('frames come back whole and in order however the stream is cut', () => {
   fc.assert(
     fc.property(
-      fc.array(fc.record({ type: fc.constantFrom<FrameType>(FRAME.input, FRAME.output, FRAME.resize), payload: fc.uint8Array({ maxLength: 300 }) }), { maxLength: 20 }),
+      fc.array(fc.record({ type: fc.constantFrom<FrameType>(FRAME.input, FRAME.output, FRAME.resize), payload: fc.uint8Array({ maxLength: 300 }) }), {
+        maxLength: 20,
+      }),
       fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 50 }),
       (frames, cuts) => {
         const stream = Buffer.concat(frames.map((f) => encodeFrame(f.type, Buffer.from(f.payload))));
@@ -22,7 +34,10 @@ test('frames come back whole and in order however the stream is cut', () => {
           for (const f of r.push(stream.subarray(at, at + n))) got.push({ type: f.type, payload: [...f.payload] });
           at += n;
         }
-        assert.equal(got, frames.map((f) => ({ type: f.type, payload: [...f.payload] })));
+        assert.equal(
+          got,
+          frames.map((f) => ({ type: f.type, payload: [...f.payload] })),
+        );
       },
     ),
   );

@@ -21,9 +21,16 @@ class Parsed extends Error {
 
 /** What yargs makes of `argv`, in QuickCommand's terms; it throws from a middleware, before any handler. */
 async function yargsReading(argv: string[]): Promise<QuickCommand> {
-  const parser = registerCommands(yargs(argv).strict().exitProcess(false).fail((msg, err) => {
-    throw err ?? new Error(msg);
-  }), bufferIo({}, '/tmp'), () => undefined);
+  const parser = registerCommands(
+    yargs(argv)
+      .strict()
+      .exitProcess(false)
+      .fail((msg, err) => {
+        throw err ?? new Error(msg);
+      }),
+    bufferIo({}, '/tmp'),
+    () => undefined,
+  );
   parser.middleware((a) => {
     throw new Parsed(a as Record<string, unknown>);
   });
@@ -100,9 +107,12 @@ s('any other form is left to yargs', () => {
   for (const argv of others) assert.is(quickCommand(argv), undefined, JSON.stringify(argv));
 });
 
-s('its command names are the parser\'s', () => {
+s("its command names are the parser's", () => {
   const parser = registerCommands(yargs([]), bufferIo({}, '/tmp'), () => undefined);
-  const names = (parser as unknown as { getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } } }).getInternalMethods().getCommandInstance().getCommands();
+  const names = (parser as unknown as { getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } } })
+    .getInternalMethods()
+    .getCommandInstance()
+    .getCommands();
   assert.equal([...COMMAND_NAMES].sort(), [...names].sort());
 });
 

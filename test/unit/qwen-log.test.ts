@@ -17,14 +17,21 @@ const s = suite('qwen-log');
 s('headless log: three turns, user text, replies, function calls paired with responses, usage per turn', () => {
   const parser = new QwenLogParser();
   const events = parseAll(records('headless-session.jsonl'), parser);
-  assertHeadlessCapture(events, parser, { sessionId: '474903d3-f720-45b2-9eee-638fb8e79f0f', model: 'fake-model', tools: ['run_shell_command', 'write_file', 'run_shell_command'] });
+  assertHeadlessCapture(events, parser, {
+    sessionId: '474903d3-f720-45b2-9eee-638fb8e79f0f',
+    model: 'fake-model',
+    tools: ['run_shell_command', 'write_file', 'run_shell_command'],
+  });
   const calls = ofType(events, 'tool_call');
   const results = ofType(events, 'tool_result');
   assert.equal((calls[1]!.input as { content: string }).content, 'WRITE-OK');
   assert.match(results[0]!.output, 'Exit Code: 0');
   assert.match(results[2]!.output, 'No such file or directory');
   // Qwen reports a command that exits non-zero as a successful tool call (the output says the code).
-  assert.equal(results.map((r) => r.isError), [false, false, false]);
+  assert.equal(
+    results.map((r) => r.isError),
+    [false, false, false],
+  );
 
   const ends = ofType(events, 'turn_end');
   assert.equal(ends[0]!.usage, { inputTokens: 9677, outputTokens: 12 });
@@ -32,7 +39,10 @@ s('headless log: three turns, user text, replies, function calls paired with res
   assert.equal(ends[1]!.usage, { inputTokens: 39685, outputTokens: 170 });
   // Without --yes the last turn offered no shell tool: the model only answered.
   const last = events.slice(events.findIndex((e) => e.type === 'user_text' && e.text.includes('DENIED')));
-  assert.equal(last.map((e) => e.type), ['user_text', 'agent_text', 'turn_end']);
+  assert.equal(
+    last.map((e) => e.type),
+    ['user_text', 'agent_text', 'turn_end'],
+  );
 });
 
 s('TUI log: the same shape of events as the headless log', () => {
@@ -51,7 +61,14 @@ s('telemetry and attribution records are quiet, not unknown', () => {
 s('unknown record shapes are counted and skipped; parsing goes on', () => {
   const parser = new QwenLogParser();
   const recs = records('headless-session.jsonl');
-  const odd = [{ type: 'hologram', beam: 1 }, { parts: [] }, 42, { type: 'assistant', message: { role: 'model' } }, { type: 'system', subtype: 'quantum_state' }, { type: 'tool_result' }];
+  const odd = [
+    { type: 'hologram', beam: 1 },
+    { parts: [] },
+    42,
+    { type: 'assistant', message: { role: 'model' } },
+    { type: 'system', subtype: 'quantum_state' },
+    { type: 'tool_result' },
+  ];
   const events = parseAll([odd[0], odd[1], ...recs.slice(0, 6), odd[2], odd[3], ...recs.slice(6), odd[4], odd[5]], parser);
   assert.is(parser.skipped, odd.length);
   assert.equal(events, parseAll(recs));
@@ -71,7 +88,10 @@ s('thought parts are reasoning; a failed tool result is an error; a function res
   assert.equal(
     parser.parse({
       ...tool,
-      message: { role: 'user', parts: [{ functionResponse: { id, name: 'run_shell_command', response: { error: 'Tool "run_shell_command" was canceled by the user.' } } }] },
+      message: {
+        role: 'user',
+        parts: [{ functionResponse: { id, name: 'run_shell_command', response: { error: 'Tool "run_shell_command" was canceled by the user.' } } }],
+      },
       toolCallResult: { callId: id, status: 'cancelled' },
     }),
     [{ type: 'tool_result', toolCallId: id, toolName: 'run_shell_command', output: 'Tool "run_shell_command" was canceled by the user.', isError: true }],
@@ -85,7 +105,10 @@ s('helpers: usage mapping and record time', () => {
     cachedInputTokens: 40,
     reasoningTokens: 3,
   });
-  assert.equal(geminiUsage({ promptTokenCount: 9, candidatesTokenCount: 1, cachedContentTokenCount: 0, thoughtsTokenCount: 0 }), { inputTokens: 9, outputTokens: 1 });
+  assert.equal(geminiUsage({ promptTokenCount: 9, candidatesTokenCount: 1, cachedContentTokenCount: 0, thoughtsTokenCount: 0 }), {
+    inputTokens: 9,
+    outputTokens: 1,
+  });
   assert.is(qwenRecordTime(records('tui-session.jsonl')[0]), Date.parse(records('tui-session.jsonl')[0]!.timestamp));
   assert.is(qwenRecordTime({}), undefined);
 });

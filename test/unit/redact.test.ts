@@ -40,10 +40,37 @@ const positives = samples('positive.txt');
 const negatives = samples('negative.txt');
 
 const KINDS = [
-  'aws-key', 'aws-secret', 'github-token', 'openai-key', 'anthropic-key', 'slack-token', 'google-api-key', 'private-key', 'bearer',
-  'password', 'secret', 'api-key', 'access-token', 'refresh-token', 'client-secret', 'token', 'stripe-key', 'slack-webhook', 'jwt',
-  'npm-token', 'gitlab-token', 'sendgrid-key', 'azure-key', 'signature', 'basic-auth', 'huggingface-token', 'pypi-token',
-  'digitalocean-token', 'shopify-token', 'discord-webhook', 'google-oauth-secret',
+  'aws-key',
+  'aws-secret',
+  'github-token',
+  'openai-key',
+  'anthropic-key',
+  'slack-token',
+  'google-api-key',
+  'private-key',
+  'bearer',
+  'password',
+  'secret',
+  'api-key',
+  'access-token',
+  'refresh-token',
+  'client-secret',
+  'token',
+  'stripe-key',
+  'slack-webhook',
+  'jwt',
+  'npm-token',
+  'gitlab-token',
+  'sendgrid-key',
+  'azure-key',
+  'signature',
+  'basic-auth',
+  'huggingface-token',
+  'pypi-token',
+  'digitalocean-token',
+  'shopify-token',
+  'discord-webhook',
+  'google-oauth-secret',
 ];
 
 /** The secrets a sample marks with «». */
@@ -180,13 +207,15 @@ controls('never longer, and a second pass changes nothing, whatever sequences su
   // No unfinished `ESC[`: it takes the letter after it as its final byte, so the text shown
   // (by a terminal as by stripControls) is no longer the key.
   const seqs = ['', `${ESC}[1m`, `${ESC}[0m`, `${ESC}]0;t\u0007`, '\r', '\u009b0m'];
-  for (const a of seqs) for (const b of seqs) for (const c of seqs) {
-    const text = `key ${a}AKIA${b}IOSFODNN7${c}EXAMPLE${a} y`;
-    const out = redact(text);
-    assert.ok(out.length <= text.length, JSON.stringify(text));
-    assert.is(redact(out), out, JSON.stringify(text));
-    assert.not.ok(out.includes('EXAMPLE'), JSON.stringify(text));
-  }
+  for (const a of seqs)
+    for (const b of seqs)
+      for (const c of seqs) {
+        const text = `key ${a}AKIA${b}IOSFODNN7${c}EXAMPLE${a} y`;
+        const out = redact(text);
+        assert.ok(out.length <= text.length, JSON.stringify(text));
+        assert.is(redact(out), out, JSON.stringify(text));
+        assert.not.ok(out.includes('EXAMPLE'), JSON.stringify(text));
+      }
 });
 
 const values = suite('redactValue and redactEntry');
@@ -219,7 +248,10 @@ values('redactEntry covers text, tool input and output, approval detail and unkn
     [{ ...base, kind: 'reasoning', text: ghp }, (e) => (e as { text: string }).text],
     [{ ...base, kind: 'notice', text: ghp }, (e) => (e as { text: string }).text],
     [{ ...base, kind: 'error', text: ghp }, (e) => (e as { text: string }).text],
-    [{ ...base, kind: 'tool_call', toolCallId: 't', toolName: 'Bash', input: { command: `export T=${ghp}` } }, (e) => JSON.stringify((e as { input: unknown }).input)],
+    [
+      { ...base, kind: 'tool_call', toolCallId: 't', toolName: 'Bash', input: { command: `export T=${ghp}` } },
+      (e) => JSON.stringify((e as { input: unknown }).input),
+    ],
     [{ ...base, kind: 'tool_result', toolCallId: 't', toolName: 'Bash', output: ghp, isError: false }, (e) => (e as { output: string }).output],
     [{ ...base, kind: 'approval', decision: 'allow', detail: ghp }, (e) => (e as { detail: string }).detail],
     [{ ...base, kind: 'unknown', originalKind: 'future', raw: { deep: [ghp] } }, (e) => JSON.stringify((e as { raw: unknown }).raw)],
@@ -234,8 +266,20 @@ values('redactEntry covers text, tool input and output, approval detail and unkn
   }
 });
 
-values('redactEntry covers a handoff\'s title and git facts (the card is regenerated from them)', () => {
-  const e: Entry = { ...base, kind: 'handoff', from: null, to: { harness: 'a', model: 'm' }, newSegment: 's1', switchId: 'x', mode: 'fresh', briefChars: 0, uptoSeq: 0, briefTitle: `deploy ${ghp}`, git: { branch: 'main', contextFiles: [{ path: '.context/env', text: `TOKEN=${ghp}` }] } };
+values("redactEntry covers a handoff's title and git facts (the card is regenerated from them)", () => {
+  const e: Entry = {
+    ...base,
+    kind: 'handoff',
+    from: null,
+    to: { harness: 'a', model: 'm' },
+    newSegment: 's1',
+    switchId: 'x',
+    mode: 'fresh',
+    briefChars: 0,
+    uptoSeq: 0,
+    briefTitle: `deploy ${ghp}`,
+    git: { branch: 'main', contextFiles: [{ path: '.context/env', text: `TOKEN=${ghp}` }] },
+  };
   const out = redactEntry(e);
   assert.not.ok(JSON.stringify(out).includes(ghp));
   assert.is((out as { briefTitle: string }).briefTitle, 'deploy [REDACTED:github-token]');
@@ -259,13 +303,25 @@ everywhere('an entry written raw (by an older baton) renders redacted: show, --e
   const raw: Entry[] = [
     { ...base, seq: 1, kind: 'user_message', text: `use ${sk}` },
     { ...base, seq: 2, kind: 'reasoning', text: `the key ${sk} looks live` },
-    { ...base, seq: 3, kind: 'tool_call', toolCallId: 't', toolName: 'Bash', input: { command: `curl -u ${sk}: https://api.stripe.com`, env: { STRIPE_PASSWORD: 'hunter2FAKE' }, split: `AKIA${ESC}[1mIOSFODNN7EXAMPLE` } },
+    {
+      ...base,
+      seq: 3,
+      kind: 'tool_call',
+      toolCallId: 't',
+      toolName: 'Bash',
+      input: { command: `curl -u ${sk}: https://api.stripe.com`, env: { STRIPE_PASSWORD: 'hunter2FAKE' }, split: `AKIA${ESC}[1mIOSFODNN7EXAMPLE` },
+    },
     { ...base, seq: 4, kind: 'tool_result', toolCallId: 't', toolName: 'Bash', output: `key=${sk}\n${'x'.repeat(10_000)}` },
     { ...base, seq: 5, kind: 'approval', decision: 'allow', detail: `run with ${sk}` },
     { ...base, seq: 6, kind: 'notice', text: `rotated ${sk}` },
     { ...base, seq: 7, kind: 'error', text: `401 for ${sk}` },
   ] as Entry[];
-  const outs = [renderEntries(raw), renderEntries(raw, { expandTools: true }), renderMarkdown(raw, `title ${sk}`), raw.flatMap((e) => renderEntry(e)).join('\n')];
+  const outs = [
+    renderEntries(raw),
+    renderEntries(raw, { expandTools: true }),
+    renderMarkdown(raw, `title ${sk}`),
+    raw.flatMap((e) => renderEntry(e)).join('\n'),
+  ];
   for (const out of outs) {
     assert.not.ok(out.includes('F4KEabcdef'), out);
     assert.not.ok(out.includes('hunter2FAKE'), out);
@@ -298,7 +354,12 @@ everywhere('no secret of the corpus reaches a brief, from a message, a tool inpu
     tr.apply({ type: 'tool_result', toolCallId: `t${i}`, output: text });
     tr.apply({ type: 'turn_end' });
   });
-  const brief = buildBrief(tr, { target: { harness: 'codex', model: 'gpt-5', title: 'Codex' }, mode: 'fresh', maxChars: 200_000, title: unmarked(positives[0]!) }).text!;
+  const brief = buildBrief(tr, {
+    target: { harness: 'codex', model: 'gpt-5', title: 'Codex' },
+    mode: 'fresh',
+    maxChars: 200_000,
+    title: unmarked(positives[0]!),
+  }).text!;
   assert.ok(brief.includes('[REDACTED:stripe-key]'));
   const seen = positives.flatMap(secretsOf).filter((secret) => brief.includes(secret));
   assert.equal(seen, []);

@@ -20,7 +20,14 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 const sys = { type: 'system' };
 const agent = { type: 'agent', harness: 'claude', model: 'opus' };
 const header = { format: 'baton-transcript', version: 1, conversation: 'abcd1234', created: '2026-01-01T00:00:00.000Z' };
-const line = (seq: number, kind: string, fields: Record<string, unknown>, author: unknown = sys) => ({ seq, kind, at: '2026-01-01T00:00:00.000Z', author, segment: 's1', ...fields });
+const line = (seq: number, kind: string, fields: Record<string, unknown>, author: unknown = sys) => ({
+  seq,
+  kind,
+  at: '2026-01-01T00:00:00.000Z',
+  author,
+  segment: 's1',
+  ...fields,
+});
 
 /** Entries as an older baton stored them, each with a value of the wrong type in a field it may hold. */
 function badLog(): Entry[] {
@@ -85,10 +92,30 @@ t('bad stored values are rendered as text or left out, never thrown on', () => {
 t('control sequences in authors, agent names, titles and kinds are never rendered', () => {
   const mk = (e: Record<string, unknown>) => e as unknown as Entry;
   const entries: Entry[] = [
-    mk(line(1, 'handoff', { from: null, to: { harness: `claude${DIRTY}`, model: `opus${DIRTY}` }, newSegment: 's1', switchId: 'a', mode: 'fresh', briefChars: 0, uptoSeq: 0 })),
+    mk(
+      line(1, 'handoff', {
+        from: null,
+        to: { harness: `claude${DIRTY}`, model: `opus${DIRTY}` },
+        newSegment: 's1',
+        switchId: 'a',
+        mode: 'fresh',
+        briefChars: 0,
+        uptoSeq: 0,
+      }),
+    ),
     mk(line(2, 'user_message', { text: 'hi' }, { type: 'user', name: `ana${DIRTY}`, device: `box${DIRTY}` })),
     mk(line(3, 'agent_text', { text: `ok${DIRTY}` }, { type: 'agent', harness: `claude${DIRTY}`, model: `opus${DIRTY}` })),
-    mk(line(4, 'handoff', { from: { harness: `claude${DIRTY}`, model: 'opus' }, to: { harness: 'codex', model: 'gpt-5' }, newSegment: 's2', switchId: 'b', mode: 'fresh', briefChars: 3, uptoSeq: 3 })),
+    mk(
+      line(4, 'handoff', {
+        from: { harness: `claude${DIRTY}`, model: 'opus' },
+        to: { harness: 'codex', model: 'gpt-5' },
+        newSegment: 's2',
+        switchId: 'b',
+        mode: 'fresh',
+        briefChars: 3,
+        uptoSeq: 3,
+      }),
+    ),
     mk(line(5, 'agent_text', { text: 'fine' }, { type: 'agent', harness: 'codex', model: 'gpt-5' })),
     mk({ kind: 'unknown', originalKind: `image${DIRTY}`, raw: {}, seq: 6, at: 'x', author: sys, segment: 's2' }),
   ];

@@ -46,17 +46,20 @@ s('a row that does not reach the right edge writes its blanks instead of erasing
 });
 
 for (const joins of [false, true]) {
-  s(`a ZWJ sequence (terminal ${joins ? 'joins it into one glyph' : 'draws each emoji'}): what follows lands where the emulator has it, nothing old survives`, async () => {
-    const { line, cell } = await program(`ZWJ:|${FAMILY}\x1b[20GX|`);
-    const o = outer(30, joins);
-    // What the terminal showed before: a longer row.
-    await write(o, 'abcdefghijklmnopqrstuvwxyz0123');
-    await write(o, new RowWriter(TRUECOLOR).line(line, cell, { y: 0, x0: 0, width: 30, toEdge: true }).bytes);
-    assert.is(charAt(o, 19), 'X');
-    assert.is(charAt(o, 20), '|');
-    const rest = text(o).replace(/^ZWJ:\|/, '');
-    assert.not.match(rest, /[a-z0-9]/, `no old character left: ${JSON.stringify(text(o))}`);
-  });
+  s(
+    `a ZWJ sequence (terminal ${joins ? 'joins it into one glyph' : 'draws each emoji'}): what follows lands where the emulator has it, nothing old survives`,
+    async () => {
+      const { line, cell } = await program(`ZWJ:|${FAMILY}\x1b[20GX|`);
+      const o = outer(30, joins);
+      // What the terminal showed before: a longer row.
+      await write(o, 'abcdefghijklmnopqrstuvwxyz0123');
+      await write(o, new RowWriter(TRUECOLOR).line(line, cell, { y: 0, x0: 0, width: 30, toEdge: true }).bytes);
+      assert.is(charAt(o, 19), 'X');
+      assert.is(charAt(o, 20), '|');
+      const rest = text(o).replace(/^ZWJ:\|/, '');
+      assert.not.match(rest, /[a-z0-9]/, `no old character left: ${JSON.stringify(text(o))}`);
+    },
+  );
 }
 
 s('a presentation selector, a skin tone and a flag: the next cell is placed absolutely', async () => {
@@ -139,7 +142,13 @@ s('an uncertain one-column cell in the last column is drawn blank (drawn wide it
 
 s('a blessed row: its attributes, wide characters once, the blank tail erased', () => {
   const attr = (flags: number, fg: number, bg: number) => (flags << 18) | (fg << 9) | bg;
-  const row: BlessedRow = [[attr(1, 196, 0x1ff), 'a'], [DEFAULT_ATTR, '\u65e5'], [DEFAULT_ATTR, ''], [DEFAULT_ATTR, ' '], [DEFAULT_ATTR, ' ']];
+  const row: BlessedRow = [
+    [attr(1, 196, 0x1ff), 'a'],
+    [DEFAULT_ATTR, '\u65e5'],
+    [DEFAULT_ATTR, ''],
+    [DEFAULT_ATTR, ' '],
+    [DEFAULT_ATTR, ' '],
+  ];
   const out = new RowWriter(TRUECOLOR).blessed(row, 0, { y: 1, x0: 0, width: 5, toEdge: true }).bytes;
   assert.is(out, '\x1b[2;1H\x1b[0;1;38;5;196ma\x1b[0m\u65e5\x1b[K');
 });

@@ -80,7 +80,24 @@ const v = suite('controlView');
 /** Pieces a terminal stream is made of: text, escape sequences whole or cut, lone controls. */
 const piece = fc.oneof(
   fc.string({ maxLength: 6 }),
-  fc.constantFrom(`${ESC}[1m`, `${ESC}[0m`, `${ESC}[38;5;196m`, `${ESC}]0;title${BEL}`, `${ESC}]8;;http://x${ST}`, `${ESC}P1$r${ST}`, '\u009b1m', `${ESC}7`, `${ESC}[`, ESC, '\r', '\u0000', '\u009d', 'AKIA', '[1m', 'm'),
+  fc.constantFrom(
+    `${ESC}[1m`,
+    `${ESC}[0m`,
+    `${ESC}[38;5;196m`,
+    `${ESC}]0;title${BEL}`,
+    `${ESC}]8;;http://x${ST}`,
+    `${ESC}P1$r${ST}`,
+    '\u009b1m',
+    `${ESC}7`,
+    `${ESC}[`,
+    ESC,
+    '\r',
+    '\u0000',
+    '\u009d',
+    'AKIA',
+    '[1m',
+    'm',
+  ),
 );
 
 v('its text is stripControls exactly, and each character maps to the same character in the original, in order', () => {

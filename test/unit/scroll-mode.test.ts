@@ -19,7 +19,10 @@ class Driven {
   copied: string[] = [];
   left = false;
 
-  constructor(readonly screen: PaneScreen, height = screen.rows) {
+  constructor(
+    readonly screen: PaneScreen,
+    height = screen.rows,
+  ) {
     (this.view as { height: number }).height = height;
     this.mode = new ScrollMode(screen, {
       view: this.view,
@@ -82,7 +85,10 @@ for (const fixture of INLINE) {
     try {
       const d = new Driven(screen);
       assert.match(d.status, /\[scroll\] bottom/);
-      assert.not.ok(d.page().some((l) => l.includes('turn1word')), 'the first turn is off the screen');
+      assert.not.ok(
+        d.page().some((l) => l.includes('turn1word')),
+        'the first turn is off the screen',
+      );
       let pages = 0;
       while (!d.page().some((l) => l.includes('message 1 turn1word')) && pages++ < 20) d.key('pageup');
       assert.ok(pages <= 20, `PgUp reached the first turn; top page:\n${d.page().join('\n')}`);
@@ -95,7 +101,10 @@ for (const fixture of INLINE) {
       live.search('TURN1WORD');
       assert.ok(live.match()!.line < screen.screenTop, 'the first turn is found in the history');
       assert.match(live.match()!.text, /turn1word/);
-      assert.ok(live.page().some((l) => l.includes('turn1word')), 'and shown');
+      assert.ok(
+        live.page().some((l) => l.includes('turn1word')),
+        'and shown',
+      );
     } finally {
       screen.dispose();
     }

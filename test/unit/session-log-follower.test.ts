@@ -52,7 +52,14 @@ async function follow(agentSession?: string): Promise<{ events: TranscriptEvent[
   const events: TranscriptEvent[] = [];
   const unbound: string[] = [];
   const ing = await followSessionLog(
-    { cwd: dir, env: {}, since: new Date(Date.now() - 10), ...(agentSession ? { agentSession } : {}), onEvent: (e) => events.push(e), onUnbound: (r) => unbound.push(r) },
+    {
+      cwd: dir,
+      env: {},
+      since: new Date(Date.now() - 10),
+      ...(agentSession ? { agentSession } : {}),
+      onEvent: (e) => events.push(e),
+      onUnbound: (r) => unbound.push(r),
+    },
     place(),
   );
   ings.push(ing);
@@ -72,7 +79,7 @@ s.after.each(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-s('a named session: nothing until its log appears, another run\'s new log ignored, then followed as it grows', async () => {
+s("a named session: nothing until its log appears, another run's new log ignored, then followed as it grows", async () => {
   const { events, unbound, ing } = await follow('mine');
   mkdirSync(project, { recursive: true });
   writeFileSync(join(project, 'theirs.jsonl'), line('NOT-MINE'));
@@ -83,11 +90,15 @@ s('a named session: nothing until its log appears, another run\'s new log ignore
   await until(() => events.length === 2, 'the first record');
   appendFileSync(join(project, 'mine.jsonl'), line('two'));
   await until(() => events.length === 3, 'the second record');
-  assert.equal(events, [{ type: 'session', agentSession: 'mine' }, { type: 'agent_text', text: 'one' }, { type: 'agent_text', text: 'two' }]);
+  assert.equal(events, [
+    { type: 'session', agentSession: 'mine' },
+    { type: 'agent_text', text: 'one' },
+    { type: 'agent_text', text: 'two' },
+  ]);
   assert.equal(unbound, []);
 });
 
-s('a named session filed under another project\'s dir is found there', async () => {
+s("a named session filed under another project's dir is found there", async () => {
   const { events } = await follow('moved');
   mkdirSync(elsewhere, { recursive: true });
   writeFileSync(join(elsewhere, 'moved.jsonl'), line('here'));
@@ -106,7 +117,14 @@ s('unnamed (timing, for drop-ins): the one new log is followed; a second new one
   appendFileSync(join(project, 'first.jsonl'), line('after'));
   appendFileSync(join(project, 'second.jsonl'), line('after'));
   await settle();
-  assert.equal(events, [{ type: 'session', agentSession: 'first' }, { type: 'agent_text', text: 'a' }], 'nothing more from either');
+  assert.equal(
+    events,
+    [
+      { type: 'session', agentSession: 'first' },
+      { type: 'agent_text', text: 'a' },
+    ],
+    'nothing more from either',
+  );
   assert.match(unbound[0]!, /2 sessions started in this directory/);
   assert.match(unbound[0]!, /cannot tell which one is this tab's/);
 });

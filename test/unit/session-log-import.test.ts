@@ -30,7 +30,10 @@ t('the events of every record in order, bad lines counted as skipped, model and 
   const expected = new ClaudeLogParser();
   const events: TranscriptEvent[] = [];
   for (const l of lines) events.push(...expected.parse(JSON.parse(l)));
-  assert.ok(events.some((e) => e.type === 'agent_text'), 'the fixture has an answer');
+  assert.ok(
+    events.some((e) => e.type === 'agent_text'),
+    'the fixture has an answer',
+  );
   assert.ok(expected.model && expected.cwd, 'the fixture names a model and a cwd');
 
   const got = await importSessionLog(path, 'the-id', new ClaudeLogParser());
@@ -39,10 +42,15 @@ t('the events of every record in order, bad lines counted as skipped, model and 
 
 t('a log that ends while records wait for one never written: their events come last, none lost', async () => {
   const path = join(dir, 'hole.jsonl');
-  const lines = readFileSync(join(REPO_ROOT, 'test/fixtures/claude/tui-reply-written-first.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+  const lines = readFileSync(join(REPO_ROOT, 'test/fixtures/claude/tui-reply-written-first.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
   writeFileSync(path, lines.filter((l) => !l.includes('"type":"attachment"')).join('\n'));
   const got = await importSessionLog(path, 'x', new ClaudeLogParser());
-  assert.equal(got.events.map((e) => e.type), ['user_text', 'agent_text', 'turn_end']);
+  assert.equal(
+    got.events.map((e) => e.type),
+    ['user_text', 'agent_text', 'turn_end'],
+  );
 });
 
 t('a log with nothing the parser knows: no events, no model or cwd keys', async () => {

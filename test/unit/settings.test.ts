@@ -2,13 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BatonError, EXIT } from '../../src/errors.js';
-import {
-  BRIEF_MAX_CHARS_DEFAULT,
-  BRIEF_MAX_CHARS_MAX,
-  BRIEF_MAX_CHARS_MIN,
-  briefMaxCharsFromEnv,
-  parseBriefMaxChars,
-} from '../../src/transcript/settings.js';
+import { BRIEF_MAX_CHARS_DEFAULT, BRIEF_MAX_CHARS_MAX, BRIEF_MAX_CHARS_MIN, briefMaxCharsFromEnv, parseBriefMaxChars } from '../../src/transcript/settings.js';
 
 const t = suite('brief budget setting');
 
@@ -48,7 +42,10 @@ t('anything that is not a whole number is a BatonError with exit code 2 and a hi
       assert.match(err.hint!, /1024 and 200000/);
     }
   }
-  assert.throws(() => parseBriefMaxChars(12.5, '--max-chars'), (e: unknown) => e instanceof BatonError && /--max-chars/.test(e.message));
+  assert.throws(
+    () => parseBriefMaxChars(12.5, '--max-chars'),
+    (e: unknown) => e instanceof BatonError && /--max-chars/.test(e.message),
+  );
 });
 
 t.run();

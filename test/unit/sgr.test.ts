@@ -48,7 +48,7 @@ s('colours: 16 as short codes, 256 as 38;5, truecolour kept or mapped to the nea
   assert.is(await sgrOf('\x1b[38;2;30;30;200m', { ...C16, colors: 8 }), '\x1b[0;34m');
 });
 
-s('the cache answers as cellSgr does, and by the cell\'s attributes alone', async () => {
+s("the cache answers as cellSgr does, and by the cell's attributes alone", async () => {
   const term = createTerminal(20, 2, 0);
   await new Promise<void>((r) => term.write('\x1b[1;31ma\x1b[0;3mb\x1b[0;1;31mc\x1b[0;4:3md', r));
   const cache = new SgrCache(FULL);
@@ -68,7 +68,20 @@ s('which cells may be drawn at another width', () => {
   for (const certain of ['a', ' ', 'é', 'e\u0301', '\u65e5', '\u{1F600}', '\u2500', '\u2502', '\u0416', '\u03a9', '\u00e9', '\u2026']) {
     assert.not.ok(uncertainWidth(certain), `${JSON.stringify(certain)} is certain`);
   }
-  for (const uncertain of ['\u{1F468}\u200D', '\u2764\uFE0F', '\u{1F3FD}', '\u{1F1FA}', '#\uFE0F\u20E3', '\u2192', '\u25CF', '\u2615', '\uE0B0', '\u{F0001}', '\uFFFD', '\u263A\uFE0F']) {
+  for (const uncertain of [
+    '\u{1F468}\u200D',
+    '\u2764\uFE0F',
+    '\u{1F3FD}',
+    '\u{1F1FA}',
+    '#\uFE0F\u20E3',
+    '\u2192',
+    '\u25CF',
+    '\u2615',
+    '\uE0B0',
+    '\u{F0001}',
+    '\uFFFD',
+    '\u263A\uFE0F',
+  ]) {
     assert.ok(uncertainWidth(uncertain), `${JSON.stringify(uncertain)} is uncertain`);
   }
 });

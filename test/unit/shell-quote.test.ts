@@ -37,7 +37,10 @@ test("a quote or a backslash is written outside the single quotes, escaped (fish
 });
 
 test('a NUL cannot be carried by a command line: refused', () => {
-  assert.throws(() => shellQuote('a\0b'), (e: unknown) => e instanceof BatonError && e.exitCode === 2 && /NUL/.test(e.message));
+  assert.throws(
+    () => shellQuote('a\0b'),
+    (e: unknown) => e instanceof BatonError && e.exitCode === 2 && /NUL/.test(e.message),
+  );
 });
 
 test('shellCommand quotes each word and joins them with spaces', () => {
@@ -73,13 +76,16 @@ function outside(q: string): string | undefined {
   return inQuote ? undefined : out;
 }
 
-test('for any string: outside the quotes only plain characters and \\\' or \\\\; quotes all closed', () => {
+test("for any string: outside the quotes only plain characters and \\' or \\\\; quotes all closed", () => {
   fc.assert(
-    fc.property(fc.string({ unit: 'binary', maxLength: 40 }).filter((w) => !w.includes('\0')), (w) => {
-      const rest = outside(shellQuote(w));
-      assert.ok(rest !== undefined, `quotes balanced and no backslash inside them: ${shellQuote(w)}`);
-      assert.ok(/^(?:[A-Za-z0-9_@%+:,./-]|\\['\\])*$/.test(rest!), `outside the quotes: ${JSON.stringify(rest)}`);
-    }),
+    fc.property(
+      fc.string({ unit: 'binary', maxLength: 40 }).filter((w) => !w.includes('\0')),
+      (w) => {
+        const rest = outside(shellQuote(w));
+        assert.ok(rest !== undefined, `quotes balanced and no backslash inside them: ${shellQuote(w)}`);
+        assert.ok(/^(?:[A-Za-z0-9_@%+:,./-]|\\['\\])*$/.test(rest!), `outside the quotes: ${JSON.stringify(rest)}`);
+      },
+    ),
     { numRuns: 2000 },
   );
 });

@@ -32,7 +32,7 @@ function refusedWith(fn: () => unknown, re: RegExp): void {
 s('XDG_RUNTIME_DIR/baton when set, else baton-<uid> under TMPDIR; made 0700', () => {
   assert.is(socketDir({ XDG_RUNTIME_DIR: '/run/user/7' }, 7), '/run/user/7/baton');
   assert.is(socketDir({ TMPDIR: '/var/tmp' }, 7), '/var/tmp/baton-7');
-  assert.is(socketDir({ XDG_RUNTIME_DIR: 'relative' , TMPDIR: '/t' }, 7), '/t/baton-7', 'a relative XDG_RUNTIME_DIR is ignored');
+  assert.is(socketDir({ XDG_RUNTIME_DIR: 'relative', TMPDIR: '/t' }, 7), '/t/baton-7', 'a relative XDG_RUNTIME_DIR is ignored');
   const p = socketPlace({ XDG_RUNTIME_DIR: root }, 'work');
   assert.is(p.path, join(root, 'baton', 'work.sock'));
   assert.is(statSync(p.dir).mode & 0o777, 0o700);

@@ -14,12 +14,16 @@ test('ssh gets an argv: plain channel, keepalives, then -- HOST COMMAND', () => 
   const args = sshArgs('dev@box', 'baton proxy -L default');
   assert.equal(args, [
     '-T',
-    '-e', 'none',
+    '-e',
+    'none',
     '-x',
     '-a',
-    '-o', 'ClearAllForwardings=yes',
-    '-o', `ServerAliveInterval=${KEEPALIVE.intervalS}`,
-    '-o', `ServerAliveCountMax=${KEEPALIVE.countMax}`,
+    '-o',
+    'ClearAllForwardings=yes',
+    '-o',
+    `ServerAliveInterval=${KEEPALIVE.intervalS}`,
+    '-o',
+    `ServerAliveCountMax=${KEEPALIVE.countMax}`,
     '--',
     'dev@box',
     'baton proxy -L default',
@@ -30,9 +34,16 @@ test('ssh gets an argv: plain channel, keepalives, then -- HOST COMMAND', () => 
 test('destinations ssh takes are kept as given; an option, a space or a control character is refused', () => {
   for (const ok of ['box', 'dev@box', 'dev@10.0.0.2', 'ssh://dev@box:2222', 'alias-from-config', '[::1]']) assert.is(checkHost(ok), ok);
   for (const bad of ['', '-oProxyCommand=sh', '-p', 'box extra', 'box\tx', 'box\n', 'bo\x1bx']) {
-    assert.throws(() => checkHost(bad), (e: unknown) => e instanceof BatonError && e.exitCode === 2, JSON.stringify(bad));
+    assert.throws(
+      () => checkHost(bad),
+      (e: unknown) => e instanceof BatonError && e.exitCode === 2,
+      JSON.stringify(bad),
+    );
   }
-  assert.throws(() => sshArgs('-oProxyCommand=touch /tmp/x', 'baton'), (e: unknown) => e instanceof BatonError);
+  assert.throws(
+    () => sshArgs('-oProxyCommand=touch /tmp/x', 'baton'),
+    (e: unknown) => e instanceof BatonError,
+  );
 });
 
 test('the remote command: baton on the remote PATH by default, the name quoted, --start when asked', () => {
@@ -47,7 +58,10 @@ test('--remote-baton is one word on the remote shell, ~/ its home; BATON_REMOTE_
   assert.is(remoteBatonText({ remoteCommand: '  PATH=$HOME/.nvm/bin:$PATH baton ' }), 'PATH=$HOME/.nvm/bin:$PATH baton');
   assert.is(remoteBatonText({ remoteBaton: '/usr/bin/baton', remoteCommand: 'other' }), '/usr/bin/baton', '--remote-baton wins');
   assert.is(remoteBatonText({ remoteCommand: '   ' }), 'baton');
-  assert.throws(() => remoteBatonText({ remoteBaton: '' }), (e: unknown) => e instanceof BatonError && e.exitCode === 2);
+  assert.throws(
+    () => remoteBatonText({ remoteBaton: '' }),
+    (e: unknown) => e instanceof BatonError && e.exitCode === 2,
+  );
   assert.is(proxyCommand({ name: 'default', start: true, remoteBaton: '/a b/baton' }), "'/a b/baton' proxy -L default --start");
 });
 

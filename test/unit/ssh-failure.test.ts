@@ -18,13 +18,25 @@ test('no ssh: exit 14 and how to install it', () => {
   assert.is(handshakeFailure(end({ code: null, spawnError: Object.assign(new Error('x'), { code: 'ENOENT' }) }), '0.1.0').exitCode, 14);
 });
 
-test('ssh\'s own failures (exit 255): exit 15, each named, ssh\'s words quoted', () => {
+test("ssh's own failures (exit 255): exit 15, each named, ssh's words quoted", () => {
   const cases: [string, RegExp, RegExp][] = [
-    ['No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict checking.\r\nHost key verification failed.\r\n', /could not verify the host key of box \(ssh: Host key verification failed\.\)/, /never accepts a host key/],
-    ['@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\n', /could not verify the host key of box/, /ssh box/],
+    [
+      'No ED25519 host key is known for [127.0.0.1]:2222 and you have requested strict checking.\r\nHost key verification failed.\r\n',
+      /could not verify the host key of box \(ssh: Host key verification failed\.\)/,
+      /never accepts a host key/,
+    ],
+    [
+      '@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@\n@    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @\n',
+      /could not verify the host key of box/,
+      /ssh box/,
+    ],
     ['dev@box: Permission denied (publickey).\r\n', /could not log in to box \(ssh: dev@box: Permission denied \(publickey\)\.\)/, /ssh box true/],
     ['ssh: Could not resolve hostname box: Name or service not known\r\n', /does not know the host box/, /alias/],
-    ['ssh: connect to host box port 22: Connection refused\r\n', /could not reach box \(ssh: ssh: connect to host box port 22: Connection refused\)/, /ssh box true/],
+    [
+      'ssh: connect to host box port 22: Connection refused\r\n',
+      /could not reach box \(ssh: ssh: connect to host box port 22: Connection refused\)/,
+      /ssh box true/,
+    ],
     ['Timeout, server box not responding.\r\n', /stopped answering ssh's keepalives/, /network/],
     ['something new\n', /ssh failed to connect to box \(exit 255\) \(ssh: something new\)/, /ssh box true/],
   ];
@@ -57,14 +69,17 @@ test('a proxy that started and then ended without an answer: exit 13', () => {
 });
 
 test('an attached client: a dropped connection is said; a proxy that ended quietly is the server closing', () => {
-  assert.match(lostConnection(end({ proxyStarted: true, stderr: 'Timeout, server box not responding.\n' }))!, /the connection to box stopped answering ssh's keepalives/);
+  assert.match(
+    lostConnection(end({ proxyStarted: true, stderr: 'Timeout, server box not responding.\n' }))!,
+    /the connection to box stopped answering ssh's keepalives/,
+  );
   assert.match(lostConnection(end({ proxyStarted: true, stderr: 'Connection to box closed by remote host.\n' }))!, /^lost the connection to box/);
   assert.is(lostConnection(end({ proxyStarted: true, code: 0 })), undefined);
   assert.match(lostConnection(end({ proxyStarted: true, code: null, signal: 'SIGKILL' }))!, /ended by SIGKILL/);
 });
 
-test('ssh\'s words: the last meaningful line, no control characters, no routine notices or hint lines, at most 300 characters', () => {
-  assert.is(sshSaid('Permission denied\r\nWarning: Permanently added \'[x]:2\' (ED25519) to the list of known hosts.\r\n'), 'Permission denied');
+test("ssh's words: the last meaningful line, no control characters, no routine notices or hint lines, at most 300 characters", () => {
+  assert.is(sshSaid("Permission denied\r\nWarning: Permanently added '[x]:2' (ED25519) to the list of known hosts.\r\n"), 'Permission denied');
   assert.is(sshSaid('\x1b]0;title\x07bad \x1b[31mred\x1b[0m\n'), 'bad red');
   assert.is(sshSaid(''), '');
   assert.is(sshSaid('x'.repeat(400)).length, 301);

@@ -107,7 +107,11 @@ h('resolveHome refuses a home that is a file, /dev/null or under a file (exit 2,
   try {
     const file = join(dir, 'f');
     writeFileSync(file, 'x');
-    for (const [home, said] of [[file, 'is not a directory'], ['/dev/null', 'is not a directory'], [join(file, 'sub'), 'is not a directory: a part of that path is a file']] as const) {
+    for (const [home, said] of [
+      [file, 'is not a directory'],
+      ['/dev/null', 'is not a directory'],
+      [join(file, 'sub'), 'is not a directory: a part of that path is a file'],
+    ] as const) {
       try {
         resolveHome({ BATON_HOME: home });
         assert.unreachable(home);
@@ -119,7 +123,10 @@ h('resolveHome refuses a home that is a file, /dev/null or under a file (exit 2,
       }
     }
     // From XDG_STATE_HOME, it says which directory it means.
-    assert.throws(() => resolveHome({ XDG_STATE_HOME: file }), (e: unknown) => /^baton's state directory .* is not a directory/.test((e as Error).message));
+    assert.throws(
+      () => resolveHome({ XDG_STATE_HOME: file }),
+      (e: unknown) => /^baton's state directory .* is not a directory/.test((e as Error).message),
+    );
     // Missing is fine: it is made on the first write.
     assert.is(resolveHome({ BATON_HOME: join(dir, 'new', 'home') }), join(dir, 'new', 'home'));
   } finally {
@@ -134,7 +141,10 @@ h('makeDirs makes missing parents one by one, and fails instead of looping where
     assert.is(mode(join(dir, 'a', 'b', 'c')), 0o700);
     makeDirs(join(dir, 'a', 'b', 'c')); // already there: nothing to do
     writeFileSync(join(dir, 'file'), '');
-    assert.throws(() => makeDirs(join(dir, 'file', 'x')), (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOTDIR');
+    assert.throws(
+      () => makeDirs(join(dir, 'file', 'x')),
+      (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOTDIR',
+    );
     // mkdirSync(..., { recursive: true }) never returns here.
     try {
       makeDirs(`/proc/baton-unit-${process.pid}/x`);

@@ -41,10 +41,13 @@ l('every conversation, most recently updated first, open ones marked', async () 
   b.sync();
   await b.meta.update({ title: 'second, renamed', lastAgent: { harness: 'codex', model: 'gpt-5' } });
   const list = await listConversations(home);
-  assert.equal(list.map((x) => [x.id, x.title, x.entries, x.open]), [
-    [b.id, 'second, renamed', 11, true],
-    [a.id, 'first', 4, false],
-  ]);
+  assert.equal(
+    list.map((x) => [x.id, x.title, x.entries, x.open]),
+    [
+      [b.id, 'second, renamed', 11, true],
+      [a.id, 'first', 4, false],
+    ],
+  );
   assert.is(list[0]!.cwd, '/work/repo');
   assert.equal(list[0]!.lastAgent, { harness: 'codex', model: 'gpt-5' });
   assert.ok(list[0]!.updated >= list[1]!.updated);

@@ -37,7 +37,10 @@ l('a clean log: header, entries, no problems', () => {
 l('a torn last line is ignored and reported; a complete last line without newline is kept', () => {
   const torn = parseLog(lines(header, entry(1)) + '{"kind":"notice","te');
   assert.equal(torn.entries, [entry(1)]);
-  assert.equal(torn.problems.map((p) => [p.line, p.kind]), [[3, 'torn']]);
+  assert.equal(
+    torn.problems.map((p) => [p.line, p.kind]),
+    [[3, 'torn']],
+  );
   assert.not.ok(torn.endsWithNewline);
   assert.match(formatProblem(torn.problems[0]!), /^line 3: torn last line/);
 
@@ -51,13 +54,19 @@ l('damaged lines in the middle are skipped and each reported with its line numbe
   const r = parseLog(
     lines(header, entry(1), '{oops', '[1,2]', { kind: 'notice', text: 'no seq', at: 'x', author: sys, segment: 's0' }, entry(1), entry(3), '', entry(4)),
   );
-  assert.equal(r.entries.map((e) => e.seq), [1, 3, 4]);
-  assert.equal(r.problems.map((p) => [p.line, p.kind]), [
-    [3, 'corrupt'],
-    [4, 'malformed'],
-    [5, 'malformed'],
-    [6, 'out-of-order'],
-  ]);
+  assert.equal(
+    r.entries.map((e) => e.seq),
+    [1, 3, 4],
+  );
+  assert.equal(
+    r.problems.map((p) => [p.line, p.kind]),
+    [
+      [3, 'corrupt'],
+      [4, 'malformed'],
+      [5, 'malformed'],
+      [6, 'out-of-order'],
+    ],
+  );
   assert.match(r.problems[2]!.detail, /seq/);
 });
 
@@ -73,7 +82,10 @@ l('unknown kinds are kept as unknown with the raw line, one problem per kind', (
   }
   assert.is(u.checkpoint, 'abc');
   assert.is(u.seq, 2);
-  assert.equal(r.problems.map((p) => [p.line, p.kind]), [[3, 'unknown-kind']]);
+  assert.equal(
+    r.problems.map((p) => [p.line, p.kind]),
+    [[3, 'unknown-kind']],
+  );
   assert.match(r.problems[0]!.detail, /2 entries of kind "image"/);
   assert.is(entryLine(u), JSON.stringify(a), 'written back exactly as read');
 });
@@ -82,7 +94,10 @@ l('a known kind missing a field it needs is shown as unknown rather than dropped
   const bad = { kind: 'tool_result', seq: 1, at: 't', author: sys, segment: 's0', toolCallId: 'c', toolName: 'Bash', isError: false };
   const r = parseLog(lines(header, bad));
   assert.is(r.entries[0]!.kind, 'unknown');
-  assert.equal(r.problems.map((p) => p.kind), ['malformed']);
+  assert.equal(
+    r.problems.map((p) => p.kind),
+    ['malformed'],
+  );
   assert.match(r.problems[0]!.detail, /tool_result entry seq 1 has no valid output/);
 });
 
@@ -90,7 +105,10 @@ l('a missing header is reported and the lines still read; a newer version is ref
   const r = parseLog(lines(entry(1), entry(2)));
   assert.is(r.header, undefined);
   assert.is(r.entries.length, 2);
-  assert.equal(r.problems.map((p) => [p.line, p.kind]), [[1, 'header']]);
+  assert.equal(
+    r.problems.map((p) => [p.line, p.kind]),
+    [[1, 'header']],
+  );
   try {
     parseLog(lines({ ...header, version: 7 }, entry(1)), 'conversation abcd1234');
     assert.unreachable();
@@ -113,7 +131,10 @@ l('readLog reads lines longer than its chunk and across chunk borders like parse
   assert.is((a.entries[1] as { text: string }).text, big);
   assert.equal(a.entries, b.entries);
   assert.equal(a.problems, b.problems);
-  assert.equal(a.problems.map((p) => p.kind), ['torn']);
+  assert.equal(
+    a.problems.map((p) => p.kind),
+    ['torn'],
+  );
   assert.is(a.endsWithNewline, false);
 });
 
@@ -143,7 +164,10 @@ l('the writer buffers until a sync point, then writes everything in order', asyn
   w.append([entry(1), entry(2)], false);
   assert.is(statSync(file).size, size0, 'nothing written before a sync point or the end of the tick');
   w.append([entry(3)], true);
-  assert.equal(readLog(file).entries.map((e) => e.seq), [1, 2, 3]);
+  assert.equal(
+    readLog(file).entries.map((e) => e.seq),
+    [1, 2, 3],
+  );
   // Without a sync point, the buffer still reaches the file at the end of the event loop turn.
   w.append([entry(4)], false);
   await until(() => readLog(file).entries.length >= 4, 'the deferred flush', 5000);
@@ -161,8 +185,14 @@ l('after a torn tail the first append starts on a new line', () => {
   w.append([entry(3)], true);
   w.close();
   const after = readLog(file);
-  assert.equal(after.entries.map((e) => e.seq), [1, 2, 3]);
-  assert.equal(after.problems.map((p) => [p.line, p.kind]), [[3, 'corrupt']]);
+  assert.equal(
+    after.entries.map((e) => e.seq),
+    [1, 2, 3],
+  );
+  assert.equal(
+    after.problems.map((p) => [p.line, p.kind]),
+    [[3, 'corrupt']],
+  );
   assert.ok(readFileSync(file, 'utf8').endsWith(JSON.stringify(entry(3)) + '\n'));
 });
 
@@ -172,7 +202,10 @@ l('a zero-length file is reported as missing its header (not silently an empty c
   const r = readLog(file);
   assert.ok(r.empty);
   assert.equal(r.entries, []);
-  assert.equal(r.problems.map((p) => [p.line, p.kind, p.detail]), [[1, 'header', 'the file is empty: no baton-transcript header line and no entries']]);
+  assert.equal(
+    r.problems.map((p) => [p.line, p.kind, p.detail]),
+    [[1, 'header', 'the file is empty: no baton-transcript header line and no entries']],
+  );
   writeFileSync(join(dir, 'one.jsonl'), lines(header));
   assert.not.ok(readLog(join(dir, 'one.jsonl')).empty);
 });
@@ -183,13 +216,26 @@ l('lines that are not UTF-8 are reported with their line number; the entry is ke
   const line = Buffer.from(JSON.stringify(entry(2, 'note \u00ff\u00fe 2')), 'latin1');
   writeFileSync(file, Buffer.concat([Buffer.from(lines(header, entry(1))), line, Buffer.from('\n' + lines(entry(3)))]));
   const r = readLog(file);
-  assert.equal(r.problems.map((p) => [p.line, p.kind]), [[3, 'encoding']]);
+  assert.equal(
+    r.problems.map((p) => [p.line, p.kind]),
+    [[3, 'encoding']],
+  );
   assert.match(formatProblem(r.problems[0]!), /^line 3: not valid UTF-8/);
-  assert.equal(r.entries.map((e) => e.seq), [1, 2, 3]);
+  assert.equal(
+    r.entries.map((e) => e.seq),
+    [1, 2, 3],
+  );
   assert.ok(r.entries[1]!.kind === 'notice' && r.entries[1]!.text.includes('\uFFFD'));
   // A torn last line that is not UTF-8 either: both said.
   appendFileSync(file, Buffer.from([0x7b, 0xc3]));
-  assert.equal(readLog(file).problems.map((p) => [p.line, p.kind]), [[3, 'encoding'], [5, 'encoding'], [5, 'torn']]);
+  assert.equal(
+    readLog(file).problems.map((p) => [p.line, p.kind]),
+    [
+      [3, 'encoding'],
+      [5, 'encoding'],
+      [5, 'torn'],
+    ],
+  );
 });
 
 l.run();

@@ -46,7 +46,7 @@ m('meta.json stays 0600 through many writes under umask 0, with no temp file lef
   for (const name of readdirSync(dir)) assert.is(statSync(join(dir, name)).mode & 0o777, 0o600, name);
 });
 
-m('the id is the directory\'s, whatever the file says', async () => {
+m("the id is the directory's, whatever the file says", async () => {
   await writeMeta(dir, { ...defaults, id: 'zzzz9999' });
   const o = await openMeta(dir, defaults, { write: false });
   assert.is(o.handle.data.id, 'abcd1234');
@@ -66,7 +66,10 @@ m('a read-only handle refuses updates', async () => {
 m('a missing meta.json gives the defaults and a problem', async () => {
   const o = await openMeta(dir, defaults, { write: false });
   assert.equal(o.handle.data, defaults);
-  assert.equal(o.problems.map((p) => p.kind), ['meta']);
+  assert.equal(
+    o.problems.map((p) => p.kind),
+    ['meta'],
+  );
   assert.match(o.problems[0]!.detail, /missing/);
 });
 

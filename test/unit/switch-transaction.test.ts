@@ -53,7 +53,10 @@ async function world(): Promise<World> {
   const alpha = { launched: [] as LaunchOptions[] };
   // The driver reads its options when called: a test sets `beta.launchFails` to make its launch fail.
   const beta: World['beta'] = { name: 'beta', title: 'Beta', capabilities: { resume: true, tabSession: true }, launched: [] };
-  const registry = registryOf(fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, tabSession: true }, ...alpha }), fakeDriver(term, beta));
+  const registry = registryOf(
+    fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, tabSession: true }, ...alpha }),
+    fakeDriver(term, beta),
+  );
   const session = new TabSession({ conversation: conv, registry, terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, readyTimeoutMs: 2000 });
   const drafts: string[] = [];
   const taken: string[] = [];
@@ -129,9 +132,16 @@ s('stopped-not-switched: a target its driver cannot launch leaves the old agent 
   assert.match(o.message, /Beta could not be launched: .*no such model.*Your message is kept/);
   assert.not.ok(term.isRunning(), 'Alpha was stopped');
   assert.is(term.launches.length, 1);
-  assert.equal(handoffs(conv).map((h) => h.to.harness), ['alpha'], 'no handoff to Beta');
+  assert.equal(
+    handoffs(conv).map((h) => h.to.harness),
+    ['alpha'],
+    'no handoff to Beta',
+  );
   assert.is(conv.transcript.currentSegment?.harness, 'alpha');
-  assert.equal(users(conv).map((e) => e.text), ['MARK-ONE']);
+  assert.equal(
+    users(conv).map((e) => e.text),
+    ['MARK-ONE'],
+  );
   assert.is(session.snapshot().armed?.agent, 'beta', 'still armed, to retry');
 });
 
@@ -167,7 +177,11 @@ s('unknown: Beta runs but never shows the message; the draft comes back, sends a
   assert.match(o.message, /Beta is running but never showed your message/);
   assert.equal(drafts, ['hello beta']);
   assert.is(session.snapshot().unresolved, true);
-  assert.equal(users(conv).map((e) => e.text), ['MARK-ONE'], 'not recorded');
+  assert.equal(
+    users(conv).map((e) => e.text),
+    ['MARK-ONE'],
+    'not recorded',
+  );
   const next = await session.send('another');
   assert.is(next.kind, 'refused');
   assert.match(next.kind === 'refused' ? next.message : '', /did not finish cleanly/);
@@ -186,7 +200,11 @@ s('switched: Beta starts fresh with the brief and the message in one paste; one 
   const o = outcomeOf(await session.send('hello beta'));
   assert.is(o.kind, 'switched', o.message);
   assert.is(o.message, 'Continued with Beta.');
-  assert.equal(beta.launched.map((l) => l.resume), [undefined], 'Beta never saw the conversation: no resume');
+  assert.equal(
+    beta.launched.map((l) => l.resume),
+    [undefined],
+    'Beta never saw the conversation: no resume',
+  );
   const pastes = term.pastes();
   assert.is(pastes.length, 2);
   assert.match(pastes[1]!, /MARK-ONE[^]*hello beta$/);
@@ -207,7 +225,10 @@ s('back to Alpha: its own session resumed, and the paste carries only what it mi
   session.arm('alpha');
   const o = outcomeOf(await session.send('MARK-THREE'));
   assert.is(o.kind, 'switched', o.message);
-  assert.equal(alpha.launched.map((l) => l.resume), [undefined, 'A-1']);
+  assert.equal(
+    alpha.launched.map((l) => l.resume),
+    [undefined, 'A-1'],
+  );
   const last = term.pastes().at(-1)!;
   assert.match(last, /MARK-TWO[^]*MARK-THREE$/);
   assert.not.match(last, /MARK-ONE/, 'Alpha saw that already');
@@ -224,8 +245,18 @@ s('a retry of the same armed switch reuses its switch id and delivers once', asy
   const o = outcomeOf(await session.send('hello beta'));
   assert.is(o.kind, 'switched', o.message);
   const toBeta = handoffs(conv).filter((h) => h.to.harness === 'beta');
-  assert.equal(toBeta.map((h) => h.switchId), [id], 'one handoff, with the first attempt\'s id');
-  assert.equal(users(conv).filter((e) => e.text === 'hello beta').map((e) => e.switchId), [id], 'one message, with that id');
+  assert.equal(
+    toBeta.map((h) => h.switchId),
+    [id],
+    "one handoff, with the first attempt's id",
+  );
+  assert.equal(
+    users(conv)
+      .filter((e) => e.text === 'hello beta')
+      .map((e) => e.switchId),
+    [id],
+    'one message, with that id',
+  );
   assert.is(term.pastes().filter((p) => p.endsWith('hello beta')).length, 1, 'typed once');
 });
 
@@ -249,7 +280,10 @@ s('nothing said yet: another agent takes the tab at once (startInstead), and one
   const o = await session.startInstead('beta');
   assert.is(o.kind, 'started', o.message);
   assert.equal([session.snapshot().agent, beta.launched.length, term.launches.length], ['beta', 1, 2]);
-  assert.equal(handoffs(conv).map((h) => h.to.harness), ['alpha', 'beta']);
+  assert.equal(
+    handoffs(conv).map((h) => h.to.harness),
+    ['alpha', 'beta'],
+  );
 });
 
 s.run();

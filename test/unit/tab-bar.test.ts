@@ -32,7 +32,7 @@ s('a title that names the agent does not name it again, and the default model is
   assert.is(bar, ' 1:Claude Code idle  2:Codex CLI·gpt-5 working ');
 });
 
-s('a fork says so: the entry it was forked at, and its worktree\'s branch without the baton/ prefix', () => {
+s("a fork says so: the entry it was forked at, and its worktree's branch without the baton/ prefix", () => {
   const bar = plain(
     formatTabBar(
       [
@@ -62,7 +62,13 @@ s('80 columns, 4 tabs, forks among them: every tab stays, each with its key, for
     assert.is(bar, ` 1:Claude idle  2:Claude ${FORK_MARK}#8 idle  3:Claude ${FORK_MARK}#8${BRANCH_MARK} working  4:Codex CLI ${FORK_MARK}#13 idle `);
   }
   // Past what fits (a longer status), the tabs far from the active one give way, as before.
-  const asking = plain(formatTabBar(tabs.map((t, i) => (i === 3 ? { ...t, status: 'approval' } : t)), 3, 80));
+  const asking = plain(
+    formatTabBar(
+      tabs.map((t, i) => (i === 3 ? { ...t, status: 'approval' } : t)),
+      3,
+      80,
+    ),
+  );
   assert.ok([...asking].length <= 80, asking);
   assert.match(asking, /^< .*4:Codex ↳#13 needs you $/);
   // With a little more room the branch (cut) comes back before the titles grow.
@@ -71,17 +77,38 @@ s('80 columns, 4 tabs, forks among them: every tab stays, each with its key, for
 });
 
 s('a tab stopped by a reset says stopped, not exited, and is not greyed out', () => {
-  const bar = formatTabBar([{ label: 'Claude Code', agent: 'claude', status: 'stopped' }, { label: 'x', agent: 'shell', status: 'stopped' }], 0, 80);
+  const bar = formatTabBar(
+    [
+      { label: 'Claude Code', agent: 'claude', status: 'stopped' },
+      { label: 'x', agent: 'shell', status: 'stopped' },
+    ],
+    0,
+    80,
+  );
   assert.match(plain(bar), /1:Claude Code stopped .*2:x shell stopped/);
   assert.not.match(bar, /gray-fg/);
 });
 
 s('a tab waiting for the user (a dialog, a permission, a question) says it needs you, and stands out in front and behind', () => {
   assert.match(plain(formatTabBar([{ label: 'x', agent: 'codex', status: 'approval' }], 0, 80)), / 1:x codex needs you $/);
-  const bar = formatTabBar([{ label: 'a', agent: 'claude', status: 'idle' }, { label: 'x', agent: 'codex', status: 'approval' }], 0, 80);
+  const bar = formatTabBar(
+    [
+      { label: 'a', agent: 'claude', status: 'idle' },
+      { label: 'x', agent: 'codex', status: 'approval' },
+    ],
+    0,
+    80,
+  );
   assert.match(bar, /\{yellow-fg\}\{bold\} 2:x codex needs you \{\/bold\}\{\/yellow-fg\}/);
   // In front it is not the plain inverse every active tab gets: it still reads as waiting for you.
-  const front = formatTabBar([{ label: 'a', agent: 'claude', status: 'idle' }, { label: 'x', agent: 'codex', status: 'approval' }], 1, 80);
+  const front = formatTabBar(
+    [
+      { label: 'a', agent: 'claude', status: 'idle' },
+      { label: 'x', agent: 'codex', status: 'approval' },
+    ],
+    1,
+    80,
+  );
   assert.match(front, /\{yellow-bg\}\{black-fg\}\{bold\} 2:x codex needs you \{\/bold\}\{\/black-fg\}\{\/yellow-bg\}/);
   assert.not.match(front, /\{inverse\}[^{]*needs you/);
 });

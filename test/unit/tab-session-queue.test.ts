@@ -33,7 +33,15 @@ async function world(opts: { checkpoint?: (seq: number) => Promise<string | unde
   const home = mkdtempSync(join(tmpdir(), 'baton-queue-'));
   const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
   const term = new FakeTerminal();
-  const session = new TabSession({ conversation: conv, registry: registryOf(fakeDriver(term)), terminal: term, env: {}, deliveryTimeoutMs: TIMEOUT_MS, checkpoint: opts.checkpoint, ...(opts.typist ? { typist: opts.typist } : {}) });
+  const session = new TabSession({
+    conversation: conv,
+    registry: registryOf(fakeDriver(term)),
+    terminal: term,
+    env: {},
+    deliveryTimeoutMs: TIMEOUT_MS,
+    checkpoint: opts.checkpoint,
+    ...(opts.typist ? { typist: opts.typist } : {}),
+  });
   const drafts: string[] = [];
   const taken: string[] = [];
   session.onDraft((t: string) => drafts.push(t));
@@ -91,26 +99,29 @@ s('a queued message the CLI did not take is never typed again: it goes back to t
   assert.is(term.enters, 3, 'the first Enter of "first", then one Enter and one retry for q1');
 });
 
-s('while the input box still holds a message the CLI did not take, a new message is queued, not typed into it; once it is cleared there, the new one goes', async () => {
-  const { term, session } = await world();
-  term.onEnter = () => {};
-  const r = await session.send('q1');
-  assert.is(r.kind, 'failed');
-  assert.is(term.box, 'q1');
-  const next = await session.send('q2');
-  assert.is(next.kind, 'queued');
-  assert.match(next.kind === 'queued' ? next.message : '', /input box still holds a message of yours/);
-  term.output();
-  await new Promise((r) => setTimeout(r, TIMEOUT_MS));
-  assert.is(term.pasted('q2'), 0, 'nothing typed over it');
-  // The user clears the box in the pane; the CLI takes input again.
-  term.onEnter = () => term.take();
-  term.box = '';
-  term.output();
-  await until(() => users(w!.conv).includes('q2'), 'q2 delivered');
-  assert.is(term.pasted('q2'), 1);
-  assert.is(term.pasted('q1'), 1);
-});
+s(
+  'while the input box still holds a message the CLI did not take, a new message is queued, not typed into it; once it is cleared there, the new one goes',
+  async () => {
+    const { term, session } = await world();
+    term.onEnter = () => {};
+    const r = await session.send('q1');
+    assert.is(r.kind, 'failed');
+    assert.is(term.box, 'q1');
+    const next = await session.send('q2');
+    assert.is(next.kind, 'queued');
+    assert.match(next.kind === 'queued' ? next.message : '', /input box still holds a message of yours/);
+    term.output();
+    await new Promise((r) => setTimeout(r, TIMEOUT_MS));
+    assert.is(term.pasted('q2'), 0, 'nothing typed over it');
+    // The user clears the box in the pane; the CLI takes input again.
+    term.onEnter = () => term.take();
+    term.box = '';
+    term.output();
+    await until(() => users(w!.conv).includes('q2'), 'q2 delivered');
+    assert.is(term.pasted('q2'), 1);
+    assert.is(term.pasted('q1'), 1);
+  },
+);
 
 s('a message the CLI takes after delivery gave up (Enter pressed in its pane) is recorded once, and its compose-bar copy is dropped', async () => {
   const { conv, term, session } = await world();
@@ -128,7 +139,7 @@ s('a message the CLI takes after delivery gave up (Enter pressed in its pane) is
   assert.is(term.pasted('late one'), 1);
 });
 
-s('the notice says where an undelivered message is: in the compose bar (and still in the CLI\'s input box, when it shows there)', async () => {
+s("the notice says where an undelivered message is: in the compose bar (and still in the CLI's input box, when it shows there)", async () => {
   const { term, session } = await world();
   term.onEnter = () => {};
   await session.send('stuck in the box');
@@ -152,7 +163,7 @@ s('the notice says where an undelivered message is: in the compose bar (and stil
   assert.equal(session.snapshot().queue, []);
 });
 
-s('idle is not taken from the screen while the log says a turn is open: a message waits for the log\'s turn end', async () => {
+s("idle is not taken from the screen while the log says a turn is open: a message waits for the log's turn end", async () => {
   const { term, session } = await world();
   // A message typed in the pane: the log opens a turn, but the screen still shows the prompt.
   term.history.push('> typed in the pane');
@@ -180,21 +191,24 @@ s('a turn the log ended while the screen still says working is working', async (
   await until(() => term.pasted('later') === 1, 'typed once the screen agrees');
 });
 
-s('a dialog on the screen is approval: a message is queued, not typed (its Enter would answer the dialog); answered in the pane, the message goes once', async () => {
-  const { term, session } = await world();
-  term.set('DIALOG');
-  // (The screen is read once the CLI's output settles.)
-  await until(() => session.status.current === 'approval', 'the dialog read as approval');
-  const r = await session.send('hello');
-  assert.is(r.kind, 'queued');
-  assert.match(r.kind === 'queued' ? r.message : '', /Fake CLI needs you first: answer it in its pane/);
-  term.output();
-  await new Promise((r) => setTimeout(r, TIMEOUT_MS));
-  assert.equal(term.writes, [], 'nothing typed into the dialog');
-  term.set('READY');
-  await until(() => users(w!.conv).includes('hello'), 'sent once the dialog is gone');
-  assert.is(term.pasted('hello'), 1);
-});
+s(
+  'a dialog on the screen is approval: a message is queued, not typed (its Enter would answer the dialog); answered in the pane, the message goes once',
+  async () => {
+    const { term, session } = await world();
+    term.set('DIALOG');
+    // (The screen is read once the CLI's output settles.)
+    await until(() => session.status.current === 'approval', 'the dialog read as approval');
+    const r = await session.send('hello');
+    assert.is(r.kind, 'queued');
+    assert.match(r.kind === 'queued' ? r.message : '', /Fake CLI needs you first: answer it in its pane/);
+    term.output();
+    await new Promise((r) => setTimeout(r, TIMEOUT_MS));
+    assert.equal(term.writes, [], 'nothing typed into the dialog');
+    term.set('READY');
+    await until(() => users(w!.conv).includes('hello'), 'sent once the dialog is gone');
+    assert.is(term.pasted('hello'), 1);
+  },
+);
 
 s('the retry Enter is not pressed while a dialog shows (it would answer it)', async () => {
   const { term, session } = await world();
@@ -250,11 +264,13 @@ s('messages from several clients share one queue in arrival order, each recorded
     term.finish();
     await until(() => users(conv).length === before + 1, `queued message ${i + 1} delivered`);
   }
-  const who = conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' && e.author.type === 'user' ? [`${e.author.name}@${e.author.device}: ${e.text}`] : []));
+  const who = conv.transcript.entries.flatMap((e) =>
+    e.kind === 'user_message' && e.author.type === 'user' ? [`${e.author.name}@${e.author.device}: ${e.text}`] : [],
+  );
   assert.equal(who, ['ana@laptop: from ana 1', 'bo@desk: from bo 1', 'ana@laptop: from ana 2', 'tester@test: from the owner']);
 });
 
-s('a message typed straight into the pane is recorded as whoever typed into the tab last; with no one known, as the conversation\'s user', async () => {
+s("a message typed straight into the pane is recorded as whoever typed into the tab last; with no one known, as the conversation's user", async () => {
   let typist: UserAuthor | undefined = { type: 'user', name: 'bo', device: 'desk' };
   const { conv, term } = await world({ typist: () => typist });
   term.emit({ type: 'user_text', text: 'typed by bo' });
@@ -310,7 +326,7 @@ t('a screen reading idle while the log has a turn open is not idle, however long
   assert.is(st.current, 'idle');
 });
 
-t('after the log\'s turn end, a working screen that has not changed for long is words left in the history, not a spinner', () => {
+t("after the log's turn end, a working screen that has not changed for long is words left in the history, not a spinner", () => {
   let now = 0;
   const st = new AgentStatusTracker(() => now);
   st.launched();

@@ -147,7 +147,10 @@ s('dim, italic and strikethrough as terminfo has them; styled underlines from Sm
 
 s('with no entry: a modern terminal is assumed, except the Linux console and its kind', () => {
   const modern = terminalCaps({ TERM: 'xterm-kitty' }, undefined);
-  assert.equal([modern.colors, modern.dim, modern.italic, modern.strikethrough, modern.styledUnderline, modern.hyperlinks], [256, true, true, true, true, true]);
+  assert.equal(
+    [modern.colors, modern.dim, modern.italic, modern.strikethrough, modern.styledUnderline, modern.hyperlinks],
+    [256, true, true, true, true, true],
+  );
   const linux = terminalCaps({ TERM: 'linux' }, undefined);
   assert.equal([linux.italic, linux.hyperlinks, linux.styledUnderline], [false, false, false]);
 });

@@ -104,8 +104,14 @@ t('upto and since slice by seq', () => {
   const tr = make();
   tr.startSegment({ harness: 'a', model: 'm', switchId: 's' });
   for (let i = 0; i < 5; i++) tr.apply({ type: 'user_text', text: `m${i}` });
-  assert.equal(tr.upto(3).map((e) => e.seq), [1, 2, 3]);
-  assert.equal(tr.since(3).map((e) => e.seq), [4, 5, 6]);
+  assert.equal(
+    tr.upto(3).map((e) => e.seq),
+    [1, 2, 3],
+  );
+  assert.equal(
+    tr.since(3).map((e) => e.seq),
+    [4, 5, 6],
+  );
   assert.is(tr.entry(4)!.seq, 4);
 });
 
@@ -150,18 +156,29 @@ t('a reset hides later entries without deleting them, and can be undone', () => 
   tr.apply({ type: 'user_text', text: 'keep' }); // 2
   tr.apply({ type: 'user_text', text: 'drop' }); // 3
   const r = tr.reset(2); // 4
-  assert.equal(tr.visible().map((e) => e.seq), [1, 2, 4]);
+  assert.equal(
+    tr.visible().map((e) => e.seq),
+    [1, 2, 4],
+  );
   assert.is(tr.entries.length, 4);
   assert.is(tr.turnCount, 1);
   tr.reset(2, { undoes: r.seq });
-  assert.equal(tr.visible().map((e) => e.seq), [1, 2, 3, 4, 5]);
+  assert.equal(
+    tr.visible().map((e) => e.seq),
+    [1, 2, 3, 4, 5],
+  );
 });
 
 t('credentials are redacted as entries are committed, ordinary code is not', () => {
   const seen: Entry[] = [];
   const tr = make((es) => seen.push(...es));
   tr.startSegment({ harness: 'a', model: 'm', switchId: 's' });
-  tr.apply({ type: 'tool_result', toolCallId: '1', toolName: 'Bash', output: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\ntoken := lexer.Next()' });
+  tr.apply({
+    type: 'tool_result',
+    toolCallId: '1',
+    toolName: 'Bash',
+    output: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789\ntoken := lexer.Next()',
+  });
   const out = (seen[1] as { output: string }).output;
   assert.not.match(out, /ghp_abcdefghijklmnopqrstuvwxyz0123456789/);
   assert.match(out, /token := lexer\.Next\(\)/);

@@ -8,8 +8,10 @@ import { guardTurn, TurnAbandonedError } from '../../src/conversation/turn-guard
 const quick = { title: 'Stuck', slackMs: 20, graceMs: 60 };
 const never = () => new Promise<never>(() => {});
 /** A driver that stops when its signal is aborted, with `how`. */
-const stopsWhenAsked = <T>(how: (signal: AbortSignal) => T) => (signal: AbortSignal) =>
-  new Promise<T>((resolve) => signal.addEventListener('abort', () => resolve(how(signal)), { once: true }));
+const stopsWhenAsked =
+  <T>(how: (signal: AbortSignal) => T) =>
+  (signal: AbortSignal) =>
+    new Promise<T>((resolve) => signal.addEventListener('abort', () => resolve(how(signal)), { once: true }));
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {
   try {
@@ -66,7 +68,10 @@ t('past the deadline, a driver that stops when asked and returns is still a time
 
 t('a cancel reaches the driver with its reason; a driver that stops is waited for', async () => {
   const cancel = new AbortController();
-  const p = guardTurn(stopsWhenAsked((s) => `stopped: ${String(s.reason)}`), { ...quick, timeoutMs: 10_000, signal: cancel.signal });
+  const p = guardTurn(
+    stopsWhenAsked((s) => `stopped: ${String(s.reason)}`),
+    { ...quick, timeoutMs: 10_000, signal: cancel.signal },
+  );
   cancel.abort('SIGINT');
   assert.is(await p, 'stopped: SIGINT');
 });
@@ -94,9 +99,12 @@ t('a cancel the driver ignores: abandoned after the grace period, exit 130; also
 
 t('a driver that throws instead of returning a promise is a failed turn, not a crash', async () => {
   const err = await rejection(
-    guardTurn(() => {
-      throw new Error('synchronous bug');
-    }, { ...quick, timeoutMs: 1000 }),
+    guardTurn(
+      () => {
+        throw new Error('synchronous bug');
+      },
+      { ...quick, timeoutMs: 1000 },
+    ),
   );
   assert.is((err as Error).message, 'synchronous bug');
 });

@@ -7,7 +7,11 @@ import { addUsage } from '../../src/plugins/usage.js';
 const t = suite('usage');
 
 t('key by key; a count only one side has is carried; none reported stays absent', () => {
-  assert.equal(addUsage({ inputTokens: 10, outputTokens: 2 }, { inputTokens: 5, outputTokens: 1, cachedInputTokens: 4 }), { inputTokens: 15, outputTokens: 3, cachedInputTokens: 4 });
+  assert.equal(addUsage({ inputTokens: 10, outputTokens: 2 }, { inputTokens: 5, outputTokens: 1, cachedInputTokens: 4 }), {
+    inputTokens: 15,
+    outputTokens: 3,
+    cachedInputTokens: 4,
+  });
   assert.equal(addUsage({ reasoningTokens: 7 }, { inputTokens: 1 }), { inputTokens: 1, reasoningTokens: 7 });
 });
 

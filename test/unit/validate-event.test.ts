@@ -97,8 +97,14 @@ for (const [name, event, field] of MALFORMED) {
     tr.apply({ type: 'turn_end' });
     const added = tr.entries.filter((e) => e.seq > before);
     // The streamed text is committed first, then the notice; nothing of the bad event.
-    assert.equal(out.map((e) => e.kind), ['agent_text', 'notice']);
-    assert.equal(added.map((e) => e.kind), ['agent_text', 'notice', 'turn_end']);
+    assert.equal(
+      out.map((e) => e.kind),
+      ['agent_text', 'notice'],
+    );
+    assert.equal(
+      added.map((e) => e.kind),
+      ['agent_text', 'notice', 'turn_end'],
+    );
     const notice = out[1]!;
     assert.is(notice.kind, 'notice');
     if (notice.kind === 'notice') {
@@ -119,7 +125,10 @@ t('one notice per driver stretch, event type and field: a driver wrong on every 
   tr.startSegment({ harness: 'codex', model: 'gpt-5', switchId: 'sw1' });
   for (let i = 0; i < 50; i++) tr.apply({ type: 'agent_text', text: {} } as unknown as TranscriptEvent);
   tr.apply({ type: 'turn_end', costUsd: 'x' } as unknown as TranscriptEvent);
-  assert.equal(tr.entries.map((e) => e.kind), ['handoff', 'notice', 'notice']);
+  assert.equal(
+    tr.entries.map((e) => e.kind),
+    ['handoff', 'notice', 'notice'],
+  );
   // A new stretch (another driver) is told again.
   tr.startSegment({ harness: 'claude', model: 'opus', switchId: 'sw2' });
   tr.apply({ type: 'agent_text', text: {} } as unknown as TranscriptEvent);
