@@ -22,6 +22,20 @@ export function gitInit(dir: string, { commit = true } = {}): void {
 }
 
 /** Of `all`, the CLIs this run is about: `npm run test:real -- claude` sets BATON_TEST_CLIS (unset: all). */
+/** The five agent CLIs whose TUIs the real e2e suites drive. */
+export type TuiCli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>;
+export const TUI_CLIS: readonly TuiCli[] = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
+/** Each CLI's title in baton's picker and tab bar. */
+export const TUI_TITLE: Record<TuiCli, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', qwen: 'Qwen Code', opencode: 'opencode' };
+/** What each CLI shows once its prompt takes input (the tab says idle before the CLI has drawn anything). */
+export const TUI_READY: Record<TuiCli, RegExp> = {
+  claude: /\? for shortcuts/,
+  codex: /\? for shortcuts/,
+  gemini: /Type your message/,
+  qwen: /Type your message/,
+  opencode: /ctrl\+p commands/,
+};
+
 export function selectedClis<C extends string>(all: readonly C[]): C[] {
   const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
   return all.filter((c) => !only?.length || only.includes(c));

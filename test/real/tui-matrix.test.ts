@@ -15,24 +15,13 @@ import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { gitInit, pressEscape, recordedEntries, serverRun, startRealBaton } from '../helpers/real-tui.js';
-import type { CliName } from '../helpers/cli-env.js';
+import { gitInit, pressEscape, recordedEntries, selectedClis, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { TUI_CLIS, TUI_READY, TUI_TITLE, type TuiCli } from '../helpers/real-tui.js';
 
-type Cli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>;
-const ALL: Cli[] = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
-const TITLE: Record<Cli, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', qwen: 'Qwen Code', opencode: 'opencode' };
-/** What each CLI shows once its prompt takes input (the tab says idle before the CLI has drawn anything). */
-const READY: Record<Cli, RegExp> = {
-  claude: /\? for shortcuts/,
-  codex: /\? for shortcuts/,
-  gemini: /Type your message/,
-  qwen: /Type your message/,
-  opencode: /ctrl\+p commands/,
-};
+type Cli = TuiCli;
 /** The agent each CLI's conversation is switched to and back from. */
 const PARTNER = (cli: Cli): Cli => (cli === 'claude' ? 'codex' : 'claude');
-const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
-const clis = ALL.filter((c) => !only?.length || only.includes(c));
+const clis = selectedClis(TUI_CLIS);
 const STEPS = ['launched in a tab', 'compose-bar message once', 'typed message ingested', 'switch out as typed', 'switch back as typed', 'fork'] as const;
 type Step = (typeof STEPS)[number];
 
@@ -60,7 +49,7 @@ const answered = (marker: string) =>
 const startBaton = (cli: Cli): TestTerminal => startRealBaton(menv, { cols: 140, rows: 40, batonHome: home(cli), serverDir: serverDir(cli) });
 
 /** Tab n running `cli`, idle, read in the tab bar (a fork's tab is marked ↳#seq). */
-const idle = (cli: Cli, n: number) => new RegExp(`${n}:${TITLE[cli]}(?: ↳#\\d+)? idle(?= |$)`, 'm');
+const idle = (cli: Cli, n: number) => new RegExp(`${n}:${TUI_TITLE[cli]}(?: ↳#\\d+)? idle(?= |$)`, 'm');
 
 /**
  * Waits for the model to answer `text`, for tab n (running `agent`) to be idle again and for
@@ -111,9 +100,9 @@ async function recordedOnce(cli: Cli, id: string, text: string): Promise<void> {
 /** Switches the shown tab to `to` with the switch picker; the next message carries the switch. */
 async function switchTo(to: Cli): Promise<void> {
   t!.press('C-b', 'a');
-  await t!.waitFor(new RegExp(`┌─ Continue with [^]*│${TITLE[to]}  \\d`), 30_000, `the switch picker listing ${TITLE[to]}`);
-  await pickEntry(t!, TITLE[to]);
-  await t!.waitFor(new RegExp(`Continue with ${TITLE[to]}`), 10_000, 'the switch armed');
+  await t!.waitFor(new RegExp(`┌─ Continue with [^]*│${TUI_TITLE[to]}  \\d`), 30_000, `the switch picker listing ${TUI_TITLE[to]}`);
+  await pickEntry(t!, TUI_TITLE[to]);
+  await t!.waitFor(new RegExp(`Continue with ${TUI_TITLE[to]}`), 10_000, 'the switch armed');
 }
 
 function step(s: ReturnType<typeof suite>, cli: Cli, name: Step, body: () => Promise<void>): void {
@@ -154,9 +143,9 @@ for (const cli of clis) {
     await t?.kill();
     for (const other of clis.slice(0, clis.indexOf(cli))) await endServers(serverRun(serverDir(other)));
     t = startBaton(cli);
-    await t.waitFor(new RegExp(`│${TITLE[cli]}  \\d`), 90_000, `the picker listing ${TITLE[cli]}`);
-    await pickEntry(t, TITLE[cli]);
-    await t.waitFor((scr) => idle(cli, 1).test(scr) && READY[cli].test(scr), 120_000, `${cli} ready`);
+    await t.waitFor(new RegExp(`│${TUI_TITLE[cli]}  \\d`), 90_000, `the picker listing ${TUI_TITLE[cli]}`);
+    await pickEntry(t, TUI_TITLE[cli]);
+    await t.waitFor((scr) => idle(cli, 1).test(scr) && TUI_READY[cli].test(scr), 120_000, `${cli} ready`);
   });
 
   step(s, cli, 'compose-bar message once', async () => {
@@ -221,7 +210,7 @@ for (const cli of clis) {
     t!.type('f');
     await t!.waitFor(/Fork at #(\d+)/, 10_000, 'the fork dialog');
     t!.type('t');
-    await t!.waitFor((scr) => idle(cli, 2).test(scr) && READY[cli].test(scr), 120_000, `the fork's ${cli} ready`);
+    await t!.waitFor((scr) => idle(cli, 2).test(scr) && TUI_READY[cli].test(scr), 120_000, `the fork's ${cli} ready`);
     const fork = convDirs(cli).find((id) => id !== conv)!;
     assert.ok(fork, 'the fork is a conversation of its own');
     await compose(m);

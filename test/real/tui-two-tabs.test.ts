@@ -16,20 +16,10 @@ import type { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
 import { endRealTui, quitBaton, selectedClis, serverRun, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
-import type { CliName } from '../helpers/cli-env.js';
+import { TUI_CLIS, TUI_READY, TUI_TITLE, type TuiCli } from '../helpers/real-tui.js';
 
-type Cli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>;
-const ALL: Cli[] = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
-const TITLE: Record<Cli, string> = { claude: 'Claude Code', codex: 'Codex CLI', gemini: 'Gemini CLI', qwen: 'Qwen Code', opencode: 'opencode' };
-/** What each CLI shows once its prompt takes input (the tab says idle before the CLI has drawn anything). */
-const READY: Record<Cli, RegExp> = {
-  claude: /\? for shortcuts/,
-  codex: /\? for shortcuts/,
-  gemini: /Type your message/,
-  qwen: /Type your message/,
-  opencode: /ctrl\+p commands/,
-};
-const clis = selectedClis(ALL);
+type Cli = TuiCli;
+const clis = selectedClis(TUI_CLIS);
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -69,21 +59,21 @@ const serverDir = (cli: Cli) => join(menv.dir, `server-${cli}`);
 const startBaton = (cli: Cli): TestTerminal => startRealBaton(menv, { cols: 140, rows: 40, batonHome: home(cli), serverDir: serverDir(cli) });
 
 /** Tab n running `cli`, idle, read in the tab bar (a fork's tab is marked ↳#seq). */
-const idle = (cli: Cli, n: number) => new RegExp(`${n}:${TITLE[cli]}(?: ↳#\\d+)? idle(?= |$)`, 'm');
+const idle = (cli: Cli, n: number) => new RegExp(`${n}:${TUI_TITLE[cli]}(?: ↳#\\d+)? idle(?= |$)`, 'm');
 
 /** Opens a new tab running `cli` from the picker (the first one baton shows, or C-b c) and waits for it to be idle. */
 async function openTab(cli: Cli, n: number): Promise<void> {
   // The prefix commands baton from the pane and from the compose bar alike; an Esc would reach the CLI.
   if (n > 1) t!.press('C-b', 'c');
-  await t!.waitFor(new RegExp(`│${TITLE[cli]}  \\d`), 90_000, `the picker listing ${TITLE[cli]}`);
-  await pickEntry(t!, TITLE[cli]);
-  await t!.waitFor((scr) => idle(cli, n).test(scr) && READY[cli].test(scr), 120_000, `tab ${n}'s ${cli} ready`);
+  await t!.waitFor(new RegExp(`│${TUI_TITLE[cli]}  \\d`), 90_000, `the picker listing ${TUI_TITLE[cli]}`);
+  await pickEntry(t!, TUI_TITLE[cli]);
+  await t!.waitFor((scr) => idle(cli, n).test(scr) && TUI_READY[cli].test(scr), 120_000, `tab ${n}'s ${cli} ready`);
 }
 
 /** Sends `text` from tab n's compose bar and waits for the model to answer it and the tab to be idle again. */
 async function send(cli: Cli, n: number, text: string): Promise<void> {
   t!.press('C-b', String(n));
-  await t!.waitFor(new RegExp(`${n}:${TITLE[cli]}`), 10_000);
+  await t!.waitFor(new RegExp(`${n}:${TUI_TITLE[cli]}`), 10_000);
   t!.press('C-b', 'm');
   await t!.waitFor(/›/, 10_000, 'the compose bar');
   t!.type(text);
@@ -193,7 +183,7 @@ for (const cli of clis) {
       // Each restored claude resumed and showing its prompt before anything is sent to it.
       for (const n of [2, 1]) {
         t.press('C-b', String(n));
-        await t.waitFor((scr) => idle('claude', n).test(scr) && READY.claude.test(scr), 120_000, `restored tab ${n}'s claude ready`);
+        await t.waitFor((scr) => idle('claude', n).test(scr) && TUI_READY.claude.test(scr), 120_000, `restored tab ${n}'s claude ready`);
       }
       const e = `RESTORED-E-${Date.now().toString(36)}`;
       const f = `RESTORED-F-${Date.now().toString(36)}`;
