@@ -114,6 +114,25 @@ export async function tuiSession(driver: HarnessDriver, env: CliEnv, steps: (run
   return session;
 }
 
+/**
+ * Answers the approval dialog on screen with Enter, as a user would, and waits for turn n to
+ * end in the log (a TUI writes its final reply there a moment after drawing it). A dialog can
+ * be drawn a moment before it takes keys (qwen's lost the Enter once in four fresh-clone runs):
+ * while it still shows 5 s later, Enter again.
+ */
+async function approve(run: TuiRun, driver: HarnessDriver, n: number): Promise<void> {
+  run.tui.press('Enter');
+  for (let i = 0; i < 3 && run.turnEnds() < n; i++) {
+    const ended = await until(() => run.turnEnds() >= n, `turn ${n} of the TUI in its log`, 5000).then(
+      () => true,
+      () => false,
+    );
+    if (ended) return;
+    if (driver.statusFromScreen!(run.tui.rows()) === 'approval') run.tui.press('Enter');
+  }
+  await turnEnded(run, n);
+}
+
 /** Waits for the n-th turn end in a TUI run. */
 export const turnEnded = (run: TuiRun, n: number, ms = 120_000) => until(() => run.turnEnds() >= n, `turn ${n} of the TUI in its log`, ms);
 
@@ -143,9 +162,7 @@ export function sessionLogCapture(driver: HarnessDriver): Capture {
       await turnEnded(run, 1);
       await run.send('[[FAKE_SHELL: echo TUI-SHELL-OK > tui-shell.txt]]');
       await run.screen('approval');
-      run.tui.press('Enter');
-      // A TUI writes its final reply to its log a moment after drawing it: the ingest's turn end is in the log.
-      await turnEnded(run, 2);
+      await approve(run, driver, 2);
     });
     return { 'headless-session.jsonl': await log(session), 'tui-session.jsonl': await log(tui) };
   };
