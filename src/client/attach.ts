@@ -42,6 +42,9 @@ function helloFor(opts: AttachOptions, output: NodeJS.WriteStream): Omit<Hello, 
     rows: output.rows ?? 24,
     ...(opts.env.TERM ? { term: opts.env.TERM } : {}),
     ...(opts.env.COLORTERM ? { colorterm: opts.env.COLORTERM } : {}),
+    ...(opts.env.TERM_PROGRAM ? { termProgram: opts.env.TERM_PROGRAM } : {}),
+    ...(opts.env.LC_TERMINAL ? { lcTerminal: opts.env.LC_TERMINAL } : {}),
+    ...(opts.env.VTE_VERSION ? { vteVersion: opts.env.VTE_VERSION } : {}),
   };
 }
 

@@ -23,6 +23,7 @@ import { briefAndMessage, removeLaunchFiles } from '../plugins/handoff-file.js';
 import { AgentStatusTracker } from './agent-status.js';
 import { Delivery, quietTerminal } from './delivery.js';
 import { MessageQueue } from './message-queue.js';
+import { NeedsYouRule, type NeedsYou } from './needs-you.js';
 import { OrderedIngest } from './ordered-ingest.js';
 import { ScreenWatch } from './screen-watch.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
@@ -107,6 +108,10 @@ export class TabSession {
   readonly onDraft: Event<string> = this.draftEmitter.event;
   /** A message handed back earlier that the CLI took late after all: its compose-bar copy is to go. */
   readonly onTaken: Event<string> = this.takenEmitter.event;
+  private readonly needsYouEmitter = this.owned.add(new Emitter<NeedsYou>());
+  private readonly needsYouRule = new NeedsYouRule();
+  /** The agent started waiting for the user (approval) or finished a turn with nothing queued (done): needs-you.ts. */
+  readonly onNeedsYou: Event<NeedsYou> = this.needsYouEmitter.event;
   /** One queue per tab, in arrival order, whoever wrote each message. */
   private readonly queued = new MessageQueue();
   // The session's state is its own: read through the getters below, changed only by its
@@ -658,7 +663,10 @@ export class TabSession {
   changed(): void {
     if (this.disposed) return;
     this.screen.armClock();
-    this.changeEmitter.fire(this.snapshot());
+    const snap = this.snapshot();
+    const needs = this.needsYouRule.observe({ status: snap.status, turnOpen: this.status.turnIsOpen, queued: snap.queue.length });
+    this.changeEmitter.fire(snap);
+    if (needs) this.needsYouEmitter.fire(needs);
   }
 
   /**

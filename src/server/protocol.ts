@@ -50,6 +50,10 @@ export interface Hello {
   rows: number;
   term?: string;
   colorterm?: string;
+  /** What else the terminal says of itself (TERM_PROGRAM, LC_TERMINAL, VTE_VERSION): which desktop notification it shows. */
+  termProgram?: string;
+  lcTerminal?: string;
+  vteVersion?: string;
 }
 
 export interface Welcome {

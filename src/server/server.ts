@@ -18,6 +18,7 @@ import type { ConversationTabs } from '../tui/conversation-tabs.js';
 import type { UserAuthor } from '../transcript/types.js';
 import { runBaton } from '../tui/run-baton.js';
 import { commonCaps, terminalCapsOf } from '../tui/terminal-caps.js';
+import { notificationBytes, type Notification, type NotifySettings } from '../tui/desktop-notify.js';
 import { authorOf } from './client-author.js';
 import { checkSocketFile, type SocketPlace } from './socket-place.js';
 import {
@@ -342,6 +343,7 @@ export class BatonServer {
         afterQuit: (note) => {
           this.quitNote = note;
         },
+        needsYou: (n, settings) => this.tellClients(n, settings),
       },
     });
     this.view.then(
@@ -351,6 +353,18 @@ export class BatonServer {
         void this.end('the view failed', { reason: 'server-exit', message: (e as Error).message });
       },
     );
+  }
+
+  /**
+   * A tab needs the user: each attached client's terminal is told once, in what it shows
+   * (its own hello says what it is), even one too congested to be drawn on right now.
+   */
+  private tellClients(n: Notification, settings: NotifySettings): void {
+    for (const c of this.clients) {
+      const h = c.hello;
+      const bytes = notificationBytes(n, settings, { term: h.term, termProgram: h.termProgram, lcTerminal: h.lcTerminal, vteVersion: h.vteVersion });
+      if (bytes) c.socket.write(encodeFrame(FRAME.output, Buffer.from(bytes, 'utf8')));
+    }
   }
 
   private selectTab(tab: string): void {

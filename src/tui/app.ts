@@ -208,6 +208,9 @@ export class App implements OverlayHost {
     if (prev !== tab) this.activeChange.fire();
   }
 
+  /** The terminal the user sits at has the focus, as it last reported (true until it reports otherwise). */
+  outerFocused = true;
+
   /** Whether a tab runs an agent (the conversation layer knows); without one, every tab is a plain shell's. */
   isAgentTab: (tab: Tab) => boolean = () => false;
 
@@ -330,6 +333,7 @@ export class App implements OverlayHost {
         pane.paste(a.text);
         return;
       case 'focus':
+        this.outerFocused = a.focused;
         pane?.focus(a.focused);
         return;
       case 'ui':
@@ -611,7 +615,14 @@ export class App implements OverlayHost {
       const width = this.screen.width as number;
       this.tabBar.setContent(
         formatTabBar(
-          this.tabs.map((t) => ({ label: t.label, agent: t.agent, model: t.model, status: t.status, ...(t.fork ? { fork: t.fork } : {}) })),
+          this.tabs.map((t) => ({
+            label: t.label,
+            agent: t.agent,
+            model: t.model,
+            status: t.status,
+            ...(t.fork ? { fork: t.fork } : {}),
+            ...(t.unseen ? { unseen: t.unseen } : {}),
+          })),
           this.active,
           width,
         ),

@@ -28,6 +28,8 @@ import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFact
 import { confirm, openPicker } from './picker.js';
 import type { Tab } from './tab.js';
 import { TabTerminal } from './tab-terminal.js';
+import { DEFAULT_NOTIFY, notificationBytes, outerTerminalFacts, type Notification, type NotifySettings } from './desktop-notify.js';
+import { tabNeedsYou } from './needs-you-tabs.js';
 import { openTranscriptView } from './transcript-view.js';
 
 export interface ConversationTabsOptions {
@@ -43,6 +45,13 @@ export interface ConversationTabsOptions {
    * process's own user. Read at the compose bar's Enter: the message is theirs.
    */
   author?: () => UserAuthor | undefined;
+  /** The bell and desktop notification when a tab needs the user (default: the bell, auto). */
+  notify?: NotifySettings;
+  /**
+   * Tells the terminals the user sits at that a tab needs them (a server: each attached
+   * client, as its terminal takes it). Without it, the app's own terminal is written to.
+   */
+  tellOuter?: (n: Notification) => void;
 }
 
 /** How long a picker waits for agents' detections before it is drawn with what it has. */
@@ -77,7 +86,13 @@ export class ConversationTabs {
   attach(app: App): void {
     this.app = app;
     this.compose = new ComposeBar(app, () => this.composeHandlers(), this.opts.prefix);
-    this.owned.add(app.onActiveChange(() => this.refreshCompose()));
+    this.owned.add(
+      app.onActiveChange(() => {
+        // The tab is in view: whatever it needed the user for is seen.
+        app.activeTab?.setUnseen(undefined);
+        this.refreshCompose();
+      }),
+    );
     app.isAgentTab = (tab) => this.sessions.has(tab);
     this.refreshCompose();
   }
@@ -165,6 +180,7 @@ export class ConversationTabs {
     });
     const s = session;
     subs.add(s.onChange((snap: TabSnapshot) => this.onSessionChange(s, snap)));
+    subs.add(s.onNeedsYou((kind) => this.draftFor(s, (tab) => tabNeedsYou(this.app, tab, kind, (n) => this.tellOuter(n)))));
     // A message its agent did not take comes back to this tab's draft; one it took late leaves it.
     subs.add(s.onDraft((text: string) => this.draftFor(s, (tab) => this.compose.restoreFor(tab, text))));
     subs.add(
@@ -199,6 +215,11 @@ export class ConversationTabs {
     }
     if (snap.notice && session === this.active) this.app.showMessage(snap.notice, 8000);
     if (session === this.active) this.refreshCompose();
+  }
+
+  private tellOuter(n: Notification): void {
+    if (this.opts.tellOuter) this.opts.tellOuter(n);
+    else this.app.screen.program.write(notificationBytes(n, this.opts.notify ?? DEFAULT_NOTIFY, outerTerminalFacts(this.opts.env)));
   }
 
   /** Runs `fn` with the tab of `session` (if it still has one). */

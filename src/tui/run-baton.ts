@@ -13,6 +13,8 @@ import { worktreesStayNote } from './fork-dialog.js';
 import type { App } from './app.js';
 import { runTui } from './entry.js';
 import { loadKeyConfig } from './keys.js';
+import type { Notification, NotifySettings } from './desktop-notify.js';
+import { readNotifySettings } from './notify-settings.js';
 
 export interface RunBatonOptions {
   dir: string;
@@ -32,6 +34,8 @@ export interface RunBatonOptions {
     onStart(app: App, tabs: ConversationTabs): void;
     /** What to tell the user once the view quit (the worktrees that stay), on their terminal. */
     afterQuit?(note: string): void;
+    /** A tab needs the user: tell every attached client's terminal, as `settings` say. */
+    needsYou?(n: Notification, settings: NotifySettings): void;
   };
 }
 
@@ -45,7 +49,20 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
   const registry = await loadRegistry({ env: opts.env, pluginDirs: opts.pluginDirs, watch: true });
   for (const p of registry.problems) opts.warn?.(`${p.path}: ${p.message}`);
   const author = opts.hosted?.author?.bind(opts.hosted);
-  const tabs = new ConversationTabs({ cwd, env: opts.env, home, registry, git: createGitFactsProvider(), prefix: keys.prefix, ...(author ? { author } : {}) });
+  const notify = readNotifySettings(opts.env);
+  for (const w of notify.warnings) opts.warn?.(w);
+  const needsYou = opts.hosted?.needsYou?.bind(opts.hosted);
+  const tabs = new ConversationTabs({
+    cwd,
+    env: opts.env,
+    home,
+    registry,
+    git: createGitFactsProvider(),
+    prefix: keys.prefix,
+    notify: notify.settings,
+    ...(author ? { author } : {}),
+    ...(needsYou ? { tellOuter: (n: Notification) => needsYou(n, notify.settings) } : {}),
+  });
   // (Ended with the registry, below.)
   registry.onChange((c) => {
     for (const p of c.problems) tabs.notify(`plugin problem: ${p.path}: ${p.message}`);

@@ -13,7 +13,12 @@ export interface TabBarItem {
   status: string;
   /** The tab's conversation is a fork: of which entry, and the worktree's branch if it has one. */
   fork?: { at: number; branch?: string };
+  /** The agent needed the user while the tab was not in view (done: a turn ended): marked until it is shown. */
+  unseen?: 'approval' | 'done';
 }
+
+/** A turn ended while the tab was not in view, and the agent waits idle: said "done" until the tab is shown. */
+const isUnseenDone = (t: TabBarItem) => t.unseen === 'done' && t.status === 'idle';
 
 const STATUS_TEXT: Record<string, string> = {
   running: '',
@@ -93,7 +98,7 @@ function plainItem(given: TabBarItem, index: number, room: Room): string {
   const t: TabBarItem = { ...given, label: oneLine(given.label), agent: oneLine(given.agent), status: oneLine(given.status) };
   if (given.model !== undefined) t.model = oneLine(given.model);
   if (given.fork?.branch !== undefined) t.fork = { ...given.fork, branch: oneLine(given.fork.branch) };
-  const status = STATUS_TEXT[t.status] ?? t.status;
+  const status = isUnseenDone(given) ? 'done' : (STATUS_TEXT[t.status] ?? t.status);
   let text = `${tabKey(index)}:${cutTitle(t.label, room.labelMax)}${agentText(t)}`;
   if (t.fork) text += ` ${forkText(t.fork, room.branchMax)}`;
   if (status) text += ` ${status}`;
@@ -138,6 +143,7 @@ export function formatTabBar(tabs: TabBarItem[], active: number, width: number):
     else if (i === active) out += `{inverse}{bold}${text}{/bold}{/inverse}`;
     else if (status === 'exited') out += `{gray-fg}${text}{/gray-fg}`;
     else if (status === 'approval') out += `{yellow-fg}{bold}${text}{/bold}{/yellow-fg}`;
+    else if (isUnseenDone(tabs[i]!)) out += `{green-fg}{bold}${text}{/bold}{/green-fg}`;
     else out += text;
   }
   if (hi < tabs.length) out += '>';

@@ -51,6 +51,11 @@ export class Tab {
   fork: TabFork | undefined;
   /** What the pane shows instead of the program's screen while stopped (plain lines, baton's own). */
   notice: string[] | undefined;
+  /**
+   * The agent needed the user while the tab was not in view (done: a turn ended; approval: it
+   * asks): the tab bar marks it until the tab is shown.
+   */
+  unseen: 'approval' | 'done' | undefined;
   private readonly changeEmitter = new Emitter<void>();
   /** Title, status, notice, program (a relaunch) or fork mark changed: the tab bar redraws. */
   readonly onChange: Event<void> = this.changeEmitter.event;
@@ -104,6 +109,13 @@ export class Tab {
 
   private changed(): void {
     this.changeEmitter.fire();
+  }
+
+  /** Marks the tab as needing the user since it was last in view (undefined: it is in view now). */
+  setUnseen(kind: Tab['unseen']): void {
+    if (this.unseen === kind) return;
+    this.unseen = kind;
+    this.changed();
   }
 
   setStatus(status: TabStatus): void {

@@ -32,6 +32,17 @@ s('a title that names the agent does not name it again, and the default model is
   assert.is(bar, ' 1:Claude Code idle  2:Codex CLI·gpt-5 working ');
 });
 
+s('a tab whose turn ended while it was not in view says done (marked) while idle; working again, or shown, it says its status', () => {
+  const tabs = [
+    { label: 'Claude Code', agent: 'claude', status: 'idle' },
+    { label: 'Gemini CLI', agent: 'gemini', status: 'idle', unseen: 'done' as const },
+    { label: 'Codex CLI', agent: 'codex', status: 'working', unseen: 'done' as const },
+  ];
+  const bar = formatTabBar(tabs, 0, 100);
+  assert.is(plain(bar), ' 1:Claude Code idle  2:Gemini CLI done  3:Codex CLI working ');
+  assert.match(bar, /\{green-fg\}\{bold\} 2:Gemini CLI done \{\/bold\}\{\/green-fg\}/);
+});
+
 s("a fork says so: the entry it was forked at, and its worktree's branch without the baton/ prefix", () => {
   const bar = plain(
     formatTabBar(
