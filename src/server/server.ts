@@ -344,6 +344,7 @@ export class BatonServer {
           this.quitNote = note;
         },
         needsYou: (n, settings) => this.tellClients(n, settings),
+        said: (text) => this.opts.log(`said: ${text.replace(/\s+/g, ' ')}`),
       },
     });
     this.view.then(

@@ -38,6 +38,8 @@ export interface AppOptions {
   commands?: Partial<Record<SimpleCommand, (app: App) => void | Promise<void>>>;
   /** Called once the app has quit (all tabs disposed, terminal restored). */
   onQuit?: () => void;
+  /** Each message the status line shows, as it is shown (a server keeps them in its log). */
+  said?: (text: string) => void;
 }
 
 /** Commands that open a picker: one at a time (see runPicker). */
@@ -268,6 +270,7 @@ export class App implements OverlayHost {
   }
 
   showMessage(text: string | undefined, ms = 4000): void {
+    if (text && text !== this.message) this.opts.said?.(text);
     this.message = text;
     if (this.messageTimer) clearTimeout(this.messageTimer);
     this.messageTimer = text && ms > 0 ? setTimeout(() => this.showMessage(undefined), ms) : undefined;

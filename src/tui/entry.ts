@@ -36,6 +36,8 @@ export interface RunTuiOptions {
   signals?: boolean;
   /** Called with the app before anything is drawn (a server keeps it to redraw on attach). */
   onApp?: (app: App) => void;
+  /** Each status-line message as it is shown (AppOptions.said). */
+  said?: (text: string) => void;
 }
 
 /** The picker's permanent entry: the user's $SHELL (else /bin/sh) in the directory. */
@@ -68,6 +70,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
       env: opts.env,
       scrollback,
       commands: opts.commands,
+      ...(opts.said ? { said: opts.said } : {}),
       choices: async () => [...((await opts.choices?.()) ?? []), shellChoice(opts.cwd, opts.env)],
       onQuit: () => {
         if (signals) {

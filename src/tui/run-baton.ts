@@ -36,6 +36,8 @@ export interface RunBatonOptions {
     afterQuit?(note: string): void;
     /** A tab needs the user: tell every attached client's terminal, as `settings` say. */
     needsYou?(n: Notification, settings: NotifySettings): void;
+    /** Each status-line message as the view shows it (kept in the server's log: what the user was told, when). */
+    said?(text: string): void;
   };
 }
 
@@ -73,7 +75,15 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
     const code = await runTui({
       cwd,
       env: opts.env,
-      ...(hosted ? { input: hosted.input, output: hosted.output, signals: false, onApp: (app: App) => hosted.onStart(app, tabs) } : {}),
+      ...(hosted
+        ? {
+            input: hosted.input,
+            output: hosted.output,
+            signals: false,
+            onApp: (app: App) => hosted.onStart(app, tabs),
+            ...(hosted.said ? { said: (m: string) => hosted.said!(m) } : {}),
+          }
+        : {}),
       commands: {
         ...(hosted ? { detach: () => hosted.detach() } : {}),
         'new-tab': () => tabs.newTab(),

@@ -12,7 +12,7 @@ import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import type { CliName } from './cli-env.js';
 import { multiCliEnv, type MultiCliEnv } from './multi-cli-env.js';
 import { TestTerminal } from './term.js';
-import { within } from './wait.js';
+import { until, within } from './wait.js';
 import { builtBaton, endServers, serverEnv } from './baton-tui.js';
 
 /** Makes `dir` a git repository on branch main, with an empty first commit unless `commit` is false. */
@@ -126,6 +126,38 @@ export async function endRealTui(
   if (menv) for (const dir of serverDirs(menv)) await endServers(serverRun(dir));
   await menv?.cleanup();
   await fake?.close();
+}
+
+/**
+ * Enter for text typed straight into a CLI's own input box, as a person presses it: once, and
+ * again while the model has not been asked about `marker` 5 s later (at most `tries` times).
+ * Codex takes an Enter that comes within ~120 ms of fast typing for a newline, and under load
+ * the last typed bytes and the Enter reach it closer together than they were sent: the text
+ * then sits in its input box, as it would for a person, who presses Enter again.
+ */
+export async function submitTyped(t: TestTerminal, fake: FakeLlm, marker: string, tries = 3): Promise<void> {
+  for (let i = 1; i <= tries; i++) {
+    t.press('Enter');
+    const asked = await until(() => fake.requestsContaining(marker).length > 0, `the model asked about ${marker}`, 5000).then(
+      () => true,
+      () => false,
+    );
+    if (asked) return;
+  }
+}
+
+/**
+ * The last `n` lines of the server logs under `batonHome` (what the server did and every
+ * status-line message it showed, "said: …"), for a failure's report: the screen a test prints
+ * holds only the last message, and a CI run's output is all there is to go on.
+ */
+export function serverLogTail(batonHome: string, n = 25): string {
+  const logs = join(batonHome, 'logs');
+  if (!existsSync(logs)) return `(no server log under ${logs})`;
+  return readdirSync(logs)
+    .filter((f) => f.startsWith('server-'))
+    .map((f) => `${f}:\n${readFileSync(join(logs, f), 'utf8').trimEnd().split('\n').slice(-n).join('\n')}`)
+    .join('\n');
 }
 
 /** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */

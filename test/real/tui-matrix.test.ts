@@ -15,7 +15,7 @@ import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { gitInit, pressEscape, recordedEntries, selectedClis, serverRun, startRealBaton } from '../helpers/real-tui.js';
+import { gitInit, pressEscape, recordedEntries, selectedClis, serverLogTail, serverRun, startRealBaton, submitTyped } from '../helpers/real-tui.js';
 import { TUI_CLIS, TUI_READY, TUI_TITLE, type TuiCli } from '../helpers/real-tui.js';
 
 type Cli = TuiCli;
@@ -112,6 +112,7 @@ function step(s: ReturnType<typeof suite>, cli: Cli, name: Step, body: () => Pro
       results.get(cli)!.set(name, 'pass');
     } catch (err) {
       results.get(cli)!.set(name, 'FAIL');
+      if (err instanceof Error) err.message += `\n${serverLogTail(home(cli))}`;
       throw err;
     }
   });
@@ -167,7 +168,7 @@ for (const cli of clis) {
     }
     await t!.waitFor((scr) => scr.replace(/\s+/g, '').includes(m.replace(/\s+/g, '')), 10_000, 'the typed text in the CLI');
     await new Promise((r) => setTimeout(r, 300));
-    t!.press('Enter');
+    await submitTyped(t!, fake, m);
     await answeredIn(cli, cli, 1, m, () => conv);
     await recordedOnce(cli, conv, m);
     assert.is(answered(m), 1, `${m} reached the model once`);

@@ -10,7 +10,7 @@ import type { FakeLlm } from '../fake-llm/server.js';
 import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { pickEntry } from '../helpers/baton-tui.js';
-import { endRealTui, startRealBaton, startRealEnv } from '../helpers/real-tui.js';
+import { endRealTui, startRealBaton, startRealEnv, submitTyped } from '../helpers/real-tui.js';
 
 let fake: FakeLlm;
 let menv: MultiCliEnv;
@@ -48,7 +48,7 @@ s('after several codex turns, PgUp in scroll mode shows the first turn and / fin
   for (let i = 1; i <= TURNS; i++) {
     t.type(message(i));
     await t.waitFor(`› message ${i} turn${i}word`, 30_000, `message ${i} typed into codex's composer`);
-    t.press('Enter');
+    await submitTyped(t, fake, `turn${i}word`);
     await t.waitFor(`You said: message ${i} turn${i}word`, 90_000, `codex's reply ${i}`);
     await t.waitFor(/1:Codex CLI[^\n]*idle/, 60_000, `codex idle after turn ${i}`);
   }
