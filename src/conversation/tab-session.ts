@@ -619,7 +619,7 @@ export class TabSession {
    * like a switch to the same agent (prepareBrief never resumes across a reset). A switch to
    * another agent armed before stays armed: it is a replay as well.
    */
-  async reset(): Promise<void> {
+  async stopAfterReset(): Promise<void> {
     const driver = this.driver;
     this.switching = true;
     try {

@@ -1,29 +1,31 @@
 // Conversations in the TUI: the agent picker (installed drivers and the plain shell), one
-// TabSession per agent tab (a fork's tab marked as one), the compose bar and the transcript
+// TabConversation per agent tab (a fork's tab marked as one), the compose bar and the transcript
 // view bound to the active tab (with its fork, reset and undo: fork-actions.ts; a tab whose
 // agent a reset stopped shows baton's notice instead of the agent's last screen), the
 // in-place switch (prefix a), and the tabs remembered per directory so reopening baton there
-// offers them back. The glue between App (blessed) and src/conversation; decisions stay in
-// the conversation layer.
+// offers them back (remembered by the conversation layer's store). The glue between App
+// (blessed) and src/conversation's index; decisions stay in the conversation layer.
 
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { TabSession, type TabSnapshot } from '../conversation/tab-session.js';
-import { userAuthor } from '../conversation/user.js';
+import {
+  openTabConversation,
+  rememberedTabs,
+  rememberTabs,
+  userAuthor,
+  type ClosedConversation,
+  type ConversationSource,
+  type RememberedTab,
+  type TabConversation,
+  type TabSnapshot,
+} from '../conversation/index.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import type { UserAuthor } from '../transcript/types.js';
-import { createConversation, ensurePrivateDir, openConversation, type OpenConversation } from '../transcript/store.js';
 import { DisposableStore } from '../lifecycle/index.js';
-import { createCheckpoint } from '../worktree/checkpoint.js';
-import { currentBranch, isRepo } from '../worktree/git.js';
 import type { App } from './app.js';
 import { AgentChoices, type Choice } from './agent-choices.js';
 import { ComposeBar } from './compose-bar.js';
 import { shellChoice } from './shell-choice.js';
-import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ClosedFork, type ForkActionsContext } from './fork-actions.js';
+import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ForkActionsContext } from './fork-actions.js';
 import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
 import { confirm, openPicker } from './picker.js';
 import type { Tab } from './tab.js';
@@ -61,17 +63,11 @@ const QUICK_ANSWER_MS = 150;
 type StoppedFacts = Omit<ResetNoticeFacts, 'prefix' | 'nextTitle'>;
 
 interface TabEntry {
-  session: TabSession;
+  session: TabConversation;
   terminal: TabTerminal;
   /** This module's subscriptions to the session and the tab, ended as the tab closes. */
   subs: DisposableStore;
   stopped?: StoppedFacts;
-}
-
-interface Remembered {
-  conversation: string;
-  agent: string;
-  model?: string;
 }
 
 export class ConversationTabs {
@@ -109,7 +105,7 @@ export class ConversationTabs {
     this.app?.showMessage(text, 8000);
   }
 
-  get active(): TabSession | undefined {
+  get active(): TabConversation | undefined {
     const tab = this.app.activeTab;
     return tab ? this.sessions.get(tab)?.session : undefined;
   }
@@ -142,40 +138,32 @@ export class ConversationTabs {
       this.app.openTab(shellChoice(this.opts.cwd, this.opts.env).value);
       return;
     }
-    const repo = await isRepo(this.opts.cwd);
-    const conv = await createConversation(this.opts.home, {
-      cwd: this.opts.cwd,
-      title: '',
-      user: this.author(),
-      baseBranch: repo ? ((await currentBranch(this.opts.cwd)) ?? undefined) : undefined,
-    });
-    await this.startSession(conv, choice.name);
+    await this.startSession({ new: { cwd: this.opts.cwd } }, choice.name);
   }
 
   /** Runs `agent` on the conversation in a new tab (which becomes the active one); undefined when it could not start. */
-  private async startSession(conv: OpenConversation, agent: string, model?: string): Promise<TabSession | undefined> {
-    const cwd = conv.meta.data.cwd;
-    const repo = await isRepo(cwd);
-    let session: TabSession | undefined;
+  private async startSession(source: ConversationSource, agent: string, model?: string): Promise<TabConversation | undefined> {
+    let session: TabConversation | undefined;
     const subs = new DisposableStore();
     const terminal = new TabTerminal(
       (launch) => this.app.openTab(launch),
       (tab) => {
         this.sessions.set(tab, { session: session!, terminal, subs });
-        const { forkedFrom, worktreeBranch } = conv.meta.data;
+        const { forkedFrom, worktreeBranch } = session!.facts();
         if (forkedFrom) tab.fork = { at: forkedFrom.seq, ...(worktreeBranch ? { branch: worktreeBranch } : {}) };
         subs.add(tab.onChange(() => this.refreshCompose()));
         // The tab came to the front before it was known as an agent's.
         this.refreshCompose();
       },
     );
-    session = new TabSession({
-      conversation: conv,
+    session = await openTabConversation({
+      home: this.opts.home,
+      source,
+      user: this.author(),
       registry: this.opts.registry,
       terminal,
       env: this.opts.env,
       git: this.opts.git,
-      checkpoint: repo ? (seq) => createCheckpoint(cwd, conv.id, seq) : undefined,
       ...(this.opts.author ? { typist: this.opts.author } : {}),
     });
     const s = session;
@@ -197,14 +185,14 @@ export class ConversationTabs {
       this.app.showMessage(outcome.message, 8000);
       subs.dispose();
       terminal.dispose();
-      await s.dispose();
+      await s.close();
       return undefined;
     }
     await this.remember();
     return s;
   }
 
-  private onSessionChange(session: TabSession, snap: TabSnapshot): void {
+  private onSessionChange(session: TabConversation, snap: TabSnapshot): void {
     for (const [tab, s] of this.sessions) {
       if (s.session !== session) continue;
       // A relaunch took the notice away: the agent runs again.
@@ -223,7 +211,7 @@ export class ConversationTabs {
   }
 
   /** Runs `fn` with the tab of `session` (if it still has one). */
-  private draftFor(session: TabSession, fn: (tab: Tab) => void): void {
+  private draftFor(session: TabConversation, fn: (tab: Tab) => void): void {
     for (const [tab, s] of this.sessions) if (s.session === session) fn(tab);
   }
 
@@ -236,7 +224,7 @@ export class ConversationTabs {
     tab.showNotice(lines);
   }
 
-  private showStopped(s: TabSession, facts: StoppedFacts): void {
+  private showStopped(s: TabConversation, facts: StoppedFacts): void {
     for (const [tab, entry] of this.sessions) {
       if (entry.session !== s) continue;
       entry.stopped = facts;
@@ -325,9 +313,9 @@ export class ConversationTabs {
     const note = noContext
       ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.'
       : 'Recent conversation continues as text; images and files are not carried.';
-    const choice = await this.pickAgent('Continue with', this.agentChoices({ current: s.driver?.name, agentsOnly: true }), note);
+    const choice = await this.pickAgent('Continue with', this.agentChoices({ current: s.snapshot().agent, agentsOnly: true }), note);
     if (choice?.kind !== 'agent') return;
-    if (noContext && choice.name !== s.driver?.name) {
+    if (noContext && choice.name !== s.snapshot().agent) {
       const outcome = await s.startInstead(choice.name);
       this.app.showMessage(outcome.message);
       await this.remember();
@@ -345,11 +333,11 @@ export class ConversationTabs {
       this.app.showMessage('A plain shell tab has no transcript.');
       return;
     }
-    s.conversation.transcript.flush();
     const ctx = this.forkContext();
     const guard = (what: string, run: () => Promise<void>) =>
       run().catch((e: unknown) => this.app.showMessage(`${what} failed: ${(e as Error).message}`, 10_000));
-    await openTranscriptView(this.app, s.conversation.transcript, this.titles(), s.conversation.meta.data.title || s.conversation.id, {
+    const facts = s.facts();
+    await openTranscriptView(this.app, s.transcript(), this.titles(), facts.title || facts.id, {
       fork: (seq, view) => guard('fork', () => forkFromView(ctx, s, seq, view)),
       reset: (seq, view) => guard('reset', () => resetFromView(ctx, s, seq, view)),
       undo: (_seq, view) => guard('undo', () => undoResetFromView(ctx, s, view)),
@@ -369,25 +357,22 @@ export class ConversationTabs {
         await choices.settled;
         return choices.list().flatMap((c) => (c.value.kind === 'agent' ? [{ label: c.label, detail: c.detail, value: c.value.name }] : []));
       },
-      openConversationTab: async (id, agent, model) => {
-        const conv = await openConversation(this.opts.home, id, { write: true, user: this.author() });
-        return this.startSession(conv, agent, model);
-      },
+      openConversationTab: (id, agent, model) => this.startSession({ open: id }, agent, model),
       showStopped: (s, facts) => this.showStopped(s, facts),
     };
   }
 
   /** The conversation a tab holds, if it is an agent tab. */
   conversationOf(tab: Tab): string | undefined {
-    return this.sessions.get(tab)?.session.conversation.id;
+    return this.sessions.get(tab)?.session.facts().id;
   }
 
   /** Worktree forks open in tabs: they stay when baton quits. */
   openWorktrees(): OpenWorktree[] {
     const out: OpenWorktree[] = [];
     for (const { session } of this.sessions.values()) {
-      const m = session.conversation.meta.data;
-      if (m.worktreeBranch) out.push({ conversationId: session.conversation.id, path: m.cwd, branch: m.worktreeBranch });
+      const f = session.facts();
+      if (f.worktreeBranch) out.push({ conversationId: f.id, path: f.cwd, branch: f.worktreeBranch });
     }
     return out;
   }
@@ -402,10 +387,6 @@ export class ConversationTabs {
     if (!tab) return;
     const entry = this.sessions.get(tab);
     if (tab.busy() && !(await confirm(this.app, 'Close tab', `${tab.label} is still working.\nClose it and end what runs in it?`))) return;
-    const meta = entry?.session.conversation.meta.data;
-    const fork: ClosedFork | undefined = meta?.worktreeBranch
-      ? { conversationId: entry!.session.conversation.id, cwd: meta.cwd, worktreeBranch: meta.worktreeBranch }
-      : undefined;
     // The tab leaves the bar (and its program ends) first, so its agent's exit is not
     // reported as if the tab were still there ("exited · C-b x closes the tab").
     if (entry) {
@@ -413,16 +394,17 @@ export class ConversationTabs {
       entry.subs.dispose();
     }
     await this.app.closeTab(tab);
-    if (entry) await this.closeEntry(entry);
+    const closed = entry ? await this.closeEntry(entry) : undefined;
     await this.remember();
     // Asked once the tab is gone: its agent no longer runs in the worktree, its conversation is closed.
-    if (fork) await offerWorktreeRemoval(this.forkContext(), fork, this.tabIn(fork.cwd));
+    const branch = closed?.worktreeBranch;
+    if (closed && branch) await offerWorktreeRemoval(this.forkContext(), { ...closed, worktreeBranch: branch }, this.tabIn(closed.cwd));
   }
 
   /** The label of an open tab whose conversation runs in dir (or below it), if any. */
   private tabIn(dir: string): string | undefined {
     for (const [tab, { session }] of this.sessions) {
-      const cwd = session.conversation.meta.data.cwd;
+      const cwd = session.facts().cwd;
       if (cwd === dir || cwd.startsWith(`${dir}/`)) return tab.label;
     }
     return undefined;
@@ -444,10 +426,10 @@ export class ConversationTabs {
   }
 
   /** Ends a tab's conversation: its agent, its log's ingest, and every listener of ours on it. */
-  private async closeEntry(entry: TabEntry): Promise<void> {
+  private async closeEntry(entry: TabEntry): Promise<ClosedConversation> {
     entry.subs.dispose();
     try {
-      await entry.session.dispose();
+      return await entry.session.close();
     } finally {
       entry.terminal.dispose();
     }
@@ -455,33 +437,18 @@ export class ConversationTabs {
 
   // ---- restore ----
 
-  private tabsFile(): string {
-    const key = createHash('sha256').update(this.opts.cwd).digest('hex').slice(0, 16);
-    return join(this.opts.home, 'tabs', `${key}.json`);
-  }
-
   private async remember(): Promise<void> {
-    const list: Remembered[] = [];
+    const list: RememberedTab[] = [];
     for (const { session } of this.sessions.values()) {
       const snap = session.snapshot();
       if (snap.agent) list.push({ conversation: snap.conversationId, agent: snap.agent, ...(snap.model ? { model: snap.model } : {}) });
     }
-    // Nothing to remember and nothing remembered before: no need for the state directory.
-    if (!list.length && !existsSync(this.tabsFile())) return;
-    ensurePrivateDir(join(this.opts.home, 'tabs'));
-    await writeFile(this.tabsFile(), JSON.stringify({ cwd: this.opts.cwd, tabs: list }), { mode: 0o600 });
+    await rememberTabs(this.opts.home, this.opts.cwd, list);
   }
 
   /** Offers the tabs baton had open in this directory last time; true when any came back. */
   async offerRestore(): Promise<boolean> {
-    const file = this.tabsFile();
-    if (!existsSync(file)) return false;
-    let saved: Remembered[] = [];
-    try {
-      saved = (JSON.parse(readFileSync(file, 'utf8')) as { tabs: Remembered[] }).tabs ?? [];
-    } catch {
-      return false;
-    }
+    const saved = rememberedTabs(this.opts.home, this.opts.cwd);
     if (!saved.length) return false;
     const names = saved.map((r) => this.titles()[r.agent] ?? r.agent).join(', ');
     if (
@@ -494,8 +461,7 @@ export class ConversationTabs {
       return false;
     for (const r of saved) {
       try {
-        const conv = await openConversation(this.opts.home, r.conversation, { write: true, user: this.author() });
-        await this.startSession(conv, r.agent, r.model === 'default' ? undefined : r.model);
+        await this.startSession({ open: r.conversation }, r.agent, r.model === 'default' ? undefined : r.model);
       } catch (err) {
         this.app.showMessage(`could not restore ${r.conversation}: ${(err as Error).message}`, 8000);
       }

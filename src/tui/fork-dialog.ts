@@ -5,7 +5,7 @@
 // wrappers only show them. Nothing here forks, resets or removes anything: the caller acts
 // on the answer.
 
-import { tabForkHint } from '../conversation/fork-worktree.js';
+import { tabForkHint } from '../conversation/index.js';
 import type { BatonError } from '../errors.js';
 import type { OverlayHost } from './overlay.js';
 import { choose, type KeyOption } from './picker.js';

@@ -4,7 +4,7 @@
 // that has the focus: the user is looking at it already. Who is told, and how, is the
 // caller's `tell` (a server tells each attached client; a lone baton, its own terminal).
 
-import type { NeedsYou } from '../conversation/needs-you.js';
+import type { NeedsYou } from '../conversation/index.js';
 import type { App } from './app.js';
 import type { Notification } from './desktop-notify.js';
 import { tabKey } from './tab-bar.js';

@@ -4,7 +4,7 @@
 // said in a warning naming it, and the defaults apply (the TUI still opens).
 
 import { readFileSync } from 'node:fs';
-import { settingsPath } from '../conversation/worktree-settings.js';
+import { settingsPath } from '../conversation/index.js';
 import { DEFAULT_NOTIFY, type NotifySettings } from './desktop-notify.js';
 
 const DESKTOP = ['auto', 'osc9', 'osc777', 'both', 'off'] as const;

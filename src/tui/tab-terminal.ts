@@ -4,7 +4,7 @@
 // from whichever pane the tab runs now (background tabs too: a pane takes any number of
 // listeners); nothing is sampled or polled. dispose() lets go of every subscription.
 
-import type { AgentTerminal, TerminalLaunch } from '../conversation/agent-terminal.js';
+import type { AgentTerminal, TerminalLaunch } from '../conversation/index.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../lifecycle/index.js';
 import type { Pane } from './pane.js';
 import type { Tab, TabLaunch } from './tab.js';

@@ -8,9 +8,8 @@
 // (render-text.ts).
 
 import blessed from './blessed.js';
-import { CARD_LABEL, regenerateCard } from '../conversation/handoff-card.js';
+import { CARD_LABEL, type TranscriptReader } from '../conversation/index.js';
 import { dividerParts, renderEntry } from '../transcript/render-text.js';
-import type { Transcript } from '../transcript/transcript.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import type { BlessedKey } from './scroll-mode.js';
 import { escapeTags, oneLine } from './tab-bar.js';
@@ -98,7 +97,7 @@ interface Line {
   divider?: DividerParts;
 }
 
-function lay(t: Transcript, titles: Record<string, string>): Line[] {
+function lay(t: TranscriptReader, titles: Record<string, string>): Line[] {
   const out: Line[] = [];
   for (const e of t.visible()) {
     const rendered = renderEntry(e, { titles });
@@ -154,7 +153,7 @@ export function nextMatch(lines: readonly { text: string }[], query: string, fro
 /** Opens the view over the host's screen; resolves when it closes (q, Esc, or an action that closes it, a fork). */
 export function openTranscriptView(
   host: OverlayHost,
-  t: Transcript,
+  t: TranscriptReader,
   titles: Record<string, string>,
   title: string,
   actions: TranscriptActions = {},
@@ -259,8 +258,8 @@ export function openTranscriptView(
 }
 
 /** The card; resolves with the seq to jump to (j), or undefined. */
-function openCard(host: OverlayHost, t: Transcript, seq: number, titles: Record<string, string>): Promise<number | undefined> {
-  const card = regenerateCard(t, seq, titles);
+function openCard(host: OverlayHost, t: TranscriptReader, seq: number, titles: Record<string, string>): Promise<number | undefined> {
+  const card = t.card(seq, titles);
   const to = titles[card.to.harness] ?? card.to.harness;
   const from = card.from ? (titles[card.from.harness] ?? card.from.harness) : 'nobody';
   const mark =

@@ -180,7 +180,7 @@ async function openAgentTab(x: World, waitIdle = true): Promise<void> {
   x.input.write('\r');
   await opening;
   assert.is(x.app.tabs.length, before + 1, 'an agent tab opened');
-  if (waitIdle) await until(() => x.tabs.active?.status.current === 'idle', 'the agent reads idle');
+  if (waitIdle) await until(() => x.tabs.active?.snapshot().status === 'idle', 'the agent reads idle');
 }
 
 const s = suite('conversation tabs: lifecycle');
@@ -222,7 +222,7 @@ s('closing agent tabs leaves no timer, handle, process or listener behind', asyn
     // And one closed while its CLI is still starting (its start-up deadline armed).
     writeFileSync(join(x.home, 'slow'), '');
     await openAgentTab(x, false);
-    assert.is(x.tabs.active?.status.current, 'working');
+    assert.is(x.tabs.active?.snapshot().status, 'working');
     // (Working, so closing it asks first.)
     const closing = x.tabs.closeTab();
     await until(() => x.app.router.mode === 'ui', 'the question');

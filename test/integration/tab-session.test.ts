@@ -379,7 +379,7 @@ r(
 
     const { hidden } = await resetConversation(conv, firstAnswer.seq);
     assert.ok(hidden >= 2, 'the second turn is hidden');
-    await session.reset();
+    await session.stopAfterReset();
 
     assert.not.ok(terminal.isRunning(), 'the agent is stopped');
     assert.not.ok(exists(pid), 'its process is gone');

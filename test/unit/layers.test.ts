@@ -1,7 +1,8 @@
 // ARCHITECTURE.md's layers, checked from the import graph of src/ and plugins/ (read as text:
 // no module is loaded): imports only point down the layers; blessed only in src/tui; a
-// built-in driver reaches baton only through src/plugins/kit.ts; each third-party package
-// enters through one module (its door); and no two modules of src/ share a file name, so a
+// built-in driver reaches baton only through src/plugins/kit.ts; src/tui and src/server reach
+// the conversation layer only through src/conversation/index.ts (commands in, snapshots out);
+// each third-party package enters through one module (its door); and no two modules of src/ share a file name, so a
 // name says which one it is.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -91,6 +92,14 @@ test('a built-in driver imports baton only through src/plugins/kit.ts (and its o
     for (const to of graph.get(f)!.local) if (to !== 'src/plugins/kit.ts' && dirname(to) !== folder) bad.push(`${f} -> ${to}`);
   }
   assert.equal(bad, []);
+});
+
+test('src/tui and src/server reach the conversation layer only through its index', () => {
+  const around: string[] = [];
+  for (const f of SRC.filter((f) => /^src\/(tui|server)\//.test(f))) {
+    for (const to of graph.get(f)!.local) if (to.startsWith('src/conversation/') && to !== 'src/conversation/index.ts') around.push(`${f} -> ${to}`);
+  }
+  assert.equal(around, []);
 });
 
 test('blessed only in src/tui', () => {

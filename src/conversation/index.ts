@@ -1,0 +1,30 @@
+// The conversation layer as the TUI and the server see it: commands in, snapshots and events
+// out. A tab's conversation is a TabConversation (openTabConversation creates or opens it);
+// the remembered tabs of a directory, a fork's worktree removal and the few words the TUI
+// shares with the command line are here too. Nothing above this layer imports its files one
+// by one (test/unit/layers.test.ts checks it for src/tui), so what lies behind (the session,
+// its queue, its transcript, the switch transaction) can change without the TUI knowing.
+
+export type { AgentTerminal, TerminalLaunch } from './agent-terminal.js';
+export type { ForkResult } from './fork.js';
+export type {
+  ConversationFacts,
+  ForkFacts,
+  ForkWhere,
+  ResetDone,
+  ResetFacts,
+  TranscriptReader,
+  UndoDone,
+  UndoFacts,
+} from './fork-history.js';
+export { tabForkHint } from './fork-worktree.js';
+export { CARD_LABEL, type HandoffCard } from './handoff-card.js';
+export type { NeedsYou } from './needs-you.js';
+export type { ConversationSource } from './store/conversations.js';
+export { rememberedTabs, rememberTabs, type RememberedTab } from './store/remembered-tabs.js';
+export type { SwitchOutcome } from './switch-transaction.js';
+export { openTabConversation, TabConversation, type ClosedConversation, type TabConversationOptions } from './tab-conversation.js';
+export { isBusy, type ArmedSwitch, type SendResult, type TabSnapshot } from './tab-session.js';
+export { userAuthor } from './user.js';
+export { removeForkWorktree, type RemoveForkResult } from './worktree-forks.js';
+export { settingsPath } from './worktree-settings.js';
