@@ -7,7 +7,7 @@
 // This module wires those together; it holds no state.
 
 import { type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
-import { runOpencodeTurn } from './headless.js';
+import { opencodeAcpDecl, runOpencodeTurn } from './headless.js';
 import { OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT } from './home.js';
 import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './ingest.js';
 import { opencodeLaunch } from './launch.js';
@@ -30,6 +30,8 @@ export const driver: DriverDefinition = {
   headless: runOpencodeTurn,
   readSession: readOpencodeSession,
   sessionLogPath: opencodeSessionLogPath,
+  // baton's view asks the user about every edit, command and fetch, as a headless turn without --yes would refuse them.
+  acp: (opts) => opencodeAcpDecl({ ...opts, yes: false }).decl,
 };
 
 export default driver;

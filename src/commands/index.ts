@@ -2,6 +2,7 @@
 
 import type { Argv } from './yargs.js';
 import { setPluginDirs } from './plugin-dirs.js';
+import { registerAcpView } from './acp-view-command.js';
 import { registerAgents } from './agents.js';
 import { registerBrief } from './brief-command.js';
 import { registerChat } from './chat-command.js';
@@ -30,5 +31,6 @@ export function registerCommands(y: Argv, io: Io, setExit: (code: number) => voi
   registerFork(y, io);
   registerWorktree(y, io);
   registerServerCommands(y, io, setExit);
+  registerAcpView(y, io);
   return y;
 }

@@ -35,6 +35,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'ls',
   'kill-server',
   'proxy',
+  'acp-view',
 ];
 
 /** An option's value: a plain word (yargs would read `-x` as the next option). */

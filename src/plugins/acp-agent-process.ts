@@ -22,7 +22,12 @@ export class Stop extends Error {
 }
 
 /** The agent as its own process group, in the turn's directory; failing to start is said as the user can act on it. */
-export async function spawnAgent(decl: AcpAgentDecl, turn: HeadlessTurn, path: string, env: NodeJS.ProcessEnv): Promise<ProcessGroup> {
+export async function spawnAgent(
+  decl: AcpAgentDecl,
+  turn: Pick<HeadlessTurn, 'args' | 'model' | 'cwd'>,
+  path: string,
+  env: NodeJS.ProcessEnv,
+): Promise<ProcessGroup> {
   const title = decl.title ?? decl.name;
   const args = [...(decl.args ?? []), ...(turn.args ?? [])];
   if (turn.model && decl.modelArg) args.push(decl.modelArg, turn.model);

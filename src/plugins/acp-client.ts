@@ -23,7 +23,15 @@ import { readTextFile, writeTextFile } from './acp-fs.js';
 import { TerminalPool } from './acp-terminals.js';
 
 export { RequestError } from './acp-sdk.js';
-export type { AuthMethod, InitializeResponse, PromptResponse, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from './acp-sdk.js';
+export type {
+  AuthMethod,
+  InitializeResponse,
+  PromptResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionUpdate,
+  ToolCallContent,
+} from './acp-sdk.js';
 
 export interface AcpClientOptions {
   /** Directory relative terminal cwds resolve against. */
@@ -34,6 +42,8 @@ export interface AcpClientOptions {
   fs: boolean;
   /** Offer terminal/*. */
   terminal: boolean;
+  /** Files outside this directory are refused to fs/* (none: any absolute path). */
+  fsRoot?: string;
   onUpdate(sessionId: string, update: SessionUpdate): void;
   onPermission(request: RequestPermissionRequest): RequestPermissionResponse | Promise<RequestPermissionResponse>;
 }
@@ -56,9 +66,9 @@ export class AcpClient {
       .onRequest('session/request_permission', ({ params }) => opts.onPermission(params));
     if (opts.fs) {
       app
-        .onRequest('fs/read_text_file', async ({ params }) => ({ content: await readTextFile(params.path, params.line, params.limit) }))
+        .onRequest('fs/read_text_file', async ({ params }) => ({ content: await readTextFile(params.path, params.line, params.limit, opts.fsRoot) }))
         .onRequest('fs/write_text_file', async ({ params }) => {
-          await writeTextFile(params.path, params.content);
+          await writeTextFile(params.path, params.content, opts.fsRoot);
           return {};
         });
     }

@@ -352,6 +352,7 @@ export function acpDriver(decl: AcpAgentDecl): DriverDefinition {
       };
     },
     headless: (turn) => runAcpTurn(decl, turn),
+    acp: () => decl,
   };
   if (decl.testedVersions) driver.testedVersions = decl.testedVersions;
   if (decl.defaultModel) driver.defaultModel = decl.defaultModel;

@@ -10,6 +10,7 @@
 
 import { BatonError, EXIT } from '../errors.js';
 import type { TranscriptEvent } from '../transcript/types.js';
+import type { AcpAgentDecl } from './validate.js';
 
 export type { TranscriptEvent, Usage } from '../transcript/types.js';
 
@@ -309,4 +310,10 @@ export interface DriverParts {
    * to another directory, and a fork into a worktree replays the conversation instead.
    */
   carrySession?(opts: ReadSessionOptions & { toCwd: string }): Promise<{ undo(): Promise<void> }>;
+  /**
+   * How to run this agent over ACP for a whole tab (baton's own view of it, with approvals
+   * asked of the user): the declaration the generic ACP harness spawns, with the env for this
+   * cwd, model and account. Absent: the agent speaks no ACP baton knows.
+   */
+  acp?(opts: DriverEnv & { cwd: string; model?: string; account?: string }): AcpAgentDecl;
 }

@@ -36,6 +36,7 @@ const METHODS = [
   'sessionLogPath',
   'canFork',
   'carrySession',
+  'acp',
 ] as const satisfies readonly (keyof DriverParts)[];
 
 /** The HarnessDriver for a definition that passed driverProblems(). */

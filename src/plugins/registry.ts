@@ -17,6 +17,7 @@ import { BatonError, EXIT, badInput } from '../errors.js';
 import { Emitter, type Event } from '../lifecycle/index.js';
 import type { Detection, DriverDefinition, HarnessDriver } from './api.js';
 import { acpDriver } from './acp-harness.js';
+import { acpViewDriver } from './acp-view-driver.js';
 import { loadDropIns, pluginLoadTimeout } from './drop-in-load.js';
 import { builtinDriverFiles, configDir, defaultPluginDir, loadPluginFile, watchPluginDirs, type LoadedModule, type PluginProblem } from './loader.js';
 import { normalizeDriver } from './normalize-driver.js';
@@ -304,6 +305,8 @@ class DriverRegistry implements Registry {
       if (m.problem) problems.push(m.problem);
       else add(m.driver!, { kind: 'drop-in', path: m.path }, m.url);
     }
+    // baton's own view beside every agent that can be run over ACP (its own TUI, if any, stays).
+    for (const c of [...candidates]) if (c.driver.acp) add(acpViewDriver(c.driver, this.opts.pluginDirs ?? []), c.origin, c.stamp);
     const next = new Map<string, Entry>();
     for (const c of candidates) {
       const first = next.get(c.driver.name);

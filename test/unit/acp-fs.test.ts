@@ -2,10 +2,10 @@
 // the protocol's -32002, writes that create parent directories.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTextFile, writeTextFile } from '../../src/plugins/acp-fs.js';
+import { readTextFile, within, writeTextFile } from '../../src/plugins/acp-fs.js';
 
 let dir = '';
 const t = suite('acp-fs');
@@ -44,6 +44,22 @@ t('writes create missing parent directories and replace existing content', async
   await writeTextFile(f, 'first');
   await writeTextFile(f, 'second ☕');
   assert.is(readFileSync(f, 'utf8'), 'second ☕');
+});
+
+t("with a root (a view tab's directory): inside is served, outside refused (-32602), a link out of it too", async () => {
+  const root = join(dir, 'work');
+  mkdirSync(root);
+  writeFileSync(join(dir, 'secret.txt'), 'outside');
+  symlinkSync(dir, join(root, 'up'));
+  await writeTextFile(join(root, 'sub/new.txt'), 'inside', root);
+  assert.is(await readTextFile(join(root, 'sub/new.txt'), null, null, root), 'inside');
+  assert.is(await code(readTextFile(join(dir, 'secret.txt'), null, null, root)), -32602);
+  assert.is(await code(readTextFile(join(root, '../secret.txt'), null, null, root)), -32602);
+  assert.is(await code(readTextFile(join(root, 'up/secret.txt'), null, null, root)), -32602);
+  assert.is(await code(writeTextFile(join(root, 'up/written.txt'), 'x', root)), -32602);
+  assert.not.ok(existsSync(join(dir, 'written.txt')), 'nothing written outside');
+  assert.ok(within(root, root));
+  assert.not.ok(within(root, `${root}-sibling/x`));
 });
 
 t.run();

@@ -1,0 +1,254 @@
+// One ACP session that lives as long as its holder (a tab): the agent is spawned once as its
+// own process group, initialized, and given one session (session/new, or session/load or
+// session/resume of an earlier one, whose replayed history is observed and never emitted),
+// then any number of prompts, one at a time. Every update is passed on raw (for a view) and
+// as normalized transcript events (one AcpEventMapper per turn). Permission requests go to
+// the holder, which answers when the user does; cancel answers every open request with
+// `cancelled`, as the protocol asks, and the session takes the next prompt. The client side
+// is served honestly: fs within the session's directory only, terminals as real processes
+// with a byte limit. It never leaves the agent or its helpers running after dispose().
+
+import { BatonError, EXIT } from '../errors.js';
+import type { ProcessGroup } from '../proc/index.js';
+import type { TranscriptEvent } from './api.js';
+import { endAgent, keepStderr, spawnAgent } from './acp-agent-process.js';
+import type { AcpClient, InitializeResponse, PromptResponse, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from './acp-client.js';
+import { AcpEventMapper } from './acp-events.js';
+import { loginHintFrom } from './acp-harness.js';
+import { BATON_VERSION } from './acp-probe.js';
+import { findExecutable } from './find-executable.js';
+import type { AcpAgentDecl } from './validate.js';
+
+/** How long starting the agent and opening its session may take. */
+const OPEN_TIMEOUT_MS = 120_000;
+
+export type PermissionAnswer = { optionId: string } | 'cancelled';
+
+export interface AcpSessionOptions {
+  cwd: string;
+  /** The user's environment (the declaration's additions are applied over it). */
+  env: NodeJS.ProcessEnv;
+  /** The agent's session to continue (session/load, else session/resume); a new one when it cannot. */
+  resume?: string;
+  model?: string;
+  /** A live update of the session (never one of a load's replay). */
+  onUpdate(update: SessionUpdate): void;
+  /** The same, normalized for the transcript; approvals too. */
+  onEvent(event: TranscriptEvent): void;
+  /** The agent asks permission: resolve with the option the user chose (or cancelled). */
+  onPermission(request: RequestPermissionRequest): Promise<PermissionAnswer>;
+  /** The agent's process ended (after dispose() too). */
+  onExit?(why: string): void;
+}
+
+interface OpenRequest {
+  request: RequestPermissionRequest;
+  resolve(r: RequestPermissionResponse): void;
+}
+
+export class AcpSession {
+  sessionId = '';
+  /** Whether `resume` was honoured. */
+  resumed = false;
+  init: InitializeResponse | undefined;
+  private mapper: AcpEventMapper | undefined;
+  /** The session's running cost as last reported, so each turn's own cost can be told apart. */
+  private lastUsage: SessionUpdate | undefined;
+  private live = false;
+  private turn: Promise<PromptResponse> | undefined;
+  private readonly open = new Set<OpenRequest>();
+  private disposed = false;
+
+  private constructor(
+    readonly title: string,
+    private readonly group: ProcessGroup,
+    private readonly client: AcpClient,
+    private readonly opts: AcpSessionOptions,
+    private readonly stderrHint: () => string | undefined,
+  ) {}
+
+  /** Starts the agent and opens the session. BatonError (exit 3 or 4) when it cannot. */
+  static async start(decl: AcpAgentDecl, opts: AcpSessionOptions): Promise<AcpSession> {
+    const title = decl.title ?? decl.name;
+    const env = { ...opts.env, ...(decl.env ?? {}) };
+    const path = findExecutable(decl.command, env, opts.cwd);
+    if (!path) throw new BatonError(`${title} is not installed (no ${decl.command} on PATH)`, EXIT.agentNotInstalled, decl.installHint);
+    const { AcpClient: Client } = await import('./acp-client.js');
+    const group = await spawnAgent(decl, { cwd: opts.cwd, ...(opts.model ? { model: opts.model } : {}) }, path, env);
+    const hint = keepStderr(group, title);
+    let session: AcpSession | undefined;
+    const client: AcpClient = new Client(group.child.stdout!, group.child.stdin!, {
+      cwd: opts.cwd,
+      env,
+      fs: decl.fs !== false,
+      terminal: decl.terminal !== false,
+      fsRoot: opts.cwd,
+      onUpdate: (sid, update) => session?.update(sid, update),
+      onPermission: (req) => session!.permission(req),
+    });
+    session = new AcpSession(title, group, client, opts, hint);
+    void group.exited.then((info) => {
+      session!.answerAll();
+      if (!session!.disposed) opts.onExit?.(info.signal ? `${title} was killed by ${info.signal}` : `${title} exited with code ${info.code}`);
+    });
+    try {
+      await session.within(session.openSession(decl), OPEN_TIMEOUT_MS);
+    } catch (err) {
+      await session.dispose();
+      throw session.explain(err, decl);
+    }
+    return session;
+  }
+
+  private async openSession(decl: AcpAgentDecl): Promise<void> {
+    const { client, opts } = this;
+    this.init = await client.initialize(BATON_VERSION);
+    if (decl.authMethod) await client.authenticate(decl.authMethod);
+    const caps = this.init.agentCapabilities ?? {};
+    const how = opts.resume ? (caps.loadSession ? 'load' : caps.sessionCapabilities?.resume ? 'resume' : undefined) : undefined;
+    if (opts.resume && how) {
+      this.sessionId = opts.resume;
+      try {
+        await (how === 'load' ? client.loadSession(opts.resume, opts.cwd) : client.resumeSession(opts.resume, opts.cwd));
+        this.resumed = true;
+      } catch (err) {
+        opts.onEvent({
+          type: 'notice',
+          text: `${this.title} could not continue session ${opts.resume} (${(err as Error)?.message ?? err}); started a new one`,
+        });
+      }
+    } else if (opts.resume) {
+      opts.onEvent({ type: 'notice', text: `${this.title} cannot continue a session over ACP; started a new one` });
+    }
+    if (!this.resumed) this.sessionId = (await client.newSession(opts.cwd)).sessionId;
+    // The load's replay (plain microtask chains) is done by the next macrotask.
+    await new Promise((r) => setImmediate(r));
+    this.live = true;
+    opts.onEvent({ type: 'session', agentSession: this.sessionId });
+  }
+
+  private update(sid: string, update: SessionUpdate): void {
+    if (sid !== this.sessionId || this.disposed) return;
+    if (update.sessionUpdate === 'usage_update') this.lastUsage = update;
+    // A load's replay: baton has this history already.
+    if (!this.live) return;
+    this.opts.onUpdate(update);
+    this.mapper?.update(update);
+  }
+
+  private permission(request: RequestPermissionRequest): Promise<RequestPermissionResponse> {
+    this.mapper?.beforeApproval(request.toolCall.toolCallId, request.toolCall);
+    return new Promise((resolve) => {
+      const entry: OpenRequest = {
+        request,
+        resolve: (r) => {
+          if (!this.open.delete(entry)) return;
+          this.recordDecision(request, r);
+          resolve(r);
+        },
+      };
+      this.open.add(entry);
+      void this.opts.onPermission(request).then(
+        (a) => entry.resolve(a === 'cancelled' ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId: a.optionId } }),
+        () => entry.resolve({ outcome: { outcome: 'cancelled' } }),
+      );
+    });
+  }
+
+  private recordDecision(request: RequestPermissionRequest, r: RequestPermissionResponse): void {
+    const tc = request.toolCall;
+    const what = tc.title ?? tc.kind ?? 'a tool call';
+    const picked = r.outcome.outcome === 'selected' ? request.options.find((o) => o.optionId === (r.outcome as { optionId: string }).optionId) : undefined;
+    const decision = !picked ? 'cancelled' : picked.kind.startsWith('allow') ? 'allowed' : 'denied';
+    const how = picked ? `${picked.name} (${picked.kind})` : 'cancelled';
+    this.opts.onEvent({ type: 'approval', toolCallId: tc.toolCallId, decision, detail: `${what}: ${how}` });
+  }
+
+  /** Permission requests the agent is waiting on. */
+  pending(): RequestPermissionRequest[] {
+    return [...this.open].map((o) => o.request);
+  }
+
+  /** What a client terminal the agent started has printed so far. */
+  terminalOutput(terminalId: string): string | undefined {
+    return this.client.terminals.outputOf(terminalId);
+  }
+
+  get busy(): boolean {
+    return this.turn !== undefined;
+  }
+
+  /** One turn: resolves with the agent's answer once it ends (cancelled turns too). */
+  async prompt(text: string): Promise<PromptResponse> {
+    if (this.turn) throw new BatonError(`${this.title} is still working on the last message`, EXIT.refused);
+    const mapper = new AcpEventMapper(this.opts.onEvent, { terminalOutput: (id) => this.client.terminals.outputOf(id) });
+    if (this.lastUsage) mapper.observe(this.lastUsage);
+    this.mapper = mapper;
+    this.opts.onEvent({ type: 'user_text', text });
+    const sent = this.client.prompt(this.sessionId, text);
+    this.turn = sent;
+    try {
+      const response = await Promise.race([sent, this.group.exited.then((info) => Promise.reject(info))]);
+      mapper.finish(response.usage);
+      if (response.stopReason === 'cancelled') this.opts.onEvent({ type: 'notice', text: 'turn cancelled' });
+      else if (response.stopReason !== 'end_turn') this.opts.onEvent({ type: 'notice', text: `${this.title} stopped: ${response.stopReason}` });
+      return response;
+    } catch (err) {
+      const text = this.failure(err);
+      this.opts.onEvent({ type: 'error', text });
+      mapper.finish();
+      return { stopReason: 'refusal' } as PromptResponse;
+    } finally {
+      this.turn = undefined;
+    }
+  }
+
+  /** session/cancel: every open permission request is answered `cancelled` first, as the protocol asks. */
+  async cancel(): Promise<void> {
+    this.answerAll();
+    if (this.sessionId) await this.client.cancel(this.sessionId).catch(() => {});
+  }
+
+  private answerAll(): void {
+    for (const o of [...this.open]) o.resolve({ outcome: { outcome: 'cancelled' } });
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.answerAll();
+    await endAgent(this.client, this.group);
+  }
+
+  private within<T>(p: Promise<T>, ms: number): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const out = Promise.race([
+      p,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms))),
+      this.group.exited.then((info) => Promise.reject(info)),
+    ]);
+    return out.finally(() => clearTimeout(timer));
+  }
+
+  private failure(err: unknown): string {
+    const info = err as { code?: unknown; signal?: unknown } | null;
+    if (info && 'signal' in info && ('code' in info || info.signal)) {
+      const how = info.signal ? `was killed by ${String(info.signal)}` : `exited with code ${String(info.code)}`;
+      const said = this.stderrHint();
+      return `${this.title} ${how} during the turn${said ? `\n${said}` : ''}`;
+    }
+    const e = err as { message?: unknown; code?: unknown };
+    return `${this.title} failed: ${String(e?.message ?? err)}${typeof e?.code === 'number' ? ` (${e.code})` : ''}`;
+  }
+
+  private explain(err: unknown, decl: AcpAgentDecl): BatonError {
+    if (err instanceof BatonError) return err;
+    if ((err as { code?: unknown })?.code === -32000)
+      return new BatonError(`${this.title} needs a login`, EXIT.agentFailed, loginHintFrom(decl, this.init?.authMethods));
+    return new BatonError(
+      `${this.title} could not open a session: ${this.failure(err).replace(`${this.title} failed: `, '')}`,
+      EXIT.agentFailed,
+      this.stderrHint(),
+    );
+  }
+}

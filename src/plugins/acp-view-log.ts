@@ -1,0 +1,102 @@
+// The session log of baton's ACP view: what a view tab's program (`baton acp-view`) keeps of
+// its session, one JSON line per record, in `$BATON_HOME/acp-views/<view id>.jsonl` (0600, in
+// a 0700 dir). A line holds a view record (`rec`: what the screen draws, so a reopened tab
+// shows its history from baton's own log, never from the agent's replay), a normalized
+// transcript event (`ev`: what the tab's ingest hands to the conversation, exactly as the
+// PTY-hosted CLIs' logs are followed), or the agent's own session id (`acp`, for
+// session/load when the tab is reopened). Every line is stamped. Writing is append-only.
+
+import { appendFileSync, closeSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensurePrivateDir, openPrivate, resolveHome } from '../transcript/store-home.js';
+import type { Ingestor, IngestOptions, TranscriptEvent } from './api.js';
+import { tailJsonl } from './log-tail.js';
+
+/** A view id (`view-` and a UUID): what baton records as a view tab's native session. */
+const VIEW_ID = /^view-[0-9a-f-]{36}$/;
+
+export const isViewId = (id: string) => VIEW_ID.test(id);
+
+export function viewLogPath(env: NodeJS.ProcessEnv, viewId: string): string {
+  if (!isViewId(viewId)) throw new Error(`not a view id: ${viewId}`);
+  return join(resolveHome(env), 'acp-views', `${viewId}.jsonl`);
+}
+
+export interface ViewLine {
+  at: string;
+  rec?: unknown;
+  ev?: TranscriptEvent;
+  acp?: string;
+}
+
+export class ViewLogWriter {
+  constructor(readonly path: string) {
+    ensurePrivateDir(join(path, '..'));
+    closeSync(openPrivate(path, 'a'));
+  }
+
+  private append(line: Omit<ViewLine, 'at'>): void {
+    appendFileSync(this.path, `${JSON.stringify({ at: new Date().toISOString(), ...line })}\n`);
+  }
+
+  record(rec: unknown): void {
+    this.append({ rec });
+  }
+
+  event(ev: TranscriptEvent): void {
+    this.append({ ev });
+  }
+
+  agentSession(id: string): void {
+    this.append({ acp: id });
+  }
+}
+
+/** Every line of a view's log (a torn or foreign line skipped); none when it does not exist. */
+export function readViewLog(path: string): ViewLine[] {
+  if (!existsSync(path)) return [];
+  const out: ViewLine[] = [];
+  for (const l of readFileSync(path, 'utf8').split('\n')) {
+    if (!l) continue;
+    try {
+      const v = JSON.parse(l) as ViewLine;
+      if (v && typeof v.at === 'string') out.push(v);
+    } catch {
+      // A line torn by a crash mid-write: the rest is still the view's.
+    }
+  }
+  return out;
+}
+
+/** The agent's own session the view ran last, if its log says. */
+export function lastAgentSession(lines: readonly ViewLine[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.acp) return lines[i]!.acp;
+  return undefined;
+}
+
+/** Follows a view's log (`opts.agentSession` is the view id): its events from `since` on. */
+export async function ingestViewLog(opts: IngestOptions): Promise<Ingestor> {
+  const viewId = opts.agentSession;
+  if (!viewId || !isViewId(viewId)) throw new Error('a view tab is always launched with its view id');
+  const path = viewLogPath(opts.env, viewId);
+  const since = opts.since.getTime();
+  let skipped = 0;
+  // The file exists from the moment the view starts; it may not yet when the ingest does.
+  if (!existsSync(path)) new ViewLogWriter(path);
+  const tail = await tailJsonl(path, {
+    onRecord(r) {
+      const v = r as ViewLine;
+      if (!v || typeof v.at !== 'string' || !v.ev) return;
+      if (Date.parse(v.at) < since) return;
+      opts.onEvent(v.ev);
+    },
+    onInvalid: () => skipped++,
+  });
+  return {
+    agentSession: viewId,
+    get skipped() {
+      return skipped;
+    },
+    dispose: () => tail.dispose(),
+  };
+}

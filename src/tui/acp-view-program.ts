@@ -1,0 +1,225 @@
+// The program of an ACP view tab (`baton acp-view`, run in the tab's PTY): one ACP session
+// for the life of the tab, its history drawn from the view's own log when the tab is
+// reopened (the agent's replay of it is never shown), an input line for messages (typed, or
+// pasted and entered by baton's delivery), approval cards answered by a key, Esc to cancel
+// the turn (every open card answered `cancelled`), messages typed during a turn sent after
+// it. Everything it shows and every event for the transcript goes to the view's log first.
+// It draws through `out` only and ends the agent when it ends.
+
+import { userAuthor } from '../conversation/user.js';
+import type { TranscriptEvent } from '../plugins/api.js';
+import type { RequestPermissionRequest } from '../plugins/acp-client.js';
+import { AcpSession, type PermissionAnswer } from '../plugins/acp-session.js';
+import { lastAgentSession, readViewLog, ViewLogWriter } from '../plugins/acp-view-log.js';
+import type { AcpAgentDecl } from '../plugins/validate.js';
+import { PERMISSION_KEYS } from './acp-view-cards.js';
+import { type Key, KeyReader } from './acp-view-keys.js';
+import { ViewModel, type ViewRecord } from './acp-view-model.js';
+import { type Footer, ViewScreen } from './acp-view-screen.js';
+
+const FRAME_MS = 16;
+/** While a turn runs, the screen is redrawn this often (a client terminal's output grows without an update). */
+const TICK_MS = 500;
+
+export interface ViewOutput {
+  write(bytes: string): void;
+  cols(): number;
+  rows(): number;
+}
+
+export interface ViewProgramOptions {
+  decl: AcpAgentDecl;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  model?: string;
+  viewId: string;
+  logPath: string;
+  /** An agent session to continue that this view's log does not name (one a headless turn left). */
+  agentSession?: string;
+  out: ViewOutput;
+}
+
+export class AcpViewProgram {
+  readonly model = new ViewModel();
+  private readonly screen: ViewScreen;
+  private readonly log: ViewLogWriter;
+  private readonly keys = new KeyReader();
+  private readonly waiters = new Map<string, (a: PermissionAnswer) => void>();
+  private readonly author: string;
+  private session: AcpSession | undefined;
+  private input = '';
+  private readonly queue: string[] = [];
+  private note: string | undefined;
+  private state: Footer['state'] = 'starting';
+  private timer: NodeJS.Timeout | undefined;
+  private ticker: NodeJS.Timeout | undefined;
+  private full = true;
+  private ended = false;
+
+  constructor(private readonly opts: ViewProgramOptions) {
+    this.screen = new ViewScreen(this.model, { terminalOutput: (id) => this.session?.terminalOutput(id) });
+    this.author = userAuthor(opts.env).name;
+    this.log = new ViewLogWriter(opts.logPath);
+  }
+
+  /** Draws the history, starts the agent and opens (or continues) its session. */
+  async start(): Promise<void> {
+    const old = readViewLog(this.opts.logPath);
+    for (const l of old) if (l.rec) this.model.apply(l.rec as ViewRecord);
+    // A turn the last run of this view never finished is over.
+    if (this.model.working) this.model.apply({ t: 'turn_end', stopReason: 'cancelled' });
+    const resume = lastAgentSession(old) ?? this.opts.agentSession;
+    this.draw(true);
+    try {
+      this.session = await AcpSession.start(this.opts.decl, {
+        cwd: this.opts.cwd,
+        env: this.opts.env,
+        ...(resume ? { resume } : {}),
+        ...(this.opts.model ? { model: this.opts.model } : {}),
+        onUpdate: (update) => this.record({ t: 'update', update }),
+        onEvent: (e) => this.event(e),
+        onPermission: (req) => this.ask(req),
+        onExit: (why) => this.gone(why),
+      });
+      this.state = 'ready';
+    } catch (err) {
+      this.gone((err as Error).message + ((err as { hint?: string }).hint ? `\n${(err as { hint?: string }).hint}` : ''));
+      return;
+    }
+    this.draw();
+  }
+
+  /** Bytes typed into the tab. */
+  feed(data: string): void {
+    for (const key of this.keys.read(data)) this.key(key);
+    this.draw();
+  }
+
+  /** The terminal changed size: everything is drawn again at the new width. */
+  resized(): void {
+    this.draw(true);
+  }
+
+  async dispose(): Promise<void> {
+    this.ended = true;
+    clearTimeout(this.timer);
+    clearInterval(this.ticker);
+    await this.session?.dispose();
+  }
+
+  private key(key: Key): void {
+    const open = this.model.openPermissions()[0];
+    if (open) {
+      if (key.k === 'escape' || key.k === 'interrupt') void this.cancel();
+      else if (key.k === 'text') {
+        const kind = Object.entries(PERMISSION_KEYS).find(([, k]) => k === key.text)?.[0];
+        const opt = kind && open.request.options.find((o) => o.kind === kind);
+        if (opt) this.answer(open.request, opt.optionId);
+      }
+      // Nothing else reaches the input while a card waits: a stray key must not answer or type.
+      return;
+    }
+    switch (key.k) {
+      case 'text':
+      case 'paste':
+        this.input += key.text;
+        return;
+      case 'backspace':
+        this.input = [...this.input].slice(0, -1).join('');
+        return;
+      case 'clear':
+        this.input = '';
+        return;
+      case 'enter':
+        if (this.input.trim()) this.submit(this.input);
+        return;
+      case 'escape':
+      case 'interrupt':
+        if (this.model.working) void this.cancel();
+        else if (key.k === 'interrupt') this.input = '';
+        return;
+    }
+  }
+
+  private submit(text: string): void {
+    if (this.state !== 'ready') return;
+    this.input = '';
+    if (this.session?.busy || this.queue.length) {
+      this.queue.push(text);
+      return;
+    }
+    void this.turn(text);
+  }
+
+  private async turn(text: string): Promise<void> {
+    const session = this.session!;
+    this.record({ t: 'user', text, author: this.author });
+    this.ticker ??= setInterval(() => this.draw(), TICK_MS);
+    const r = await session.prompt(text);
+    this.record({ t: 'turn_end', stopReason: r.stopReason, ...(r.usage ? { usage: r.usage } : {}) });
+    clearInterval(this.ticker);
+    this.ticker = undefined;
+    const next = this.queue.shift();
+    if (next !== undefined && !this.ended && this.state === 'ready') void this.turn(next);
+  }
+
+  private ask(request: RequestPermissionRequest): Promise<PermissionAnswer> {
+    this.record({ t: 'permission', request });
+    return new Promise((resolve) => this.waiters.set(request.toolCall.toolCallId, resolve));
+  }
+
+  private answer(request: RequestPermissionRequest, optionId: string | undefined): void {
+    const id = request.toolCall.toolCallId;
+    this.record({ t: 'decision', toolCallId: id, ...(optionId ? { optionId } : {}) });
+    const w = this.waiters.get(id);
+    this.waiters.delete(id);
+    w?.(optionId ? { optionId } : 'cancelled');
+  }
+
+  /** session/cancel, every open card answered `cancelled` first. */
+  private async cancel(): Promise<void> {
+    for (const card of this.model.openPermissions()) this.answer(card.request, undefined);
+    await this.session?.cancel();
+  }
+
+  private event(e: TranscriptEvent): void {
+    if (e.type === 'session') {
+      this.log.agentSession(e.agentSession);
+      // The conversation knows this tab's session by the view's id, which a reopen continues.
+      this.log.event({ type: 'session', agentSession: this.opts.viewId });
+      return;
+    }
+    this.log.event(e);
+    if (e.type === 'notice' && e.text !== 'turn cancelled') this.record({ t: 'notice', text: e.text });
+    else if (e.type === 'error') this.record({ t: 'error', text: e.text });
+  }
+
+  private record(r: ViewRecord): void {
+    this.log.record(r);
+    this.model.apply(r);
+    this.schedule();
+  }
+
+  private gone(why: string): void {
+    if (this.ended) return;
+    this.state = 'gone';
+    this.note = why;
+    for (const [, w] of this.waiters) w('cancelled');
+    this.waiters.clear();
+    this.draw();
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => this.draw(), FRAME_MS);
+  }
+
+  private draw(full = false): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.ended) return;
+    const footer: Footer = { title: this.opts.decl.title ?? this.opts.decl.name, input: this.input, queued: this.queue.length, state: this.state };
+    if (this.note) footer.note = this.note;
+    this.opts.out.write(this.screen.frame(this.opts.out.cols(), this.opts.out.rows(), footer, full || this.full));
+    this.full = false;
+  }
+}

@@ -1,0 +1,202 @@
+// baton's ACP view drawn from update sequences captured from real agents (opencode 1.18 and
+// Gemini CLI over ACP against the fake LLM: test/fixtures/acp-view, capture.ts there) and
+// from hand-made ones for what the fake LLM cannot make an agent send (plans, reasoning,
+// usage, kind `other`, control sequences): the cards by kind, approvals, markdown.
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { SessionUpdate } from '../../src/plugins/acp-client.js';
+import { drawBlock, toolLabel } from '../../src/tui/acp-view-cards.js';
+import { ViewModel, type ViewRecord } from '../../src/tui/acp-view-model.js';
+import { type Line, lineBytes, lineText } from '../../src/tui/acp-view-text.js';
+
+const s = suite('acp-view cards');
+
+const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/acp-view/${name}.json`, import.meta.url), 'utf8')) as ViewRecord[];
+
+function modelOf(records: ViewRecord[]): ViewModel {
+  const m = new ViewModel();
+  for (const r of records) m.apply(r);
+  return m;
+}
+
+function lines(m: ViewModel, width = 80): Line[] {
+  return m.blocks.flatMap((b) => drawBlock(b, { width }));
+}
+
+const text = (m: ViewModel, width = 80) => lines(m, width).map(lineText).join('\n');
+
+/** The records up to (not including) the first of type `t`. */
+const until = (records: ViewRecord[], t: ViewRecord['t']) =>
+  records.slice(
+    0,
+    records.findIndex((r) => r.t === t),
+  );
+
+s('opencode write, allowed: an Edit card with the path and a green diff, the permission card with its keys, then "allowed once"', () => {
+  const records = fixture('opencode-write-allowed');
+  const asking = modelOf(until(records, 'decision'));
+  const card = text(asking);
+  assert.match(card, '› you\n  write it'); // the user's message under its author
+  assert.match(card, /○|◐/);
+  assert.match(card, 'Edit $SCRATCH/work/hello.txt');
+  assert.match(card, '+hello from the agent');
+  assert.match(card, '⚑ Permission needed');
+  assert.match(card, ' y  Allow once');
+  assert.match(card, ' a  Always allow');
+  assert.match(card, ' n  Reject');
+  assert.is(asking.openPermissions().length, 1);
+  const diffLine = lines(asking).find((l) => lineText(l).includes('+hello from the agent'))!;
+  assert.match(lineBytes(diffLine), '\x1b[32m+hello', 'added lines are green');
+
+  const done = modelOf(records);
+  const after = text(done);
+  assert.match(after, '✓ Edit');
+  assert.match(after, 'allowed once');
+  assert.not.match(after, 'Permission needed');
+  assert.match(after, 'FAKE-LLM done after 1 tool call(s)', 'the streamed chunks joined into one text');
+  assert.match(after, '2569 in · 40 out', "the turn's usage");
+  assert.ok(
+    done.blocks.every((b) => b.done),
+    'all done at the turn end',
+  );
+});
+
+s('opencode write, rejected: "rejected" and a failed card with the reason in red', () => {
+  const m = modelOf(fixture('opencode-write-rejected'));
+  const out = text(m);
+  assert.match(out, 'rejected');
+  assert.match(out, '✗ Edit');
+  assert.match(out, 'The user rejected permission');
+  const reason = lines(m).find((l) => lineText(l).includes('The user rejected'))!;
+  assert.match(lineBytes(reason), '\x1b[31m');
+});
+
+s('opencode shell: a Run card with the command and the tail of its output', () => {
+  const m = modelOf(fixture('opencode-shell'));
+  const out = text(m);
+  assert.match(out, '✓ Run echo one; echo two');
+  assert.match(out, /│ one\n.*│ two/);
+});
+
+s('Gemini CLI shell: the command from the title, the permission answered with its own option ids', () => {
+  const records = fixture('gemini-shell');
+  const asking = text(modelOf(until(records, 'decision')));
+  assert.match(asking, 'Run echo one; echo two');
+  assert.match(asking, ' y  ');
+  assert.match(text(modelOf(records)), 'allowed once');
+});
+
+s('plain text turns: markdown-free text as written; a notice-only model draws nothing but notices', () => {
+  const m = modelOf(fixture('opencode-text'));
+  assert.match(text(m), 'FAKE-LLM reply. You said: Say hello in markdown please');
+});
+
+const update = (u: Record<string, unknown>): ViewRecord => ({ t: 'update', update: u as unknown as SessionUpdate });
+
+s('reasoning is folded to one line; the plan is a task list redrawn in place while it is last; usage_update is shown', () => {
+  const m = modelOf([
+    { t: 'user', text: 'plan it', author: 'ana' },
+    update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'first\nsecond\nthird' } }),
+    update({
+      sessionUpdate: 'plan',
+      entries: [
+        { content: 'read the code', status: 'completed', priority: 'high' },
+        { content: 'write the test', status: 'in_progress', priority: 'high' },
+      ],
+    }),
+    update({
+      sessionUpdate: 'plan',
+      entries: [
+        { content: 'read the code', status: 'completed', priority: 'high' },
+        { content: 'write the test', status: 'completed', priority: 'high' },
+        { content: 'land it', status: 'pending', priority: 'low' },
+      ],
+    }),
+    update({ sessionUpdate: 'usage_update', used: 5000, size: 200000, cost: { amount: 0.0123, currency: 'USD' } }),
+    { t: 'turn_end', stopReason: 'end_turn' },
+  ]);
+  const out = text(m);
+  assert.match(out, '› ana');
+  assert.match(out, '▸ thinking (3 lines, folded)');
+  assert.not.match(out, 'second');
+  assert.is(m.blocks.filter((b) => b.k === 'plan').length, 1, 'one plan, updated in place');
+  assert.match(out, '☑ read the code');
+  assert.match(out, '☑ write the test');
+  assert.match(out, '☐ land it');
+  assert.match(out, 'context 3% of 200000');
+  assert.match(out, '$0.0123');
+});
+
+s('kind other is named from the tool; unknown kinds too; a long name is cut', () => {
+  assert.is(toolLabel({ id: '1', kind: 'other', name: 'todowrite', content: [], locations: [] }), 'todowrite');
+  assert.is(toolLabel({ id: '1', name: 'mcp__server__a_very_long_tool_name_here', content: [], locations: [] }), 'mcp__server__a_very_lon…');
+  assert.is(toolLabel({ id: '1', kind: 'fetch', name: 'webfetch', content: [], locations: [] }), 'Fetch');
+  const m = modelOf([update({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'todowrite', kind: 'other', status: 'completed', rawInput: { todos: 2 } })]);
+  assert.match(text(m), '✓ todowrite');
+});
+
+s('read, search and fetch cards say what was looked at; an edit with old text shows removed lines red and context', () => {
+  const m = modelOf([
+    update({ sessionUpdate: 'tool_call', toolCallId: 'r', title: 'read', kind: 'read', status: 'completed', rawInput: { filePath: '/w/a.ts' } }),
+    update({ sessionUpdate: 'tool_call', toolCallId: 's', title: 'grep', kind: 'search', status: 'completed', rawInput: { pattern: 'TODO', path: '/w' } }),
+    update({ sessionUpdate: 'tool_call', toolCallId: 'f', title: 'webfetch', kind: 'fetch', status: 'in_progress', rawInput: { url: 'https://example.com' } }),
+    update({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'e',
+      title: 'edit',
+      kind: 'edit',
+      status: 'completed',
+      content: [{ type: 'diff', path: '/w/b.ts', oldText: 'a\nb\nc\nd\ne\nf\ng\n', newText: 'a\nb\nc\nD\ne\nf\ng\n' }],
+    }),
+  ]);
+  const out = text(m);
+  assert.match(out, '✓ Read /w/a.ts');
+  assert.match(out, '✓ Search /w  TODO');
+  assert.match(out, '◐ Fetch https://example.com');
+  assert.match(out, /│ -d\n.*│ \+D/);
+  assert.match(out, '│  c');
+  assert.match(out, '… 1 unchanged line');
+  const removed = lines(m).find((l) => lineText(l).endsWith('-d'))!;
+  assert.match(lineBytes(removed), '\x1b[31m-d');
+});
+
+s('agent text is markdown (headings, lists, code) and loses its terminal control sequences', () => {
+  const m = modelOf([
+    update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '# Title\n\n- one **bold**\n- two `code`\n\n```ts\nconst x = 1;\n```\n' } }),
+    update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'evil \x1b]0;pwned\x07\x1b[2J\x1b[31mred\x1b[0m end' } }),
+  ]);
+  const ls = lines(m);
+  const out = ls.map(lineText).join('\n');
+  assert.match(out, 'Title');
+  assert.not.match(out, '# Title');
+  assert.match(out, '• one bold');
+  assert.match(out, '• two code');
+  assert.match(out, '  const x = 1;');
+  assert.not.match(out, '```');
+  assert.match(out, 'evil red end');
+  const bytes = ls.map(lineBytes).join('\n');
+  assert.not.match(bytes, 'pwned');
+  assert.not.match(bytes, '\x1b[2J');
+  assert.not.match(bytes, '\x1b]');
+});
+
+s('a cancelled turn answers its open card: "cancelled", and nothing waits any more', () => {
+  const records = until(fixture('opencode-shell'), 'decision');
+  const m = modelOf([
+    ...records,
+    { t: 'decision', toolCallId: (records.find((r) => r.t === 'permission') as { request: { toolCall: { toolCallId: string } } }).request.toolCall.toolCallId },
+  ]);
+  assert.is(m.openPermissions().length, 0);
+  assert.match(text(m), 'cancelled');
+});
+
+s('every line fits the width it was drawn for', () => {
+  for (const name of ['opencode-write-allowed', 'opencode-shell', 'gemini-write-allowed', 'gemini-shell']) {
+    for (const width of [20, 33, 80]) {
+      for (const l of lines(modelOf(fixture(name)), width)) assert.ok(lineText(l).length <= width, `${name} @${width}: ${lineText(l)}`);
+    }
+  }
+});
+
+s.run();
