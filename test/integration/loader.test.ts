@@ -85,7 +85,10 @@ t('a good drop-in loads: default export, named `driver` export, or a factory giv
   );
   const r = await open();
   assert.equal(r.problems, []);
-  assert.equal(r.names(), ['one', 'three', 'two']);
+  // An ACP agent comes with baton's view of it, from the same file.
+  assert.equal(r.names(), ['one', 'three', 'two', 'three-view']);
+  assert.equal(r.origin('three-view'), { kind: 'drop-in', path: join(pluginDir, 'three.mjs') });
+  assert.is(r.get('three-view').title, 'three (baton view)');
   assert.equal(r.origin('one'), { kind: 'drop-in', path: join(pluginDir, 'one.mjs') });
   const three = r.get('three');
   assert.is(typeof three.headless, 'function');

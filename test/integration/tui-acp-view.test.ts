@@ -1,0 +1,145 @@
+// baton's view of an ACP agent, end to end in baton's TUI with a real ACP agent (the fixture
+// agent, test/fixtures/acp-agent, as a drop-in): the picker offers "(baton view)"; a message
+// from the compose bar starts a turn; a write asks with a card and marks the tab; y writes the
+// file, n does not, Esc with a card open cancels it and the next turn runs; a write outside
+// the tab's directory is refused by baton's client fs even when allowed; a shell call runs in
+// a client terminal and its output shows on the card; the transcript has the user's message
+// with its author, the approvals, the turns. Then the tab's program is run again on the same
+// view (a reopened tab): the history is drawn once, from baton's log, and the agent continues
+// its own session (session/load).
+// The tests are steps of one session, in order.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fixtureDecl } from '../helpers/acp-fixture.js';
+import { type BatonTui, builtBaton, endServers, pickEntry, startBatonTui } from '../helpers/baton-tui.js';
+import { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
+
+const s = suite('tui acp view');
+let b: BatonTui;
+
+const TURN_MS = 30_000;
+
+/** Types a message into the view as a person would: the text shows in its input line, then Enter. */
+async function say(t: TestTerminal, text: string): Promise<void> {
+  t.type(text);
+  await t.waitFor(text.slice(-20), 10_000, 'the message in the input line');
+  t.press('Enter');
+}
+
+const transcript = () => {
+  const dir = join(b.home, 'state/baton/conversations');
+  const id = readdirSync(dir)[0]!;
+  return readFileSync(join(dir, id, 'transcript.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+};
+
+s.before(() => {
+  b = startBatonTui({
+    cols: 110,
+    rows: 34,
+    plugins: { 'acp-fixture.mjs': `export default (kit) => kit.acpDriver(${JSON.stringify(fixtureDecl())});\n` },
+  });
+});
+s.after(async () => b.cleanup());
+
+s('the picker offers the view; a message from the compose bar; a write card marks the tab; y writes the file', async () => {
+  await pickEntry(b.t, 'ACP fixture agent (baton view)');
+  await b.t.waitFor('Enter sends', TURN_MS, 'the view ready');
+  b.t.press('C-b');
+  b.t.type('m');
+  await b.t.waitFor(/›\s*$/m, 5000);
+  await say(b.t, `first [[write ${join(b.work, 'yes.txt')} allowed text]]`);
+  await b.t.waitFor('⚑ Permission needed', TURN_MS);
+  await b.t.waitFor('needs you', 5000, 'the tab marked as waiting for the user');
+  // Out of the compose bar, into the tab.
+  // (An Escape and a key in one read would be Alt-key: wait for the compose bar to let go.)
+  b.t.press('Escape');
+  await b.t.waitFor('C-b m to write', 5000, 'the compose bar left');
+  b.t.type('y');
+  await b.t.waitFor('allowed once', TURN_MS);
+  await b.t.waitFor('Enter sends', TURN_MS);
+  assert.is(readFileSync(join(b.work, 'yes.txt'), 'utf8'), 'allowed text');
+});
+
+s('n rejects: the file is not written, the card says rejected', async () => {
+  await say(b.t, `second [[write ${join(b.work, 'no.txt')} rejected]]`);
+  await b.t.waitFor(' n  Reject', TURN_MS);
+  b.t.type('n');
+  await b.t.waitFor('rejected:', TURN_MS);
+  await b.t.waitFor('Enter sends', TURN_MS);
+  assert.not.ok(existsSync(join(b.work, 'no.txt')));
+});
+
+s('Esc with a card open cancels it (cancelled, nothing written); the next turn runs', async () => {
+  await say(b.t, `third [[write ${join(b.work, 'cancel.txt')} cancelled]]`);
+  await b.t.waitFor(' n  Reject', TURN_MS);
+  b.t.press('Escape');
+  await b.t.waitFor('cancelled:', TURN_MS);
+  await b.t.waitFor('Enter sends', TURN_MS);
+  assert.not.ok(existsSync(join(b.work, 'cancel.txt')));
+  await say(b.t, 'fourth after the cancel');
+  await b.t.waitFor('echo: fourth after the cancel', TURN_MS);
+});
+
+s("a write outside the tab's directory is refused by baton's client fs even when allowed", async () => {
+  const outside = join(b.home, 'outside.txt');
+  await say(b.t, `fifth [[write ${outside} escaped]]`);
+  await b.t.waitFor(' y  Allow once', TURN_MS);
+  b.t.type('y');
+  // The fixture agent fails its turn with the client's error, which the view shows.
+  await b.t.waitFor('baton refused it', TURN_MS, 'why the write failed');
+  await b.t.waitFor('Enter sends', TURN_MS);
+  assert.not.ok(existsSync(outside));
+});
+
+s('a shell call runs in a client terminal: the card shows the command and its output', async () => {
+  await say(b.t, '[[shell echo from-the-terminal]]');
+  await b.t.waitFor(' y  Allow once', TURN_MS);
+  b.t.type('y');
+  await b.t.waitFor('│ from-the-terminal', TURN_MS);
+  await b.t.waitFor('Enter sends', TURN_MS);
+});
+
+s('the transcript: the message with its author, every decision as an approval, each turn ended', async () => {
+  // (The tab's ingest follows the view's log a moment behind the screen.)
+  await until(() => transcript().filter((e) => e.kind === 'turn_end').length >= 6, 'six turns recorded');
+  const entries = transcript();
+  const users = entries.filter((e) => e.kind === 'user_message');
+  assert.is(users.length, 6, JSON.stringify(users.map((u) => u.text)));
+  assert.equal((users[0]!.author as { type: string }).type, 'user');
+  assert.equal(
+    entries.filter((e) => e.kind === 'approval').map((e) => e.decision),
+    ['allowed', 'denied', 'cancelled', 'allowed', 'allowed'],
+  );
+  assert.is(entries.filter((e) => e.kind === 'turn_end').length, 6, entries.map((e) => e.kind).join(' '));
+  assert.ok(entries.some((e) => e.kind === 'tool_call' && e.toolName === 'write_file'));
+});
+
+s('the tab reopened (the same view run again): its history drawn once, the agent session continued', async () => {
+  const session = transcript().find((e) => e.kind === 'agent_session')!.agentSession as string;
+  assert.match(session, /^view-/);
+  await b.t.kill();
+  await endServers(b.runtime);
+  const again = new TestTerminal(
+    [process.execPath, builtBaton(), '--plugins', join(b.home, 'config/baton/plugins'), 'acp-view', '--agent', 'acp-fixture', '--view', session],
+    { cols: 110, rows: 60, cwd: b.work, env: { ...b.env } },
+  );
+  try {
+    await again.waitFor('Enter sends', TURN_MS);
+    const screen = again.screenText();
+    // The last turn, drawn from baton's log: the message and the command's output once each.
+    assert.is(screen.match(/^ {2}\[\[shell echo from-the-terminal\]\]\s*$/gm)?.length, 1, `the message once:\n${screen}`);
+    assert.is(screen.match(/│ from-the-terminal/g)?.length, 1, `the output once:\n${screen}`);
+    await say(again, 'sixth');
+    await again.waitFor('echo: sixth (previous: [[shell echo from-the-terminal]])', TURN_MS, 'the agent remembered its session');
+  } finally {
+    await again.kill();
+  }
+});
+
+s.run();
