@@ -6,7 +6,7 @@
 // it. Everything it shows and every event for the transcript goes to the view's log first.
 // It draws through `out` only and ends the agent when it ends.
 
-import { userAuthor } from '../conversation/user.js';
+import { userAuthor } from '../conversation/index.js';
 import type { TranscriptEvent } from '../plugins/api.js';
 import type { RequestPermissionRequest } from '../plugins/acp-client.js';
 import { AcpSession, type PermissionAnswer } from '../plugins/acp-session.js';
