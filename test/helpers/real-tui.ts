@@ -160,6 +160,19 @@ export function serverLogTail(batonHome: string, n = 25): string {
     .join('\n');
 }
 
+/** Every status-line message the servers under `batonHome` showed, oldest first (their logs' "said:" lines). */
+export function serverSaid(batonHome: string): string[] {
+  const logs = join(batonHome, 'logs');
+  if (!existsSync(logs)) return [];
+  return readdirSync(logs)
+    .filter((f) => f.startsWith('server-'))
+    .flatMap((f) => readFileSync(join(logs, f), 'utf8').split('\n'))
+    .flatMap((l) => {
+      const at = l.indexOf('said: ');
+      return at >= 0 ? [l.slice(at + 6)] : [];
+    });
+}
+
 /** Esc alone: blessed reads an Esc followed at once by another key as Alt+key, as terminals do. */
 export async function pressEscape(t: TestTerminal): Promise<void> {
   t.press('Escape');

@@ -15,7 +15,7 @@ import { multiCliEnv, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 import { endServers, pickEntry } from '../helpers/baton-tui.js';
-import { gitInit, pressEscape, recordedEntries, selectedClis, serverLogTail, serverRun, startRealBaton, submitTyped } from '../helpers/real-tui.js';
+import { gitInit, pressEscape, recordedEntries, selectedClis, serverLogTail, serverRun, serverSaid, startRealBaton, submitTyped } from '../helpers/real-tui.js';
 import { TUI_CLIS, TUI_READY, TUI_TITLE, type TuiCli } from '../helpers/real-tui.js';
 
 type Cli = TuiCli;
@@ -74,16 +74,29 @@ async function answeredIn(cli: Cli, agent: Cli, n: number, text: string, conv: (
 }
 
 /**
- * Sends `text` from the compose bar of the tab shown: Enter once the draft shows the text, as
- * a person's Enter comes after it. (Written in one go right after a switch was armed, the
- * text once stayed in the draft and the Enter was lost; not yet explained, see the notes.)
+ * Sends `text` from the compose bar of `cli`'s tab shown: Enter once the draft shows the text,
+ * as a person's Enter comes after it, and returns once the model was asked. When baton refuses
+ * because the agent is still working (the draft comes back, "wait for it to finish and
+ * retry"), it does what the message asks, once the tab reads idle: said in the test's output,
+ * since the tab read idle before the Enter. (CI once saw the draft stay after a switch was
+ * armed; its output cut the status line, so the server's messages are now in the failure.)
  */
-async function compose(text: string): Promise<void> {
+async function compose(cli: Cli, text: string): Promise<void> {
   t!.press('C-b', 'm');
   await t!.waitFor(/›/, 10_000, 'the compose bar');
   t!.type(text);
   await t!.waitFor((scr) => scr.includes(`› ${text}`), 10_000, 'the draft');
-  t!.press('Enter');
+  for (let tries = 1; ; tries++) {
+    const before = serverSaid(home(cli)).length;
+    const refused = () => serverSaid(home(cli)).slice(before).find((m) => /is still working\. Nothing was sent/.test(m));
+    t!.press('Enter');
+    await until(() => answered(text) > 0 || !!refused(), `the model asked about ${text}, or baton refusing it`, 180_000);
+    const refusal = refused();
+    if (!refusal || answered(text) > 0) return;
+    assert.ok(tries < 3, `sent three times, refused each time: ${refusal}`);
+    console.log(`[tui-matrix] ${cli}: baton refused the compose bar's Enter ("${refusal}"); Enter again once the tab reads idle`);
+    await t!.waitFor((scr) => /^\s*1:\S[^\n]* idle(?= |$)/m.test(scr) && scr.includes(`› ${text}`), 90_000, 'the tab idle, the draft back');
+  }
 }
 
 /** `text` is recorded as a user message of conversation `id`, exactly once, as typed. */
@@ -151,7 +164,7 @@ for (const cli of clis) {
 
   step(s, cli, 'compose-bar message once', async () => {
     const m = mark('composed');
-    await compose(m);
+    await compose(cli, m);
     await answeredIn(cli, cli, 1, m, () => convDirs(cli)[0]);
     [conv] = convDirs(cli);
     await recordedOnce(cli, conv!, m);
@@ -177,7 +190,7 @@ for (const cli of clis) {
   step(s, cli, 'switch out as typed', async () => {
     const m = mark('after switch');
     await switchTo(partner);
-    await compose(m);
+    await compose(cli, m);
     await answeredIn(cli, partner, 1, m, () => conv);
     await recordedOnce(cli, conv, m);
     const handoff = entries(cli, conv)
@@ -189,7 +202,7 @@ for (const cli of clis) {
   step(s, cli, 'switch back as typed', async () => {
     const m = mark('back again');
     await switchTo(cli);
-    await compose(m);
+    await compose(cli, m);
     await answeredIn(cli, cli, 1, m, () => conv);
     await recordedOnce(cli, conv, m);
     const handoff = entries(cli, conv)
@@ -214,7 +227,7 @@ for (const cli of clis) {
     await t!.waitFor((scr) => idle(cli, 2).test(scr) && TUI_READY[cli].test(scr), 120_000, `the fork's ${cli} ready`);
     const fork = convDirs(cli).find((id) => id !== conv)!;
     assert.ok(fork, 'the fork is a conversation of its own');
-    await compose(m);
+    await compose(cli, m);
     await answeredIn(cli, cli, 2, m, () => convDirs(cli).find((id) => id !== conv));
     await recordedOnce(cli, fork, m);
     assert.not.ok(said(cli, conv).includes(m), "the fork's message is not in the source");
