@@ -88,7 +88,10 @@ async function compose(cli: Cli, text: string): Promise<void> {
   await t!.waitFor((scr) => scr.includes(`› ${text}`), 10_000, 'the draft');
   for (let tries = 1; ; tries++) {
     const before = serverSaid(home(cli)).length;
-    const refused = () => serverSaid(home(cli)).slice(before).find((m) => /is still working\. Nothing was sent/.test(m));
+    const refused = () =>
+      serverSaid(home(cli))
+        .slice(before)
+        .find((m) => /is still working\. Nothing was sent/.test(m));
     t!.press('Enter');
     await until(() => answered(text) > 0 || !!refused(), `the model asked about ${text}, or baton refusing it`, 180_000);
     const refusal = refused();
