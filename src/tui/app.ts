@@ -12,14 +12,15 @@ import { shellTabLine } from './compose-bar.js';
 import { FrameScheduler } from './frames.js';
 import { openHelp } from './help.js';
 import { InputRouter, pasteAsKeys, tmuxPrefixNote, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
-import { osc52 } from './osc52.js';
 import { OuterTerminal } from './outer-terminal.js';
 import type { OverlayHost } from './overlay.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../lifecycle/index.js';
 import type { Pane } from './pane.js';
 import { PaneView } from './pane-view.js';
 import { confirm, openPicker, type PickerChoice } from './picker.js';
-import { ScrollMode, type BlessedKey } from './scroll-mode.js';
+import type { BlessedKey } from './scroll-mode.js';
+import { HeldInput } from './held-input.js';
+import { ScrollWiring } from './scroll-wiring.js';
 import { Tab, type TabLaunch } from './tab.js';
 import { terminalCaps, type TerminalCaps } from './terminal-caps.js';
 import { escapeTags, formatStatusLine, formatTabBar } from './tab-bar.js';
@@ -42,7 +43,7 @@ export interface AppOptions {
   said?: (text: string) => void;
 }
 
-/** Commands that open a picker: one at a time (see runPicker). */
+/** Commands that open a picker: one at a time (see HeldInput.runPicker). */
 const PICKER_COMMANDS: ReadonlySet<Command> = new Set<Command>(['new-tab', 'switch-agent']);
 
 /** Rows taken by the tab bar (top) and the status line (bottom); the compose bar's rows are added. */
@@ -54,10 +55,6 @@ const ECHO_WINDOW_MS = 100;
 const BACKGROUND_HOLD_MS = 50;
 /** Longest wait for a program's synchronized update to end before drawing anyway. */
 const SYNC_UPDATE_MAX_MS = 500;
-
-/** How long, and how much, input is kept while a picker's choice is carried out (runPicker). */
-const HELD_INPUT_MS = 60_000;
-const HELD_INPUT_MAX = 64 * 1024;
 
 export class App implements OverlayHost {
   readonly screen: blessed.Widgets.Screen;
@@ -72,7 +69,8 @@ export class App implements OverlayHost {
   private readonly statusLine: blessed.Widgets.BoxElement;
   private readonly uiInput = new PassThrough();
   private overlays: blessed.Widgets.BlessedElement[] = [];
-  private scroll: ScrollMode | undefined;
+  /** Scroll mode of the active tab's pane, when open. */
+  private readonly scroll: ScrollWiring;
   private message: string | undefined;
   private messageTimer: NodeJS.Timeout | undefined;
   private chromeDirty = true;
@@ -82,46 +80,15 @@ export class App implements OverlayHost {
   private readonly onInput = (d: string | Buffer) => {
     this.catchUpResize();
     const data = typeof d === 'string' ? d : d.toString('utf8');
-    if (this.held) this.keep(data);
-    else this.feed(data);
+    if (!this.heldInput.keepIfHeld(data)) this.feed(data);
   };
 
-  /** Kept while a picker's choice is carried out; a runaway paste beyond the cap is dropped, said once. */
-  private keep(data: string): void {
-    const held = this.held!;
-    if (held.keys.length + data.length <= HELD_INPUT_MAX) held.keys += data;
-    else if (!held.dropped) {
-      held.dropped = true;
-      this.showMessage('Input dropped while the choice was being carried out: too much at once.');
-    }
-  }
-
-  /** Input kept while a picker's choice is being carried out (see runPicker), fed once it is. */
-  private held: { keys: string; dropped: boolean; timer: NodeJS.Timeout } | undefined;
-
-  private holdInput(): void {
-    if (this.held) return;
-    this.held = { keys: '', dropped: false, timer: setTimeout(() => this.releaseInput(), HELD_INPUT_MS) };
-    // What follows the answering key in the same read is held too.
-    this.router.stop();
-  }
-
-  /** The held keys, no longer held (to be fed where the caller says). */
-  private takeHeld(): string {
-    const held = this.held;
-    if (!held) return '';
-    clearTimeout(held.timer);
-    this.held = undefined;
-    return held.keys;
-  }
-
-  private releaseInput(): void {
-    const held = this.held;
-    if (!held) return;
-    clearTimeout(held.timer);
-    this.held = undefined;
-    if (held.keys) this.feed(held.keys);
-  }
+  /** Input held while a picker's choice is carried out, and picker commands one at a time. */
+  private readonly heldInput = new HeldInput({
+    feed: (data) => this.feed(data),
+    stopRouter: () => this.router.stop(),
+    say: (text) => this.showMessage(text),
+  });
 
   constructor(private readonly opts: AppOptions) {
     this.router = new InputRouter(opts.keys);
@@ -146,9 +113,16 @@ export class App implements OverlayHost {
     this.frames = new FrameScheduler(() => this.frame());
     this.outer = new OuterTerminal(this.screen.program);
     this.screen.on('resize', () => this.onResize());
-    this.screen.on('keypress', (ch: string | undefined, key: BlessedKey) => {
-      if (this.scroll && this.overlays.length === 0) this.scroll.handleKey(ch, key);
+    this.scroll = new ScrollWiring({
+      view: this.view,
+      router: this.router,
+      overlaysOpen: () => this.overlays.length > 0,
+      requestChrome: () => this.requestChrome(),
+      requestFrame: () => this.frames.request(true),
+      showMessage: (text) => this.showMessage(text),
+      write: (data) => this.screen.program.write(data),
     });
+    this.screen.on('keypress', (ch: string | undefined, key: BlessedKey) => this.scroll.handleKey(ch, key));
     opts.input.setEncoding?.('utf8');
     if (opts.input.isTTY) opts.input.setRawMode(true);
     opts.input.on('data', this.onInput);
@@ -200,7 +174,7 @@ export class App implements OverlayHost {
   select(index: number): void {
     if (index < 0 || index >= this.tabs.length) return;
     const prev = this.activeTab;
-    if (this.scroll) this.leaveScroll();
+    this.scroll.leave();
     this.active = index;
     const tab = this.tabs[index]!;
     if (prev && prev !== tab) prev.pane.focus(false);
@@ -244,7 +218,7 @@ export class App implements OverlayHost {
   async closeTab(tab: Tab): Promise<void> {
     const i = this.tabs.indexOf(tab);
     if (i < 0) return;
-    if (this.scroll && this.activeTab === tab) this.leaveScroll();
+    if (this.activeTab === tab) this.scroll.leave();
     this.tabs.splice(i, 1);
     if (this.view.getPane() === tab.pane) this.view.setPane(undefined);
     if (this.front.value?.pane === tab.pane) this.front.clear();
@@ -313,7 +287,9 @@ export class App implements OverlayHost {
     this.router.feed(
       data,
       (a) => this.dispatch(a),
-      (rest) => (this.held ? this.keep(rest) : this.feed(rest)),
+      (rest) => {
+        if (!this.heldInput.keepIfHeld(rest)) this.feed(rest);
+      },
     );
   }
 
@@ -375,42 +351,10 @@ export class App implements OverlayHost {
       return this.select(n === 0 ? 9 : n - 1);
     }
     const custom = this.opts.commands?.[command as SimpleCommand];
-    if (PICKER_COMMANDS.has(command)) return this.runPicker(() => (custom ? custom(this) : this.builtIn(command)));
+    if (PICKER_COMMANDS.has(command)) return this.heldInput.runPicker(() => (custom ? custom(this) : this.builtIn(command)));
     if (custom) return custom(this);
     return this.builtIn(command);
   }
-
-  /**
-   * A command that opens a picker, one at a time: pressed again before the first picker is
-   * drawn (its choices still being gathered), it is not a second picker stacked on the
-   * first, which would stay behind once the first was answered and take every key.
-   */
-  private async runPicker(run: () => void | Promise<void>): Promise<void> {
-    if (this.pickerComing) return;
-    const token = Symbol('picker');
-    this.pickerComing = token;
-    this.pickerCommand = true;
-    try {
-      await run();
-    } finally {
-      if (this.pickerComing === token) this.pickerComing = undefined;
-      this.pickerCommand = false;
-      this.releaseInput();
-    }
-  }
-
-  /**
-   * A picker command is under way. Once its picker is answered, what the user types is meant
-   * for what the choice makes (a new tab: its agent may take seconds to start, opencode asking
-   * its CLI for a session first; the compose bar of an armed switch), not for the tab still
-   * shown: input is kept from the picker's closing to the command's end (or the next overlay
-   * it opens, a confirmation) and then handled as if typed at that moment. At most
-   * HELD_INPUT_MS, so a start that hangs does not take the keyboard with it.
-   */
-  private pickerCommand = false;
-
-  /** A picker command under way whose picker is not open yet (any overlay opening ends it). */
-  private pickerComing: symbol | undefined;
 
   /** What a command does when the caller gave no handler for it. */
   private async builtIn(command: Command): Promise<void> {
@@ -428,7 +372,7 @@ export class App implements OverlayHost {
         return openHelp(this, this.opts.keys, { agentTab: this.activeTab ? this.isAgentTab(this.activeTab) : false, ...(tmux ? { note: tmux.full } : {}) });
       }
       case 'scroll-mode':
-        return this.enterScroll();
+        return this.scroll.enter(this.activeTab);
       case 'close-tab':
         return this.closeActiveTab();
       case 'quit':
@@ -494,12 +438,11 @@ export class App implements OverlayHost {
     return this.quitting;
   }
 
-  // ---- overlays and scroll mode ----
+  // ---- overlays ----
 
   openOverlay(el: blessed.Widgets.BlessedElement): void {
-    this.pickerComing = undefined;
     // A confirmation the command asks next gets what was typed after the picker.
-    if (this.held) this.earlyInput += this.takeHeld();
+    this.earlyInput += this.heldInput.overlayOpened();
     this.overlays.push(el);
     this.router.mode = 'ui';
     el.focus();
@@ -515,62 +458,14 @@ export class App implements OverlayHost {
 
   closeOverlay(el: blessed.Widgets.BlessedElement): void {
     this.overlays = this.overlays.filter((o) => o !== el);
-    if (this.pickerCommand && this.overlays.length === 0) this.holdInput();
-    if (this.overlays.length === 0 && !this.scroll) this.router.mode = 'pane';
+    if (this.overlays.length === 0) this.heldInput.overlaysClosed();
+    if (this.overlays.length === 0 && !this.scroll.active) this.router.mode = 'pane';
     this.view.invalidate();
-    this.requestChrome();
-  }
-
-  private enterScroll(): void {
-    const tab = this.activeTab;
-    if (!tab || this.scroll) return;
-    if (tab.notice) {
-      // The stopped program's screen is gone (its emulator with it): nothing to scroll.
-      this.showMessage('Nothing to scroll: the agent in this tab is stopped.');
-      return;
-    }
-    this.router.mode = 'ui';
-    this.scroll = new ScrollMode(tab.pane, {
-      view: this.view,
-      status: (text) => {
-        this.scrollStatus = text;
-        this.requestChrome();
-      },
-      redraw: (cursor) => {
-        this.scrollCursor = cursor;
-        this.view.invalidate();
-        this.frames.request(true);
-      },
-      copy: (text) => {
-        this.screen.program.write(osc52(text));
-        this.showMessage(`copied ${[...text].length} characters to the clipboard (OSC 52)`);
-      },
-      leave: () => this.leaveScroll(),
-    });
-  }
-
-  private scrollCursor: { x: number; y: number } | undefined;
-  /**
-   * Scroll mode's own status line (its position, the search prompt): while it is open it
-   * stands in for the message, so a notice arriving meanwhile (a tab's status, an exit)
-   * cannot hide the prompt being typed; the notice shows once scroll mode ends.
-   */
-  private scrollStatus: string | undefined;
-
-  private leaveScroll(): void {
-    if (!this.scroll) return;
-    this.scroll = undefined;
-    this.scrollCursor = undefined;
-    this.scrollStatus = undefined;
-    this.view.scrollTop = undefined;
-    this.view.highlights = [];
-    this.view.invalidate();
-    if (this.overlays.length === 0) this.router.mode = 'pane';
     this.requestChrome();
   }
 
   get inScrollMode(): boolean {
-    return this.scroll !== undefined;
+    return this.scroll.active;
   }
 
   // ---- drawing ----
@@ -630,7 +525,7 @@ export class App implements OverlayHost {
           width,
         ),
       );
-      this.statusLine.setContent(formatStatusLine(this.opts.keys.prefix, width, this.scroll ? this.scrollStatus : this.message));
+      this.statusLine.setContent(formatStatusLine(this.opts.keys.prefix, width, this.scroll.active ? this.scroll.status : this.message));
       if (!this.activeTab) {
         this.composeBar.setContent(escapeTags(` No tabs. ${this.opts.keys.prefix} c opens one, ${this.opts.keys.prefix} q quits.`));
       } else if (!this.composeBarOwned) {
@@ -660,7 +555,7 @@ export class App implements OverlayHost {
       return;
     }
     if (pane) {
-      if (this.scroll) at = this.scrollCursor;
+      if (this.scroll.active) at = this.scroll.cursor;
       else {
         const c = pane.cursor();
         if (c.visible && !pane.exited) at = { x: c.x, y: c.y };
