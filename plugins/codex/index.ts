@@ -31,7 +31,9 @@ export const driver: CodexDriver = {
   title: 'Codex CLI',
   families: ['gpt'],
   testedVersions: CODEX_TESTED_VERSIONS,
-  capabilities: { resume: true, fork: true },
+  // A bracketed paste and its Enter in one write submit it (9/9 first-try, tui-delivery): no
+  // moment between them in which codex reads a fast burst and takes the Enter for a new line.
+  capabilities: { resume: true, fork: true, enterWithPaste: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: codexLaunch,
   ingest: ingestCodex,

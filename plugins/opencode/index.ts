@@ -22,7 +22,8 @@ export const driver: DriverDefinition = {
   title: 'opencode',
   families: ['claude', 'gpt', 'gemini', 'qwen'],
   testedVersions: OPENCODE_TESTED_VERSIONS,
-  capabilities: { resume: true, fork: true },
+  // A bracketed paste and its Enter in one write submit it (9/9 first-try, tui-delivery).
+  capabilities: { resume: true, fork: true, enterWithPaste: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: opencodeLaunch,
   ingest: ingestOpencode,

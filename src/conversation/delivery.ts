@@ -1,6 +1,7 @@
 // Submitting a message to a CLI running in a terminal, and knowing it arrived: the text is
 // pasted (bracketed when the CLI asked for it), Enter is pressed once the screen shows the
-// CLI took the paste in, and delivery is confirmed only when the CLI's own log shows the
+// CLI took the paste in (or, for a CLI known to take it so, in the same write as a bracketed
+// paste: no moment between them for the CLI to misread), and delivery is confirmed only when the CLI's own log shows the
 // message (the ingest hands it to claim(), which gives back what to record with it, so the
 // entry lands in the log's order). If it does not show within the timeout, Enter is pressed
 // once more — the text may still sit in the CLI's input box — unless the screen now shows a
@@ -62,6 +63,11 @@ export interface Pending {
 export interface DeliveryHooks {
   /** Whether Enter may be pressed now: false while the screen shows a dialog it would answer. */
   mayPressEnter?: () => boolean;
+  /**
+   * Whether the running CLI takes a bracketed paste and the Enter after it in one write as a
+   * submit (its driver's capabilities.enterWithPaste). Otherwise Enter waits for the screen.
+   */
+  enterWithPaste?: () => boolean;
 }
 
 /** A message given up on while it still showed on the screen: most likely in the CLI's input box. */
@@ -130,10 +136,14 @@ export class Delivery {
     let entry: Pending | undefined;
     const done = this.wait(logged, meta, true, (p) => (entry = p));
     const body = text.replace(/\r?\n/g, '\r');
-    this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
-    await this.screenChanged(before.join('\n'), ENTER_AFTER_PASTE_MAX_MS);
-    await sleep(ENTER_AFTER_PASTE_MS);
-    if (entry && this.pending.includes(entry) && this.mayPressEnter()) this.terminal.write('\r');
+    if (this.terminal.bracketedPaste() && this.hooks.enterWithPaste?.()) {
+      this.terminal.write(`\x1b[200~${body}\x1b[201~\r`);
+    } else {
+      this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
+      await this.screenChanged(before.join('\n'), ENTER_AFTER_PASTE_MAX_MS);
+      await sleep(ENTER_AFTER_PASTE_MS);
+      if (entry && this.pending.includes(entry) && this.mayPressEnter()) this.terminal.write('\r');
+    }
     const ok = await done;
     if (!ok && entry?.late && occurrences(this.terminal.screenLines(), needle) > baseline) {
       this.leftover = { pending: entry, needle, baseline };

@@ -142,7 +142,10 @@ export abstract class TabSessionState {
     this.screen = this.owned.add(
       new ScreenWatch({ terminal: deps.terminal, status: this.status, reader: () => this.runningDriver?.statusFromScreen, due: () => this.readScreen() }),
     );
-    this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000, { mayPressEnter: () => this.screen.reading() !== 'approval' });
+    this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000, {
+      mayPressEnter: () => this.screen.reading() !== 'approval',
+      enterWithPaste: () => this.runningDriver?.capabilities.enterWithPaste === true,
+    });
     this.owned.add(
       deps.terminal.onExit(() => {
         // The run's handoff files live as long as the run.

@@ -236,6 +236,13 @@ export interface Capabilities {
    * without one sets false: the picker leaves it out (its launch would refuse).
    */
   tab: boolean;
+  /**
+   * The CLI's terminal UI takes a bracketed paste followed by Enter in the same write as a
+   * submit of the pasted text (measured per CLI: test/real/tui-delivery.test.ts). Default:
+   * false: baton presses Enter once the screen shows the paste was taken in, as some TUIs
+   * take an Enter that arrives with the paste as part of it, or as a new line.
+   */
+  enterWithPaste?: boolean;
 }
 
 /** What `launch()` of a DriverDefinition returns: `env` may be left out (no additions). */

@@ -8,7 +8,7 @@
 import type { Capabilities, DetectResult, Detection, DriverDefinition, DriverParts, HarnessDriver, LaunchSpec, LaunchSpecDefinition } from './api.js';
 import { versionInRange } from './version-range.js';
 
-export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = { resume: false, fork: false, tabSession: true, tab: true };
+export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false };
 
 /**
  * `found` with the verdict on `range`: untestedVersion set (to the range) only when the
@@ -53,6 +53,7 @@ export function normalizeDriver(def: DriverDefinition): HarnessDriver {
       fork: caps.fork ?? DEFAULT_CAPABILITIES.fork,
       tabSession: caps.tabSession ?? DEFAULT_CAPABILITIES.tabSession,
       tab: caps.tab ?? DEFAULT_CAPABILITIES.tab,
+      enterWithPaste: caps.enterWithPaste ?? DEFAULT_CAPABILITIES.enterWithPaste,
     },
     detect: async (opts) => withTestedRange(await def.detect(opts), def.testedVersions),
     launch: (opts) => {

@@ -10,6 +10,8 @@ import type { Registry } from '../../src/plugins/registry.js';
 import { Emitter } from '../../src/lifecycle/index.js';
 
 export const PASTE = /^\x1b\[200~([\s\S]*)\x1b\[201~$/;
+/** A paste and its Enter in one write (a driver whose CLI takes them so: capabilities.enterWithPaste). */
+export const PASTE_ENTER = /^\x1b\[200~([\s\S]*)\x1b\[201~\r$/;
 
 export class FakeTerminal implements AgentTerminal {
   writes: string[] = [];
@@ -41,9 +43,12 @@ export class FakeTerminal implements AgentTerminal {
   }
   write(data: string): void {
     this.writes.push(data);
-    const paste = PASTE.exec(data);
+    const paste = PASTE.exec(data) ?? PASTE_ENTER.exec(data);
     if (paste) this.box += paste[1];
-    else if (data === '\r') this.onEnter(this.box);
+    if (paste && data.endsWith('\r')) this.onEnter(this.box);
+    else if (paste) {
+      // (The paste alone.)
+    } else if (data === '\r') this.onEnter(this.box);
     else this.box += data;
     this.output();
   }
@@ -94,9 +99,9 @@ export class FakeTerminal implements AgentTerminal {
     this.running = false;
     this.exits.fire();
   }
-  /** How many times `text` was pasted. */
+  /** How many times `text` was pasted (with its Enter in the same write or not). */
   pasted(text: string): number {
-    return this.writes.filter((w) => PASTE.exec(w)?.[1] === text).length;
+    return this.writes.filter((w) => (PASTE.exec(w) ?? PASTE_ENTER.exec(w))?.[1] === text).length;
   }
   /** Every paste, in order. */
   pastes(): string[] {

@@ -61,7 +61,9 @@ export class TestTerminal {
     this.pid = this.proc.pid;
     this.proc.onData((d) => {
       this.output += d;
-      this.term.write(d);
+      this.term.write(d, () => {
+        for (const l of this.parsed) l();
+      });
     });
     // Answer the program's terminal queries the way a real terminal would.
     this.term.onData((d) => {
@@ -73,6 +75,17 @@ export class TestTerminal {
         resolve(e.exitCode);
       });
     });
+  }
+
+  private parsed: (() => void)[] = [];
+
+  /** Calls `listener` each time output from the command has been parsed onto the screen; the function returned unsubscribes. */
+  onParsed(listener: () => void): () => void {
+    const l = () => listener();
+    this.parsed = [...this.parsed, l];
+    return () => {
+      this.parsed = this.parsed.filter((x) => x !== l);
+    };
   }
 
   /** The visible screen, rows joined with newlines, trailing spaces trimmed. */

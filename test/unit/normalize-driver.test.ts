@@ -25,20 +25,28 @@ s('left out: no families, no resume, no fork, tabSession true, no env additions'
   assert.equal(driverProblems(def), []);
   const d = normalizeDriver(def);
   assert.equal(d.families, []);
-  assert.equal(d.capabilities, { resume: false, fork: false, tabSession: true, tab: true });
+  assert.equal(d.capabilities, { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false });
   assert.equal(d.launch(opts), { command: 'min', args: [], env: {}, cwd: '/w' });
 });
 
 s('given: kept as written; a partial capabilities object gets the rest from the defaults', () => {
   const d = normalizeDriver(minimal({ families: ['qwen'], capabilities: { resume: true, tabSession: false } }));
   assert.equal(d.families, ['qwen']);
-  assert.equal(d.capabilities, { resume: true, fork: false, tabSession: false, tab: true });
+  assert.equal(d.capabilities, { resume: true, fork: false, tabSession: false, tab: true, enterWithPaste: false });
+  assert.is(
+    normalizeDriver(minimal({ capabilities: { enterWithPaste: true } })).capabilities.enterWithPaste,
+    true,
+    'Enter in the same write as the paste, as declared',
+  );
+  assert.equal(driverProblems(minimal({ capabilities: { enterWithPaste: 'yes' as unknown as boolean } })), [
+    'capabilities.enterWithPaste: expected true or false, got "yes"',
+  ]);
 });
 
 s('capability fields baton does not read (planMode, submit, anything newer) pass validation and are left out', () => {
   const legacy = { ...minimal(), capabilities: { resume: true, fork: true, planMode: true, submit: 'paste', modes: ['plan'] } };
   assert.equal(driverProblems(legacy), []);
-  assert.equal(normalizeDriver(legacy as DriverDefinition).capabilities, { resume: true, fork: true, tabSession: true, tab: true });
+  assert.equal(normalizeDriver(legacy as DriverDefinition).capabilities, { resume: true, fork: true, tabSession: true, tab: true, enterWithPaste: false });
   // The fields baton does read are still checked.
   assert.equal(driverProblems({ ...minimal(), capabilities: { resume: 'yes' } }), ['capabilities.resume: expected true or false, got "yes"']);
   assert.equal(driverProblems({ ...minimal(), capabilities: 3 }), ['capabilities: expected an object, got 3']);

@@ -1,0 +1,66 @@
+// How a message is typed into a CLI (src/conversation/delivery.ts, issue 13 item 5), through a
+// TabSession and the in-memory CLI of test/helpers/fake-agent.ts: for a driver whose CLI takes
+// a bracketed paste and its Enter in one write (capabilities.enterWithPaste: codex, opencode),
+// one write; for any other, the paste, then Enter alone once the screen shows it. Either way
+// the message is confirmed in the CLI's log, and an Enter the CLI lost is pressed once more.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TabSession } from '../../src/conversation/tab-session.js';
+import { createConversation } from '../../src/transcript/store.js';
+import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+
+const s = suite('delivery');
+let home: string | undefined;
+let session: TabSession | undefined;
+s.after.each(async () => {
+  await session?.dispose();
+  if (home) rmSync(home, { recursive: true, force: true });
+  session = undefined;
+  home = undefined;
+});
+
+async function started(enterWithPaste: boolean): Promise<{ term: FakeTerminal; session: TabSession; users: () => string[] }> {
+  home = mkdtempSync(join(tmpdir(), 'baton-delivery-'));
+  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
+  const term = new FakeTerminal();
+  const driver = fakeDriver(term, { capabilities: { enterWithPaste } });
+  session = new TabSession({ conversation: conv, registry: registryOf(driver), terminal: term, env: {}, deliveryTimeoutMs: 150 });
+  const out = await session.start('fake');
+  assert.is(out.kind, 'started', out.message);
+  term.output();
+  const deadline = Date.now() + 5000;
+  while (session.status.current !== 'idle' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  const users = () => conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
+  return { term, session, users };
+}
+
+s('a CLI that takes them so gets the paste and its Enter in one write, nothing else', async () => {
+  const { term, session, users } = await started(true);
+  assert.is((await session.send('line one\nline two')).kind, 'delivered');
+  assert.equal(term.writes, ['\x1b[200~line one\rline two\x1b[201~\r']);
+  assert.equal(users(), ['line one\nline two']);
+});
+
+s('any other CLI gets the paste, then Enter alone', async () => {
+  const { term, session } = await started(false);
+  assert.is((await session.send('hello')).kind, 'delivered');
+  assert.equal(term.writes, ['\x1b[200~hello\x1b[201~', '\r']);
+});
+
+s("an Enter in the paste's write that the CLI lost is pressed once more, alone; the message is recorded once", async () => {
+  const { term, session, users } = await started(true);
+  // The CLI drops the first Enter (the text stays in its box), then takes the next.
+  let dropped = false;
+  term.onEnter = () => {
+    if (dropped) term.take();
+    dropped = true;
+  };
+  assert.is((await session.send('once')).kind, 'delivered');
+  assert.equal(term.writes, ['\x1b[200~once\x1b[201~\r', '\r']);
+  assert.equal(users(), ['once']);
+});
+
+s.run();
