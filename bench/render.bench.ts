@@ -11,7 +11,8 @@ import blessed from '../src/tui/blessed.js';
 import { paintRow, type BlessedRow } from '../src/tui/cells.js';
 import { RowWriter, type RowSignature } from '../src/tui/row-writer.js';
 import { terminalCaps } from '../src/tui/terminal-caps.js';
-import { createTerminal, hyperlinks, type Terminal } from '../src/tui/xterm.js';
+import { createTerminal, type Terminal } from '../src/tui/xterm.js';
+import { hyperlinks } from '../src/tui/xterm-cells.js';
 
 const COLS = 100;
 const ROWS = 30;

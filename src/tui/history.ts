@@ -4,23 +4,12 @@
 // blanks dropped — a plain line is just its string. A line arrives as xterm's own line
 // object (taken, not copied: see ScrollbackTap) and is compacted once more than a few
 // hundred wait or the pane goes quiet. It reads lines only through IBufferLine views and
-// xterm.ts's helpers (xterm.ts knows the raw format) and never draws.
+// xterm-lines.ts's and xterm-runs.ts's helpers (they know the raw format) and never draws.
 
 import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
-import {
-  heldLineRuns,
-  heldLineView,
-  keptRuns,
-  PACKED,
-  rawLineView,
-  unpackRuns,
-  type HeldLine,
-  type IBufferCell,
-  type IBufferLine,
-  type LineRuns,
-  type RawLine,
-  type Runs,
-} from './xterm.js';
+import type { IBufferCell, IBufferLine } from './xterm.js';
+import { heldLineView, rawLineView, type HeldLine, type RawLine } from './xterm-lines.js';
+import { heldLineRuns, keptRuns, PACKED, unpackRuns, type LineRuns, type Runs } from './xterm-runs.js';
 
 /**
  * One compacted line: its text when it is a single default-attribute run that does not

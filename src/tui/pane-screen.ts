@@ -11,7 +11,6 @@ import {
   cursorHidden,
   cursorShape,
   keepScrolledUpLines,
-  ScrollbackTap,
   writeSyncOf,
   type CursorShape,
   type IBufferCell,
@@ -19,6 +18,7 @@ import {
   type IDisposable,
   type Terminal,
 } from './xterm.js';
+import { ScrollbackTap } from './xterm-scrollback.js';
 
 import { DEFAULT_SCROLLBACK } from './scrollback.js';
 

@@ -17,7 +17,8 @@ import type { Pane, RowRange } from './pane.js';
 import { RowWriter, type RowBytes, type RowPlace, type RowSignature } from './row-writer.js';
 import type { TerminalCaps } from './terminal-caps.js';
 import { wrapLines } from './wrap.js';
-import { hyperlinks, type Hyperlink, type Terminal } from './xterm.js';
+import type { Terminal } from './xterm.js';
+import { hyperlinks, type Hyperlink } from './xterm-cells.js';
 
 export interface Highlight {
   /** Absolute line number (see Pane.firstLine). */

@@ -12,7 +12,8 @@ import { DEFAULT_ATTR, type BlessedRow } from './cells.js';
 import { uncertainWidth } from './cell-width.js';
 import { blessedSgr, SgrCache, SGR_RESET } from './sgr.js';
 import type { TerminalCaps } from './terminal-caps.js';
-import { cellBgWord, cellFgWord, linkIdOf, type Hyperlink, type IBufferCell, type IBufferLine } from './xterm.js';
+import type { IBufferCell, IBufferLine } from './xterm.js';
+import { cellBgWord, cellFgWord, linkIdOf, type Hyperlink } from './xterm-cells.js';
 
 /**
  * What a row looked like when written, per column: the characters of the cell starting

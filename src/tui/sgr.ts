@@ -8,7 +8,8 @@
 
 import { nearest256Packed, nearestBasic } from './color.js';
 import type { TerminalCaps } from './terminal-caps.js';
-import { cellBgWord, cellFgWord, underlineColor, underlineStyle, type IBufferCell } from './xterm.js';
+import type { IBufferCell } from './xterm.js';
+import { cellBgWord, cellFgWord, underlineColor, underlineStyle } from './xterm-cells.js';
 
 /** What a cell with no attributes at all needs. */
 export const SGR_RESET = '\x1b[0m';

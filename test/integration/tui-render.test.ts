@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtBaton, openPlainShell, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
-import { hyperlinks, linkIdOf, underlineColor, underlineStyle, type IBufferCell } from '../../src/tui/xterm.js';
+import type { IBufferCell } from '../../src/tui/xterm.js';
+import { hyperlinks, linkIdOf, underlineColor, underlineStyle } from '../../src/tui/xterm-cells.js';
 
 /** A printf format that prints `text`: every byte outside printable ASCII as an octal escape. */
 function printfFormat(text: string): string {

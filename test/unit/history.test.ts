@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import { DEFAULT_ATTR, paintRow, type BlessedRow } from '../../src/tui/cells.js';
 import { archivedRuns, archiveLine, archivedText, History, paintArchived, type ArchivedLine } from '../../src/tui/history.js';
 import { cellAttr } from '../../src/tui/cells.js';
-import { heldLineRuns, keptRuns, type HeldLine } from '../../src/tui/xterm.js';
+import type { HeldLine } from '../../src/tui/xterm-lines.js';
+import { heldLineRuns, keptRuns } from '../../src/tui/xterm-runs.js';
 import { createTerminal } from '../../src/tui/xterm.js';
 
 const s = suite('history');

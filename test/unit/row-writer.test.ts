@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { DEFAULT_ATTR, type BlessedRow } from '../../src/tui/cells.js';
 import { openLink, RowWriter } from '../../src/tui/row-writer.js';
 import type { TerminalCaps } from '../../src/tui/terminal-caps.js';
-import { createTerminal, hyperlinks, type Terminal } from '../../src/tui/xterm.js';
+import { createTerminal, type Terminal } from '../../src/tui/xterm.js';
+import { hyperlinks } from '../../src/tui/xterm-cells.js';
 import { registerGraphemeWidths } from '../helpers/grapheme-width.js';
 
 const s = suite('row-writer');

@@ -1,0 +1,97 @@
+// Lines kept out of xterm's own scrollback (history.ts): a copy in xterm's cell encoding
+// (RawLine) or xterm's own line object taken as it was dropped (HeldLine), each read back
+// through the public line interface. Part of the door to @xterm/headless (xterm.ts): it reads
+// xterm's private line fields, and nothing outside these xterm*.ts files does.
+
+import { scratchCell, type IBufferCell, type IBufferLine } from './xterm.js';
+import { CELL_WORDS, HAS_EXTENDED, IS_COMBINED, type InternalCell } from './xterm-cells.js';
+
+/** xterm's own line object; the public IBufferLine is a view over it. */
+export interface InternalLine {
+  readonly length: number;
+  readonly isWrapped: boolean;
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  _extendedAttrs: Record<number, unknown>;
+  getNoBgTrimmedLength?(): number;
+  getTrimmedLength(): number;
+  clone(): InternalLine;
+}
+
+/**
+ * A copy of a line in xterm's own cell encoding, cut after its last used cell: one typed
+ * array copy, cheap enough to take for every line a flood pushes out.
+ */
+export interface RawLine {
+  readonly kind: 'raw';
+  readonly data: Uint32Array;
+  readonly combined: Record<number, string> | undefined;
+  readonly extended: Record<number, unknown> | undefined;
+  readonly wrapped: boolean;
+}
+
+export function snapshotLine(l: InternalLine): RawLine {
+  const used = l.getNoBgTrimmedLength ? l.getNoBgTrimmedLength() : l.getTrimmedLength();
+  const combined = Object.keys(l._combined).length ? { ...l._combined } : undefined;
+  const extended = Object.keys(l._extendedAttrs).length ? { ...l._extendedAttrs } : undefined;
+  return { kind: 'raw', data: l._data.slice(0, used * CELL_WORDS), combined, extended, wrapped: l.isWrapped };
+}
+
+/** Read a RawLine through the public line interface (cells from getNullCell are xterm's). */
+export function rawLineView(r: RawLine): IBufferLine {
+  const length = r.data.length / CELL_WORDS;
+  const view = {
+    length,
+    isWrapped: r.wrapped,
+    getCell(x: number, cell?: IBufferCell) {
+      if (x < 0 || x >= length || !cell) return undefined;
+      const c = cell as unknown as InternalCell;
+      const i = x * CELL_WORDS;
+      c.content = r.data[i]!;
+      c.fg = r.data[i + 1]!;
+      c.bg = r.data[i + 2]!;
+      if (c.content & IS_COMBINED) c.combinedData = r.combined?.[x] ?? '';
+      if (c.bg & HAS_EXTENDED) {
+        if (r.extended?.[x]) c.extended = r.extended[x];
+        else c.bg &= ~HAS_EXTENDED;
+      }
+      return cell;
+    },
+    translateToString(trimRight?: boolean, start = 0, end = length) {
+      const cell = nullCell;
+      let out = '';
+      for (let x = start; x < Math.min(end, length); x++) {
+        view.getCell(x, cell);
+        out += cell.getWidth() === 0 ? '' : cell.getChars() || ' ';
+      }
+      return trimRight ? out.replace(/\s+$/, '') : out;
+    },
+  };
+  return view as unknown as IBufferLine;
+}
+
+/**
+ * One of xterm's own line objects, taken out of its list as it was dropped (see
+ * ScrollbackTap): no copy at all. Full width until compacted, then handed back for reuse.
+ */
+export interface HeldLine {
+  readonly kind: 'held';
+  readonly line: InternalLine;
+}
+
+export function heldLineView(h: HeldLine): IBufferLine {
+  const l = h.line as InternalLine & { loadCell(x: number, c: unknown): unknown; translateToString(t?: boolean, s?: number, e?: number): string };
+  return {
+    length: l.length,
+    isWrapped: l.isWrapped,
+    getCell(x: number, cell?: IBufferCell) {
+      if (x < 0 || x >= l.length || !cell) return undefined;
+      l.loadCell(x, cell);
+      return cell;
+    },
+    translateToString: (trimRight?: boolean, start?: number, end?: number) => l.translateToString(trimRight, start, end),
+  } as unknown as IBufferLine;
+}
+
+/** A cell to decode raw lines into when the caller has none. */
+const nullCell: IBufferCell = scratchCell();
