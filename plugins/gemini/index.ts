@@ -6,6 +6,7 @@
 // wires those together; it holds no state.
 
 import { type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
+import { geminiAcpDecl } from './acp.js';
 import { GEMINI_INSTALL_HINT, GEMINI_LOGIN_HINT, runGeminiTurn } from './headless.js';
 import { geminiSessionLogPath, ingestGemini, readGeminiSession } from './ingest.js';
 import { geminiLaunch } from './launch.js';
@@ -36,6 +37,7 @@ export const driver: DriverDefinition = {
   headless: runGeminiTurn,
   readSession: readGeminiSession,
   sessionLogPath: geminiSessionLogPath,
+  acp: geminiAcpDecl,
 };
 
 export default driver;

@@ -16,6 +16,7 @@ import {
   importSessionLog,
   type ReadSessionOptions,
 } from '../../src/plugins/kit.js';
+import { qwenAcpDecl } from './acp.js';
 import { QWEN_INSTALL_HINT, QWEN_LOGIN_HINT, runQwenTurn } from './headless.js';
 import { chatsDir, findChatLog, qwenRuntimeDir } from './home.js';
 import { ingestQwen } from './ingest.js';
@@ -66,6 +67,7 @@ const driver: DriverDefinition = {
   headless: runQwenTurn,
   readSession,
   sessionLogPath: async (opts) => chatLog(opts),
+  acp: qwenAcpDecl,
 };
 
 export default driver;

@@ -114,6 +114,12 @@ export class ViewModel {
     switch (u.sessionUpdate) {
       case 'agent_message_chunk':
       case 'agent_thought_chunk': {
+        // Qwen Code reports each model call's usage on a chunk (the prompt's answer has none).
+        const meta = u._meta as { usage?: { inputTokens?: unknown; outputTokens?: unknown } } | null | undefined;
+        if (meta?.usage && typeof meta.usage.inputTokens === 'number') {
+          this.usage.inputTokens = (this.usage.inputTokens ?? 0) + meta.usage.inputTokens;
+          this.usage.outputTokens = (this.usage.outputTokens ?? 0) + (typeof meta.usage.outputTokens === 'number' ? meta.usage.outputTokens : 0);
+        }
         if (u.content.type !== 'text' || !u.content.text) return;
         const k = u.sessionUpdate === 'agent_message_chunk' ? 'agent' : 'thought';
         const last = this.blocks[this.blocks.length - 1];
@@ -176,6 +182,9 @@ export class ViewModel {
 }
 
 function merge(t: ToolView, u: Record<string, unknown>): void {
+  // The tool's own name where the agent says it (Qwen Code: _meta.toolName), else its first title.
+  const meta = u._meta as { toolName?: unknown } | null | undefined;
+  if (typeof meta?.toolName === 'string' && meta.toolName) t.name = meta.toolName;
   if (typeof u.title === 'string' && u.title) {
     t.title = u.title;
     t.name ??= u.title;

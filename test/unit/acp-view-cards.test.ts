@@ -1,5 +1,5 @@
-// baton's ACP view drawn from update sequences captured from real agents (opencode 1.18 and
-// Gemini CLI over ACP against the fake LLM: test/fixtures/acp-view, capture.ts there) and
+// baton's ACP view drawn from update sequences captured from real agents (opencode 1.18,
+// Gemini CLI 0.61 and Qwen Code 0.15 over ACP against the fake LLM: test/fixtures/acp-view, capture.ts there) and
 // from hand-made ones for what the fake LLM cannot make an agent send (plans, reasoning,
 // usage, kind `other`, control sequences): the cards by kind, approvals, markdown.
 import { readFileSync } from 'node:fs';
@@ -85,6 +85,31 @@ s('Gemini CLI shell: the command from the title, the permission answered with it
   assert.match(asking, 'Run echo one; echo two');
   assert.match(asking, ' y  ');
   assert.match(text(modelOf(records)), 'allowed once');
+});
+
+s('Gemini CLI write (the client fs not offered): the card from the permission request alone, its diff, then done', () => {
+  const records = fixture('gemini-write-allowed');
+  const asking = text(modelOf(until(records, 'decision')));
+  assert.match(asking, 'Edit $SCRATCH/work/hello.txt');
+  assert.match(asking, '+hello from the agent');
+  assert.match(asking, ' a  Allow for this session');
+  const done = modelOf(records);
+  assert.match(text(done), '✓ Edit');
+  assert.match(text(done), 'allowed once');
+  assert.match(text(modelOf(fixture('gemini-write-rejected'))), 'rejected');
+});
+
+s("Qwen Code: a shell call it runs without asking (its own allow-list) is a Run card with the output's tail; a write asks", () => {
+  const shell = modelOf(fixture('qwen-shell'));
+  assert.is(shell.blocks.filter((b) => b.k === 'permission').length, 0);
+  const out = text(shell);
+  assert.match(out, '✓ Run echo one; echo two');
+  assert.match(out, '│ Exit Code: 0');
+  const tool = shell.blocks.find((b) => b.k === 'tool');
+  assert.is(tool?.k === 'tool' && tool.tool.name, 'run_shell_command', 'named by its _meta.toolName');
+  assert.match(out, '20243 in · 81 out', "the turn's usage summed from its two model calls' _meta");
+  assert.match(text(modelOf(fixture('qwen-write-allowed'))), 'allowed once');
+  assert.match(text(modelOf(fixture('qwen-write-rejected'))), 'rejected');
 });
 
 s('plain text turns: markdown-free text as written; a notice-only model draws nothing but notices', () => {
@@ -192,7 +217,7 @@ s('a cancelled turn answers its open card: "cancelled", and nothing waits any mo
 });
 
 s('every line fits the width it was drawn for', () => {
-  for (const name of ['opencode-write-allowed', 'opencode-shell', 'gemini-write-allowed', 'gemini-shell']) {
+  for (const name of ['opencode-write-allowed', 'opencode-shell', 'gemini-write-allowed', 'gemini-shell', 'qwen-write-allowed', 'qwen-shell']) {
     for (const width of [20, 33, 80]) {
       for (const l of lines(modelOf(fixture(name)), width)) assert.ok(lineText(l).length <= width, `${name} @${width}: ${lineText(l)}`);
     }
