@@ -2,8 +2,10 @@
 // out. A tab's conversation is a TabConversation (openTabConversation creates or opens it);
 // the remembered tabs of a directory, a fork's worktree removal and the few words the TUI
 // shares with the command line are here too. Nothing above this layer imports its files one
-// by one (test/unit/layers.test.ts checks it for src/tui), so what lies behind (the session,
-// its queue, its transcript, the switch transaction) can change without the TUI knowing.
+// by one, nor the transcript store or git (test/unit/layers.test.ts checks it for src/tui and
+// src/server), so what lies behind (the session, its queue, its transcript, the switch
+// transaction, the store) can change without the TUI knowing. The state dir and its pruning at
+// start-up, and the git facts a brief quotes, are the store's and git's, passed through.
 
 export type { AgentTerminal, TerminalLaunch } from './agent-terminal.js';
 export type { ForkResult } from './fork.js';
@@ -28,3 +30,5 @@ export { isBusy, type ArmedSwitch, type SendResult, type TabSnapshot } from './t
 export { userAuthor } from './user.js';
 export { removeForkWorktree, type RemoveForkResult } from './worktree-forks.js';
 export { settingsPath } from './worktree-settings.js';
+export { pruneAtStartup, resolveHome } from '../transcript/store.js';
+export { createGitFactsProvider } from '../worktree/git-facts.js';

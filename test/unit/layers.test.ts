@@ -102,6 +102,14 @@ test('src/tui and src/server reach the conversation layer only through its index
   assert.equal(around, []);
 });
 
+test('src/tui and src/server open no conversation store and run no git themselves (the conversation layer does)', () => {
+  const below: string[] = [];
+  for (const f of SRC.filter((f) => /^src\/(tui|server)\//.test(f))) {
+    for (const to of graph.get(f)!.local) if (/^src\/transcript\/store[-.]|^src\/worktree\//.test(to)) below.push(`${f} -> ${to}`);
+  }
+  assert.equal(below, []);
+});
+
 test('blessed only in src/tui', () => {
   const users = [...graph].filter(([, i]) => i.packages.includes('blessed')).map(([f]) => f);
   assert.ok(users.length > 0);
