@@ -4,18 +4,18 @@
 // file, n does not, Esc with a card open cancels it and the next turn runs; a write outside
 // the tab's directory is refused by baton's client fs even when allowed; a shell call runs in
 // a client terminal and its output shows on the card; the transcript has the user's message
-// with its author, the approvals, the turns. Then the tab's program is run again on the same
-// view (a reopened tab): the history is drawn once, from baton's log, and the agent continues
-// its own session (session/load).
+// with its author, the approvals, the turns. Then baton is quit and started again: the tab it
+// restores draws its history once, from baton's log, and the agent continues its own session
+// (session/load), nothing recorded twice.
 // The tests are steps of one session, in order.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
-import { type BatonTui, builtBaton, endServers, pickEntry, startBatonTui } from '../helpers/baton-tui.js';
+import { type BatonTui, builtBaton, endServers, pickEntry, ROOT, startBatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
-import { until } from '../helpers/wait.js';
+import { until, within } from '../helpers/wait.js';
 
 const s = suite('tui acp view');
 let b: BatonTui;
@@ -120,16 +120,19 @@ s('the transcript: the message with its author, every decision as an approval, e
   assert.ok(entries.some((e) => e.kind === 'tool_call' && e.toolName === 'write_file'));
 });
 
-s('the tab reopened (the same view run again): its history drawn once, the agent session continued', async () => {
+s("baton started again: the tab restored draws its history once, from baton's log, and the agent continues its session", async () => {
   const session = transcript().find((e) => e.kind === 'agent_session')!.agentSession as string;
   assert.match(session, /^view-/);
+  b.t.press('C-b', 'q');
+  await b.t.waitFor((scr) => /Quit baton/.test(scr) || b.t.exitCode !== undefined, 15_000).catch(() => undefined);
+  if (/Quit baton/.test(b.t.screenText())) b.t.type('y');
+  await within(b.t.exited, 30_000, undefined);
   await b.t.kill();
   await endServers(b.runtime);
-  const again = new TestTerminal(
-    [process.execPath, builtBaton(), '--plugins', join(b.home, 'config/baton/plugins'), 'acp-view', '--agent', 'acp-fixture', '--view', session],
-    { cols: 110, rows: 60, cwd: b.work, env: { ...b.env } },
-  );
+  const again = new TestTerminal([process.execPath, builtBaton(), b.work], { cols: 110, rows: 60, cwd: ROOT, env: b.env });
   try {
+    await again.waitFor('Open it again?', TURN_MS, 'the offer to restore the tab');
+    again.type('y');
     await again.waitFor('Enter sends', TURN_MS);
     const screen = again.screenText();
     // The last turn, drawn from baton's log: the message and the command's output once each.
@@ -137,8 +140,11 @@ s('the tab reopened (the same view run again): its history drawn once, the agent
     assert.is(screen.match(/│ from-the-terminal/g)?.length, 1, `the output once:\n${screen}`);
     await say(again, 'sixth');
     await again.waitFor('echo: sixth (previous: [[shell echo from-the-terminal]])', TURN_MS, 'the agent remembered its session');
+    await until(() => transcript().filter((e) => e.kind === 'user_message').length === 7, 'the new message recorded');
+    assert.is(transcript().filter((e) => e.kind === 'agent_text' && String(e.text).includes('echo: fourth')).length, 1, 'no history recorded twice');
   } finally {
     await again.kill();
+    await endServers(b.runtime);
   }
 });
 
