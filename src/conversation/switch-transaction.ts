@@ -11,16 +11,22 @@
 
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '../errors.js';
-import type { HarnessDriver, LaunchSpec } from '../plugins/api.js';
+import type { HarnessDriver, Ingestor, LaunchSpec } from '../plugins/api.js';
 import type { UserAuthor } from '../transcript/types.js';
 import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
-import type { ArmedSwitch, TabSession } from './tab-session.js';
+import type { TabSessionDelivery } from './tab-session-delivery.js';
+import type { ArmedSwitch, SwitchOutcome } from './tab-session-state.js';
 
-export type SwitchOutcome = {
-  kind: 'not-sent' | 'stopped-not-switched' | 'switched-not-started' | 'unknown' | 'switched' | 'started';
-  message: string;
-  /** Text to hand back to the compose bar. */
-  draft?: string;
+export type { SwitchOutcome } from './tab-session-state.js';
+
+/**
+ * The tab session a switch runs on (TabSession): its state and delivery, and the two commands
+ * that replace its ingest and stop its agent. Named here, not imported from tab-session.ts,
+ * which runs the switch: the transaction depends on the session's parts, not the other way round.
+ */
+type SwitchingSession = TabSessionDelivery & {
+  follow(ingestor: Ingestor | undefined): Promise<void>;
+  stopAgent(graceMs: number): Promise<void>;
 };
 
 const STOP_GRACE_MS = 3000;
@@ -35,7 +41,7 @@ interface Launched {
  * how to launch it, and only then records it: a launch the driver refuses leaves the
  * conversation as it was (stopped, not switched), and a retry records one handoff.
  */
-async function launch(session: TabSession, driver: HarnessDriver, model: string | undefined, switchId: string): Promise<Launched> {
+async function launch(session: SwitchingSession, driver: HarnessDriver, model: string | undefined, switchId: string): Promise<Launched> {
   const { conversation: conv, registry, env, git } = session.deps;
   const plan = await planHandoff({ conversation: conv, registry, driver, ...(model ? { model } : {}), env, git, inTab: true });
   const m = plan.model;
@@ -57,7 +63,7 @@ async function launch(session: TabSession, driver: HarnessDriver, model: string 
  * user's next send. A brief is never sent alone, so no model turn is spent on it.
  */
 export async function launchAgent(
-  session: TabSession,
+  session: SwitchingSession,
   agent: string,
   model: string | undefined,
   message: string | undefined,
@@ -149,7 +155,12 @@ export async function launchAgent(
 }
 
 /** The armed switch, carried out with the message that was sent. */
-export async function runSwitch(session: TabSession, armed: ArmedSwitch & { switchId?: string }, message: string, author?: UserAuthor): Promise<SwitchOutcome> {
+export async function runSwitch(
+  session: SwitchingSession,
+  armed: ArmedSwitch & { switchId?: string },
+  message: string,
+  author?: UserAuthor,
+): Promise<SwitchOutcome> {
   const { registry, terminal } = session.deps;
   const driver = registry.get(armed.agent);
   const found = await registry.detect(armed.agent);

@@ -19,7 +19,6 @@ import { MessageQueue } from './message-queue.js';
 import { NeedsYouRule, type NeedsYou } from './needs-you.js';
 import { OrderedIngest } from './ordered-ingest.js';
 import { ScreenWatch } from './screen-watch.js';
-import type { SwitchOutcome } from './switch-transaction.js';
 
 export interface TabSessionDeps {
   conversation: OpenConversation;
@@ -79,6 +78,14 @@ export type { QueuedMessage } from './message-queue.js';
 export function isBusy(status: AgentStatus): boolean {
   return status === 'working' || status === 'approval';
 }
+
+/** How a switch (or a start) ended: the outcomes are described in switch-transaction.ts. */
+export type SwitchOutcome = {
+  kind: 'not-sent' | 'stopped-not-switched' | 'switched-not-started' | 'unknown' | 'switched' | 'started';
+  message: string;
+  /** Text to hand back to the compose bar. */
+  draft?: string;
+};
 
 export type SendResult =
   | { kind: 'delivered' }
