@@ -25,6 +25,7 @@ export const COMMANDS = [
   'quit',
   'scroll-mode',
   'detach',
+  'approvals',
 ] as const;
 export type SimpleCommand = (typeof COMMANDS)[number];
 export type Command = SimpleCommand | `select-tab:${number}`;
@@ -42,6 +43,7 @@ export const COMMAND_HELP: Record<SimpleCommand | 'select-tab', string> = {
   quit: 'quit baton (ends every tab)',
   detach: 'detach: leave every tab running in the server; `baton` brings them back',
   'scroll-mode': 'scroll mode: PgUp/PgDn/arrows, / search, v select, y copy, q leave',
+  approvals: 'answer a tab waiting for approval without going to it',
 };
 
 export interface KeyConfig {

@@ -10,6 +10,7 @@ import { createGitFactsProvider, pruneAtStartup, resolveHome } from '../conversa
 import { ConversationTabs } from './conversation-tabs.js';
 import { worktreesStayNote } from './fork-dialog.js';
 import type { App } from './app.js';
+import { openApprovals } from './approvals.js';
 import { runTui } from './entry.js';
 import { loadKeyConfig } from './keys.js';
 import type { Notification, NotifySettings } from './desktop-notify.js';
@@ -91,6 +92,7 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
         transcript: () => tabs.showTranscript(),
         'close-tab': () => tabs.closeTab(),
         quit: () => tabs.quit(),
+        approvals: (app) => openApprovals(app),
       },
       onReady: async (app) => {
         tabs.attach(app);

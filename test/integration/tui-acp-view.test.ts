@@ -6,7 +6,8 @@
 // a client terminal and its output shows on the card; the transcript has the user's message
 // with its author, the approvals, the turns. Then baton is quit and started again: the tab it
 // restores draws its history once, from baton's log, and the agent continues its own session
-// (session/load), nothing recorded twice.
+// (session/load), nothing recorded twice; and with a second tab in front, prefix ! answers the
+// first tab's card without going to it.
 // The tests are steps of one session, in order.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,7 @@ import { until, within } from '../helpers/wait.js';
 
 const s = suite('tui acp view');
 let b: BatonTui;
+let again: TestTerminal | undefined;
 
 const TURN_MS = 30_000;
 
@@ -29,9 +31,10 @@ async function say(t: TestTerminal, text: string): Promise<void> {
   t.press('Enter');
 }
 
+/** The transcript of the first tab's conversation (the one that began with "first"). */
 const transcript = () => {
   const dir = join(b.home, 'state/baton/conversations');
-  const id = readdirSync(dir)[0]!;
+  const id = readdirSync(dir).find((d) => readFileSync(join(dir, d, 'transcript.jsonl'), 'utf8').includes('"first [[write'))!;
   return readFileSync(join(dir, id, 'transcript.jsonl'), 'utf8')
     .trim()
     .split('\n')
@@ -45,7 +48,10 @@ s.before(() => {
     plugins: { 'acp-fixture.mjs': `export default (kit) => kit.acpDriver(${JSON.stringify(fixtureDecl())});\n` },
   });
 });
-s.after(async () => b.cleanup());
+s.after(async () => {
+  await again?.kill();
+  await b.cleanup();
+});
 
 s('the picker offers the view; a message from the compose bar; a write card marks the tab; y writes the file', async () => {
   await pickEntry(b.t, 'ACP fixture agent (baton view)');
@@ -129,8 +135,8 @@ s("baton started again: the tab restored draws its history once, from baton's lo
   await within(b.t.exited, 30_000, undefined);
   await b.t.kill();
   await endServers(b.runtime);
-  const again = new TestTerminal([process.execPath, builtBaton(), b.work], { cols: 110, rows: 60, cwd: ROOT, env: b.env });
-  try {
+  again = new TestTerminal([process.execPath, builtBaton(), b.work], { cols: 110, rows: 60, cwd: ROOT, env: b.env });
+  {
     await again.waitFor('Open it again?', TURN_MS, 'the offer to restore the tab');
     again.type('y');
     await again.waitFor('Enter sends', TURN_MS);
@@ -142,10 +148,24 @@ s("baton started again: the tab restored draws its history once, from baton's lo
     await again.waitFor('echo: sixth (previous: [[shell echo from-the-terminal]])', TURN_MS, 'the agent remembered its session');
     await until(() => transcript().filter((e) => e.kind === 'user_message').length === 7, 'the new message recorded');
     assert.is(transcript().filter((e) => e.kind === 'agent_text' && String(e.text).includes('echo: fourth')).length, 1, 'no history recorded twice');
-  } finally {
-    await again.kill();
-    await endServers(b.runtime);
   }
+});
+
+s('prefix ! answers a tab waiting in the background without going to it', async () => {
+  const t = again!;
+  await say(t, `seventh [[write ${join(b.work, 'background.txt')} answered from afar]]`);
+  await t.waitFor(' y  Allow once', TURN_MS);
+  t.press('C-b');
+  t.type('c');
+  await pickEntry(t, 'ACP fixture agent (baton view)');
+  await t.waitFor(/2:ACP fixture agent.*\n(.*\n)*─ ACP fixture agent · Enter sends/, TURN_MS, 'the second tab in front, ready');
+  t.press('C-b');
+  t.type('!');
+  await t.waitFor('asks: Write', 5000, 'the approval overlay');
+  assert.match(t.screenText(), 'enter  go to the tab');
+  t.type('y');
+  await until(() => existsSync(join(b.work, 'background.txt')), 'the background tab allowed the write', TURN_MS);
+  assert.match(t.screenText(), /2:ACP fixture agent/, 'still on the second tab');
 });
 
 s.run();
