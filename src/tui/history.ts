@@ -10,6 +10,7 @@ import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
 import type { IBufferCell, IBufferLine } from './xterm.js';
 import { heldLineView, rawLineView, type HeldLine, type RawLine } from './xterm-lines.js';
 import { heldLineRuns, keptRuns, PACKED, unpackRuns, type LineRuns, type Runs } from './xterm-runs.js';
+import { readBody, scan, StagingRing } from './xterm-staging.js';
 
 /**
  * One compacted line: its text when it is a single default-attribute run that does not
@@ -107,8 +108,8 @@ export function paintArchived(l: ArchivedLine, dest: BlessedRow, x0: number, wid
   return changed;
 }
 
-const isRaw = (l: HistoryLine): l is RawLine => typeof l === 'object' && 'kind' in l && l.kind === 'raw';
-const isHeld = (l: HistoryLine): l is HeldLine => typeof l === 'object' && 'kind' in l && l.kind === 'held';
+const isRaw = (l: HistoryLine | number): l is RawLine => typeof l === 'object' && 'kind' in l && l.kind === 'raw';
+const isHeld = (l: HistoryLine | number): l is HeldLine => typeof l === 'object' && 'kind' in l && l.kind === 'held';
 
 /** A line not compacted yet, read through the public line interface. */
 export function uncompacted(l: HistoryLine): IBufferLine | undefined {
@@ -135,12 +136,16 @@ export function historyWrapped(l: HistoryLine): boolean {
  * start (so a line's number, dropped + index, never changes).
  */
 export class History {
-  private ring: (HistoryLine | undefined)[] = [];
+  /** A number is the offset of a line staged during a flood (see xterm-staging.ts). */
+  private ring: (HistoryLine | number | undefined)[] = [];
   private head = 0;
   private count = 0;
   /** Lines at the ring's end not compacted yet. */
   private uncompacted = 0;
   dropped = 0;
+  /** Where lines wait during a flood, while there are any. */
+  private staging: StagingRing | undefined;
+  private stagedLines = 0;
 
   /**
    * `release` gets held lines back once they are compacted or evicted. At most `maxPending`
@@ -163,6 +168,11 @@ export class History {
     return this.uncompacted;
   }
 
+  /** Lines staged during a flood, compacted by compact() once it has the pending ones done. */
+  get staged(): number {
+    return this.stagedLines;
+  }
+
   private slot(i: number): number {
     return (this.head + i) % this.cap;
   }
@@ -175,7 +185,8 @@ export class History {
     }
     if (this.count === this.cap) {
       const gone = this.ring[this.head]!;
-      if (isHeld(gone)) this.release(gone);
+      if (typeof gone === 'number') this.stagedLines--;
+      else if (isHeld(gone)) this.release(gone);
       if (this.uncompacted === this.count) this.uncompacted--;
       this.ring[this.head] = l;
       this.head = (this.head + 1) % this.cap;
@@ -185,26 +196,64 @@ export class History {
       this.count++;
     }
     if (typeof l === 'object' && 'kind' in l) this.uncompacted++;
-    if (this.cell && this.uncompacted > this.maxPending) this.compact(this.uncompacted - this.maxPending, this.cell);
+    if (this.cell && this.uncompacted > this.maxPending) this.compact(this.uncompacted - this.maxPending, this.cell, true);
   }
 
-  /** Compact up to `max` pending lines, oldest first; returns how many were compacted. */
-  compact(max: number, cell: IBufferCell): number {
+  /**
+   * Compact up to `max` lines, oldest first: pending ones, then (when not `flooding`) staged
+   * ones; returns how many. A flood stages what it can instead (see xterm-staging.ts): most
+   * of its lines fall off the end before anyone could look at them.
+   */
+  compact(max: number, cell: IBufferCell, flooding = false): number {
     const n = Math.min(max, this.uncompacted);
     for (let k = 0; k < n; k++) {
       const s = this.slot(this.count - this.uncompacted);
       const l = this.ring[s]!;
       if (isHeld(l)) {
-        this.ring[s] = heldLineRuns(l, cell, cellAttr, DEFAULT_ATTR);
+        const at = flooding ? this.stage(l, cell) : undefined;
+        this.ring[s] = at ?? heldLineRuns(l, cell, cellAttr, DEFAULT_ATTR);
         this.release(l);
       } else if (isRaw(l)) this.ring[s] = archiveLine(rawLineView(l), cell);
       this.uncompacted--;
     }
-    return n;
+    if (flooding) return n;
+    let settled = 0;
+    while (n + settled < max && this.staging?.dropOldest()) settled++;
+    if (this.staging && this.staging.records === 0) this.staging = undefined;
+    return n + settled;
+  }
+
+  /** The staged record's offset for the line being compacted (the oldest pending), or undefined when it cannot be staged. */
+  private stage(l: HeldLine, cell: IBufferCell): number | undefined {
+    const body = scan(l, cell, cellAttr, DEFAULT_ATTR);
+    if (body === 0) return undefined;
+    this.staging ??= new StagingRing((at) => this.unstage(at));
+    const at = this.staging.stage(this.dropped + this.count - this.uncompacted, body);
+    if (at < 0) return undefined;
+    this.stagedLines++;
+    return at;
+  }
+
+  /** A staged record is written over or settled: its line, if still kept, gets its compacted form. */
+  private unstage(at: number): void {
+    const staging = this.staging!;
+    const i = (staging.lineOf(at) - this.dropped) >>> 0;
+    if (i >= this.count) return;
+    const s = this.slot(i);
+    if (this.ring[s] !== at) return;
+    this.ring[s] = readBody(staging.buf, staging.bodyAt(at), DEFAULT_ATTR);
+    this.stagedLines--;
   }
 
   get(i: number): HistoryLine | undefined {
-    return i >= 0 && i < this.count ? this.ring[this.slot(i)] : undefined;
+    if (i < 0 || i >= this.count) return undefined;
+    const s = this.slot(i);
+    const l = this.ring[s];
+    if (typeof l !== 'number') return l;
+    const line = readBody(this.staging!.buf, this.staging!.bodyAt(l), DEFAULT_ATTR);
+    this.ring[s] = line;
+    this.stagedLines--;
+    return line;
   }
 
   clear(): void {
@@ -213,6 +262,8 @@ export class History {
       if (isHeld(l)) this.release(l);
     }
     this.dropped += this.count;
+    this.staging = undefined;
+    this.stagedLines = 0;
     this.ring = [];
     this.head = 0;
     this.count = 0;

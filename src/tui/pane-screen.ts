@@ -139,7 +139,7 @@ export class PaneScreen implements LineSource {
     this.compactTimer = undefined;
     if (this.disposed) return;
     this.history.compact(COMPACT_BATCH, this.archiveCell);
-    if (this.history.pending > 0) this.compactTimer = setTimeout(() => this.compactSome(), 0);
+    if (this.history.pending + this.history.staged > 0) this.compactTimer = setTimeout(() => this.compactSome(), 0);
   }
 
   // ---- lines by absolute number: archived history, then the emulator's buffer ----

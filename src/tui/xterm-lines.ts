@@ -95,3 +95,42 @@ export function heldLineView(h: HeldLine): IBufferLine {
 
 /** A cell to decode raw lines into when the caller has none. */
 const nullCell: IBufferCell = scratchCell();
+
+/** A cell's character (content word; 0 when the cell is empty), and its background colour's mode (bg word). */
+const CODEPOINT_MASK = 0x3fffff;
+const BG_COLOR_MODE = 0x3000000;
+
+/**
+ * How many cells of a line are used: up to the last with a character or a background colour
+ * (xterm's getNoBgTrimmedLength, which every line scrolled into the history pays for across
+ * its blank tail), looking at four cells a step.
+ */
+export function usedCells(data: Uint32Array, cols: number): number {
+  let e = cols - 1;
+  for (; e >= 3; e -= 4) {
+    const i = e * CELL_WORDS;
+    if (
+      ((data[i]! | data[i - 3]! | data[i - 6]! | data[i - 9]!) & CODEPOINT_MASK) |
+      ((data[i + 2]! | data[i - 1]! | data[i - 4]! | data[i - 7]!) & BG_COLOR_MODE)
+    )
+      break;
+  }
+  for (; e >= 0; e--) {
+    const i = e * CELL_WORDS;
+    if (data[i]! & CODEPOINT_MASK || data[i + 2]! & BG_COLOR_MODE) return e + (data[i]! >> 22);
+  }
+  return 0;
+}
+
+/** Loads cell `x` of a held line, whose words the caller has read, into `cell` (as getCell would), for attrOf. */
+export function loadHeldCell(cell: IBufferCell, l: InternalLine, x: number, content: number, fg: number, bg: number): void {
+  const c = cell as unknown as InternalCell;
+  c.content = content;
+  c.fg = fg;
+  c.bg = bg;
+  if (bg & HAS_EXTENDED) {
+    const ext = l._extendedAttrs[x];
+    if (ext) c.extended = ext;
+    else c.bg &= ~HAS_EXTENDED;
+  }
+}

@@ -4,8 +4,8 @@
 // line and cell fields, and nothing outside these xterm*.ts files does.
 
 import type { IBufferCell } from './xterm.js';
-import { CELL_WORDS, HAS_EXTENDED, IS_COMBINED, type InternalCell } from './xterm-cells.js';
-import type { HeldLine } from './xterm-lines.js';
+import { CELL_WORDS, HAS_EXTENDED, IS_COMBINED } from './xterm-cells.js';
+import { loadHeldCell, usedCells, type HeldLine } from './xterm-lines.js';
 
 /** Runs of [attr, text | cells, attr, text | cells, ...]. */
 export type Runs = (number | string | string[])[];
@@ -68,12 +68,11 @@ export function unpackRuns(s: string): Runs {
 export function heldLineRuns(h: HeldLine, cell: IBufferCell, attrOf: (cell: IBufferCell) => number, defaultAttr: number): LineRuns {
   const l = h.line;
   const data = l._data;
-  const end = l.getNoBgTrimmedLength ? l.getNoBgTrimmedLength() : l.getTrimmedLength();
+  const end = usedCells(data, l.length);
   if (scratch16.length < end) {
     scratch16 = new Uint16Array(end * 2);
     scratch8 = Buffer.alloc(end * 2);
   }
-  const c = cell as unknown as InternalCell;
   let runs: Runs | undefined;
   let fg = -1;
   let bg = -1;
@@ -90,15 +89,9 @@ export function heldLineRuns(h: HeldLine, cell: IBufferCell, attrOf: (cell: IBuf
     const f = data[i + 1]!;
     const b = data[i + 2]!;
     if (f !== fg || b !== bg || b & HAS_EXTENDED) {
-      c.content = content;
-      c.fg = f;
-      c.bg = b;
-      if (b & HAS_EXTENDED) {
-        const ext = l._extendedAttrs[x];
-        if (ext) c.extended = ext;
-        else c.bg &= ~HAS_EXTENDED;
-      }
-      const a = attrOf(cell);
+      loadHeldCell(cell, l, x, content, f, b);
+      // Colour words of 0 are the default cell: `defaultAttr` is attrOf of such a cell.
+      const a = f === 0 && b === 0 ? defaultAttr : attrOf(cell);
       fg = f;
       bg = b;
       if (a !== attr) {
