@@ -1,19 +1,17 @@
 // Where Claude Code keeps its state for one baton account, and where a session's own log
-// is: CLAUDE_CONFIG_DIR (an account's is `$XDG_CONFIG_HOME/baton/accounts/claude/<account>`,
+// is: CLAUDE_CONFIG_DIR (an account's is `$BATON_HOME/accounts/claude/<account>`,
 // else the user's own CLAUDE_CONFIG_DIR, else ~/.claude), then
 // `projects/<project slug>/<session id>.jsonl`. The slug is Claude Code 2.1's own rule (every
 // character outside [A-Za-z0-9] becomes "-"; past 200 characters, cut and suffixed with a
 // hash), so a log is found without listing every project. Lookups and the account dir only:
 // it never writes a session log.
 
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { accountDir } from '../../src/plugins/kit.js';
+import { accountDir, ensureAccountDir } from '../../src/plugins/kit.js';
 
 const SLUG_MAX = 200;
-
-/** `$XDG_CONFIG_HOME/baton/accounts/<driver>/<account>` (XDG default ~/.config). */
 
 /** The CLAUDE_CONFIG_DIR a run uses (an account's, the user's own, or ~/.claude). */
 export function claudeConfigDir(env: NodeJS.ProcessEnv, account?: string): string {
@@ -24,9 +22,7 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv, account?: string): strin
 /** The environment additions that select an account (none without one); creates its dir 0700. */
 export function claudeAccountEnv(env: NodeJS.ProcessEnv, account?: string): Record<string, string> {
   if (!account) return {};
-  const dir = accountDir(env, 'claude', account);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return { CLAUDE_CONFIG_DIR: dir };
+  return { CLAUDE_CONFIG_DIR: ensureAccountDir(env, 'claude', account) };
 }
 
 // Java's String.hashCode over UTF-16 units, as Claude Code computes it for long slugs.

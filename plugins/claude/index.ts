@@ -24,6 +24,7 @@ import { CLAUDE_INSTALL_HINT, CLAUDE_LOGIN_HINT, runClaudeTurn } from './headles
 import { carryClaudeSession } from './carry.js';
 import { ingestClaude } from './ingest.js';
 import { ClaudeLogParser } from './log.js';
+import { claudeLogin, claudeLoginStatus } from './login.js';
 
 const TESTED = '2.1.197';
 
@@ -59,9 +60,11 @@ const driver: DriverDefinition = {
   families: ['claude'],
   testedVersions: TESTED,
   // No defaultModel: without --model, Claude Code uses the model its own account and settings choose.
-  capabilities: { resume: true, fork: true },
+  capabilities: { resume: true, fork: true, accounts: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: claudeLaunch,
+  loginStatus: claudeLoginStatus,
+  login: claudeLogin,
   ingest: ingestClaude,
   statusFromScreen: claudeStatusFromScreen,
   headless: runClaudeTurn,

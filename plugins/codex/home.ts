@@ -1,18 +1,13 @@
 // Where codex keeps its state for one baton account, and where its rollouts are: CODEX_HOME
-// (an account's is `$XDG_CONFIG_HOME/baton/accounts/codex/<account>`, else the user's own
+// (an account's is `$BATON_HOME/accounts/codex/<account>`, else the user's own
 // CODEX_HOME, else ~/.codex) and `sessions/YYYY/MM/DD/rollout-<local time>-<thread id>.jsonl`
 // under it. Lookups only: it never writes a rollout, and it lists a few day folders rather
 // than walking the whole session tree.
 
-import { mkdirSync, openSync, readSync, closeSync, readdirSync } from 'node:fs';
+import { openSync, readSync, closeSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { accountDir } from '../../src/plugins/kit.js';
-
-/** Creates an account's directory (0700) if it is missing. */
-export function ensureDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-}
+import { accountDir, ensureAccountDir } from '../../src/plugins/kit.js';
 
 /** The CODEX_HOME a run uses. */
 export function codexHome(env: NodeJS.ProcessEnv, account?: string): string {
@@ -23,9 +18,7 @@ export function codexHome(env: NodeJS.ProcessEnv, account?: string): string {
 /** The environment additions that select an account (none without one). */
 export function codexAccountEnv(env: NodeJS.ProcessEnv, account?: string): Record<string, string> {
   if (!account) return {};
-  const dir = accountDir(env, 'codex', account);
-  ensureDir(dir);
-  return { CODEX_HOME: dir };
+  return { CODEX_HOME: ensureAccountDir(env, 'codex', account) };
 }
 
 function list(dir: string): string[] {

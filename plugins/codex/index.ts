@@ -12,6 +12,7 @@ import { codexHome } from './home.js';
 import { codexSessionLogPath, ingestCodex, readCodexSession } from './ingest.js';
 import { codexLaunch } from './launch.js';
 import { codexStatusFromScreen } from './screen.js';
+import { codexLogin, codexLoginStatus } from './login.js';
 
 export const CODEX_TESTED_VERSIONS = '0.171.x';
 
@@ -33,9 +34,11 @@ export const driver: CodexDriver = {
   testedVersions: CODEX_TESTED_VERSIONS,
   // A bracketed paste and its Enter in one write submit it (9/9 first-try, tui-delivery): no
   // moment between them in which codex reads a fast burst and takes the Enter for a new line.
-  capabilities: { resume: true, fork: true, enterWithPaste: true },
+  capabilities: { resume: true, fork: true, enterWithPaste: true, accounts: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: codexLaunch,
+  loginStatus: codexLoginStatus,
+  login: codexLogin,
   ingest: ingestCodex,
   statusFromScreen: codexStatusFromScreen,
   headless: runCodexTurn,

@@ -1,6 +1,6 @@
 // Where gemini keeps its state for one baton account, and where its chat logs are. Gemini
 // 0.61 puts `.gemini/` under GEMINI_CLI_HOME (an account's is
-// `$XDG_CONFIG_HOME/baton/accounts/gemini/<account>`), else under HOME; a project's chats
+// `$BATON_HOME/accounts/gemini/<account>`), else under HOME; a project's chats
 // are `.gemini/tmp/<slug>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`, the slug mapped from
 // the project directory in `.gemini/projects.json`, and each log's header names the project
 // by sha256 of its path. Lookups only, except seeding a new baton account's settings; it never
@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { accountDir } from '../../src/plugins/kit.js';
+import { accountDir, ensureAccountDir } from '../../src/plugins/kit.js';
 
 /** The `.gemini` directory a run uses. */
 export function geminiDir(env: NodeJS.ProcessEnv, account?: string): string {
@@ -21,11 +21,14 @@ export function geminiDir(env: NodeJS.ProcessEnv, account?: string): string {
 /**
  * The environment additions that select an account (none without one). A new account's
  * `.gemini/settings.json` is seeded with session retention off, so gemini's cleanup never
- * deletes a session baton means to resume; an existing file is never touched.
+ * deletes a session baton means to resume; an existing file is never touched. Gemini keeps
+ * a Google login in the OS keychain when there is one, under one name for every home
+ * ("gemini-cli-oauth"), so two accounts would share it: GEMINI_FORCE_FILE_STORAGE puts it in
+ * the account's own `.gemini/gemini-credentials.json` instead.
  */
 export function geminiAccountEnv(env: NodeJS.ProcessEnv, account?: string): Record<string, string> {
   if (!account) return {};
-  const dir = accountDir(env, 'gemini', account);
+  const dir = ensureAccountDir(env, 'gemini', account);
   mkdirSync(join(dir, '.gemini'), { recursive: true, mode: 0o700 });
   try {
     writeFileSync(join(dir, '.gemini', 'settings.json'), `${JSON.stringify({ general: { sessionRetention: { enabled: false } } }, null, 2)}\n`, {
@@ -35,7 +38,7 @@ export function geminiAccountEnv(env: NodeJS.ProcessEnv, account?: string): Reco
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  return { GEMINI_CLI_HOME: dir };
+  return { GEMINI_CLI_HOME: dir, GEMINI_FORCE_FILE_STORAGE: 'true' };
 }
 
 function list(dir: string): string[] {

@@ -11,6 +11,7 @@ import { GEMINI_INSTALL_HINT, GEMINI_LOGIN_HINT, runGeminiTurn } from './headles
 import { geminiSessionLogPath, ingestGemini, readGeminiSession } from './ingest.js';
 import { geminiLaunch } from './launch.js';
 import { geminiStatusFromScreen } from './screen.js';
+import { geminiLogin, geminiLoginStatus } from './login.js';
 
 export const GEMINI_TESTED_VERSIONS = '0.61.x';
 
@@ -29,9 +30,11 @@ export const driver: DriverDefinition = {
   title: 'Gemini CLI',
   families: ['gemini'],
   testedVersions: GEMINI_TESTED_VERSIONS,
-  capabilities: { resume: true, fork: false },
+  capabilities: { resume: true, fork: false, accounts: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: geminiLaunch,
+  loginStatus: geminiLoginStatus,
+  login: geminiLogin,
   ingest: ingestGemini,
   statusFromScreen: geminiStatusFromScreen,
   headless: runGeminiTurn,

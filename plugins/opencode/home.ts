@@ -1,7 +1,7 @@
 // Where opencode keeps its state for one baton account, and how baton's settings reach it.
 // opencode follows the XDG base dirs: credentials (auth.json) and the session database
 // (opencode.db) under `$XDG_DATA_HOME/opencode`, config under `$XDG_CONFIG_HOME/opencode`.
-// A baton account is `$XDG_CONFIG_HOME/baton/accounts/opencode/<account>` with `data/` and
+// A baton account is `$BATON_HOME/accounts/opencode/<account>` with `data/` and
 // `config/` in it, selected by pointing those two variables there. Settings go through
 // opencode's own variables, merged over what the user already set: OPENCODE_CONFIG_CONTENT
 // (the model) and OPENCODE_PERMISSION (headless approvals). Lookups and env only: it never
@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { accountDir as sharedAccountDir } from '../../src/plugins/kit.js';
+import { accountDir as sharedAccountDir, ensureAccountDir } from '../../src/plugins/kit.js';
 
 export const OPENCODE_VERSION = '1.18.33';
 export const OPENCODE_INSTALL_HINT = `npm install -g opencode-ai@${OPENCODE_VERSION}`;
@@ -20,7 +20,7 @@ export const OPENCODE_LOGIN_HINT =
 const abs = (p: string | undefined): string | undefined => (p && isAbsolute(p) ? p : undefined);
 const home = (env: NodeJS.ProcessEnv) => env.HOME || homedir();
 
-/** `$XDG_CONFIG_HOME/baton/accounts/opencode/<account>` (XDG default ~/.config). */
+/** `$BATON_HOME/accounts/opencode/<account>`. */
 export function accountDir(env: NodeJS.ProcessEnv, account: string): string {
   return sharedAccountDir(env, 'opencode', account);
 }
@@ -28,7 +28,7 @@ export function accountDir(env: NodeJS.ProcessEnv, account: string): string {
 /** The environment additions that select an account (none without one); creates its dirs (0700). */
 export function opencodeAccountEnv(env: NodeJS.ProcessEnv, account?: string): Record<string, string> {
   if (!account) return {};
-  const dir = accountDir(env, account);
+  const dir = ensureAccountDir(env, 'opencode', account);
   const out = { XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'config') };
   for (const d of Object.values(out)) mkdirSync(d, { recursive: true, mode: 0o700 });
   return out;

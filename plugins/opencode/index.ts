@@ -12,6 +12,7 @@ import { OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT } from './home.js';
 import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './ingest.js';
 import { opencodeLaunch } from './launch.js';
 import { opencodeStatusFromScreen } from './screen.js';
+import { opencodeLogin, opencodeLoginStatus } from './login.js';
 
 export const OPENCODE_TESTED_VERSIONS = '1.18.x';
 
@@ -23,9 +24,11 @@ export const driver: DriverDefinition = {
   families: ['claude', 'gpt', 'gemini', 'qwen'],
   testedVersions: OPENCODE_TESTED_VERSIONS,
   // A bracketed paste and its Enter in one write submit it (9/9 first-try, tui-delivery).
-  capabilities: { resume: true, fork: true, enterWithPaste: true },
+  capabilities: { resume: true, fork: true, enterWithPaste: true, accounts: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: opencodeLaunch,
+  loginStatus: opencodeLoginStatus,
+  login: opencodeLogin,
   ingest: ingestOpencode,
   statusFromScreen: opencodeStatusFromScreen,
   headless: runOpencodeTurn,

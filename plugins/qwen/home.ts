@@ -1,6 +1,6 @@
 // Where Qwen Code 0.15 keeps its state for one baton account and its chat logs, and the one
 // setting baton always forces. QWEN_HOME holds config (an account's is
-// `$XDG_CONFIG_HOME/baton/accounts/qwen/<account>`, else the user's own QWEN_HOME, else
+// `$BATON_HOME/accounts/qwen/<account>`, else the user's own QWEN_HOME, else
 // ~/.qwen); chats live under QWEN_RUNTIME_DIR (default: QWEN_HOME) in
 // `projects/<cwd, every char outside [A-Za-z0-9] as "-">/chats/<session id>.jsonl`.
 // Auto-update: qwen's TUI runs `npm install -g` of its latest release on start unless
@@ -12,13 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { accountDir, configBase } from '../../src/plugins/kit.js';
+import { accountDir, configBase, ensureAccountDir } from '../../src/plugins/kit.js';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** Qwen Code's settings schema version in 0.15 (it migrates and rewrites older files). */
 const SETTINGS_VERSION = 4;
 
-/** `$XDG_CONFIG_HOME/baton/accounts/qwen/<account>` (XDG default ~/.config). */
+/** `$BATON_HOME/accounts/qwen/<account>`. */
 export function qwenAccountDir(env: NodeJS.ProcessEnv, account: string): string {
   return accountDir(env, 'qwen', account);
 }
@@ -109,9 +109,7 @@ export function writeSystemSettings(env: NodeJS.ProcessEnv): string {
 export function qwenRunEnv(env: NodeJS.ProcessEnv, account?: string): Record<string, string> {
   const out: Record<string, string> = { QWEN_CODE_SYSTEM_SETTINGS_PATH: writeSystemSettings(env) };
   if (account) {
-    const dir = qwenAccountDir(env, account);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    out.QWEN_HOME = dir;
+    out.QWEN_HOME = ensureAccountDir(env, 'qwen', account);
   }
   return out;
 }

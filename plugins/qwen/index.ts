@@ -23,6 +23,7 @@ import { ingestQwen } from './ingest.js';
 import { QwenLogParser } from './log.js';
 import { qwenLaunch } from './launch.js';
 import { qwenStatusFromScreen } from './screen.js';
+import { qwenLogin, qwenLoginStatus } from './login.js';
 
 const TESTED = '0.15.10';
 
@@ -59,9 +60,11 @@ const driver: DriverDefinition = {
   families: ['qwen'],
   testedVersions: TESTED,
   // No defaultModel: without --model, Qwen Code uses the model its own settings or OPENAI_MODEL name.
-  capabilities: { resume: true, fork: false },
+  capabilities: { resume: true, fork: false, accounts: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: qwenLaunch,
+  loginStatus: qwenLoginStatus,
+  login: qwenLogin,
   ingest: ingestQwen,
   statusFromScreen: qwenStatusFromScreen,
   headless: runQwenTurn,

@@ -50,7 +50,12 @@ export interface DriverEnv {
 export interface LaunchOptions extends DriverEnv {
   cwd: string;
   model?: string;
-  /** An account name: isolates the CLI's config through its own variable (CLAUDE_CONFIG_DIR, CODEX_HOME, ...). */
+  /**
+   * A baton account (capabilities.accounts): the CLI's config isolated in
+   * `$BATON_HOME/accounts/<driver>/<account>` (kit's ensureAccountDir) through its own
+   * variable (CLAUDE_CONFIG_DIR, CODEX_HOME, ...). Absent: the CLI's own configuration, which
+   * baton calls the account `default` (never passed as a name).
+   */
   account?: string;
   /** Native session id to resume. */
   resume?: string;
@@ -243,6 +248,26 @@ export interface Capabilities {
    * take an Enter that arrives with the paste as part of it, or as a new line.
    */
   enterWithPaste?: boolean;
+  /**
+   * Honours `account` everywhere it is given (launch, headless, ingest, readSession, login,
+   * loginStatus): each account's config, credentials and sessions live apart. Default:
+   * false, and baton then refuses an account for the driver rather than run it unisolated.
+   */
+  accounts: boolean;
+}
+
+/** Which account a call is about: a baton account's name, or none for the CLI's own configuration. */
+export interface AccountOptions extends DriverEnv {
+  account?: string;
+}
+
+/** Whether an account is logged in, read from what the CLI itself stores (never by asking a server). */
+export interface LoginStatus {
+  loggedIn: boolean;
+  /** How, in a few words: "Claude account (OAuth)", "API key (auth.json)", "ANTHROPIC_API_KEY in the environment". */
+  method?: string;
+  /** The file the answer was read from (or would be, when logged out). */
+  source?: string;
 }
 
 /** What `launch()` of a DriverDefinition returns: `env` may be left out (no additions). */
@@ -323,4 +348,14 @@ export interface DriverParts {
    * cwd, model and account. Absent: the agent speaks no ACP baton knows.
    */
   acp?(opts: DriverEnv & { cwd: string; model?: string; account?: string }): AcpAgentDecl;
+  /**
+   * Whether `account` is logged in, by what the CLI itself stores there (its credentials
+   * file, its settings) and the environment it would run in. Reads only; no process, no network.
+   */
+  loginStatus?(opts: AccountOptions): Promise<LoginStatus>;
+  /**
+   * The CLI's own login for `account`: argv + env, run in the user's terminal (or a tab).
+   * It must never take a secret on its command line.
+   */
+  login?(opts: AccountOptions & { cwd: string }): LaunchSpecDefinition;
 }

@@ -9,7 +9,7 @@
 
 export * from './api.js';
 export { BatonError, EXIT, badInput, type ExitCode } from '../errors.js';
-export { accountDir, configBase } from './account-dir.js';
+export { accountDir, accountsRoot, checkAccountName, configBase, DEFAULT_ACCOUNT, ensureAccountDir } from './account-dir.js';
 export { acpDriver, runAcpTurn, type AcpAgentDecl, type AcpTurnOptions } from './acp-harness.js';
 export { acpForkSession } from './acp-fork-session.js';
 export { detectCli, type CliFacts } from './detect-cli.js';
@@ -18,6 +18,7 @@ export { ambiguousLogs, firstNewLog, tailLogOnceFound, type FoundLogTail, type L
 export { briefAndMessage } from './handoff-file.js';
 export { cannotStartCli, lastLines, resumeHonoured, runHeadlessProcess, type HeadlessExit, type HeadlessProcessOptions } from './headless-process.js';
 export { readJsonlFile } from './json-lines.js';
+export { hasText, loginFromEnv, readJsonObject } from './login-files.js';
 export { tailJsonl, tailLines, type LogTail, type TailJsonlOptions, type TailLinesOptions } from './log-tail.js';
 export {
   alive,

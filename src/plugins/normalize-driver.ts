@@ -8,7 +8,7 @@
 import type { Capabilities, DetectResult, Detection, DriverDefinition, DriverParts, HarnessDriver, LaunchSpec, LaunchSpecDefinition } from './api.js';
 import { versionInRange } from './version-range.js';
 
-export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false };
+export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: false };
 
 /**
  * `found` with the verdict on `range`: untestedVersion set (to the range) only when the
@@ -37,6 +37,7 @@ const METHODS = [
   'canFork',
   'carrySession',
   'acp',
+  'loginStatus',
 ] as const satisfies readonly (keyof DriverParts)[];
 
 /** The HarnessDriver for a definition that passed driverProblems(). */
@@ -54,6 +55,7 @@ export function normalizeDriver(def: DriverDefinition): HarnessDriver {
       tabSession: caps.tabSession ?? DEFAULT_CAPABILITIES.tabSession,
       tab: caps.tab ?? DEFAULT_CAPABILITIES.tab,
       enterWithPaste: caps.enterWithPaste ?? DEFAULT_CAPABILITIES.enterWithPaste,
+      accounts: caps.accounts ?? DEFAULT_CAPABILITIES.accounts,
     },
     detect: async (opts) => withTestedRange(await def.detect(opts), def.testedVersions),
     launch: (opts) => {
@@ -61,6 +63,10 @@ export function normalizeDriver(def: DriverDefinition): HarnessDriver {
       return isThenable<LaunchSpecDefinition>(spec) ? Promise.resolve(spec).then(completeSpec) : completeSpec(spec);
     },
   };
+  if (typeof def.login === 'function') {
+    const login = def.login.bind(def);
+    driver.login = (opts) => completeSpec(login(opts));
+  }
   const methods = driver as unknown as Record<string, unknown>;
   for (const key of METHODS) {
     const fn = (def as unknown as Record<string, unknown>)[key];

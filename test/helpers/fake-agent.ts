@@ -133,7 +133,7 @@ export function fakeDriver(term: FakeTerminal, o: FakeDriverOptions = {}): Harne
     name: o.name ?? 'fake',
     title: o.title ?? 'Fake CLI',
     families: [],
-    capabilities: { resume: false, fork: false, tabSession: true, tab: true, ...o.capabilities },
+    capabilities: { resume: false, fork: false, tabSession: true, tab: true, accounts: false, ...o.capabilities },
     detect: async () => ({ installed: !o.missing, installHint: 'written by test/helpers/fake-agent.ts' }),
     launch: (opts) => {
       o.launched?.push(opts);

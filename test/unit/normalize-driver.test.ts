@@ -25,14 +25,14 @@ s('left out: no families, no resume, no fork, tabSession true, no env additions'
   assert.equal(driverProblems(def), []);
   const d = normalizeDriver(def);
   assert.equal(d.families, []);
-  assert.equal(d.capabilities, { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false });
+  assert.equal(d.capabilities, { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: false });
   assert.equal(d.launch(opts), { command: 'min', args: [], env: {}, cwd: '/w' });
 });
 
 s('given: kept as written; a partial capabilities object gets the rest from the defaults', () => {
   const d = normalizeDriver(minimal({ families: ['qwen'], capabilities: { resume: true, tabSession: false } }));
   assert.equal(d.families, ['qwen']);
-  assert.equal(d.capabilities, { resume: true, fork: false, tabSession: false, tab: true, enterWithPaste: false });
+  assert.equal(d.capabilities, { resume: true, fork: false, tabSession: false, tab: true, enterWithPaste: false, accounts: false });
   assert.is(
     normalizeDriver(minimal({ capabilities: { enterWithPaste: true } })).capabilities.enterWithPaste,
     true,
@@ -46,7 +46,7 @@ s('given: kept as written; a partial capabilities object gets the rest from the 
 s('capability fields baton does not read (planMode, submit, anything newer) pass validation and are left out', () => {
   const legacy = { ...minimal(), capabilities: { resume: true, fork: true, planMode: true, submit: 'paste', modes: ['plan'] } };
   assert.equal(driverProblems(legacy), []);
-  assert.equal(normalizeDriver(legacy as DriverDefinition).capabilities, { resume: true, fork: true, tabSession: true, tab: true, enterWithPaste: false });
+  assert.equal(normalizeDriver(legacy as DriverDefinition).capabilities, { resume: true, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: false });
   // The fields baton does read are still checked.
   assert.equal(driverProblems({ ...minimal(), capabilities: { resume: 'yes' } }), ['capabilities.resume: expected true or false, got "yes"']);
   assert.equal(driverProblems({ ...minimal(), capabilities: 3 }), ['capabilities: expected an object, got 3']);
@@ -99,6 +99,23 @@ s('a driver that is a class instance keeps its prototype methods and its `this`;
   assert.is(d.statusFromScreen!([]), 'idle');
   assert.is((d as unknown as { endDaemons(): string }).endDaemons(), 'extra');
   assert.is(d.headless, undefined);
+});
+
+s("accounts: off unless declared; login's env filled in like a launch's, loginStatus kept; a login that is no function is a problem", async () => {
+  assert.is(normalizeDriver(minimal()).capabilities.accounts, false);
+  assert.is(normalizeDriver(minimal()).login, undefined);
+  const def = minimal({
+    capabilities: { accounts: true },
+    login: ({ cwd, account }) => ({ command: 'min', args: ['login', account ?? 'own'], cwd }),
+    loginStatus: async ({ account }) => ({ loggedIn: account === 'work' }),
+  });
+  assert.equal(driverProblems(def), []);
+  const d = normalizeDriver(def);
+  assert.is(d.capabilities.accounts, true);
+  assert.equal(d.login!({ env: {}, cwd: '/w', account: 'work' }), { command: 'min', args: ['login', 'work'], cwd: '/w', env: {} });
+  assert.equal(await d.loginStatus!({ env: {}, account: 'work' }), { loggedIn: true });
+  assert.equal(driverProblems({ ...minimal(), login: 'claude auth login' }), ['login: expected a function, got "claude auth login"']);
+  assert.equal(driverProblems({ ...minimal(), capabilities: { accounts: 'yes' } }), ['capabilities.accounts: expected true or false, got "yes"']);
 });
 
 s.run();

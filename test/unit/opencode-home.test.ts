@@ -19,8 +19,8 @@ s('data dir: XDG_DATA_HOME, else ~/.local/share; an account has its own data and
   assert.is(opencodeDataDir({ HOME: dir, XDG_DATA_HOME: join(dir, 'd') }), join(dir, 'd/opencode'));
   // A relative XDG dir is ignored, as the spec says.
   assert.is(opencodeDataDir({ HOME: dir, XDG_DATA_HOME: 'rel' }), join(dir, '.local/share/opencode'));
-  const env = { HOME: dir, XDG_CONFIG_HOME: join(dir, 'cfg') };
-  const acct = join(dir, 'cfg/baton/accounts/opencode/work');
+  const env = { HOME: dir, BATON_HOME: join(dir, 'bh') };
+  const acct = join(dir, 'bh/accounts/opencode/work');
   assert.is(accountDir(env, 'work'), acct);
   assert.equal(opencodeAccountEnv(env, 'work'), { XDG_DATA_HOME: join(acct, 'data'), XDG_CONFIG_HOME: join(acct, 'config') });
   assert.is(statSync(join(acct, 'data')).mode & 0o777, 0o700);
