@@ -3,7 +3,7 @@
 
 import type { Argv } from './yargs.js';
 import { badInput, noSuchEntry } from '../errors.js';
-import { lastSegmentOf, prepareBrief } from '../conversation/prepare-brief.js';
+import { lastSegmentOf, prepareBrief, type BriefTarget } from '../conversation/prepare-brief.js';
 import { briefMaxCharsFromEnv, parseBriefMaxChars } from '../transcript/settings.js';
 import { readConversation, resolveHome } from '../transcript/store.js';
 import type { Transcript } from '../transcript/transcript.js';
@@ -47,7 +47,7 @@ export function registerBrief(y: Argv, io: Io): Argv {
         const upto = parseSeq(a.upto, t, '--upto');
         catalog = await agentCatalog(io);
         const target = a.to
-          ? catalog.target(a.to, lastSegmentOf(t.segments, a.to)?.model)
+          ? accountTarget(catalog.target(a.to, lastSegmentOf(t.segments, a.to)?.model), lastSegmentOf(t.segments, a.to)?.account)
           : { harness: 'next-agent', model: 'default', title: 'the next agent', canResume: false };
         const { brief } = await prepareBrief({
           transcript: t,
@@ -75,4 +75,9 @@ export function registerBrief(y: Argv, io: Io): Argv {
       }
     },
   );
+}
+
+/** The target under the account it last ran under here: only that account's session can be resumed. */
+function accountTarget(target: BriefTarget, account: string | undefined): BriefTarget {
+  return account ? { ...target, account } : target;
 }

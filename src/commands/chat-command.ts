@@ -1,9 +1,10 @@
-// `baton chat [--conversation ID | --new] [--agent NAME] [--model M] [--json] [PROMPT | --file PATH | -]`:
+// `baton chat [--conversation ID | --new] [--agent NAME] [--model M] [--account A] [--json] [PROMPT | --file PATH | -]`:
 // one headless turn. Naming an agent other than the conversation's current one is a handoff.
 // The message may come from a file or standard input (message-input.ts), never only argv.
 
 import type { Argv } from './yargs.js';
-import { runChat } from '../conversation/chat.js';
+import { runChat, type ChatResult } from '../conversation/chat.js';
+import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
 import { userAuthor } from '../conversation/user.js';
 import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';
 import { BatonError, EXIT, badInput } from '../errors.js';
@@ -30,6 +31,10 @@ export function registerChat(y: Argv, io: Io): Argv {
         .conflicts('conversation', 'new')
         .option('agent', { alias: 'a', type: 'string', describe: "the agent to run (default: the conversation's current one)" })
         .option('model', { alias: 'm', type: 'string', describe: 'the model to ask the agent for' })
+        .option('account', {
+          type: 'string',
+          describe: "the agent's account to run under (baton accounts list; default: the one it ran under here, else its default account)",
+        })
         .option('json', { type: 'boolean', default: false, describe: 'print the new entries and the conversation id as JSON' })
         .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'let the agent use tools without asking' })
         .option('timeout', { type: 'number', default: 600, describe: 'seconds before the agent is stopped (exit 4)' }),
@@ -43,6 +48,7 @@ interface ChatArgs {
   conversation?: string;
   agent?: string;
   model?: string;
+  account?: string;
   json: boolean;
   yes: boolean;
   timeout: number;
@@ -108,7 +114,16 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
     const cwd = conv.meta.data.cwd;
     const repo = await isRepo(cwd);
     const result = await runChat(
-      { agent: a.agent, model: a.model, prompt, yes: a.yes, timeoutMs: a.timeout * 1000, env: io.env, signal: cancel.signal },
+      {
+        agent: a.agent,
+        model: a.model,
+        ...(a.account !== undefined ? { account: a.account } : {}),
+        prompt,
+        yes: a.yes,
+        timeoutMs: a.timeout * 1000,
+        env: io.env,
+        signal: cancel.signal,
+      },
       {
         conversation: conv,
         registry,
@@ -119,14 +134,18 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
     );
     if (a.json) {
       io.out(
-        jsonText({ conversation: result.conversationId, agent: result.agent, model: result.model, handoff: result.handoff ?? null, entries: result.entries }) +
-          '\n',
+        jsonText({
+          conversation: result.conversationId,
+          agent: result.agent,
+          model: result.model,
+          account: result.account,
+          handoff: result.handoff ?? null,
+          entries: result.entries,
+        }) + '\n',
       );
     } else {
       io.out(stripControls(result.reply) + '\n');
-      io.err(
-        `conversation ${result.conversationId} · ${result.agent} (${result.model})${result.handoff?.from ? ` · handed over from ${result.handoff.from} (${result.handoff.mode})` : ''}\n`,
-      );
+      io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${accountText(result)}${handoffText(result)}\n`);
     }
     if (cancel.signal.aborted) throw cancelled();
   } catch (err) {
@@ -141,4 +160,16 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
     if (failed && !a.conversation) await conv.discardIfUnused();
     else await conv.close();
   }
+}
+
+function accountText(r: ChatResult): string {
+  return r.account === DEFAULT_ACCOUNT ? '' : ` · account ${r.account}`;
+}
+
+/** How the turn took the conversation over, if it did: from another agent, or from another account of this one. */
+function handoffText(r: ChatResult): string {
+  const h = r.handoff;
+  if (!h?.from) return '';
+  if (h.from === r.agent && h.fromAccount !== r.account) return ` · switched to account ${r.account} from ${h.fromAccount} (${h.mode})`;
+  return ` · handed over from ${h.from} (${h.mode})`;
 }

@@ -1,4 +1,4 @@
-// `baton fork ID --at SEQ [--worktree] [--agent NAME] [--name NAME] [--json]`: a new
+// `baton fork ID --at SEQ [--worktree] [--agent NAME] [--account NAME] [--name NAME] [--json]`: a new
 // conversation from ID's history up to SEQ, in a new tab (same directory) or a new git
 // worktree on branch baton/<name>. Prints the new id first (and the worktree and branch),
 // then on stderr whether the fork is native (its first turn forks the agent's own session)
@@ -30,7 +30,7 @@ function describe(io: Io, r: ForkResult): void {
     for (const s of w.skipped) io.err(`baton: warning: .batoninclude: ${s.path}: ${s.reason}\n`);
     if (w.setupOutput !== undefined) io.err('setup command ran\n');
   }
-  const agent = r.agent ? `${r.agent.harness} (${r.agent.model})` : 'the agent of your choice (--agent NAME)';
+  const agent = r.agent ? `${r.agent.harness} (${r.agent.model})${r.account ? `, account ${r.account}` : ''}` : 'the agent of your choice (--agent NAME)';
   if (r.mode === 'native' && r.nativeSession) {
     const n = r.nativeSession;
     io.err(
@@ -54,6 +54,7 @@ export function registerFork(y: Argv, io: Io): Argv {
         .option('at', { type: 'number', demandOption: true, describe: 'the last entry the fork keeps' })
         .option('worktree', { type: 'boolean', default: false, describe: 'fork into a new git worktree on branch baton/<name>, files as they were then' })
         .option('agent', { alias: 'a', type: 'string', describe: 'the agent the fork continues with (default: the one that ran SEQ)' })
+        .option('account', { type: 'string', describe: "the agent's account the fork runs under (another account than SEQ's makes it a replay)" })
         .option('name', { type: 'string', describe: 'with --worktree: branch baton/NAME, directory <repo>-NAME (default: the new id)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }),
     async (a) => {
@@ -65,6 +66,7 @@ export function registerFork(y: Argv, io: Io): Argv {
         const r = await forkConversation(resolveHome(io.env), a.id, a.at, {
           worktree: a.worktree,
           ...(a.agent !== undefined ? { agent: a.agent } : {}),
+          ...(a.account !== undefined ? { account: a.account } : {}),
           ...(a.name !== undefined ? { name: a.name } : {}),
           registry: catalog.registry,
           env: io.env,

@@ -16,6 +16,8 @@ import { BatonError, EXIT } from '../errors.js';
 import { ResumeFailedError, type HarnessDriver, type HeadlessResult } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
+import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
+import { checkRunAccount } from '../plugins/account-store.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
@@ -28,6 +30,8 @@ export interface ChatTurn {
   /** The agent to run; default the conversation's current one. */
   agent?: string;
   model?: string;
+  /** The account to run under (`default`: the CLI's own configuration); default: see handoff-plan's accountFor. */
+  account?: string;
   prompt: string;
   yes: boolean;
   timeoutMs: number;
@@ -52,11 +56,14 @@ export interface ChatResult {
   conversationId: string;
   agent: string;
   model: string;
+  /** The account the agent ran under (`default`: the CLI's own configuration). */
+  account: string;
   /** Entries this turn committed, the handoff included. */
   entries: Entry[];
   /** The agent's text, as one string. */
   reply: string;
-  handoff?: { from: string | null; mode: 'fresh' | 'resume'; briefChars: number };
+  /** `fromAccount`: the account the previous segment ran under (`default` when none). */
+  handoff?: { from: string | null; fromAccount: string; mode: 'fresh' | 'resume'; briefChars: number };
   /** Why the turn ended, when the driver says (`cancelled`: the signal ended it). */
   stopReason?: string;
 }
@@ -109,6 +116,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     registry,
     driver,
     ...(turn.model ? { model: turn.model } : {}),
+    ...(turn.account !== undefined ? { account: turn.account } : {}),
     env: turn.env,
     git: deps.git,
     inTab: false,
@@ -135,6 +143,8 @@ interface TurnRun {
   driver: HarnessDriver;
   name: string;
   model: string;
+  /** The baton account the driver runs under (undefined: the CLI's own configuration). */
+  account: string | undefined;
   /** How many entries there were before the turn: it committed the ones after. */
   before: number;
   /** The newest seq before the user's message: what a fallback's brief covers. */
@@ -157,7 +167,9 @@ async function checkTurn(turn: ChatTurn, deps: ChatDeps): Promise<{ name: string
   if (!name) {
     throw new BatonError('this conversation has no agent yet', EXIT.badInput, `choose one with --agent NAME (known: ${deps.registry.names().join(', ')})`);
   }
-  return { name, driver: await readyDriver(deps.registry, name, turn.signal) };
+  const driver = await readyDriver(deps.registry, name, turn.signal);
+  if (turn.account !== undefined) checkRunAccount(driver, turn.account, turn.env);
+  return { name, driver };
 }
 
 /** Records the handoff, when the plan is a switch, and the user's message with its checkpoint: the turn is under way. */
@@ -167,7 +179,10 @@ async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, nam
   const before = t.entries.length;
   const switchId = randomUUID();
   const h = recordHandoff(conv, plan, switchId);
-  const handoff = h?.kind === 'handoff' ? { from: h.from ? h.from.harness : null, mode: h.mode, briefChars: h.briefChars } : undefined;
+  const handoff =
+    h?.kind === 'handoff'
+      ? { from: h.from ? h.from.harness : null, fromAccount: h.fromAccount ?? DEFAULT_ACCOUNT, mode: h.mode, briefChars: h.briefChars }
+      : undefined;
   const beforeMessageSeq = t.lastSeq;
   const checkpoint = deps.checkpoint ? await deps.checkpoint(t.lastSeq + 1) : undefined;
   t.apply({ type: 'user_text', text: turn.prompt, checkpoint, switchId: plan.switching ? switchId : undefined });
@@ -179,6 +194,7 @@ async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, nam
     driver: plan.driver,
     name,
     model: plan.model,
+    account: plan.account,
     before,
     beforeMessageSeq,
     resume: plan.resume,
@@ -207,6 +223,7 @@ async function runDriver(run: TurnRun, prompt: string): Promise<HeadlessResult> 
           cwd: run.deps.conversation.meta.data.cwd,
           prompt,
           model: model === 'default' ? undefined : model,
+          ...(run.account ? { account: run.account } : {}),
           resume,
           ...(resume && run.fork ? { fork: true } : {}),
           yes: turn.yes,
@@ -291,7 +308,14 @@ async function settle(run: TurnRun, result: HeadlessResult): Promise<ChatResult>
 function done(run: TurnRun, stopReason: string | undefined): ChatResult {
   const entries = run.t.entries.slice(run.before);
   const reply = entries.flatMap((e) => (e.kind === 'agent_text' ? [e.text] : [])).join('\n\n');
-  const r: ChatResult = { conversationId: run.deps.conversation.id, agent: run.name, model: run.model, entries, reply };
+  const r: ChatResult = {
+    conversationId: run.deps.conversation.id,
+    agent: run.name,
+    model: run.model,
+    account: run.account ?? DEFAULT_ACCOUNT,
+    entries,
+    reply,
+  };
   if (run.handoff) r.handoff = run.handoff;
   if (stopReason) r.stopReason = stopReason;
   return r;

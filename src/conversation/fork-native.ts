@@ -33,8 +33,8 @@ export interface NativeQuestion {
   atSeq: number;
   /** The segment that ran the fork point (the fork's current segment). */
   current: Segment | undefined;
-  /** Set when the fork continues with another agent. */
-  switchTo: AgentRef | undefined;
+  /** Set when the fork continues with another agent, or under another account. */
+  switchTo: (AgentRef & { account?: string }) | undefined;
   registry: Registry | undefined;
   /** The fork goes into a git worktree (another directory). */
   worktree: boolean;
@@ -45,6 +45,10 @@ export interface NativeQuestion {
 /** Whether the fork can be native, and from which session; or why it is a replay. */
 export async function planNativeFork(q: NativeQuestion): Promise<NativePlan> {
   const { source: t, atSeq, current } = q;
+  if (q.switchTo?.harness === current?.harness) {
+    // The fork point's session lives in the other account's config, which this one cannot open.
+    return { reason: `it continues under another account (${q.switchTo?.account ?? 'default'}) than the one that ran #${atSeq}` };
+  }
   if (q.switchTo) return { reason: `it continues with another agent (${q.switchTo.harness}) than the one that ran #${atSeq}` };
   if (!current) return { reason: `no agent ran the conversation up to #${atSeq}` };
   if (!q.registry) return { reason: 'no agent drivers were loaded to ask' };

@@ -18,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { badInput, noSuchEntry } from '../errors.js';
+import { checkRunAccount, defaultAccount, driverAccount } from '../plugins/account-store.js';
 import type { HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import { createConversation, readConversation, type OpenConversation } from '../transcript/store.js';
@@ -36,6 +37,8 @@ export interface ForkOptions {
   worktree?: boolean;
   /** The agent the fork continues with (default: the one that ran the fork point). */
   agent?: string;
+  /** The account it runs under (`default`: the CLI's own configuration; default: the one that agent ran under here, else its default account). */
+  account?: string;
   /** With worktree: the branch is baton/<name>, the directory <repo>-<name>. Default: the new id. */
   name?: string;
   /** The known drivers: needed with agent, and for a native fork (without it the fork is a replay). */
@@ -54,6 +57,8 @@ export interface ForkResult {
   entries: number;
   /** The agent the next `baton chat --conversation <id>` runs. */
   agent?: AgentRef;
+  /** The account the fork's agent runs under, when it is not the CLI's own configuration. */
+  account?: string;
   /** The agent was chosen with --agent: a handoff entry records it. */
   switched: boolean;
   /** Checkpoint refs of the copied entries now also held under the fork's id. */
@@ -86,15 +91,28 @@ function checkForkPoint(src: OpenConversation, atSeq: number): void {
   }
 }
 
-/** The agent to switch to, or undefined when the fork keeps the one that ran the fork point. */
-function chooseAgent(opts: ForkOptions, segments: readonly Segment[], current: Segment | undefined): AgentRef | undefined {
-  if (opts.agent === undefined) return undefined;
+/** The agent (and account) to switch to, or undefined when the fork keeps the ones that ran the fork point. */
+function chooseAgent(opts: ForkOptions, segments: readonly Segment[], current: Segment | undefined): ForkTarget | undefined {
+  if (opts.agent === undefined && opts.account === undefined) return undefined;
   if (!opts.registry) throw new Error('forkConversation: an agent was given without a registry');
-  const driver = opts.registry.get(opts.agent);
-  if (current?.harness === driver.name) return undefined;
-  const model = lastSegmentOf(segments, driver.name)?.model ?? opts.registry.settings(driver.name).model ?? driver.defaultModel ?? 'default';
-  return { harness: driver.name, model };
+  const name = opts.agent ?? current?.harness;
+  if (name === undefined) throw badInput('no agent ran the conversation up to the fork point, so --account needs --agent', 'give --agent NAME too');
+  const driver = opts.registry.get(name);
+  if (opts.account !== undefined) checkRunAccount(driver, opts.account, opts.env);
+  const before = lastSegmentOf(segments, driver.name);
+  const account =
+    opts.account !== undefined
+      ? driverAccount(opts.account)
+      : driver.capabilities.accounts
+        ? (before?.account ?? driverAccount(defaultAccount(opts.env, driver.name)))
+        : undefined;
+  if (current?.harness === driver.name && current.account === account) return undefined;
+  const model = before?.model ?? opts.registry.settings(driver.name).model ?? driver.defaultModel ?? 'default';
+  return { harness: driver.name, model, ...(account ? { account } : {}) };
 }
+
+/** An agent the fork continues with, and the account it runs under (absent: the CLI's own configuration). */
+type ForkTarget = AgentRef & { account?: string };
 
 /**
  * Creates the fork of conversation `sourceId` at entry `atSeq` (see the module comment).
@@ -135,7 +153,11 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
       }
       const checkpointsCopied = await holdCheckpoints(conv, p.entries, p.worktree);
       recordForkStart(conv.transcript, src.id, atSeq, p, made);
-      const agent = p.target ?? (p.current ? { harness: p.current.harness, model: p.current.model } : undefined);
+      const agent = p.target
+        ? { harness: p.target.harness, model: p.target.model }
+        : p.current
+          ? { harness: p.current.harness, model: p.current.model }
+          : undefined;
       if (agent) await conv.meta.update({ lastAgent: agent });
       await conv.close();
       const result: ForkResult = {
@@ -151,6 +173,8 @@ export async function forkConversation(home: string, sourceId: string, atSeq: nu
       if (p.native) result.nativeSession = p.native;
       else result.replayReason = p.replayReason;
       if (agent) result.agent = agent;
+      const account = p.target ? p.target.account : p.current?.account;
+      if (account) result.account = account;
       if (made) result.worktree = made;
       return result;
     } catch (err) {
@@ -172,8 +196,8 @@ interface ForkPlan {
   entries: Entry[];
   /** The segment of the fork point. */
   current: Segment | undefined;
-  /** The agent chosen with --agent, when it is not the fork point's. */
-  target: AgentRef | undefined;
+  /** The agent (or account) chosen with --agent or --account, when it is not the fork point's. */
+  target: ForkTarget | undefined;
   worktree: WorktreePlan | undefined;
   /** The agent session the first turn forks; unset for a replay, whose reason `replayReason` says. */
   native?: NativeSource;
@@ -229,12 +253,13 @@ function recordForkStart(t: Transcript, sourceId: string, atSeq: number, p: Fork
       : `Forked from conversation ${sourceId} at #${atSeq}${where}. The first message replays the conversation up to #${atSeq} with a brief: ${p.replayReason}.`,
   });
   // The fork's first turn forks this session (a cursor marked fork), never continues it.
-  if (p.native) t.confirmCursor(p.native.harness, p.native.agentSession, atSeq, { fork: true });
+  if (p.native) t.confirmCursor(p.native.harness, p.native.agentSession, atSeq, { fork: true, account: p.native.account });
   if (p.target) {
     // The fork's current segment is the chosen agent, so a plain `baton chat --conversation`
     // runs it. Nothing was sent yet: a fresh handoff with no brief; the brief goes with the
     // first message.
-    t.startSegment({ harness: p.target.harness, model: p.target.model, switchId: `fork-${randomUUID()}`, mode: 'fresh', briefChars: 0 });
+    const { harness, model, account } = p.target;
+    t.startSegment({ harness, model, ...(account ? { account } : {}), switchId: `fork-${randomUUID()}`, mode: 'fresh', briefChars: 0 });
   }
 }
 

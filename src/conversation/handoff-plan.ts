@@ -7,6 +7,7 @@
 // It must never launch or stop anything, never send anything, and write nothing until
 // recordHandoff(): a plan that goes unused changes nothing.
 
+import { defaultAccount, driverAccount } from '../plugins/account-store.js';
 import type { HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
@@ -22,6 +23,11 @@ export interface HandoffInput {
   driver: HarnessDriver;
   /** The model asked for; default: the one this agent ran last in the conversation, else its configured one. */
   model?: string;
+  /**
+   * The account asked for (`default`: the CLI's own configuration); default: the one this
+   * agent ran under last in the conversation, else its default account (`baton accounts default`).
+   */
+  account?: string;
   /** Where BATON_BRIEF_MAX_CHARS is read. */
   env: NodeJS.ProcessEnv;
   git?: GitFactsProvider;
@@ -35,7 +41,9 @@ export interface HandoffInput {
 export interface HandoffPlan {
   driver: HarnessDriver;
   model: string;
-  /** A handoff is needed: the agent (or model) differs from the current segment's. */
+  /** The baton account to run under, as drivers take it (undefined: the CLI's own configuration). */
+  account?: string;
+  /** A handoff is needed: the agent (or model, or account) differs from the current segment's. */
   switching: boolean;
   budget: BriefBudget;
   /** What the agent must hear before the message; undefined: nothing (no context, or a returning agent with nothing new). */
@@ -59,6 +67,20 @@ export function modelFor(t: Transcript, registry: Registry, driver: HarnessDrive
   return asked ?? before ?? registry.settings(driver.name).model ?? driver.defaultModel ?? 'default';
 }
 
+/**
+ * The account `driver` runs under: the one asked for, else the one it ran under last here
+ * (its native session lives there), else its default account. Undefined: the CLI's own
+ * configuration. A driver that cannot isolate accounts always runs under its own.
+ */
+export function accountFor(t: Transcript, driver: HarnessDriver, asked: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (!driver.capabilities.accounts) return undefined;
+  if (asked !== undefined) return driverAccount(asked);
+  const current = t.currentSegment;
+  const before = current?.harness === driver.name ? current : lastSegmentOf(t.segments, driver.name);
+  if (before) return before.account;
+  return driverAccount(defaultAccount(env, driver.name));
+}
+
 function capabilities(input: HandoffInput): { canResume: boolean; canFork: boolean } {
   const caps = input.driver.capabilities;
   const ok = !input.inTab || caps.tabSession === true;
@@ -66,14 +88,21 @@ function capabilities(input: HandoffInput): { canResume: boolean; canFork: boole
 }
 
 /** The brief for `input`'s agent; `canResume` false makes it a full replay, `uptoSeq` cuts it there. */
-export function briefFor(input: HandoffInput, model: string, opts: { canResume: boolean; uptoSeq?: number }): Promise<PreparedBrief> {
+export function briefFor(input: HandoffInput, model: string, opts: { canResume: boolean; uptoSeq?: number; account?: string }): Promise<PreparedBrief> {
   const { conversation: conv, registry, driver } = input;
   return prepareBrief({
     transcript: conv.transcript,
     title: conv.meta.data.title,
     cwd: conv.meta.data.cwd,
     baseBranch: conv.meta.data.baseBranch,
-    target: { harness: driver.name, model, title: driver.title, canResume: opts.canResume, canFork: capabilities(input).canFork },
+    target: {
+      harness: driver.name,
+      model,
+      title: driver.title,
+      canResume: opts.canResume,
+      canFork: capabilities(input).canFork,
+      ...(opts.account ? { account: opts.account } : {}),
+    },
     maxChars: briefMaxCharsFromEnv(input.env).maxChars,
     uptoSeq: opts.uptoSeq,
     git: input.git,
@@ -86,16 +115,18 @@ export async function planHandoff(input: HandoffInput): Promise<HandoffPlan> {
   const t = conv.transcript;
   const current = t.currentSegment;
   const model = modelFor(t, registry, driver, input.model);
+  const account = accountFor(t, driver, input.account, input.env);
   const plan: HandoffPlan = {
     driver,
     model,
-    switching: !current || current.harness !== driver.name || current.model !== model,
+    ...(account ? { account } : {}),
+    switching: !current || current.harness !== driver.name || current.model !== model || current.account !== account,
     budget: briefMaxCharsFromEnv(input.env),
     uptoSeq: t.lastSeq,
   };
   if (!hasContext(t.entries)) return plan;
   const { canResume, canFork } = capabilities(input);
-  const cursor = resumableCursor(t, { harness: driver.name, model, canResume, canFork });
+  const cursor = resumableCursor(t, { harness: driver.name, model, canResume, canFork, ...(account ? { account } : {}) });
   if (cursor && !hasContext(t.since(cursor.deliveredSeq))) {
     // A returning agent with nothing new to hear: its own session, and the message alone.
     plan.resume = cursor.agentSession;
@@ -103,7 +134,7 @@ export async function planHandoff(input: HandoffInput): Promise<HandoffPlan> {
     if (cursor.fork) plan.fork = cursor;
     return plan;
   }
-  const prepared = await briefFor(input, model, { canResume });
+  const prepared = await briefFor(input, model, { canResume, ...(account ? { account } : {}) });
   plan.prepared = prepared;
   if (prepared.resume) {
     plan.resume = prepared.resume.agentSession;
@@ -125,6 +156,7 @@ export function recordHandoff(conv: Pick<OpenConversation, 'transcript' | 'meta'
   const entry = t.startSegment({
     harness: plan.driver.name,
     model: plan.model,
+    ...(plan.account ? { account: plan.account } : {}),
     switchId,
     mode: plan.resume ? 'resume' : 'fresh',
     briefChars: plan.brief?.text.length ?? 0,

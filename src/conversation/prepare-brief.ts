@@ -31,6 +31,11 @@ export interface BriefTarget {
    * conversation's, so continuing it instead would write into that conversation's history.
    */
   canFork?: boolean;
+  /**
+   * The baton account the target runs under (absent: the CLI's own configuration). A native
+   * session lives in one account's config, so only a cursor of the same account resumes.
+   */
+  account?: string;
 }
 
 export interface PrepareBriefInput {
@@ -60,12 +65,14 @@ export interface PreparedBrief {
  * and whose driver can resume it, with no reset since: a reset hides entries the native
  * session still holds, so after one only a replay is faithful. A cursor marked `fork` also
  * needs a driver that can fork; the caller must then fork that session, never continue it.
+ * The cursor must be of the target's account: another login's config cannot open it.
  */
 export function resumableCursor(transcript: Transcript, target: BriefTarget, uptoSeq?: number): NativeCursor | undefined {
   if (!target.canResume) return undefined;
   const cursor = transcript.cursor(target.harness);
   if (!cursor) return undefined;
   if (cursor.fork && !target.canFork) return undefined;
+  if (cursor.account !== target.account) return undefined;
   if (uptoSeq !== undefined && uptoSeq < cursor.deliveredSeq) return undefined;
   for (const e of transcript.since(cursor.deliveredSeq)) if (e.kind === 'reset') return undefined;
   return cursor;

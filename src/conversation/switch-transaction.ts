@@ -50,6 +50,7 @@ async function launch(session: SwitchingSession, driver: HarnessDriver, model: s
     model: m === 'default' ? undefined : m,
     resume: plan.resume,
     ...(plan.fork ? { fork: true } : {}),
+    ...(plan.account ? { account: plan.account } : {}),
     env,
   });
   if (recordHandoff(conv, plan, switchId)) conv.sync();
@@ -102,6 +103,7 @@ export async function launchAgent(
       ...(terminal.processGroup ? { processGroup: () => terminal.processGroup!() } : {}),
       since,
       env,
+      ...(plan.account ? { account: plan.account } : {}),
       onUnbound: (reason) => session.lostBinding(reason),
       onEvent: (e) => {
         session.onAgentEvent(e);

@@ -177,7 +177,8 @@ export class TabSession extends TabSessionDelivery {
     removeLaunchFiles(this.runFiles.splice(0));
     this.dropPendingBrief();
     if (this.driver?.endLeftovers && this.startedAt) {
-      await this.driver.endLeftovers({ env: this.deps.env, since: this.startedAt }).catch(() => []);
+      const account = this.conversation.transcript.currentSegment?.account;
+      await this.driver.endLeftovers({ env: this.deps.env, since: this.startedAt, ...(account ? { account } : {}) }).catch(() => []);
     }
   }
 }

@@ -53,7 +53,11 @@ export function authorLabel(a: Author, titles: Record<string, string> = {}): str
 export function dividerText(e: Entry, titles: Record<string, string> = {}): string | null {
   if (e.kind !== 'handoff' || !e.from) return null;
   const from = typeof e.from === 'object' ? e.from.harness : e.from;
-  return `Switched this conversation from ${agentTitle(from, titles)} to ${agentTitle(e.to.harness, titles)}`;
+  const to = e.account ?? 'default';
+  // Another login of the same agent: its own config cannot open the other's session.
+  if (from === e.to.harness && to !== (e.fromAccount ?? 'default')) return `Switched to account ${plain(to)} of ${agentTitle(from, titles)}`;
+  const account = e.account ? ` (account ${plain(e.account)})` : '';
+  return `Switched this conversation from ${agentTitle(from, titles)} to ${agentTitle(e.to.harness, titles)}${account}`;
 }
 
 /** A divider's pieces, for a view that fits them to its width; null where dividerText() is. */

@@ -284,6 +284,8 @@ const REQUIRED: Record<string, Array<[string, (v: unknown) => boolean]>> = {
     ['newSegment', isStr],
     ['switchId', isStr],
     ['uptoSeq', isNum],
+    ['account', optStr],
+    ['fromAccount', optStr],
   ],
   turn_end: [],
   notice: [['text', isStr]],
@@ -296,9 +298,14 @@ const REQUIRED: Record<string, Array<[string, (v: unknown) => boolean]>> = {
     ['harness', isStr],
     ['agentSession', (v) => v === null || isStr(v)],
     ['deliveredSeq', isNum],
+    ['account', optStr],
   ],
   reset: [['toSeq', isNum]],
 };
+
+function optStr(v: unknown): boolean {
+  return v === undefined || isStr(v);
+}
 
 function badField(kind: string, o: Record<string, unknown>): string | undefined {
   for (const [field, ok] of REQUIRED[kind] ?? []) if (!ok(o[field])) return field;

@@ -209,6 +209,7 @@ export class Transcript {
       uptoSeq: s.uptoSeq ?? this.lastSeq,
     };
     if (s.account) body.account = s.account;
+    if (cur?.account) body.fromAccount = cur.account;
     if (s.briefHash) body.briefHash = s.briefHash;
     if (s.budget !== undefined) body.budget = s.budget;
     if (s.sinceSeq !== undefined) body.sinceSeq = s.sinceSeq;
@@ -225,10 +226,15 @@ export class Transcript {
   /**
    * Records that `harness`'s own session has now seen everything up to `deliveredSeq`.
    * `fork`: the session is another conversation's, to be forked rather than continued.
+   * `account`: the account the session lives in; by default the current segment's, when
+   * that segment is `harness`'s (the session is the one it ran).
    */
-  confirmCursor(harness: string, agentSession: string, deliveredSeq: number, opts: { fork?: boolean } = {}): Entry {
+  confirmCursor(harness: string, agentSession: string, deliveredSeq: number, opts: { fork?: boolean; account?: string } = {}): Entry {
     const body: EntryBody = { kind: 'cursor', harness, agentSession, deliveredSeq };
     if (opts.fork) body.fork = true;
+    const cur = this.currentSegment;
+    const account = 'account' in opts ? opts.account : cur?.harness === harness ? cur.account : undefined;
+    if (account) body.account = account;
     const out = [...this.flushPending(), this.commit(body, SYSTEM)];
     this.emit(out, true);
     return out[out.length - 1]!;
@@ -348,6 +354,7 @@ export class Transcript {
             agentSession: e.agentSession,
             deliveredSeq: e.deliveredSeq,
             ...(e.fork === true ? { fork: true as const } : {}),
+            ...(typeof e.account === 'string' ? { account: e.account } : {}),
           });
         break;
     }

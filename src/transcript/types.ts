@@ -35,7 +35,10 @@ export type EntryBody =
       to: AgentRef;
       /** The new segment this handoff opens. */
       newSegment: string;
+      /** The baton account the new segment runs under (absent: the CLI's own configuration, "default"). */
       account?: string;
+      /** The account the previous segment ran under, when it had one: a switch between accounts of one agent says so. */
+      fromAccount?: string;
       switchId: string;
       /** 'fresh': the target got a replay brief; 'resume': its own session plus the delta. */
       mode: 'fresh' | 'resume';
@@ -62,8 +65,10 @@ export type EntryBody =
    * to `deliveredSeq`. agentSession null invalidates the harness's session (failed resume).
    * `fork`: the session belongs to another conversation (this one is a native fork of it),
    * so it must be forked natively, never continued; the next cursor for the harness ends that.
+   * `account`: the baton account the session lives in (absent: the CLI's own configuration);
+   * another account's config cannot open it, so only a run under the same account resumes it.
    */
-  | { kind: 'cursor'; harness: string; agentSession: string | null; deliveredSeq: number; fork?: true }
+  | { kind: 'cursor'; harness: string; agentSession: string | null; deliveredSeq: number; fork?: true; account?: string }
   /** Hides entries after `toSeq` (up to this entry). `undoes` names an earlier reset's seq. */
   | { kind: 'reset'; toSeq: number; restored?: boolean; undoes?: number }
   /** An entry of a kind this version does not know, kept verbatim and shown as unknown. */
@@ -98,6 +103,8 @@ export interface NativeCursor {
   deliveredSeq: number;
   /** The session is another conversation's: fork it natively instead of continuing it. */
   fork?: true;
+  /** The baton account the session lives in (absent: the CLI's own configuration). */
+  account?: string;
 }
 
 /**

@@ -6,7 +6,9 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { planHandoff, recordHandoff, modelFor, type HandoffInput } from '../../src/conversation/handoff-plan.js';
+import { accountFor, planHandoff, recordHandoff, modelFor, type HandoffInput } from '../../src/conversation/handoff-plan.js';
+import { addAccount, setDefaultAccount } from '../../src/plugins/account-store.js';
+import { dividerText } from '../../src/transcript/render-text.js';
 import { regenerateCard } from '../../src/conversation/handoff-card.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
@@ -14,7 +16,8 @@ import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
 const term = new FakeTerminal();
 const alpha = fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, fork: true, tabSession: true } });
 const beta = fakeDriver(term, { name: 'beta', title: 'Beta', capabilities: { resume: true, fork: false, tabSession: false } });
-const registry = registryOf(alpha, beta);
+const gamma = fakeDriver(term, { name: 'gamma', title: 'Gamma', capabilities: { resume: true, fork: true, tabSession: true, accounts: true } });
+const registry = registryOf(alpha, beta, gamma);
 
 async function withConversation(fn: (conv: OpenConversation) => Promise<void>): Promise<void> {
   const home = mkdtempSync(join(tmpdir(), 'baton-plan-'));
@@ -134,6 +137,60 @@ test('the model: the one asked for, else the one the agent ran last here, else i
     t.startSegment({ harness: 'beta', model: 'default', switchId: 'sw-2' });
     assert.is(modelFor(t, registry, alpha, undefined), 'big');
     assert.is(modelFor(t, registry, alpha, 'small'), 'small');
+  }));
+
+/** A turn of gamma under `account` (undefined: the CLI's own configuration), its cursor confirmed. */
+function accountTurn(conv: OpenConversation, account: string | undefined, session: string, text: string): void {
+  const t = conv.transcript;
+  const cur = t.currentSegment;
+  if (cur?.harness !== 'gamma' || cur.account !== account) {
+    t.startSegment({ harness: 'gamma', model: 'default', ...(account ? { account } : {}), switchId: `sw-acct-${t.lastSeq}` });
+  }
+  turn(conv, 'gamma', session, text);
+}
+
+test("another account of the same agent is a switch with a fresh brief: the other account's session is not resumed", () =>
+  withConversation(async (conv) => {
+    const env = { BATON_HOME: conv.dir };
+    accountTurn(conv, 'work', 'G-WORK', 'MARK-WORK-TURN');
+    assert.is(conv.transcript.cursor('gamma')?.account, 'work', "the cursor is the account's");
+    const same = await planHandoff({ ...input(conv, gamma), env });
+    assert.equal([same.switching, same.account, same.resume], [false, 'work', 'G-WORK'], 'no account named: the one it runs under here');
+    const plan = await planHandoff({ ...input(conv, gamma), env, account: 'home' });
+    assert.equal([plan.switching, plan.account, plan.resume], [true, 'home', undefined]);
+    assert.match(plan.brief?.text ?? '', /MARK-WORK-TURN/, 'the brief carries the conversation');
+    assert.match(plan.brief?.text ?? '', /Fresh start/);
+    const h = recordHandoff(conv, plan, 'sw-home');
+    assert.ok(h?.kind === 'handoff');
+    if (h?.kind !== 'handoff') return;
+    assert.equal([h.account, h.fromAccount, h.mode], ['home', 'work', 'fresh']);
+    assert.is(dividerText(h, { gamma: 'Gamma' }), 'Switched to account home of Gamma');
+    assert.is(conv.transcript.currentSegment?.account, 'home');
+    // Back to the CLI's own configuration: `default` is no account at all.
+    const back = await planHandoff({ ...input(conv, gamma), env, account: 'default' });
+    assert.equal([back.switching, back.account], [true, undefined]);
+    const h2 = recordHandoff(conv, back, 'sw-default');
+    assert.ok(h2?.kind === 'handoff' && h2.account === undefined && h2.fromAccount === 'home');
+    assert.is(dividerText(h2!, { gamma: 'Gamma' }), 'Switched to account default of Gamma');
+  }));
+
+test('the account: the one asked for, else the one the agent ran under here, else its default; none for a driver without accounts', () =>
+  withConversation(async (conv) => {
+    const env = { BATON_HOME: conv.dir };
+    const t = conv.transcript;
+    assert.is(accountFor(t, gamma, undefined, env), undefined, "nothing set: the CLI's own configuration");
+    addAccount(env, 'gamma', 'team');
+    setDefaultAccount(env, 'gamma', 'team');
+    assert.is(accountFor(t, gamma, undefined, env), 'team');
+    assert.is(accountFor(t, gamma, 'default', env), undefined);
+    accountTurn(conv, 'solo', 'G-SOLO', 'x');
+    turn(conv, 'alpha', 'A-1', 'y');
+    assert.is(accountFor(t, gamma, undefined, env), 'solo', 'a returning agent keeps the account its session lives in');
+    assert.is(accountFor(t, alpha, 'team', env), undefined, 'alpha cannot isolate accounts');
+    const plan = await planHandoff({ ...input(conv, alpha), env });
+    assert.is(plan.account, undefined);
+    const other = t.entries.filter((e) => e.kind === 'handoff').pop();
+    assert.is(dividerText(other!, {}), 'Switched this conversation from gamma to alpha');
   }));
 
 test.run();
