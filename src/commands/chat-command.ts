@@ -4,7 +4,7 @@
 
 import type { Argv } from './yargs.js';
 import { runChat, type ChatResult } from '../conversation/chat.js';
-import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
+import { checkAccountName, DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
 import { userAuthor } from '../conversation/user.js';
 import { deletePrunedCheckpoints } from '../conversation/prune-checkpoints.js';
 import { BatonError, EXIT, badInput } from '../errors.js';
@@ -56,6 +56,7 @@ interface ChatArgs {
 
 async function chatCommand(io: Io, a: ChatArgs): Promise<void> {
   if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
+  if (a.account !== undefined) checkAccountName(a.account);
   const prompt = await readMessage({ prompt: a.prompt, file: a.file }, io);
   const home = resolveHome(io.env);
   const pruned = await pruneAtStartup(home, io.env);

@@ -7,6 +7,7 @@
 import type { Argv } from './yargs.js';
 import { forkConversation, type ForkResult } from '../conversation/fork.js';
 import { badInput } from '../errors.js';
+import { checkAccountName } from '../plugins/account-dir.js';
 import { resolveHome } from '../transcript/store.js';
 import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';
@@ -60,6 +61,7 @@ export function registerFork(y: Argv, io: Io): Argv {
     async (a) => {
       if (!Number.isSafeInteger(a.at))
         throw badInput(`--at must be a whole number (an entry's seq), got ${String(a.at)}`, `see the seqs with baton transcript show ${a.id}`);
+      if (a.account !== undefined) checkAccountName(a.account);
       // The drivers are asked whether the agent can fork its own session (a native fork).
       const catalog = await agentCatalog(io);
       try {

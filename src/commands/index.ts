@@ -2,6 +2,7 @@
 
 import type { Argv } from './yargs.js';
 import { setPluginDirs } from './plugin-dirs.js';
+import { registerAccounts } from './accounts-command.js';
 import { registerAcpView } from './acp-view-command.js';
 import { registerAgents } from './agents.js';
 import { registerBrief } from './brief-command.js';
@@ -27,6 +28,7 @@ export function registerCommands(y: Argv, io: Io, setExit: (code: number) => voi
   registerBrief(y, io);
   registerChat(y, io);
   registerAgents(y, io);
+  registerAccounts(y, io);
   registerReset(y, io);
   registerFork(y, io);
   registerWorktree(y, io);

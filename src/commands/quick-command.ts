@@ -27,6 +27,7 @@ export const COMMAND_NAMES: readonly string[] = [
   'brief',
   'chat',
   'agents',
+  'accounts',
   'reset',
   'fork',
   'worktree',
