@@ -100,7 +100,9 @@ export function registerAccounts(y: Argv, io: Io): Argv {
             const d = accountDriver(r, a.agent);
             requireAccount(io.env, d.name, a.name);
             const acc = driverAccount(a.name);
-            await login(d, acc, io.env, io.cwd, (a.args ?? []).map(String));
+            // yargs leaves what follows `--` in `_`, after the two command words.
+            const extra = [...(a.args ?? []), ...a._.slice(2)].map(String);
+            await login(d, acc, io.env, io.cwd, extra);
             const status = await d.loginStatus?.({ env: io.env, ...(acc ? { account: acc } : {}) });
             io.out(`${d.name} ${a.name}: ${status ? (status.loggedIn ? `logged in (${status.method ?? 'yes'})` : 'still not logged in') : 'login finished'}\n`);
           }),

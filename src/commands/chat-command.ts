@@ -171,6 +171,7 @@ function accountText(r: ChatResult): string {
 function handoffText(r: ChatResult): string {
   const h = r.handoff;
   if (!h?.from) return '';
-  if (h.from === r.agent && h.fromAccount !== r.account) return ` · switched to account ${r.account} from ${h.fromAccount} (${h.mode})`;
+  const from = h.fromAccount ?? DEFAULT_ACCOUNT;
+  if (h.from === r.agent && from !== r.account) return ` · switched to account ${r.account} from ${from} (${h.mode})`;
   return ` · handed over from ${h.from} (${h.mode})`;
 }

@@ -62,8 +62,8 @@ export interface ChatResult {
   entries: Entry[];
   /** The agent's text, as one string. */
   reply: string;
-  /** `fromAccount`: the account the previous segment ran under (`default` when none). */
-  handoff?: { from: string | null; fromAccount: string; mode: 'fresh' | 'resume'; briefChars: number };
+  /** `fromAccount`: the baton account the previous segment ran under (absent: the CLI's own configuration). */
+  handoff?: { from: string | null; fromAccount?: string; mode: 'fresh' | 'resume'; briefChars: number };
   /** Why the turn ended, when the driver says (`cancelled`: the signal ended it). */
   stopReason?: string;
 }
@@ -181,7 +181,7 @@ async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, nam
   const h = recordHandoff(conv, plan, switchId);
   const handoff =
     h?.kind === 'handoff'
-      ? { from: h.from ? h.from.harness : null, fromAccount: h.fromAccount ?? DEFAULT_ACCOUNT, mode: h.mode, briefChars: h.briefChars }
+      ? { from: h.from ? h.from.harness : null, ...(h.fromAccount ? { fromAccount: h.fromAccount } : {}), mode: h.mode, briefChars: h.briefChars }
       : undefined;
   const beforeMessageSeq = t.lastSeq;
   const checkpoint = deps.checkpoint ? await deps.checkpoint(t.lastSeq + 1) : undefined;

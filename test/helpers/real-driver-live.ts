@@ -117,7 +117,7 @@ export interface LaunchArgvSpec {
    * session the launch fixed when it fixes one; or 'refused' (exit 2) for a CLI that cannot fork.
    */
   fork: { resume: string | (() => string); args: (resume: string, session: string | undefined) => string[] } | 'refused';
-  /** An account's own home (dir: $XDG_CONFIG_HOME/baton/accounts/<cli>/work): its env, and the dir made 0700. */
+  /** An account's own home (dir: $XDG_STATE_HOME/baton/accounts/<cli>/work, BATON_HOME being unset): its env, and the dir made 0700. */
   account: { env: (dir: string, cwd: string) => Record<string, string>; made: (dir: string) => string };
   /** A check of the account's home only this CLI makes. */
   check?: (dir: string) => void;
@@ -151,7 +151,7 @@ export function launchArgvTest(cli: RealDriver, spec: LaunchArgvSpec): void {
       assert.is.not(forked.session, resume, 'a fork is never bound to the session it forks');
     }
     const acct = await cli.driver.launch({ cwd, env, account: 'work' });
-    const dir = join(env.XDG_CONFIG_HOME!, 'baton/accounts', cli.name, 'work');
+    const dir = join(env.XDG_STATE_HOME!, 'baton/accounts', cli.name, 'work');
     assert.equal(acct.env, spec.account.env(dir, cwd));
     assert.is(statSync(spec.account.made(dir)).mode & 0o777, 0o700);
     spec.check?.(dir);

@@ -39,7 +39,7 @@ s('identity and capabilities', () => {
   assert.is(driver.title, 'Claude Code');
   assert.equal(driver.families, ['claude']);
   assert.is(driver.testedVersions, '2.1.197');
-  assert.equal(driver.capabilities, { resume: true, fork: true, tabSession: true, tab: true, enterWithPaste: false });
+  assert.equal(driver.capabilities, { resume: true, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: true });
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -64,9 +64,9 @@ s('launch: every run is bound to its session: a fresh one to a new UUID each tim
   assert.is(resumed.session, 'abc');
 });
 
-s('launch: an account is its own CLAUDE_CONFIG_DIR under $XDG_CONFIG_HOME/baton/accounts, made 0700', async () => {
+s('launch: an account is its own CLAUDE_CONFIG_DIR under $BATON_HOME/accounts (default ~/.local/state/baton), made 0700', async () => {
   const spec = await driver.launch({ cwd, env: env(), account: 'work' });
-  const acct = join(dir, 'config', 'baton', 'accounts', 'claude', 'work');
+  const acct = join(dir, 'home', '.local/state/baton', 'accounts', 'claude', 'work');
   assert.equal(spec.env, { CLAUDE_CONFIG_DIR: acct });
   assert.is(statSync(acct).mode & 0o777, 0o700);
   try {
@@ -128,7 +128,7 @@ s("carrySession: the log is copied (0600) to the other directory's project dir, 
 s('where logs are: CLAUDE_CONFIG_DIR, the account, ~/.claude; slug rule with the long-path hash', () => {
   assert.is(claudeConfigDir({ HOME: '/h' }), '/h/.claude');
   assert.is(claudeConfigDir({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' }), '/c');
-  assert.is(claudeConfigDir({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' }, 'a'), '/h/.config/baton/accounts/claude/a');
+  assert.is(claudeConfigDir({ HOME: '/h', CLAUDE_CONFIG_DIR: '/c' }, 'a'), '/h/.local/state/baton/accounts/claude/a');
   assert.is(projectSlug('/tmp/x_y.z'), '-tmp-x-y-z');
   const long = `/${'d'.repeat(250)}`;
   const slug = projectSlug(long);

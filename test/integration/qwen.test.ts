@@ -44,7 +44,7 @@ s('identity and capabilities: resume, no native fork', () => {
   assert.is(driver.title, 'Qwen Code');
   assert.equal(driver.families, ['qwen']);
   assert.is(driver.testedVersions, '0.15.10');
-  assert.equal(driver.capabilities, { resume: true, fork: false, tabSession: true, tab: true, enterWithPaste: false });
+  assert.equal(driver.capabilities, { resume: true, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: true });
 });
 
 s('launch: args, model, resume, never a prompt on the command line; auto-update forced off', async () => {
@@ -77,7 +77,7 @@ s('launch: fork is refused (exit 2): qwen cannot fork a session', async () => {
 
 s('launch: an account is its own QWEN_HOME, made 0700', async () => {
   const spec = await driver.launch({ cwd, env: env(), account: 'team' });
-  const home = join(dir, 'config', 'baton', 'accounts', 'qwen', 'team');
+  const home = join(dir, 'home', '.local/state/baton', 'accounts', 'qwen', 'team');
   assert.is(spec.env.QWEN_HOME, home);
   assert.is(statSync(home).mode & 0o777, 0o700);
 });
@@ -112,7 +112,7 @@ s('headless argv: stream-json, prompt not in argv; --yes is --yolo', () => {
 s("where chats are: QWEN_RUNTIME_DIR, QWEN_HOME (with ~), the account, ~/.qwen; the cwd's project first", () => {
   assert.is(qwenHome({ HOME: '/h' }), '/h/.qwen');
   assert.is(qwenHome({ HOME: '/h', QWEN_HOME: '~/q' }), '/h/q');
-  assert.is(qwenHome({ HOME: '/h', QWEN_HOME: '/q' }, 'a'), '/h/.config/baton/accounts/qwen/a');
+  assert.is(qwenHome({ HOME: '/h', QWEN_HOME: '/q' }, 'a'), '/h/.local/state/baton/accounts/qwen/a');
   assert.is(qwenRuntimeDir({ HOME: '/h', QWEN_HOME: '/q' }), '/q');
   assert.is(qwenRuntimeDir({ HOME: '/h', QWEN_HOME: '/q', QWEN_RUNTIME_DIR: '/r' }), '/r');
   assert.is(qwenProjectId('/tmp/a_b.c'), '-tmp-a-b-c');

@@ -82,7 +82,7 @@ shape.readSessionTest(cli, {
 shape.accountTest(cli, {
   title: 'an account runs with its own CLAUDE_CONFIG_DIR: its session is logged there, not in ~/.claude',
   account: 'work',
-  logPath: (session) => join(cli.env.env.XDG_CONFIG_HOME!, 'baton/accounts/claude/work', 'projects', projectSlug(cli.env.cwd), `${session}.jsonl`),
+  logPath: (session) => join(cli.env.env.XDG_STATE_HOME!, 'baton/accounts/claude/work', 'projects', projectSlug(cli.env.cwd), `${session}.jsonl`),
 });
 
 s('a project path past 200 characters: the log is where the slug rule (cut + hash) says', async () => {

@@ -96,7 +96,7 @@ live.launchArgvTest(cli, {
     args: ['--resume', 'abc-123', '-m', 'gemini-2.5-pro', '--debug'],
   },
   fork: 'refused',
-  account: { env: (dir) => ({ GEMINI_CLI_HOME: dir }), made: (dir) => dir },
+  account: { env: (dir) => ({ GEMINI_CLI_HOME: dir, GEMINI_FORCE_FILE_STORAGE: 'true' }), made: (dir) => dir },
   // A new account's settings: session retention off (gemini's cleanup would delete sessions to resume).
   check: (dir) => {
     const settings = join(dir, '.gemini/settings.json');
