@@ -11,6 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '../errors.js';
+import { checkRunAccount } from '../plugins/account-store.js';
 import type { HarnessDriver, Ingestor, LaunchSpec } from '../plugins/api.js';
 import type { UserAuthor } from '../transcript/types.js';
 import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
@@ -41,9 +42,12 @@ interface Launched {
  * how to launch it, and only then records it: a launch the driver refuses leaves the
  * conversation as it was (stopped, not switched), and a retry records one handoff.
  */
-async function launch(session: SwitchingSession, driver: HarnessDriver, model: string | undefined, switchId: string): Promise<Launched> {
+async function launch(session: SwitchingSession, driver: HarnessDriver, model: string | undefined, switchId: string, account: string | undefined): Promise<Launched> {
   const { conversation: conv, registry, env, git } = session.deps;
-  const plan = await planHandoff({ conversation: conv, registry, driver, ...(model ? { model } : {}), env, git, inTab: true });
+  // An account that is gone (removed since the picker listed it) is refused, never made anew.
+  if (account !== undefined) checkRunAccount(driver, account, env);
+  const asked = account !== undefined ? { account } : {};
+  const plan = await planHandoff({ conversation: conv, registry, driver, ...(model ? { model } : {}), ...asked, env, git, inTab: true });
   const m = plan.model;
   const spec = await driver.launch({
     cwd: conv.meta.data.cwd,
@@ -70,6 +74,7 @@ export async function launchAgent(
   message: string | undefined,
   switchId: string = randomUUID(),
   author?: UserAuthor,
+  account?: string,
 ): Promise<SwitchOutcome> {
   const { registry, terminal, conversation: conv, env } = session.deps;
   const driver = registry.get(agent);
@@ -79,7 +84,7 @@ export async function launchAgent(
   }
   let launched: Launched;
   try {
-    launched = await launch(session, driver, model, switchId);
+    launched = await launch(session, driver, model, switchId, account);
   } catch (err) {
     const why = err instanceof BatonError ? err.message : String(err);
     return { kind: 'stopped-not-switched', message: `${driver.title} could not be launched: ${why}. Your message is kept.`, draft: message };
@@ -175,7 +180,7 @@ export async function runSwitch(
     return { kind: 'not-sent', message: `${session.driver?.title ?? 'The agent'} did not stop. Nothing was sent.`, draft: message };
   }
   await session.follow(undefined);
-  const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author);
+  const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author, armed.account);
   session.settle({ done: outcome.kind !== 'not-sent' && outcome.kind !== 'stopped-not-switched' });
   return outcome;
 }

@@ -110,19 +110,23 @@ export class TabConversation {
     return conversationFacts(this.conv);
   }
 
-  /** Starts (or restores) `agent` in the tab with whatever context the conversation has. */
-  start(agent: string, model?: string): Promise<SwitchOutcome> {
-    return this.session.start(agent, model);
+  /**
+   * Starts (or restores) `agent` in the tab with whatever context the conversation has.
+   * `account`: one of its accounts (`default`: the CLI's own configuration); default: the
+   * one it ran under in this conversation, else its default account.
+   */
+  start(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
+    return this.session.start(agent, model, account);
   }
 
   /** Another agent takes the tab at once (nothing said yet, so nothing to carry). */
-  startInstead(agent: string, model?: string): Promise<SwitchOutcome> {
-    return this.session.startInstead(agent, model);
+  startInstead(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
+    return this.session.startInstead(agent, model, account);
   }
 
-  /** Arms a switch to another agent for the next message; the current agent disarms. */
-  arm(agent: string, model?: string): { armed: boolean; noContext: boolean } {
-    return this.session.arm(agent, model);
+  /** Arms a switch to another agent (or another account of this one) for the next message; the current one disarms. */
+  arm(agent: string, model?: string, account?: string): { armed: boolean; noContext: boolean } {
+    return this.session.arm(agent, model, account);
   }
 
   send(text: string, author?: UserAuthor): Promise<SendResult> {

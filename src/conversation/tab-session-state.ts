@@ -50,6 +50,8 @@ export interface ArmedSwitch {
   agent: string;
   title: string;
   model: string;
+  /** The account asked for (`default`: the CLI's own configuration); absent: the planner's rule (handoff-plan.ts accountFor). */
+  account?: string;
 }
 
 export interface TabSnapshot {

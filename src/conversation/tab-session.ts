@@ -13,6 +13,7 @@
 // dialog would be answered), or type a message again that may still be in the CLI's input
 // box (a failed delivery goes back to the compose bar, never into the queue).
 
+import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
 import type { Ingestor } from '../plugins/api.js';
 import type { UserAuthor } from '../transcript/types.js';
 import { removeLaunchFiles } from '../plugins/handoff-file.js';
@@ -32,13 +33,13 @@ export {
 
 export class TabSession extends TabSessionDelivery {
   /** Starts (or restores) an agent in the tab with whatever context the conversation has. */
-  async start(agent: string, model?: string): Promise<SwitchOutcome> {
+  async start(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
     this.unresolvedSwitch = false;
     if (this.armed && this.armed.agent !== agent) this.dropArmedSwitch(`the tab now runs another agent.`);
     // Starting again the agent whose brief never went (it did not come up, or exited first)
     // retries that switch: its message is recorded with the same switch id.
     const retry = this.pendingBrief && this.driver?.name === agent ? this.pendingBrief.switchId : undefined;
-    const outcome = await launchAgent(this, agent, model, undefined, retry);
+    const outcome = await launchAgent(this, agent, model, undefined, retry, undefined, account);
     this.sayOutcome(outcome.message);
     return outcome;
   }
@@ -48,7 +49,7 @@ export class TabSession extends TabSessionDelivery {
    * message to switch with): the current one is stopped, then `agent` starts. The conversation
    * layer's own stop-then-start; a tab never runs one beside it.
    */
-  async startInstead(agent: string, model?: string): Promise<SwitchOutcome> {
+  async startInstead(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
     this.switching = true;
     try {
       await this.stopAgent(3000);
@@ -61,20 +62,29 @@ export class TabSession extends TabSessionDelivery {
       return outcome;
     }
     await this.follow(undefined);
-    return this.start(agent, model);
+    return this.start(agent, model, account);
   }
 
-  /** Arms a switch to another agent; choosing the current agent disarms. */
-  arm(agent: string, model?: string): { armed: boolean; noContext: boolean } {
+  /** Arms a switch to another agent (or another account of it); choosing the current agent and account disarms. */
+  arm(agent: string, model?: string, account?: string): { armed: boolean; noContext: boolean } {
     const d = this.deps.registry.get(agent);
     const noContext = this.noContext;
+    const current = this.conversation.transcript.currentSegment;
+    const sameAccount = account === undefined || (current?.account ?? DEFAULT_ACCOUNT) === account;
     // The same agent disarms, unless it is not running (stopped by a reset): then arming it
     // is how it starts again, afresh.
-    if (this.driver && d.name === this.driver.name && (!model || model === this.model) && this.deps.terminal.isRunning()) {
+    if (this.driver && d.name === this.driver.name && (!model || model === this.model) && sameAccount && this.deps.terminal.isRunning()) {
       this.disarm();
       return { armed: false, noContext };
     }
-    this.armedSwitch = { agent: d.name, title: d.title, model: model ?? this.deps.registry.settings(d.name).model ?? d.defaultModel ?? 'default' };
+    const other =
+      account !== undefined && account !== DEFAULT_ACCOUNT ? ` (account ${account})` : account === DEFAULT_ACCOUNT && !sameAccount ? ' (its own account)' : '';
+    this.armedSwitch = {
+      agent: d.name,
+      title: `${d.title}${other}`,
+      model: model ?? this.deps.registry.settings(d.name).model ?? d.defaultModel ?? 'default',
+      ...(account !== undefined ? { account } : {}),
+    };
     this.changed();
     return { armed: true, noContext };
   }

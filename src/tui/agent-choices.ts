@@ -6,12 +6,15 @@
 // starts nothing in a tab.
 
 import { Emitter, type Event } from '../lifecycle/index.js';
+import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
+import { defaultAccount, listAccounts } from '../plugins/account-store.js';
 import type { Detection, HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import { shellChoice } from './shell-choice.js';
 import type { PickerChoice } from './picker.js';
 
-export type Choice = { kind: 'shell' } | { kind: 'agent'; name: string };
+/** `account`: one of the agent's accounts, chosen on its own row; absent: the usual rule (the one it ran under here, else its default). */
+export type Choice = { kind: 'shell' } | { kind: 'agent'; name: string; account?: string };
 
 /** Said in a picker when no agent CLI was found (installs are listed by `baton agents`). */
 export const NO_AGENT_NOTE = 'No agent CLI found on your PATH. `baton agents` lists them with install commands.';
@@ -76,12 +79,37 @@ export class AgentChoices {
       const model = this.opts.registry.settings(d.name).model ?? d.defaultModel;
       const detail = f ? [f.detection.version, model, d.name === this.opts.current ? 'current' : undefined].filter(Boolean).join(' · ') : CHECKING;
       out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name } });
+      if (f) out.push(...this.accountRows(d));
     }
     if (!this.opts.agentsOnly) {
       const shell = shellChoice(this.opts.cwd, this.opts.env);
       out.push({ label: shell.label, detail: shell.detail, value: { kind: 'shell' } });
     }
     return out;
+  }
+
+  /**
+   * One row per account of an agent that has baton accounts (`baton accounts add`), `default`
+   * (the CLI's own configuration) among them; none for an agent without any.
+   */
+  private accountRows(d: HarnessDriver): PickerChoice<Choice>[] {
+    if (!d.capabilities.accounts) return [];
+    let names: string[];
+    let chosen: string;
+    try {
+      names = listAccounts(this.opts.env, d.name);
+      chosen = defaultAccount(this.opts.env, d.name);
+    } catch {
+      return [];
+    }
+    if (!names.length) return [];
+    return [DEFAULT_ACCOUNT, ...names].map((account) => ({
+      label: `${d.title} · account ${account}`,
+      detail: [account === DEFAULT_ACCOUNT ? "the CLI's own configuration" : undefined, account === chosen ? 'its default' : undefined]
+        .filter(Boolean)
+        .join(' · '),
+      value: { kind: 'agent' as const, name: d.name, account },
+    }));
   }
 
   /** The note a picker shows: that no agent was found, once every detection said so. */

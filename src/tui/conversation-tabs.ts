@@ -138,11 +138,11 @@ export class ConversationTabs {
       this.app.openTab(shellChoice(this.opts.cwd, this.opts.env).value);
       return;
     }
-    await this.startSession({ new: { cwd: this.opts.cwd } }, choice.name);
+    await this.startSession({ new: { cwd: this.opts.cwd } }, choice.name, undefined, choice.account);
   }
 
   /** Runs `agent` on the conversation in a new tab (which becomes the active one); undefined when it could not start. */
-  private async startSession(source: ConversationSource, agent: string, model?: string): Promise<TabConversation | undefined> {
+  private async startSession(source: ConversationSource, agent: string, model?: string, account?: string): Promise<TabConversation | undefined> {
     let session: TabConversation | undefined;
     const subs = new DisposableStore();
     const terminal = new TabTerminal(
@@ -179,7 +179,7 @@ export class ConversationTabs {
         }),
       ),
     );
-    const outcome = await s.start(agent, model);
+    const outcome = await s.start(agent, model, account);
     if (!terminal.tab) {
       // The agent could not start: no tab was opened; say why and let the conversation go.
       this.app.showMessage(outcome.message, 8000);
@@ -315,13 +315,13 @@ export class ConversationTabs {
       : 'Recent conversation continues as text; images and files are not carried.';
     const choice = await this.pickAgent('Continue with', this.agentChoices({ current: s.snapshot().agent, agentsOnly: true }), note);
     if (choice?.kind !== 'agent') return;
-    if (noContext && choice.name !== s.snapshot().agent) {
-      const outcome = await s.startInstead(choice.name);
+    if (noContext && (choice.name !== s.snapshot().agent || choice.account !== undefined)) {
+      const outcome = await s.startInstead(choice.name, undefined, choice.account);
       this.app.showMessage(outcome.message);
       await this.remember();
       return;
     }
-    const r = s.arm(choice.name);
+    const r = s.arm(choice.name, undefined, choice.account);
     this.refreshCompose();
     if (r.armed) this.compose.focus();
     else this.app.showMessage('Switch cancelled: that agent already runs this conversation.');
@@ -355,7 +355,8 @@ export class ConversationTabs {
       agentChoices: async () => {
         const choices = this.agentChoices({ agentsOnly: true });
         await choices.settled;
-        return choices.list().flatMap((c) => (c.value.kind === 'agent' ? [{ label: c.label, detail: c.detail, value: c.value.name }] : []));
+        // A fork from the TUI keeps the account rules (baton fork --account chooses one).
+        return choices.list().flatMap((c) => (c.value.kind === 'agent' && !c.value.account ? [{ label: c.label, detail: c.detail, value: c.value.name }] : []));
       },
       openConversationTab: (id, agent, model) => this.startSession({ open: id }, agent, model),
       showStopped: (s, facts) => this.showStopped(s, facts),

@@ -7,6 +7,10 @@ import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import type { DriverDefinition, HarnessDriver } from '../../src/plugins/api.js';
 import type { Registry } from '../../src/plugins/registry.js';
 import { AgentChoices, CHECKING } from '../../src/tui/agent-choices.js';
+import { addAccount, setDefaultAccount } from '../../src/plugins/account-store.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function agent(name: string, over: Partial<DriverDefinition> = {}, launched: string[] = []): HarnessDriver {
   return normalizeDriver({
@@ -52,6 +56,32 @@ test('offered: installed agents with a terminal UI; no launch is tried to find o
   assert.is(choices.usable('beta'), false, 'no terminal UI of its own: not offered for a tab');
   assert.is(choices.usable('gamma'), false);
   assert.equal(launched, [], 'the picker never launched an agent');
+});
+
+test("an agent with baton accounts gets a row per account, `default` (the CLI's own configuration) first; none without any", async () => {
+  const home = mkdtempSync(join(tmpdir(), 'baton-choices-'));
+  try {
+    const env = { SHELL: '/bin/sh', BATON_HOME: home };
+    const drivers = [agent('alpha', { capabilities: { accounts: true } }), agent('beta', { capabilities: { accounts: true } }), agent('gamma')];
+    addAccount(env, 'alpha', 'work');
+    addAccount(env, 'alpha', 'home');
+    setDefaultAccount(env, 'alpha', 'work');
+    const choices = new AgentChoices({ registry: registryOf(drivers), cwd: '/tmp', env, agentsOnly: true });
+    await choices.settled;
+    assert.equal(
+      choices.list().map((c) => [c.label, c.detail, c.value]),
+      [
+        ['ALPHA', '1.0.0', { kind: 'agent', name: 'alpha' }],
+        ['ALPHA · account default', "the CLI's own configuration", { kind: 'agent', name: 'alpha', account: 'default' }],
+        ['ALPHA · account home', '', { kind: 'agent', name: 'alpha', account: 'home' }],
+        ['ALPHA · account work', 'its default', { kind: 'agent', name: 'alpha', account: 'work' }],
+        ['BETA', '1.0.0', { kind: 'agent', name: 'beta' }],
+        ['GAMMA', '1.0.0', { kind: 'agent', name: 'gamma' }],
+      ],
+    );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 test.run();

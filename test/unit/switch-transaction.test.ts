@@ -15,6 +15,7 @@ import type { SendResult } from '../../src/conversation/tab-session.js';
 import { TabSession } from '../../src/conversation/tab-session.js';
 import type { SwitchOutcome } from '../../src/conversation/switch-transaction.js';
 import type { LaunchOptions } from '../../src/plugins/api.js';
+import { addAccount } from '../../src/plugins/account-store.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { FakeTerminal, fakeDriver, registryOf, type FakeDriverOptions } from '../helpers/fake-agent.js';
@@ -284,6 +285,45 @@ s('nothing said yet: another agent takes the tab at once (startInstead), and one
     handoffs(conv).map((h) => h.to.harness),
     ['alpha', 'beta'],
   );
+});
+
+s('another account of the same agent, armed in the tab: a switch that launches it under that account, fresh with the brief', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'baton-switch-acct-'));
+  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
+  const env = { BATON_HOME: home };
+  addAccount(env, 'alpha', 'work');
+  addAccount(env, 'alpha', 'home');
+  const term = new FakeTerminal();
+  const alpha = { launched: [] as LaunchOptions[] };
+  const registry = registryOf(fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, tabSession: true, accounts: true }, ...alpha }));
+  const session = new TabSession({ conversation: conv, registry, terminal: term, env, deliveryTimeoutMs: TIMEOUT_MS, readyTimeoutMs: 2000 });
+  try {
+    assert.is((await session.start('alpha', undefined, 'work')).kind, 'started');
+    await until(() => session.status.current === 'idle', 'Alpha ready');
+    assert.is((await session.send('MARK-WORK')).kind, 'delivered');
+    term.emit({ type: 'session', agentSession: 'W-1' });
+    term.finish();
+    await until(() => session.status.current === 'idle', 'Alpha answered');
+    assert.equal(session.arm('alpha', undefined, 'work'), { armed: false, noContext: false }, 'the account it runs under: nothing to switch');
+    assert.equal(session.arm('alpha', undefined, 'home'), { armed: true, noContext: false });
+    assert.is(session.snapshot().armed?.title, 'Alpha (account home)');
+    const o = outcomeOf(await session.send('hello home'));
+    assert.is(o.kind, 'switched', o.message);
+    assert.equal(
+      alpha.launched.map((l) => [l.account, l.resume]),
+      [
+        ['work', undefined],
+        ['home', undefined],
+      ],
+      "launched under home, not resuming work's session",
+    );
+    const h = handoffs(conv).pop()!;
+    assert.equal([h.from?.harness, h.to.harness, h.account, h.fromAccount, h.mode], ['alpha', 'alpha', 'home', 'work', 'fresh']);
+    assert.match(term.pastes().pop()!, /MARK-WORK[^]*hello home$/, "the brief carries the work account's turn");
+  } finally {
+    await session.dispose();
+    rmSync(home, { recursive: true, force: true });
+  }
 });
 
 s.run();
