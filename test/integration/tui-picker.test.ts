@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPlainShell, pickEntry, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { addAccount } from '../../src/plugins/account-store.js';
+import { openPlainShell, pickEntry, pickerEntries, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 
 /**
  * baton with a drop-in agent "Slow agent" whose detect() answers (version 4.5.6) only once
@@ -152,6 +153,36 @@ s('with no agent CLI on the PATH the picker says so and points at `baton agents`
     await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
   } finally {
     await b.cleanup();
+  }
+});
+
+s("an agent's accounts are rows of the picker; the one chosen is the account its tab runs under", async () => {
+  const batonHome = mkdtempSync(join(tmpdir(), 'baton-picker-accounts-'));
+  addAccount({ BATON_HOME: batonHome }, 'acct-agent', 'work');
+  // A drop-in that isolates accounts (it only says which one it was given); its TUI is cat.
+  const plugin = `
+export default {
+  name: 'acct-agent',
+  title: 'Acct agent',
+  capabilities: { accounts: true },
+  async detect() {
+    return { installed: true, version: '1.0.0', installHint: 'none' };
+  },
+  launch: ({ cwd, account }) => ({ command: '/bin/sh', args: ['-c', 'echo "RUNS-UNDER-$ACCT"; exec cat'], env: { ACCT: account ?? 'own' }, cwd }),
+};
+`;
+  const b = startBatonTui({ plugins: { 'acct-agent.mjs': plugin }, env: { BATON_HOME: batonHome } });
+  try {
+    await b.t.waitFor(() => pickerEntries(b.t).some((e) => e.startsWith('Acct agent · account work')), 60_000, 'the account rows');
+    assert.ok(
+      pickerEntries(b.t).some((e) => e.startsWith("Acct agent · account default  the CLI's own configuration")),
+      pickerEntries(b.t).join(' | '),
+    );
+    await pickEntry(b.t, 'Acct agent · account work');
+    await b.t.waitFor(/RUNS-UNDER-work/, 15_000, 'the tab running under the work account');
+  } finally {
+    await b.cleanup();
+    rmSync(batonHome, { recursive: true, force: true });
   }
 });
 
