@@ -17,7 +17,7 @@ import { ResumeFailedError, type HarnessDriver, type HeadlessResult } from '../p
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
-import { checkRunAccount } from '../plugins/account-store.js';
+import { checkRunAccount, requireAccount } from '../plugins/account-store.js';
 import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
@@ -122,6 +122,8 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     inTab: false,
   };
   const plan = await planHandoff(input);
+  // The account the conversation ran under may have been removed since: refused, never made anew empty.
+  if (plan.account) requireAccount(turn.env, name, plan.account);
 
   // From here on the conversation changes.
   const run = await recordTurn(turn, deps, plan, name);

@@ -11,7 +11,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { BatonError } from '../errors.js';
-import { checkRunAccount } from '../plugins/account-store.js';
+import { checkRunAccount, requireAccount } from '../plugins/account-store.js';
 import type { HarnessDriver, Ingestor, LaunchSpec } from '../plugins/api.js';
 import type { UserAuthor } from '../transcript/types.js';
 import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
@@ -48,6 +48,7 @@ async function launch(session: SwitchingSession, driver: HarnessDriver, model: s
   if (account !== undefined) checkRunAccount(driver, account, env);
   const asked = account !== undefined ? { account } : {};
   const plan = await planHandoff({ conversation: conv, registry, driver, ...(model ? { model } : {}), ...asked, env, git, inTab: true });
+  if (plan.account) requireAccount(env, driver.name, plan.account);
   const m = plan.model;
   const spec = await driver.launch({
     cwd: conv.meta.data.cwd,

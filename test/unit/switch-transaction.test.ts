@@ -8,14 +8,14 @@
 //   unknown               launched, the message never showed: refused sends until it does
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SendResult } from '../../src/conversation/tab-session.js';
 import { TabSession } from '../../src/conversation/tab-session.js';
 import type { SwitchOutcome } from '../../src/conversation/switch-transaction.js';
 import type { LaunchOptions } from '../../src/plugins/api.js';
-import { addAccount } from '../../src/plugins/account-store.js';
+import { addAccount, removeAccount } from '../../src/plugins/account-store.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { FakeTerminal, fakeDriver, registryOf, type FakeDriverOptions } from '../helpers/fake-agent.js';
@@ -320,6 +320,11 @@ s('another account of the same agent, armed in the tab: a switch that launches i
     const h = handoffs(conv).pop()!;
     assert.equal([h.from?.harness, h.to.harness, h.account, h.fromAccount, h.mode], ['alpha', 'alpha', 'home', 'work', 'fresh']);
     assert.match(term.pastes().pop()!, /MARK-WORK[^]*hello home$/, "the brief carries the work account's turn");
+    // The account the conversation runs under is removed: starting the agent again is refused, not made anew empty.
+    removeAccount(env, 'alpha', 'home');
+    const again = await session.startInstead('alpha');
+    assert.match(again.message, /alpha has no account "home"/);
+    assert.not.ok(existsSync(join(home, 'accounts/alpha/home')), 'not made again');
   } finally {
     await session.dispose();
     rmSync(home, { recursive: true, force: true });
