@@ -143,7 +143,11 @@ t("a drop-in may leave out families, capabilities and a launch's env; planMode a
   assert.equal(bare.capabilities, { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: false });
   assert.equal(await bare.launch({ cwd: root, env }), { command: 'bare', args: [], env: {}, cwd: root });
   const older = r.get('older');
-  assert.equal(older.capabilities, { resume: false, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: false }, 'only the fields baton reads');
+  assert.equal(
+    older.capabilities,
+    { resume: false, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: false },
+    'only the fields baton reads',
+  );
   assert.equal((await older.launch({ cwd: root, env })).env, {});
 });
 

@@ -46,7 +46,14 @@ s('given: kept as written; a partial capabilities object gets the rest from the 
 s('capability fields baton does not read (planMode, submit, anything newer) pass validation and are left out', () => {
   const legacy = { ...minimal(), capabilities: { resume: true, fork: true, planMode: true, submit: 'paste', modes: ['plan'] } };
   assert.equal(driverProblems(legacy), []);
-  assert.equal(normalizeDriver(legacy as DriverDefinition).capabilities, { resume: true, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: false });
+  assert.equal(normalizeDriver(legacy as DriverDefinition).capabilities, {
+    resume: true,
+    fork: true,
+    tabSession: true,
+    tab: true,
+    enterWithPaste: false,
+    accounts: false,
+  });
   // The fields baton does read are still checked.
   assert.equal(driverProblems({ ...minimal(), capabilities: { resume: 'yes' } }), ['capabilities.resume: expected true or false, got "yes"']);
   assert.equal(driverProblems({ ...minimal(), capabilities: 3 }), ['capabilities: expected an object, got 3']);
