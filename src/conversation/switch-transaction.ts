@@ -42,7 +42,13 @@ interface Launched {
  * how to launch it, and only then records it: a launch the driver refuses leaves the
  * conversation as it was (stopped, not switched), and a retry records one handoff.
  */
-async function launch(session: SwitchingSession, driver: HarnessDriver, model: string | undefined, switchId: string, account: string | undefined): Promise<Launched> {
+async function launch(
+  session: SwitchingSession,
+  driver: HarnessDriver,
+  model: string | undefined,
+  switchId: string,
+  account: string | undefined,
+): Promise<Launched> {
   const { conversation: conv, registry, env, git } = session.deps;
   // An account that is gone (removed since the picker listed it) is refused, never made anew.
   if (account !== undefined) checkRunAccount(driver, account, env);
