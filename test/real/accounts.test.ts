@@ -7,6 +7,8 @@
 //   - a switch between them with `baton chat --account` is a handoff ("Switched to account
 //     home of claude") with the brief reaching the model, and the conversation then
 //     stays under the new account (its own session resumed, no handoff);
+//   - a fork under another account is a replay (the fork point's session is the other
+//     account's), and its first turn runs under the new account with the history;
 //   - login status is read from what the CLI itself stores: `codex login --with-api-key`,
 //     run by `baton accounts login` with the key on standard input, makes `baton accounts
 //     list` say logged in for that account only.
@@ -173,6 +175,29 @@ s("login status is what the CLI stores: codex's own login, run by baton accounts
   assert.match(list.out, /^codex +spare +not logged in$/m);
   assert.match(list.out, /^codex +default +default +not logged in$/m);
   assert.not.match(list.out, /sk-account-test/);
+});
+
+s('a fork under another account of claude is a replay saying why; its first turn runs under that account with the history', async () => {
+  await add('claude', 'work');
+  const other = await add('claude', 'other');
+  const first = await chat(['--new', '--agent', 'claude', '--account', 'work', 'Fork source FORK-SRC-7100.']);
+  const last = Math.max(...first.entries.map((e) => e.seq));
+  const f = await home.fork([first.conversation, '--at', String(last), '--account', 'other']);
+  assert.is(f.mode, 'replay');
+  assert.match(f.replayReason ?? '', /another account \(other\)/);
+  assert.equal(files(other), new Map(), 'nothing ran under it yet');
+  const before = home.fake.requests().length;
+  const r = (await chat(['--conversation', f.id, 'Forked turn FORK-NEXT-7200.'])) as typeof first & { account: string };
+  assert.is(r.account, 'other');
+  const req = home.fake
+    .requests()
+    .slice(before)
+    .find((q) => q.kind === 'generate' && bodyContains(q, 'FORK-NEXT-7200'));
+  assert.ok(req && bodyContains(req, 'FORK-SRC-7100'), 'the replay carried the source turn');
+  assert.ok(
+    [...files(other).keys()].some((p) => p.startsWith('projects/')),
+    'the fork ran in the other account',
+  );
 });
 
 s.run();
