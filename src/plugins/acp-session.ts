@@ -21,6 +21,8 @@ import type { AcpAgentDecl } from './validate.js';
 
 /** How long starting the agent and opening its session may take. */
 const OPEN_TIMEOUT_MS = 120_000;
+/** How long a cancelled turn's agent has to end the commands it runs in baton's terminals before baton ends them. */
+const CANCEL_GRACE_MS = 2000;
 
 export type PermissionAnswer = { optionId: string } | 'cancelled';
 
@@ -203,10 +205,27 @@ export class AcpSession {
     }
   }
 
-  /** session/cancel: every open permission request is answered `cancelled` first, as the protocol asks. */
+  /**
+   * session/cancel: every open permission request is answered `cancelled` first, as the
+   * protocol asks. A command the agent still runs in one of baton's terminals when the turn
+   * has not ended CANCEL_GRACE_MS later is ended by baton (its process group): an agent that
+   * waits for it would otherwise hold the turn for as long as the command runs.
+   */
   async cancel(): Promise<void> {
     this.answerAll();
     if (this.sessionId) await this.client.cancel(this.sessionId).catch(() => {});
+    const turn = this.turn;
+    if (!turn) return;
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      turn.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((r) => (timer = setTimeout(() => r(false), CANCEL_GRACE_MS))),
+    ]);
+    clearTimeout(timer);
+    if (!ended && this.turn === turn) await Promise.all(this.client.terminals.running().map((id) => this.client.terminals.kill(id).catch(() => {})));
   }
 
   private answerAll(): void {

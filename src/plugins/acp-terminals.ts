@@ -134,6 +134,11 @@ export class TerminalPool {
     if (this.released.size > KEEP_RELEASED) this.released.delete(this.released.keys().next().value!);
   }
 
+  /** Terminals whose program still runs. */
+  running(): string[] {
+    return [...this.terminals].filter(([, t]) => !t.status && t.group).map(([id]) => id);
+  }
+
   /** Process group of a live terminal (none when its program could not start). */
   pgidOf(id: string): number | undefined {
     return this.terminals.get(id)?.group?.pgid;

@@ -2,7 +2,8 @@
 // agent, test/fixtures/acp-agent, as a drop-in): the picker offers "(baton view)"; a message
 // from the compose bar starts a turn; a write asks with a card and marks the tab; y writes the
 // file, n does not, Esc with a card open cancels it and the next turn runs; a write outside
-// the tab's directory is refused by baton's client fs even when allowed; a shell call runs in
+// the tab's directory is refused by baton's client fs even when allowed; Esc while an allowed
+// command runs ends the turn (baton ends the command); a shell call runs in
 // a client terminal and its output shows on the card; the transcript has the user's message
 // with its author, the approvals, the turns. Then baton is quit and started again: the tab it
 // restores draws its history once, from baton's log, and the agent continues its own session
@@ -103,6 +104,19 @@ s("a write outside the tab's directory is refused by baton's client fs even when
   assert.not.ok(existsSync(outside));
 });
 
+s('Esc while an allowed command runs: the turn ends without waiting for it (baton ends it), and the next turn runs', async () => {
+  await say(b.t, '[[shell sleep 120]]');
+  await b.t.waitFor(' y  Allow once', TURN_MS);
+  b.t.type('y');
+  await b.t.waitFor('◐ Run sleep 120', TURN_MS, 'the command running');
+  const cancelled = Date.now();
+  b.t.press('Escape');
+  await b.t.waitFor('Enter sends', 30_000, 'the turn over long before the command would be');
+  assert.ok(Date.now() - cancelled < 30_000);
+  await say(b.t, 'after the running command');
+  await b.t.waitFor('echo: after the running command', TURN_MS);
+});
+
 s('a shell call runs in a client terminal: the card shows the command and its output', async () => {
   await say(b.t, '[[shell echo from-the-terminal]]');
   await b.t.waitFor(' y  Allow once', TURN_MS);
@@ -113,16 +127,16 @@ s('a shell call runs in a client terminal: the card shows the command and its ou
 
 s('the transcript: the message with its author, every decision as an approval, each turn ended', async () => {
   // (The tab's ingest follows the view's log a moment behind the screen.)
-  await until(() => transcript().filter((e) => e.kind === 'turn_end').length >= 6, 'six turns recorded');
+  await until(() => transcript().filter((e) => e.kind === 'turn_end').length >= 8, 'eight turns recorded');
   const entries = transcript();
   const users = entries.filter((e) => e.kind === 'user_message');
-  assert.is(users.length, 6, JSON.stringify(users.map((u) => u.text)));
+  assert.is(users.length, 8, JSON.stringify(users.map((u) => u.text)));
   assert.equal((users[0]!.author as { type: string }).type, 'user');
   assert.equal(
     entries.filter((e) => e.kind === 'approval').map((e) => e.decision),
-    ['allowed', 'denied', 'cancelled', 'allowed', 'allowed'],
+    ['allowed', 'denied', 'cancelled', 'allowed', 'allowed', 'allowed'],
   );
-  assert.is(entries.filter((e) => e.kind === 'turn_end').length, 6, entries.map((e) => e.kind).join(' '));
+  assert.is(entries.filter((e) => e.kind === 'turn_end').length, 8, entries.map((e) => e.kind).join(' '));
   assert.ok(entries.some((e) => e.kind === 'tool_call' && e.toolName === 'write_file'));
 });
 
@@ -146,7 +160,7 @@ s("baton started again: the tab restored draws its history once, from baton's lo
     assert.is(screen.match(/│ from-the-terminal/g)?.length, 1, `the output once:\n${screen}`);
     await say(again, 'sixth');
     await again.waitFor('echo: sixth (previous: [[shell echo from-the-terminal]])', TURN_MS, 'the agent remembered its session');
-    await until(() => transcript().filter((e) => e.kind === 'user_message').length === 7, 'the new message recorded');
+    await until(() => transcript().filter((e) => e.kind === 'user_message').length === 9, 'the new message recorded');
     assert.is(transcript().filter((e) => e.kind === 'agent_text' && String(e.text).includes('echo: fourth')).length, 1, 'no history recorded twice');
   }
 });
