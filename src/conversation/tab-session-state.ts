@@ -59,6 +59,8 @@ export interface TabSnapshot {
   agent: string | undefined;
   agentTitle: string | undefined;
   model: string | undefined;
+  /** The baton account the agent runs under; undefined: the CLI's own configuration. */
+  account: string | undefined;
   status: AgentStatus;
   armed: ArmedSwitch | undefined;
   queue: readonly string[];
@@ -240,12 +242,19 @@ export abstract class TabSessionState {
     this.changed();
   }
 
+  /** The account of the segment the running agent belongs to (the tab's agent is the current segment's). */
+  protected runningAccount(): string | undefined {
+    const seg = this.conversation.transcript.currentSegment;
+    return this.driver && seg?.harness === this.driver.name ? seg.account : undefined;
+  }
+
   snapshot(): TabSnapshot {
     return {
       conversationId: this.conversation.id,
       agent: this.driver?.name,
       agentTitle: this.driver?.title,
       model: this.model,
+      account: this.runningAccount(),
       status: this.status.current,
       armed: this.armed,
       queue: this.queue,

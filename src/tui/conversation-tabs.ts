@@ -257,7 +257,8 @@ export class ConversationTabs {
         : undefined;
     this.compose.update({
       author: `${user.name}@${user.device}`,
-      agentTitle: snap?.agentTitle,
+      // The account is said where it is not the CLI's own configuration.
+      agentTitle: snap?.agentTitle && snap.account ? `${snap.agentTitle} (account ${snap.account})` : snap?.agentTitle,
       armedTitle,
       ...(armedText ? { armedText } : {}),
       ...(snap?.briefPending && snap.agentTitle ? { carries: `Your next message carries the conversation so far to ${snap.agentTitle}.` } : {}),

@@ -180,6 +180,7 @@ export default {
     );
     await pickEntry(b.t, 'Acct agent · account work');
     await b.t.waitFor(/RUNS-UNDER-work/, 15_000, 'the tab running under the work account');
+    await b.t.waitFor(/message Acct agent \(account work\)/, 15_000, 'the compose bar naming the account');
   } finally {
     await b.cleanup();
     rmSync(batonHome, { recursive: true, force: true });

@@ -304,6 +304,7 @@ s('another account of the same agent, armed in the tab: a switch that launches i
     term.emit({ type: 'session', agentSession: 'W-1' });
     term.finish();
     await until(() => session.status.current === 'idle', 'Alpha answered');
+    assert.is(session.snapshot().account, 'work', 'the tab says which account it runs under');
     assert.equal(session.arm('alpha', undefined, 'work'), { armed: false, noContext: false }, 'the account it runs under: nothing to switch');
     assert.equal(session.arm('alpha', undefined, 'home'), { armed: true, noContext: false });
     assert.is(session.snapshot().armed?.title, 'Alpha (account home)');
@@ -317,6 +318,7 @@ s('another account of the same agent, armed in the tab: a switch that launches i
       ],
       "launched under home, not resuming work's session",
     );
+    assert.is(session.snapshot().account, 'home');
     const h = handoffs(conv).pop()!;
     assert.equal([h.from?.harness, h.to.harness, h.account, h.fromAccount, h.mode], ['alpha', 'alpha', 'home', 'work', 'fresh']);
     assert.match(term.pastes().pop()!, /MARK-WORK[^]*hello home$/, "the brief carries the work account's turn");
