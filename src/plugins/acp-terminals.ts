@@ -1,6 +1,7 @@
 // Client terminals for ACP agents (terminal/create, output, wait_for_exit, kill, release):
 // real child processes, each its own process group, started from an argv array (command +
-// args, never through a shell). Output is kept up to the agent's byte limit, dropping from
+// args; a whole command line given with no args, as claude-code-acp sends a shell call, runs
+// under /bin/sh -c, since that line is what the user was shown and allowed). Output is kept up to the agent's byte limit, dropping from
 // the front at a character boundary as the protocol asks. Everything still running when
 // the turn ends is killed by group. Never runs anything the agent did not ask for.
 
@@ -75,6 +76,16 @@ class Terminal {
   }
 }
 
+/**
+ * The argv a terminal runs: the agent's command and args as given; but a command line with no
+ * args (claude-code-acp sends a Bash tool call's whole line, `a && b`, as `command`, as Zed
+ * runs it) is run by /bin/sh -c, the line the user saw on the card and allowed.
+ */
+export function argvOf(req: Pick<CreateTerminal, 'command' | 'args'>): [string, string[]] {
+  if (!req.args?.length && /\s/.test(req.command.trim())) return ['/bin/sh', ['-c', req.command]];
+  return [req.command, req.args ?? []];
+}
+
 export class TerminalPool {
   private readonly terminals = new Map<string, Terminal>();
   private readonly released = new Map<string, string>();
@@ -93,7 +104,8 @@ export class TerminalPool {
     const limit = req.outputByteLimit && req.outputByteLimit > 0 ? req.outputByteLimit : DEFAULT_LIMIT;
     let term: Terminal;
     try {
-      const g = await spawnGroup(req.command, req.args ?? [], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], graceMs: 1000 });
+      const [command, args] = argvOf(req);
+      const g = await spawnGroup(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], graceMs: 1000 });
       term = new Terminal(limit, g);
     } catch (err) {
       // Like a shell: a program that cannot start is a terminal that exited with 127.

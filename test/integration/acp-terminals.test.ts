@@ -2,7 +2,7 @@
 // a character boundary, kill and release ending the process group.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TerminalPool } from '../../src/plugins/acp-terminals.js';
@@ -75,6 +75,17 @@ t('a program that cannot start is a terminal that exited with 127', async () => 
   const id = await pool.create({ command: 'baton-no-such-program-xyz' });
   assert.equal(await pool.waitForExit(id), { exitCode: 127, signal: null });
   assert.match(pool.output(id).output, 'cannot run "baton-no-such-program-xyz": ENOENT');
+});
+
+t("a whole command line with no args (claude-code-acp's shell calls) runs under /bin/sh -c; with args, never a shell", async () => {
+  const line = await pool.create({ command: 'touch made.txt && echo "made it"' });
+  assert.equal(await pool.waitForExit(line), { exitCode: 0, signal: null });
+  assert.is(pool.output(line).output, 'made it\n');
+  assert.ok(existsSync(join(dir, 'made.txt')));
+  const argv = await pool.create({ command: 'echo', args: ['a && touch no.txt'] });
+  await pool.waitForExit(argv);
+  assert.is(pool.output(argv).output, 'a && touch no.txt\n');
+  assert.not.ok(existsSync(join(dir, 'no.txt')));
 });
 
 t('dispose ends every terminal still running', async () => {
