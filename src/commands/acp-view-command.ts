@@ -13,6 +13,9 @@ import type { Io } from './io.js';
 import { pluginDirs } from './plugin-dirs.js';
 import type { Argv } from './yargs.js';
 
+/** How long ending the agent gracefully may take when the tab ends this program. */
+const END_MS = 1000;
+
 interface ViewArgs {
   agent: string;
   view: string;
@@ -65,7 +68,9 @@ async function acpView(io: Io, a: ViewArgs): Promise<void> {
   stdout.on('resize', () => program.resized());
   let ending: Promise<void> | undefined;
   const end = () => {
-    ending ??= program.dispose().then(() => process.exit(0));
+    // The tab's pane kills this process 1.5 s after its SIGHUP: it exits before that, and
+    // whatever of the agent is still running then is killed as it exits (spawn-group.ts).
+    ending ??= Promise.race([program.dispose(), new Promise((r) => setTimeout(r, END_MS))]).then(() => process.exit(0));
     return ending;
   };
   for (const sig of ['SIGHUP', 'SIGTERM', 'SIGINT'] as const) process.on(sig, () => void end());
