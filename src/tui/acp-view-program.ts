@@ -52,6 +52,7 @@ export class AcpViewProgram {
   private note: string | undefined;
   private state: Footer['state'] = 'starting';
   private timer: NodeJS.Timeout | undefined;
+  private drawnAt = 0;
   private ticker: NodeJS.Timeout | undefined;
   private full = true;
   private ended = false;
@@ -209,14 +210,22 @@ export class AcpViewProgram {
     this.draw();
   }
 
+  /**
+   * A frame for what changed: at once (after the records of this tick) when none was drawn for
+   * FRAME_MS, so a card appears as soon as its update arrives; else at most one per FRAME_MS
+   * while updates stream in.
+   */
   private schedule(): void {
-    this.timer ??= setTimeout(() => this.draw(), FRAME_MS);
+    if (this.timer) return;
+    const wait = Math.max(0, this.drawnAt + FRAME_MS - Date.now());
+    this.timer = setTimeout(() => this.draw(), wait);
   }
 
   private draw(full = false): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.ended) return;
+    this.drawnAt = Date.now();
     const footer: Footer = { title: this.opts.decl.title ?? this.opts.decl.name, input: this.input, queued: this.queue.length, state: this.state };
     if (this.note) footer.note = this.note;
     this.opts.out.write(this.screen.frame(this.opts.out.cols(), this.opts.out.rows(), footer, full || this.full));
