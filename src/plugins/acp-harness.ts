@@ -3,7 +3,7 @@
 // driver that picks ACP as its headless path), becomes a HarnessDriver. One headless turn
 // = spawn the agent as its own process group, initialize, session new/load/resume (or
 // fork, when the agent advertises session/fork), prompt, and end the whole group. Permission requests follow baton's policy: denied
-// unless the user said --yes. A driver that can follow the agent's own session log may
+// unless the user said --yes. The client file system is served inside the turn's directory only. A driver that can follow the agent's own session log may
 // have the agent ended only once that log shows the turn (some agents save it a moment
 // after answering). It never leaves the agent or its helpers running, and never turns a
 // replayed history (session/load) into new events.
@@ -172,6 +172,8 @@ function connect(Client: typeof AcpClient, decl: AcpAgentDecl, turn: HeadlessTur
     env,
     fs: decl.fs !== false,
     terminal: decl.terminal !== false,
+    // The turn's directory is all of the file system baton serves an agent.
+    fsRoot: turn.cwd,
     onUpdate(sid, update) {
       if (sid !== progress.sessionId) return;
       if (progress.live) mapper.update(update);

@@ -165,6 +165,14 @@ t('with yes, permission is granted and the file is written through the client fs
   assert.match(res.output, `wrote 21 bytes to ${file}`);
 });
 
+t("with yes, a write outside the turn's directory is refused by baton's client fs: nothing written", async () => {
+  const d = await fixture();
+  const outside = join(work, '..', 'outside-the-turn.txt');
+  const err = await failure(run(d, `[[write ${outside} escaped]]`, { yes: true }));
+  assert.match(err.message, 'outside the session');
+  assert.not.ok(existsSync(outside));
+});
+
 t('terminals run real processes from argv; their output is the tool result', async () => {
   const d = await fixture();
   const { events } = await run(d, '[[shell node -p 6*7]]', { yes: true });
