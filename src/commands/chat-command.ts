@@ -35,6 +35,11 @@ export function registerChat(y: Argv, io: Io): Argv {
           type: 'string',
           describe: "the agent's account to run under (baton accounts list; default: the one it ran under here, else its default account)",
         })
+        .option('summary', {
+          type: 'boolean',
+          default: false,
+          describe: 'before switching to another agent, ask the current one for a summary of the conversation that the brief uses',
+        })
         .option('json', { type: 'boolean', default: false, describe: 'print the new entries and the conversation id as JSON' })
         .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'let the agent use tools without asking' })
         .option('timeout', { type: 'number', default: 600, describe: 'seconds before the agent is stopped (exit 4)' }),
@@ -49,6 +54,7 @@ interface ChatArgs {
   agent?: string;
   model?: string;
   account?: string;
+  summary: boolean;
   json: boolean;
   yes: boolean;
   timeout: number;
@@ -124,6 +130,7 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
         timeoutMs: a.timeout * 1000,
         env: io.env,
         signal: cancel.signal,
+        ...(a.summary ? { summary: true } : {}),
       },
       {
         conversation: conv,

@@ -24,6 +24,7 @@ import type { OpenConversation } from '../transcript/store.js';
 import type { Transcript } from '../transcript/transcript.js';
 import type { Entry } from '../transcript/types.js';
 import { briefFor, planHandoff, recordHandoff, type HandoffInput, type HandoffPlan } from './handoff-plan.js';
+import { summarizeBeforeSwitch } from './summary-turn.js';
 import { guardTurn, TurnAbandonedError } from './turn-guard.js';
 
 export interface ChatTurn {
@@ -40,6 +41,8 @@ export interface ChatTurn {
   args?: string[];
   /** Cancels the turn: the driver ends the CLI's process group and the turn ends `cancelled`. */
   signal?: AbortSignal;
+  /** Before a switch, ask the outgoing agent for a summary the brief uses (summary-turn.ts). */
+  summary?: boolean;
 }
 
 export interface ChatDeps {
@@ -121,9 +124,11 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     git: deps.git,
     inTab: false,
   };
-  const plan = await planHandoff(input);
+  let plan = await planHandoff(input);
   // The account the conversation ran under may have been removed since: refused, never made anew empty.
   if (plan.account) requireAccount(turn.env, name, plan.account);
+  // The summary is recorded before the switch, so the brief planned again is made with it.
+  if (turn.summary && (await summarizeBeforeSwitch(turn, deps, input, plan))) plan = await planHandoff(input);
 
   // From here on the conversation changes.
   const run = await recordTurn(turn, deps, plan, name);

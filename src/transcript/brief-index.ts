@@ -44,6 +44,8 @@ export function isRenderable(e: Entry): boolean {
     case 'cursor':
     case 'agent_session':
     case 'unknown':
+    // A summary is not replayed as an entry: the brief shows it in a place of its own.
+    case 'summary':
       return false;
     default:
       return true;
@@ -63,6 +65,7 @@ export class EntryIndex {
   readonly callAt: number[] = [];
   readonly handoffAt: number[] = [];
   readonly resetAt: number[] = [];
+  readonly summaryAt: number[] = [];
   /** Tool calls of a plan/todo tool. */
   readonly planAt: number[] = [];
   private readonly planNames = new Map<string, boolean>();
@@ -110,6 +113,9 @@ export class EntryIndex {
           break;
         case 'reset':
           this.resetAt.push(i);
+          break;
+        case 'summary':
+          this.summaryAt.push(i);
           break;
       }
       if (isRenderable(e)) shown++;

@@ -13,6 +13,7 @@ import { openItems, planItems, type PlanItem } from './brief-plan.js';
 import { Hidden, indexOf, isRenderable, lastIndexAtOrBelow, type EntryIndex } from './brief-index.js';
 import { agentLabeler, authorLabel, itemFor, type AgentLabel, type Item } from './brief-render.js';
 import { activitySection, footerSection, headerSection, planSection, titleSection } from './brief-sections.js';
+import { summaryPart, type SummaryEntry, type SummaryPart } from './brief-summary.js';
 import { buildTail, type ItemSource, type TailPlan } from './brief-tail.js';
 import type { GitFacts } from './git-facts-types.js';
 import type { Transcript } from './transcript.js';
@@ -76,6 +77,8 @@ export interface Brief {
   counts: { entries: number; userTurns: number; toolCalls: number };
   /** How the conversation part was fitted (null when there is no brief). */
   tail: TailPlan | null;
+  /** The previous agent's summary shown in place of left-out entries (absent when none was). */
+  summary?: SummaryPart['plan'];
 }
 
 /** sha256 of a brief's text, hex: marks a regenerated card as matching what was sent. */
@@ -93,6 +96,8 @@ interface Scan {
   plan: { seq: number; open: PlanItem[] } | undefined;
   previous: AgentRef | null;
   hidden: Hidden;
+  /** The newest visible summary entry in the range. */
+  summary: SummaryEntry | undefined;
 }
 
 /**
@@ -169,6 +174,14 @@ function scan(entries: readonly Entry[], lo: number, hi: number): Scan {
       break;
     }
   }
+  let summary: SummaryEntry | undefined;
+  for (const i of index.newestFirst(index.summaryAt, lo, hi)) {
+    const e = entries[i]!;
+    if (!hidden.has(i) && e.kind === 'summary') {
+      summary = e;
+      break;
+    }
+  }
   const activity = new Activity();
   activity.totalCalls = counts.calls;
   for (const i of index.newestFirst(index.callAt, lo, hi)) {
@@ -185,6 +198,7 @@ function scan(entries: readonly Entry[], lo: number, hi: number): Scan {
     plan,
     previous,
     hidden,
+    summary,
   };
 }
 
@@ -247,12 +261,12 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
     plan: (max) => (s.plan && previousLabel !== null ? planSection(s.plan, previousLabel, max) : ''),
     activity: (max) => activitySection(s.activity, { firstSeq: s.firstSeq, lastSeq: s.lastSeq }, opts.git, max),
   });
-  const tail = conversationPart(entries, lo, hi, s, agent, opts, middle.room - SEPARATOR.length);
+  const { tail, summary } = withSummary(entries, lo, hi, s, agent, opts, middle.room - SEPARATOR.length);
   if (!tail.plan.items.length && !tail.plan.pinned) return none('budget', tail.plan);
-  middle.regrow(middle.room - SEPARATOR.length - tail.text.length);
+  middle.regrow(middle.room - SEPARATOR.length - tail.text.length - (summary ? summary.text.length + SEPARATOR.length : 0));
 
   // Every piece was cleaned (sanitized and redacted) as it was made; no pass over the whole.
-  const text = [header, middle.title, middle.plan, tail.text, middle.activity, footer].filter((x) => x !== '').join(SEPARATOR);
+  const text = [header, middle.title, middle.plan, summary?.text ?? '', tail.text, middle.activity, footer].filter((x) => x !== '').join(SEPARATOR);
   if (text.length > maxChars) throw new Error(`buildBrief: ${text.length} chars exceed the budget ${maxChars} (a bug)`);
   const kept = tail.plan.items;
   const pinnedSeq = tail.plan.pinned?.seq;
@@ -268,7 +282,32 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
     previous,
     counts: { entries: s.counts.shown, userTurns: s.counts.users, toolCalls: s.counts.calls },
     tail: tail.plan,
+    ...(summary ? { summary: summary.plan } : {}),
   };
+}
+
+/**
+ * The conversation part within `budget`, and the previous agent's summary before it when the
+ * range holds one and the part had to leave entries out: the summary then takes its share of
+ * the room from the oldest entries. Without a summary, or with nothing left out, the part is
+ * exactly what it would be without the summary feature.
+ */
+function withSummary(
+  entries: readonly Entry[],
+  lo: number,
+  hi: number,
+  s: Scan,
+  agent: AgentLabel,
+  opts: BriefOptions,
+  budget: number,
+): { tail: { text: string; plan: TailPlan }; summary: SummaryPart | null } {
+  const full = conversationPart(entries, lo, hi, s, agent, opts, budget);
+  if (!s.summary || !full.plan.omitted) return { tail: full, summary: null };
+  const summary = summaryPart(s.summary, agent, budget);
+  if (!summary) return { tail: full, summary: null };
+  const tail = conversationPart(entries, lo, hi, s, agent, opts, budget - summary.text.length - SEPARATOR.length);
+  if (!tail.plan.items.length && !tail.plan.pinned) return { tail: full, summary: null };
+  return { tail, summary };
 }
 
 /** The slice a brief covers (entries lo..hi of one conversation), once the options are checked to name it. */

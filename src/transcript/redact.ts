@@ -112,6 +112,7 @@ export function redactEntry(entry: Entry): Entry {
     case 'user_message':
     case 'agent_text':
     case 'reasoning':
+    case 'summary':
     case 'notice':
     case 'error': {
       const text = redact(entry.text);

@@ -144,6 +144,8 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
       else if (cost !== undefined && cost !== null) parts.push('cost unreadable');
       return parts.length ? [head(`turn end · ${parts.join(' · ')}`)] : [];
     }
+    case 'summary':
+      return [head(`${authorLabel(e.author, titles)} · summary of [${plain(e.fromSeq)}]..[${plain(e.toSeq)}], asked for before a switch`), ...body(e.text)];
     case 'notice':
       return [head(`notice: ${clean(e.text)}`)];
     case 'error':
@@ -169,7 +171,7 @@ export function renderEntry(e: Entry, opts: RenderOptions = {}): string[] {
 export function isRendered(e: Entry): boolean {
   return (
     renderEntry(
-      e.kind === 'user_message' || e.kind === 'agent_text' || e.kind === 'reasoning' || e.kind === 'notice' || e.kind === 'error'
+      e.kind === 'user_message' || e.kind === 'agent_text' || e.kind === 'reasoning' || e.kind === 'summary' || e.kind === 'notice' || e.kind === 'error'
         ? { ...e, text: '' }
         : e.kind === 'tool_result'
           ? { ...e, output: '' }

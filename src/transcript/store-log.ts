@@ -288,6 +288,11 @@ const REQUIRED: Record<string, Array<[string, (v: unknown) => boolean]>> = {
     ['fromAccount', optStr],
   ],
   turn_end: [],
+  summary: [
+    ['text', isStr],
+    ['fromSeq', isNum],
+    ['toSeq', isNum],
+  ],
   notice: [['text', isStr]],
   error: [['text', isStr]],
   agent_session: [

@@ -251,6 +251,16 @@ export class Transcript {
     return this.cursorMap.get(harness);
   }
 
+  /**
+   * Records the current segment's agent's summary of entries fromSeq..toSeq (asked for in an
+   * extra turn before a switch); its author is that agent, as for its replies.
+   */
+  summary(text: string, fromSeq: number, toSeq: number): Entry {
+    const out = [...this.flushPending(), this.commit({ kind: 'summary', text, fromSeq, toSeq })];
+    this.emit(out, true);
+    return out[out.length - 1]!;
+  }
+
   /** Records a reset: entries after `toSeq` are hidden from now on, not deleted. */
   reset(toSeq: number, opts: { restored?: boolean; undoes?: number } = {}): Entry {
     const body: EntryBody = { kind: 'reset', toSeq };

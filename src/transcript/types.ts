@@ -56,6 +56,13 @@ export type EntryBody =
       git?: { branch?: string; base?: string; diffStat?: string; contextFiles?: { path: string; text: string }[] };
     }
   | { kind: 'turn_end'; usage?: Usage; costUsd?: number }
+  /**
+   * A summary of the conversation from `fromSeq` to `toSeq`, written by the agent that ran
+   * (its author) in one extra turn asked for before a switch (`--summary`). Neither a user
+   * message nor a reply of the conversation: a brief shows it in place of the oldest entries
+   * it had to leave out.
+   */
+  | { kind: 'summary'; text: string; fromSeq: number; toSeq: number }
   | { kind: 'notice'; text: string }
   | { kind: 'error'; text: string; code?: string }
   /** The native session id a harness reported for the current segment. */
@@ -133,6 +140,7 @@ export const KNOWN_KINDS: ReadonlySet<string> = new Set<EntryKind>([
   'approval',
   'handoff',
   'turn_end',
+  'summary',
   'notice',
   'error',
   'agent_session',
