@@ -125,13 +125,15 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     inTab: false,
   };
   let plan = await planHandoff(input);
+  // The turn's entries include a summary written before its switch.
+  const before = conv.transcript.entries.length;
   // The account the conversation ran under may have been removed since: refused, never made anew empty.
   if (plan.account) requireAccount(turn.env, name, plan.account);
   // The summary is recorded before the switch, so the brief planned again is made with it.
   if (turn.summary && (await summarizeBeforeSwitch(turn, deps, input, plan))) plan = await planHandoff(input);
 
   // From here on the conversation changes.
-  const run = await recordTurn(turn, deps, plan, name);
+  const run = await recordTurn(turn, deps, plan, name, before);
   let result: HeadlessResult;
   try {
     result = await runDriver(run, compose(turn, plan.brief?.text ?? null));
@@ -180,10 +182,9 @@ async function checkTurn(turn: ChatTurn, deps: ChatDeps): Promise<{ name: string
 }
 
 /** Records the handoff, when the plan is a switch, and the user's message with its checkpoint: the turn is under way. */
-async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, name: string): Promise<TurnRun> {
+async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, name: string, before: number): Promise<TurnRun> {
   const conv = deps.conversation;
   const t = conv.transcript;
-  const before = t.entries.length;
   const switchId = randomUUID();
   const h = recordHandoff(conv, plan, switchId);
   const handoff =
