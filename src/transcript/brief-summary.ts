@@ -1,6 +1,6 @@
 // The summary part of a brief: the previous agent's own summary of the conversation (a
 // `summary` entry, asked for with --summary before a switch), shown in place of the oldest
-// entries the conversation part had to leave out. Pure: it never reads a clock or the
+// entries the conversation part had to leave out or shorten. Pure: it never reads a clock or the
 // environment, and its text is cleaned (sanitized and redacted) like every piece of a brief.
 
 import { fitText } from './abbreviate.js';

@@ -288,9 +288,10 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
 
 /**
  * The conversation part within `budget`, and the previous agent's summary before it when the
- * range holds one and the part had to leave entries out: the summary then takes its share of
- * the room from the oldest entries. Without a summary, or with nothing left out, the part is
- * exactly what it would be without the summary feature.
+ * range holds one and the part had to leave entries out or shorten them: the summary then
+ * takes its share of the room from the part (the oldest entries go first, then bodies are
+ * shortened further). Without a summary, or with everything shown whole, the part is exactly
+ * what it would be without the summary feature.
  */
 function withSummary(
   entries: readonly Entry[],
@@ -302,7 +303,7 @@ function withSummary(
   budget: number,
 ): { tail: { text: string; plan: TailPlan }; summary: SummaryPart | null } {
   const full = conversationPart(entries, lo, hi, s, agent, opts, budget);
-  if (!s.summary || !full.plan.omitted) return { tail: full, summary: null };
+  if (!s.summary || !(full.plan.omitted || full.plan.items.some((i) => i.abbreviated))) return { tail: full, summary: null };
   const summary = summaryPart(s.summary, agent, budget);
   if (!summary) return { tail: full, summary: null };
   const tail = conversationPart(entries, lo, hi, s, agent, opts, budget - summary.text.length - SEPARATOR.length);

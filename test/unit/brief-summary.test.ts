@@ -1,6 +1,6 @@
 // The previous agent's summary in a brief (a `summary` entry, asked for with --summary before
 // a switch): shown in place of the oldest entries the conversation part leaves out, within
-// the budget, deterministic, redacted, and absent when nothing was left out or there is none.
+// the budget, deterministic, redacted, and absent when everything is shown whole or there is none.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildBrief, type BriefOptions } from '../../src/transcript/brief.js';
@@ -50,6 +50,14 @@ s('the summary stands in for the oldest entries left out, within the budget', ()
   // The summary comes before the conversation part, not as an entry of it.
   assert.ok(withS.text!.indexOf('SUMMARY-MARK') < withS.text!.indexOf('Conversation, oldest first:'));
   assert.not.ok(withS.tail!.items.some((i) => i.seq === 26));
+});
+
+s('entries kept but shortened: the summary is used, its room taken from their bodies', () => {
+  const without = buildBrief(conversation(2), opts({ maxChars: 3000 }));
+  assert.is(without.tail!.omitted, null);
+  assert.ok(without.tail!.items.some((i) => i.abbreviated));
+  const b = buildBrief(conversation(2, SUMMARY), opts({ maxChars: 3000 }));
+  assert.ok(b.summary && b.text!.includes(SUMMARY) && b.chars <= 3000);
 });
 
 s('nothing left out: the summary is not used and the brief is the one without it', () => {
