@@ -18,6 +18,7 @@ import { Emitter, type Event } from '../lifecycle/index.js';
 import type { Detection, DriverDefinition, HarnessDriver } from './api.js';
 import { acpDriver } from './acp-harness.js';
 import { acpViewDriver } from './acp-view-driver.js';
+import { type LocalFamilyRule, overlayLocalRules } from './local-family.js';
 import { loadDropIns, pluginLoadTimeout } from './drop-in-load.js';
 import { builtinDriverFiles, configDir, defaultPluginDir, loadPluginFile, watchPluginDirs, type LoadedModule, type PluginProblem } from './loader.js';
 import { normalizeDriver } from './normalize-driver.js';
@@ -66,6 +67,8 @@ export interface Registry {
   /** Broken plugins, duplicate names and config mistakes, each naming its file. */
   readonly problems: readonly PluginProblem[];
   readonly families: readonly FamilyDecl[];
+  /** The `local` rules (bundled, then the user's first): which harness runs a local model. */
+  readonly localRules: readonly LocalFamilyRule[];
   /** Config defaults for a driver (extra args, model, env); empty when none. */
   settings(name: string): DriverDefaults;
   /**
@@ -135,7 +138,7 @@ interface Entry {
 class DriverRegistry implements Registry {
   private entries = new Map<string, Entry>();
   private builtins: LoadedModule[] = [];
-  private config: RegistryConfig = { families: [], defaults: {}, acpAgents: [] };
+  private config: RegistryConfig = { families: [], local: [], defaults: {}, acpAgents: [] };
   private problemList: PluginProblem[] = [];
   private detections = new Map<string, Promise<Detection>>();
   private readonly changeEmitter = new Emitter<RegistryChange>();
@@ -181,6 +184,10 @@ class DriverRegistry implements Registry {
 
   get families(): readonly FamilyDecl[] {
     return this.config.families;
+  }
+
+  get localRules(): readonly LocalFamilyRule[] {
+    return this.config.local;
   }
 
   drivers(): HarnessDriver[] {
@@ -269,7 +276,7 @@ class DriverRegistry implements Registry {
   }
 
   private loadConfig(problems: PluginProblem[]): { config: RegistryConfig; declPaths: Map<string, string> } {
-    const config: RegistryConfig = { families: [], defaults: {}, acpAgents: [] };
+    const config: RegistryConfig = { families: [], local: [], defaults: {}, acpAgents: [] };
     const declPaths = new Map<string, string>();
     const layers: [string, RegistryConfig | undefined][] = [];
     if (this.bundledConfigPath) layers.push([this.bundledConfigPath, readConfigFile(this.bundledConfigPath, problems)]);
@@ -280,6 +287,7 @@ class DriverRegistry implements Registry {
       if (!layer) continue;
       const names = new Set(layer.families.map((f) => f.name));
       config.families = [...layer.families, ...config.families.filter((f) => !names.has(f.name))];
+      config.local = overlayLocalRules(config.local, layer.local);
       for (const [k, v] of Object.entries(layer.defaults)) config.defaults[k] = { ...config.defaults[k], ...v };
       for (const a of layer.acpAgents) {
         config.acpAgents = [...config.acpAgents.filter((x) => x.name !== a.name), a];

@@ -5,6 +5,8 @@
 // given (normalize-driver.ts fills in their defaults); capability fields baton does not
 // know are not checked at all. Checks only; never calls into the thing it checks.
 
+import { type LocalFamilyRule, readLocalRules } from './local-family.js';
+
 export const DRIVER_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 export interface AcpAgentDecl {
@@ -54,6 +56,8 @@ export interface DriverDefaults {
 
 export interface RegistryConfig {
   families: FamilyDecl[];
+  /** Rules for `baton chat --local` (local-family.ts). */
+  local: LocalFamilyRule[];
   defaults: Record<string, DriverDefaults>;
   acpAgents: AcpAgentDecl[];
 }
@@ -173,7 +177,7 @@ export function acpDeclProblems(value: unknown, field = 'agent'): string[] {
  * out) and the problems, each naming its field.
  */
 export function readRegistryConfig(value: unknown): { config: RegistryConfig; problems: string[] } {
-  const config: RegistryConfig = { families: [], defaults: {}, acpAgents: [] };
+  const config: RegistryConfig = { families: [], local: [], defaults: {}, acpAgents: [] };
   const p: Problems = [];
   if (!isObj(value)) return { config, problems: [`expected a JSON object, got ${typeOf(value)}`] };
   if (value.families !== undefined) {
@@ -215,5 +219,8 @@ export function readRegistryConfig(value: unknown): { config: RegistryConfig; pr
         else config.acpAgents.push(a as AcpAgentDecl);
       });
   }
+  const local = readLocalRules(value);
+  config.local = local.rules;
+  p.push(...local.problems);
   return { config, problems: p };
 }

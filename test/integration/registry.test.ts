@@ -223,6 +223,26 @@ t('mistakes in the user’s config are problems naming the file and the field', 
   assert.ok(r.has('goose'), 'the bundled config still loads');
 });
 
+t('local rules: the bundled ones, the user’s first (replacing a same-named one), a bad one a problem naming the file', async () => {
+  overlay({
+    local: [
+      { name: 'qwen', match: ['qwen*'], harnesses: [{ driver: 'goose', apis: ['openai-chat'] }] },
+      { name: 'broken', match: ['x*'], harnesses: [{ driver: 'goose', apis: ['carrier-pigeon'] }] },
+    ],
+  });
+  const r = await open();
+  assert.equal(
+    r.localRules.map((x) => x.name),
+    ['qwen', 'gpt-oss', 'claude-compatible', 'others'],
+  );
+  assert.equal(r.localRules[0]!.harnesses[0]!.driver, 'goose');
+  const file = join(cfg, 'harness-registry.json');
+  assert.ok(
+    r.problems.some((p) => p.path === file && p.message.startsWith('local[1].harnesses[0].apis')),
+    JSON.stringify(r.problems),
+  );
+});
+
 t('with watch, an edit of the user’s config is picked up and announced', async () => {
   overlay({ acpAgents: [ghost('ghost-a')] });
   const r = await loadRegistry({ env, builtinDir: false, watch: true });
