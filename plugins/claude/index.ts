@@ -21,6 +21,7 @@ import { claudeConfigDir, findSessionLog, projectDir } from './home.js';
 import { claudeLaunch } from './launch.js';
 import { claudeStatusFromScreen } from './screen.js';
 import { CLAUDE_INSTALL_HINT, CLAUDE_LOGIN_HINT, runClaudeTurn } from './headless.js';
+import { claudeLocalEndpoint } from './local.js';
 import { carryClaudeSession } from './carry.js';
 import { ingestClaude } from './ingest.js';
 import { ClaudeLogParser } from './log.js';
@@ -68,6 +69,7 @@ const driver: DriverDefinition = {
   ingest: ingestClaude,
   statusFromScreen: claudeStatusFromScreen,
   headless: runClaudeTurn,
+  localEndpoint: claudeLocalEndpoint,
   readSession,
   sessionLogPath: async (opts) => sessionLog(opts),
   carrySession: carryClaudeSession,

@@ -8,6 +8,7 @@
 import { type CliFacts, detectCli, type DriverEnv, type DriverDefinition } from '../../src/plugins/kit.js';
 import { endCodexDaemons } from './leftovers.js';
 import { CODEX_INSTALL_HINT, CODEX_LOGIN_HINT, runCodexTurn } from './headless.js';
+import { codexLocalEndpoint } from './local.js';
 import { codexHome } from './home.js';
 import { codexSessionLogPath, ingestCodex, readCodexSession } from './ingest.js';
 import { codexLaunch } from './launch.js';
@@ -42,6 +43,7 @@ export const driver: CodexDriver = {
   ingest: ingestCodex,
   statusFromScreen: codexStatusFromScreen,
   headless: runCodexTurn,
+  localEndpoint: codexLocalEndpoint,
   readSession: readCodexSession,
   sessionLogPath: codexSessionLogPath,
   endDaemons: ({ env, account, since }) => endCodexDaemons({ codexHome: codexHome(env, account), ...(since ? { startedAfter: since } : {}) }),

@@ -18,6 +18,7 @@ import {
 } from '../../src/plugins/kit.js';
 import { qwenAcpDecl } from './acp.js';
 import { QWEN_INSTALL_HINT, QWEN_LOGIN_HINT, runQwenTurn } from './headless.js';
+import { qwenLocalEndpoint } from './local.js';
 import { chatsDir, findChatLog, qwenRuntimeDir } from './home.js';
 import { ingestQwen } from './ingest.js';
 import { QwenLogParser } from './log.js';
@@ -68,6 +69,7 @@ const driver: DriverDefinition = {
   ingest: ingestQwen,
   statusFromScreen: qwenStatusFromScreen,
   headless: runQwenTurn,
+  localEndpoint: qwenLocalEndpoint,
   readSession,
   sessionLogPath: async (opts) => chatLog(opts),
   acp: qwenAcpDecl,

@@ -16,6 +16,7 @@ import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';
 import { stripControls } from '../transcript/sanitize.js';
 import { readMessage } from './message-input.js';
+import { chooseLocal } from './local-choice.js';
 import type { Registry } from '../plugins/registry.js';
 
 export function registerChat(y: Argv, io: Io): Argv {
@@ -31,6 +32,9 @@ export function registerChat(y: Argv, io: Io): Argv {
         .conflicts('conversation', 'new')
         .option('agent', { alias: 'a', type: 'string', describe: "the agent to run (default: the conversation's current one)" })
         .option('model', { alias: 'm', type: 'string', describe: 'the model to ask the agent for' })
+        .option('local', { type: 'string', describe: 'run this model of a local server, in the harness its family calls for (docs/local-models.md)' })
+        .option('endpoint', { type: 'string', describe: 'the local server for --local (default: Ollama, http://127.0.0.1:11434)' })
+        .conflicts('local', ['agent', 'model'])
         .option('account', {
           type: 'string',
           describe: "the agent's account to run under (baton accounts list; default: the one it ran under here, else its default account)",
@@ -53,6 +57,11 @@ interface ChatArgs {
   conversation?: string;
   agent?: string;
   model?: string;
+  local?: string;
+  endpoint?: string;
+  /** Set from --local: what points the chosen harness at the endpoint. */
+  localArgs?: string[];
+  localEnv?: Record<string, string>;
   account?: string;
   summary: boolean;
   json: boolean;
@@ -69,6 +78,13 @@ async function chatCommand(io: Io, a: ChatArgs): Promise<void> {
   if (pruned?.pruned.length) await deletePrunedCheckpoints(pruned.pruned, (w) => io.err(`baton: warning: ${w}\n`));
   const catalog = await agentCatalog(io);
   try {
+    if (a.endpoint !== undefined && a.local === undefined) throw badInput('--endpoint goes with --local MODEL');
+    if (a.local !== undefined) {
+      const local = await chooseLocal(catalog.registry, a.local, a.endpoint, io.env);
+      if (local.warning) io.err(`baton: warning: ${local.warning}\n`);
+      io.err(`baton: ${a.local} at ${local.endpoint}: ${local.agent} (${local.choice.family} family, ${local.choice.api})\n`);
+      Object.assign(a, { agent: local.agent, model: local.model, localArgs: local.args, localEnv: local.env });
+    }
     // Validate the agent before a new conversation is created for it.
     if (a.agent) catalog.registry.get(a.agent);
     const conv = await chatConversation(io, home, a, catalog.registry, prompt);
@@ -128,7 +144,8 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
         prompt,
         yes: a.yes,
         timeoutMs: a.timeout * 1000,
-        env: io.env,
+        env: a.localEnv ? { ...io.env, ...a.localEnv } : io.env,
+        ...(a.localArgs ? { args: a.localArgs } : {}),
         signal: cancel.signal,
         ...(a.summary ? { summary: true } : {}),
       },

@@ -42,6 +42,21 @@ export interface Detection extends DetectResult {
   untestedVersion?: string;
 }
 
+export interface LocalEndpointOptions {
+  /** The server's base URL, without `/v1` (local-endpoint.ts normalizeEndpoint). */
+  endpoint: string;
+  api: 'openai-chat' | 'openai-responses' | 'anthropic-messages';
+  model: string;
+}
+
+export interface LocalEndpointSpec {
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** How long a request to a local model may take: local prompt processing of a large brief is slow. */
+export const LOCAL_REQUEST_TIMEOUT_MS = 30 * 60 * 1000;
+
 export interface DriverEnv {
   /** The user's environment, passed through unchanged to the CLI. */
   env: NodeJS.ProcessEnv;
@@ -325,6 +340,12 @@ export interface DriverParts {
    * it (codex's TUI daemon). Called once the run's process group is gone. Returns the pids.
    */
   endLeftovers?(opts: DriverEnv & { account?: string; since?: Date }): Promise<number[]>;
+  /**
+   * How to point the CLI at a local model server (`baton chat --local`): the arguments and
+   * variables that make it send `model` to `endpoint` over `api`, forced over the user's own
+   * settings, with a long request timeout (local prompts are large). Absent: the driver cannot.
+   */
+  localEndpoint?(opts: LocalEndpointOptions): LocalEndpointSpec;
   /** Where the CLI keeps a session's own log, if it is still on disk (for the brief's pointer). */
   sessionLogPath?(opts: ReadSessionOptions): Promise<string | undefined>;
   /**

@@ -34,6 +34,7 @@ const METHODS = [
   'readSession',
   'endLeftovers',
   'sessionLogPath',
+  'localEndpoint',
   'canFork',
   'carrySession',
   'acp',
