@@ -17,6 +17,7 @@ import {
   ResumeFailedError,
   resumeHonoured,
   runHeadlessProcess,
+  turnMode,
   type TranscriptEvent,
 } from '../../src/plugins/kit.js';
 import { claudeAccountEnv } from './home.js';
@@ -51,7 +52,7 @@ export const ROOT_ALLOWED_TOOLS = [
 ];
 
 /** The argv of a headless turn (the prompt is not in it: it goes on stdin). */
-export function headlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'fork' | 'yes' | 'args' | 'env'>, isRoot: boolean): string[] {
+export function headlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'fork' | 'yes' | 'mode' | 'args' | 'env'>, isRoot: boolean): string[] {
   const args = ['-p', '--output-format', 'stream-json', '--verbose'];
   if (turn.model) args.push('--model', turn.model);
   if (turn.resume) {
@@ -59,10 +60,12 @@ export function headlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'fork
     // A new session holding a copy of the old one's history; the old log is not written to.
     if (turn.fork) args.push('--fork-session');
   }
-  if (turn.yes) {
+  const mode = turnMode(turn);
+  if (mode === 'full-access') {
     if (isRoot && !turn.env.IS_SANDBOX) args.push('--allowedTools', ROOT_ALLOWED_TOOLS.join(','));
     else args.push('--permission-mode', 'bypassPermissions');
-  }
+  } else if (mode === 'plan') args.push('--permission-mode', 'plan');
+  else if (mode === 'accept-edits') args.push('--permission-mode', 'acceptEdits');
   args.push(...(turn.args ?? []));
   return args;
 }

@@ -61,7 +61,7 @@ const driver: DriverDefinition = {
   families: ['claude'],
   testedVersions: TESTED,
   // No defaultModel: without --model, Claude Code uses the model its own account and settings choose.
-  capabilities: { resume: true, fork: true, accounts: true },
+  capabilities: { resume: true, fork: true, accounts: true, permissionModes: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: claudeLaunch,
   loginStatus: claudeLoginStatus,

@@ -16,6 +16,8 @@ import {
   ResumeFailedError,
   resumeHonoured,
   runHeadlessProcess,
+  turnMode,
+  withPlanInstruction,
 } from '../../src/plugins/kit.js';
 import { CodexExecMapper } from './headless-events.js';
 import { codexAccountEnv } from './home.js';
@@ -30,11 +32,16 @@ const LOGIN_RE =
 const RESUME_GONE_RE = /no rollout found|thread\/(resume|fork) failed|session not found|no (such )?(thread|session)/i;
 
 /** The argv after `codex` for one exec turn (the prompt itself always goes on stdin). */
-export function codexExecArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | 'resume' | 'fork'>): string[] {
+export function codexExecArgs(turn: Pick<HeadlessTurn, 'yes' | 'mode' | 'model' | 'args' | 'resume' | 'fork'>): string[] {
   const argv = ['exec', '--json', '--skip-git-repo-check'];
-  // Without --yes: codex exec's own default (approval "never" inside its workspace-write
-  // sandbox): commands run sandboxed, anything needing more is refused, nobody is asked.
-  if (turn.yes) argv.push('--dangerously-bypass-approvals-and-sandbox');
+  // Default: codex exec's own (approval "never" inside its workspace-write sandbox): commands
+  // run sandboxed, anything needing more is refused, nobody is asked. Plan: the read-only
+  // sandbox, so no edit or command can change a file (codex exec has no plan mode: the plan
+  // instruction goes with the prompt).
+  const mode = turnMode(turn);
+  if (mode === 'full-access') argv.push('--dangerously-bypass-approvals-and-sandbox');
+  else if (mode === 'plan') argv.push('--sandbox', 'read-only');
+  else if (mode === 'accept-edits') argv.push('--sandbox', 'workspace-write');
   if (turn.model) argv.push('-m', turn.model);
   argv.push(...(turn.args ?? []));
   // Exec-level options stay before `resume`/`fork`: codex applies them to that thread too.
@@ -68,7 +75,7 @@ export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> 
     graceMs: 2000,
     // Tools codex started in its group end with it.
     sweepGraceMs: 1000,
-    stdin: turn.prompt,
+    stdin: turnMode(turn) === 'plan' ? withPlanInstruction(turn.prompt) : turn.prompt,
     onRecord: (record) => mapper.feed(record),
     cannotStart: (err) =>
       err.code === 'ENOENT' && !findExecutable('codex', env, turn.cwd)

@@ -6,7 +6,16 @@
 // Failures are BatonErrors (3 not installed; ResumeFailedError; 4 with gemini's own words);
 // the whole group is always ended before this returns.
 
-import { BatonError, EXIT, findExecutable, type HeadlessResult, type HeadlessTurn, ResumeFailedError, runHeadlessProcess } from '../../src/plugins/kit.js';
+import {
+  BatonError,
+  EXIT,
+  findExecutable,
+  type HeadlessResult,
+  type HeadlessTurn,
+  ResumeFailedError,
+  runHeadlessProcess,
+  turnMode,
+} from '../../src/plugins/kit.js';
 import { geminiAccountEnv } from './home.js';
 import { GeminiStreamMapper } from './headless-events.js';
 
@@ -23,11 +32,14 @@ const RESUME_GONE_RE = /Error resuming session|Invalid session identifier|No pre
 const NOISE = /^(Warning: 256-color support not detected.*|Ripgrep is not available.*|YOLO mode is enabled.*|Loaded cached credentials\.?)$/;
 
 /** argv after `gemini` for one headless turn, and what goes on stdin. */
-export function geminiArgs(turn: Pick<HeadlessTurn, 'yes' | 'model' | 'args' | 'resume' | 'prompt'>): { argv: string[]; stdin: string } {
+export function geminiArgs(turn: Pick<HeadlessTurn, 'yes' | 'mode' | 'model' | 'args' | 'resume' | 'prompt'>): { argv: string[]; stdin: string } {
   const argv: string[] = [];
-  // Without --yes, gemini's non-interactive default: tools that would need approval are not
-  // offered to the model at all (it cannot ask anyone).
-  if (turn.yes) argv.push('--yolo');
+  // Default: gemini's non-interactive default: tools that would need approval are not
+  // offered to the model at all (it cannot ask anyone). Plan and auto_edit are its own modes.
+  const mode = turnMode(turn);
+  if (mode === 'full-access') argv.push('--yolo');
+  else if (mode === 'plan') argv.push('--approval-mode', 'plan');
+  else if (mode === 'accept-edits') argv.push('--approval-mode', 'auto_edit');
   if (turn.model) argv.push('-m', turn.model);
   argv.push(...(turn.args ?? []));
   if (turn.resume) argv.push('--resume', turn.resume);

@@ -6,15 +6,26 @@
 // advertises), and fails cleanly on an unknown one, which the harness turns into
 // ResumeFailedError before anything reaches the model.
 // baton's settings go through opencode's own variables, merged over the user's: the model
-// through OPENCODE_CONFIG_CONTENT (`opencode acp` has no --model), and without --yes the
-// tools that change files, run commands or reach the network are set to "ask" through
-// OPENCODE_PERMISSION, so the harness can refuse them. It adds nothing else to the env.
+// through OPENCODE_CONFIG_CONTENT (`opencode acp` has no --model), and without --yes (full
+// access) the tools that change files, run commands or reach the network are set to "ask"
+// through OPENCODE_PERMISSION, so the harness can refuse them (accept-edits: edits allowed;
+// plan, emulated: all refused, and the plan instruction goes with the prompt). It adds nothing else to the env.
 
-import { type AcpAgentDecl, BatonError, EXIT, type HeadlessResult, type HeadlessTurn, ResumeFailedError, runAcpTurn } from '../../src/plugins/kit.js';
+import {
+  type AcpAgentDecl,
+  BatonError,
+  EXIT,
+  type HeadlessResult,
+  type HeadlessTurn,
+  ResumeFailedError,
+  runAcpTurn,
+  turnMode,
+  withPlanInstruction,
+} from '../../src/plugins/kit.js';
 import { HEADLESS_ASK, OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT, mergeJsonVar, opencodeAccountEnv } from './home.js';
 
 /** The ACP declaration for one turn: the env additions depend on the turn's model, account and --yes. */
-export function opencodeAcpDecl(turn: Pick<HeadlessTurn, 'env' | 'cwd' | 'model' | 'account' | 'yes'>): { decl: AcpAgentDecl; notices: string[] } {
+export function opencodeAcpDecl(turn: Pick<HeadlessTurn, 'env' | 'cwd' | 'model' | 'account' | 'yes' | 'mode'>): { decl: AcpAgentDecl; notices: string[] } {
   const notices: string[] = [];
   const env: Record<string, string> = {
     ...opencodeAccountEnv(turn.env, turn.account),
@@ -26,8 +37,12 @@ export function opencodeAcpDecl(turn: Pick<HeadlessTurn, 'env' | 'cwd' | 'model'
     if (merged) env.OPENCODE_CONFIG_CONTENT = merged;
     else notices.push(`OPENCODE_CONFIG_CONTENT is not a JSON object baton can add to; opencode used its own model instead of ${turn.model}`);
   }
-  if (!turn.yes) {
-    const merged = mergeJsonVar(turn.env, 'OPENCODE_PERMISSION', { ...HEADLESS_ASK });
+  const mode = turnMode(turn);
+  if (mode !== 'full-access') {
+    // Asked, so baton's harness refuses it (opencode has no plan mode of its own: in plan every
+    // edit and command is refused); accept-edits lets edits go ahead.
+    const permission = mode === 'accept-edits' ? { ...HEADLESS_ASK, edit: 'allow' } : { ...HEADLESS_ASK };
+    const merged = mergeJsonVar(turn.env, 'OPENCODE_PERMISSION', permission);
     if (merged) env.OPENCODE_PERMISSION = merged;
     else notices.push("OPENCODE_PERMISSION is not a JSON object baton can add to; opencode's own permission settings apply to this turn");
   }
@@ -48,8 +63,10 @@ export async function runOpencodeTurn(turn: HeadlessTurn): Promise<HeadlessResul
   for (const text of notices) turn.onEvent({ type: 'notice', text });
   // The model is in the config already; the harness would report a model it cannot pass as unused.
   const { model: _model, ...rest } = turn;
+  // Plan mode is emulated: the instruction with the prompt, and every edit and command refused (above).
+  if (turnMode(turn) === 'plan') rest.prompt = withPlanInstruction(turn.prompt);
   try {
-    return await runAcpTurn(decl, rest);
+    return await runAcpTurn(decl, { ...rest, yes: turnMode(turn) === 'full-access' });
   } catch (err) {
     if (err instanceof BatonError && !(err instanceof ResumeFailedError) && LOGIN.test(err.message)) {
       throw new BatonError(`opencode needs a login: ${err.message.replace(/^opencode failed: /, '')}`, EXIT.agentFailed, OPENCODE_LOGIN_HINT);

@@ -24,7 +24,7 @@ export const driver: DriverDefinition = {
   families: ['claude', 'gpt', 'gemini', 'qwen'],
   testedVersions: OPENCODE_TESTED_VERSIONS,
   // A bracketed paste and its Enter in one write submit it (9/9 first-try, tui-delivery).
-  capabilities: { resume: true, fork: true, enterWithPaste: true, accounts: true },
+  capabilities: { resume: true, fork: true, enterWithPaste: true, accounts: true, permissionModes: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: opencodeLaunch,
   loginStatus: opencodeLoginStatus,

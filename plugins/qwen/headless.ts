@@ -16,6 +16,7 @@ import {
   lastLines,
   ResumeFailedError,
   runHeadlessProcess,
+  turnMode,
   type TranscriptEvent,
   type Usage,
 } from '../../src/plugins/kit.js';
@@ -31,12 +32,16 @@ const NO_SESSION_RE = /no saved session found/i;
 const API_ERROR_RE = /^\s*\[API Error: ([\s\S]*)\]\s*$/;
 
 /** The argv of a headless turn (the prompt is not in it: it goes on stdin). */
-export function qwenHeadlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'yes' | 'args'>): string[] {
+export function qwenHeadlessArgs(turn: Pick<HeadlessTurn, 'model' | 'resume' | 'yes' | 'mode' | 'args'>): string[] {
   const args = ['--output-format', 'stream-json'];
   if (turn.model) args.push('--model', turn.model);
   if (turn.resume) args.push('--resume', turn.resume);
-  // Without it qwen's non-interactive default applies: tools that need approval are not offered.
-  if (turn.yes) args.push('--yolo');
+  // Default: qwen's non-interactive default: tools that need approval are not offered. Plan
+  // and auto-edit are its own modes.
+  const mode = turnMode(turn);
+  if (mode === 'full-access') args.push('--yolo');
+  else if (mode === 'plan') args.push('--approval-mode', 'plan');
+  else if (mode === 'accept-edits') args.push('--approval-mode', 'auto-edit');
   args.push(...(turn.args ?? []));
   return args;
 }

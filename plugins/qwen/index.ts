@@ -61,7 +61,7 @@ const driver: DriverDefinition = {
   families: ['qwen'],
   testedVersions: TESTED,
   // No defaultModel: without --model, Qwen Code uses the model its own settings or OPENAI_MODEL name.
-  capabilities: { resume: true, fork: false, accounts: true },
+  capabilities: { resume: true, fork: false, accounts: true, permissionModes: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: qwenLaunch,
   loginStatus: qwenLoginStatus,

@@ -18,6 +18,7 @@ import { stripControls } from '../transcript/sanitize.js';
 import { readMessage } from './message-input.js';
 import { chooseLocal } from './local-choice.js';
 import type { Registry } from '../plugins/registry.js';
+import { PERMISSION_MODES, type PermissionMode } from '../plugins/api.js';
 
 export function registerChat(y: Argv, io: Io): Argv {
   return y.command(
@@ -45,7 +46,13 @@ export function registerChat(y: Argv, io: Io): Argv {
           describe: 'before switching to another agent, ask the current one for a summary of the conversation that the brief uses',
         })
         .option('json', { type: 'boolean', default: false, describe: 'print the new entries and the conversation id as JSON' })
-        .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'let the agent use tools without asking' })
+        .option('yes', { alias: 'y', type: 'boolean', default: false, describe: 'let the agent use tools without asking (--mode full-access)' })
+        .option('mode', {
+          type: 'string',
+          choices: PERMISSION_MODES,
+          describe:
+            'default (a tool that would ask is refused), accept-edits (file edits go ahead), plan (read and plan only: nothing is changed), full-access (= --yes)',
+        })
         .option('timeout', { type: 'number', default: 600, describe: 'seconds before the agent is stopped (exit 4)' }),
     (a) => chatCommand(io, a),
   );
@@ -66,12 +73,15 @@ interface ChatArgs {
   summary: boolean;
   json: boolean;
   yes: boolean;
+  mode?: PermissionMode;
   timeout: number;
 }
 
 async function chatCommand(io: Io, a: ChatArgs): Promise<void> {
   if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
   if (a.account !== undefined) checkAccountName(a.account);
+  if (a.yes && a.mode && a.mode !== 'full-access')
+    throw badInput(`--yes is full access and cannot go with --mode ${a.mode}`, `leave out --yes, or use --mode full-access`);
   const prompt = await readMessage({ prompt: a.prompt, file: a.file }, io);
   const home = resolveHome(io.env);
   const pruned = await pruneAtStartup(home, io.env);
@@ -143,6 +153,7 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
         ...(a.account !== undefined ? { account: a.account } : {}),
         prompt,
         yes: a.yes,
+        ...(a.mode ? { mode: a.mode } : {}),
         timeoutMs: a.timeout * 1000,
         env: a.localEnv ? { ...io.env, ...a.localEnv } : io.env,
         ...(a.localArgs ? { args: a.localArgs } : {}),

@@ -13,7 +13,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { BatonError, EXIT } from '../errors.js';
-import { ResumeFailedError, type HarnessDriver, type HeadlessResult } from '../plugins/api.js';
+import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type PermissionMode } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
@@ -35,6 +35,8 @@ export interface ChatTurn {
   account?: string;
   prompt: string;
   yes: boolean;
+  /** The permission mode (`full-access` is `yes`); plan and accept-edits need a driver with capabilities.permissionModes. */
+  mode?: PermissionMode;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
   /** Extra CLI arguments. */
@@ -178,6 +180,13 @@ async function checkTurn(turn: ChatTurn, deps: ChatDeps): Promise<{ name: string
   }
   const driver = await readyDriver(deps.registry, name, turn.signal);
   if (turn.account !== undefined) checkRunAccount(driver, turn.account, turn.env);
+  if ((turn.mode === 'plan' || turn.mode === 'accept-edits') && !driver.capabilities.permissionModes) {
+    throw new BatonError(
+      `${driver.title} (${name}) cannot run a turn in ${turn.mode} mode`,
+      EXIT.badInput,
+      'its driver does not say it honours modes; run it with --mode default, or in a tab where you answer its own prompts',
+    );
+  }
   return { name, driver };
 }
 
@@ -234,7 +243,8 @@ async function runDriver(run: TurnRun, prompt: string): Promise<HeadlessResult> 
           ...(run.account ? { account: run.account } : {}),
           resume,
           ...(resume && run.fork ? { fork: true } : {}),
-          yes: turn.yes,
+          yes: turn.yes || turn.mode === 'full-access',
+          ...(turn.mode ? { mode: turn.mode } : {}),
           args: [...(run.deps.registry.settings(run.name).args ?? []), ...(turn.args ?? [])],
           timeoutMs: turn.timeoutMs,
           env: turn.env,

@@ -151,6 +151,15 @@ export class AmbiguousSessionError extends BatonError {
   }
 }
 
+/**
+ * How far the agent may go without asking: `default` (it asks; a headless turn refuses what
+ * would need asking), `accept-edits` (file edits in its directory go ahead, the rest as
+ * default), `plan` (read and plan only: nothing is changed, even if a call is approved),
+ * `full-access` (everything goes ahead: baton's --yes).
+ */
+export type PermissionMode = 'default' | 'accept-edits' | 'plan' | 'full-access';
+export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'accept-edits', 'plan', 'full-access'];
+
 export interface HeadlessTurn extends DriverEnv {
   cwd: string;
   prompt: string;
@@ -166,8 +175,14 @@ export interface HeadlessTurn extends DriverEnv {
    * it never continues the source session instead. Ignored without `resume`.
    */
   fork?: boolean;
-  /** Allow tool use without asking (baton's `--yes`). */
+  /** Allow tool use without asking (baton's `--yes`; also set for mode `full-access`). */
   yes: boolean;
+  /**
+   * The permission mode of the turn (default: `default`, or `full-access` with `yes`). Only
+   * a driver with capabilities.permissionModes is given `accept-edits` or `plan`; baton refuses them
+   * for any other, since a driver that ignored `plan` would let the agent write.
+   */
+  mode?: PermissionMode;
   /** Extra arguments (config defaults, then the user's), placed where the CLI takes options. */
   args?: string[];
   /**
@@ -269,6 +284,11 @@ export interface Capabilities {
    * false, and baton then refuses an account for the driver rather than run it unisolated.
    */
   accounts: boolean;
+  /**
+   * `headless` honours HeadlessTurn.mode (`accept-edits`, `plan`): natively (a CLI flag) or
+   * emulated (the plan instruction in the prompt, writes denied). Default: false.
+   */
+  permissionModes?: boolean;
 }
 
 /** Which account a call is about: a baton account's name, or none for the CLI's own configuration. */

@@ -43,5 +43,6 @@ export { followSessionSwitches, type SessionSwitches } from './session-switch-fo
 export { importSessionLog } from './session-log-import.js';
 export { unboundIngest } from './unbound-ingest.js';
 export { addUsage } from './usage.js';
+export { PLAN_INSTRUCTION, turnMode, withPlanInstruction } from './plan-mode.js';
 export { extractVersion } from './version-range.js';
 export { watchPath, type PathWatcher } from './watch-path.js';

@@ -8,7 +8,15 @@
 import type { Capabilities, DetectResult, Detection, DriverDefinition, DriverParts, HarnessDriver, LaunchSpec, LaunchSpecDefinition } from './api.js';
 import { versionInRange } from './version-range.js';
 
-export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: false };
+export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = {
+  resume: false,
+  fork: false,
+  tabSession: true,
+  tab: true,
+  enterWithPaste: false,
+  accounts: false,
+  permissionModes: false,
+};
 
 /**
  * `found` with the verdict on `range`: untestedVersion set (to the range) only when the
@@ -57,6 +65,7 @@ export function normalizeDriver(def: DriverDefinition): HarnessDriver {
       tab: caps.tab ?? DEFAULT_CAPABILITIES.tab,
       enterWithPaste: caps.enterWithPaste ?? DEFAULT_CAPABILITIES.enterWithPaste,
       accounts: caps.accounts ?? DEFAULT_CAPABILITIES.accounts,
+      permissionModes: caps.permissionModes ?? DEFAULT_CAPABILITIES.permissionModes,
     },
     detect: async (opts) => withTestedRange(await def.detect(opts), def.testedVersions),
     launch: (opts) => {

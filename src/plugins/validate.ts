@@ -126,7 +126,8 @@ export function driverProblems(value: unknown): string[] {
   str(p, value, 'defaultModel', 'defaultModel', false);
   const caps = value.capabilities;
   // Other capability fields (planMode and submit, which older drop-ins declare) are ignored.
-  if (isObj(caps)) for (const k of ['resume', 'fork', 'tabSession', 'enterWithPaste', 'accounts']) bool(p, caps, k, `capabilities.${k}`, false);
+  if (isObj(caps))
+    for (const k of ['resume', 'fork', 'tabSession', 'enterWithPaste', 'accounts', 'permissionModes']) bool(p, caps, k, `capabilities.${k}`, false);
   else if (caps !== undefined) p.push(`capabilities: expected an object, got ${typeOf(caps)}`);
   fn(p, value, 'detect', 'detect', true);
   fn(p, value, 'launch', 'launch', true);

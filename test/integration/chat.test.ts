@@ -56,6 +56,22 @@ c.after.each(() => {
   rmSync(cwd, { recursive: true, force: true });
 });
 
+c(
+  '--mode plan or accept-edits for an agent whose driver does not honour modes is refused before anything is recorded; --yes with --mode plan is refused',
+  async () => {
+    const plan = await run(['chat', '--new', '--agent', 'alpha', '--mode', 'plan', 'plan it MARK-PLAN']);
+    assert.is(plan.code, 2, plan.err);
+    assert.match(plan.err, /Alpha \(alpha\) cannot run a turn in plan mode/);
+    const both = await run(['chat', '--new', '--agent', 'alpha', '--yes', '--mode', 'plan', 'plan it MARK-PLAN']);
+    assert.is(both.code, 2, both.err);
+    assert.match(both.err, /--yes is full access and cannot go with --mode plan/);
+    const convs = join(home, 'conversations');
+    assert.equal(existsSync(convs) ? readdirSync(convs) : [], [], 'no conversation was kept');
+    const full = await chat(['--new', '--agent', 'alpha', '--mode', 'full-access', 'hello MARK-FULL']);
+    assert.match(replyOf(full), /MARK-FULL/, 'full access is --yes: any agent takes it');
+  },
+);
+
 c('a new conversation: one turn, entries recorded with authors, text and usage', async () => {
   const r = await chat(['--new', '--agent', 'alpha', 'hello MARK-ONE']);
   assert.is(r.agent, 'alpha');

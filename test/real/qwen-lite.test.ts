@@ -39,7 +39,15 @@ const s = cli.suite;
 
 s('defaults a drop-in may leave out: no families, resume only, a tab can open a session by id', () => {
   assert.equal(cli.driver.families, []);
-  assert.equal(cli.driver.capabilities, { resume: true, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: false });
+  assert.equal(cli.driver.capabilities, {
+    resume: true,
+    fork: false,
+    tabSession: true,
+    tab: true,
+    enterWithPaste: false,
+    accounts: false,
+    permissionModes: false,
+  });
   assert.is(cli.driver.testedVersions, '0.15.x');
 });
 
