@@ -83,6 +83,8 @@ export class AcpViewProgram {
         onExit: (why) => this.gone(why),
       });
       this.state = 'ready';
+      const first = this.queue.shift();
+      if (first !== undefined) void this.turn(first);
     } catch (err) {
       this.gone((err as Error).message + ((err as { hint?: string }).hint ? `\n${(err as { hint?: string }).hint}` : ''));
       return;
@@ -143,9 +145,11 @@ export class AcpViewProgram {
   }
 
   private submit(text: string): void {
-    if (this.state !== 'ready') return;
+    if (this.state === 'gone') return;
     this.input = '';
-    if (this.session?.busy || this.queue.length) {
+    // Entered while the agent is still starting: sent once its session is open, as a message
+    // typed during a turn is (a person's Enter on "starting…" was lost before).
+    if (this.state !== 'ready' || this.session?.busy || this.queue.length) {
       this.queue.push(text);
       return;
     }
@@ -205,6 +209,8 @@ export class AcpViewProgram {
     if (this.ended) return;
     this.state = 'gone';
     this.note = why;
+    // Messages that were waiting go back to the input line, not lost with the agent.
+    if (this.queue.length) this.input = [...this.queue.splice(0), this.input].filter(Boolean).join('\n');
     for (const [, w] of this.waiters) w('cancelled');
     this.waiters.clear();
     this.draw();

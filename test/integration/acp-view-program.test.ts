@@ -1,0 +1,60 @@
+// The ACP view's program with the fixture ACP agent (a real process): a message entered while
+// the agent is still starting is sent once its session is open, exactly once, and recorded in
+// the view's log; before, that Enter was dropped and the text stayed in the input line.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { AcpAgentDecl } from '../../src/plugins/validate.js';
+import { AcpViewProgram } from '../../src/tui/acp-view-program.js';
+import { fixtureDecl } from '../helpers/acp-fixture.js';
+import { until } from '../helpers/wait.js';
+
+const s = suite('acp view program');
+let dir: string;
+let program: AcpViewProgram | undefined;
+s.before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'baton-view-program-'));
+});
+s.after(async () => {
+  await program?.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const records = (logPath: string) =>
+  readFileSync(logPath, 'utf8')
+    .trim()
+    .split('\n')
+    .flatMap((l) => {
+      const line = JSON.parse(l) as { rec?: { t: string; text?: string } };
+      return line.rec ? [line.rec] : [];
+    });
+
+s('a message entered while the agent starts is sent once it is ready, once', async () => {
+  const logPath = join(dir, 'view.jsonl');
+  let screen = '';
+  program = new AcpViewProgram({
+    decl: fixtureDecl() as unknown as AcpAgentDecl,
+    cwd: dir,
+    env: { ...process.env, ACP_FIXTURE_HOME: join(dir, 'agent-home') },
+    viewId: 'v-early',
+    logPath,
+    out: { write: (b) => void (screen += b), cols: () => 80, rows: () => 24 },
+  });
+  const started = program.start();
+  // The agent's process is not even spawned yet: the view says starting.
+  program.feed('typed before ready\r');
+  await started;
+  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the early message answered', 20_000).catch((e: Error) => {
+    throw new Error(`${e.message}; the view's log:\n${readFileSync(logPath, 'utf8').slice(-1500)}\nthe screen's end: ${JSON.stringify(screen.slice(-600))}`);
+  });
+  const users = records(logPath).filter((r) => r.t === 'user');
+  assert.equal(
+    users.map((r) => r.text),
+    ['typed before ready'],
+  );
+  assert.ok(screen.includes('echo: typed before ready'), 'the reply drawn');
+});
+
+s.run();
