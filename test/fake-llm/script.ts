@@ -129,6 +129,9 @@ function shellCall(tool: ToolDecl, command: string, conv: Conversation): Decisio
   const isArray = String(prop?.type ?? '').toLowerCase() === 'array';
   args[key] = isArray ? ['bash', '-lc', command] : command;
   if ('description' in properties(tool)) args.description = 'Run a command for the fake LLM';
+  // A timeout the schema requires would be filled with its minimum (1 ms): claude-code-acp's
+  // Bash then kills the command before it has run. A minute, in the tool's own unit (ms).
+  for (const k of ['timeout', 'timeout_ms']) if (k in args) args[k] = 60_000;
   const cwd = findCwd(conv);
   for (const k of ['workdir', 'dir_path', 'directory']) if (k in args && cwd) args[k] = cwd;
   return { kind: 'tool', name: tool.name, args };

@@ -152,8 +152,9 @@ onDisk('a full disk in the middle of the reply: exit 2, the log ends with its la
     const home = join(disk.dir, 'home');
     const id = await seed(home, 'first MARK-MID');
     const before = await contents(home, id);
-    // Room for the message, not for the tool result the agent then reads (100 KB).
-    const big = join(root, 'big.txt');
+    // Room for the message, not for the tool result the agent then reads (100 KB), from the
+    // turn's own directory: baton's client fs serves nothing outside it.
+    const big = join(work, 'big.txt');
     writeFileSync(big, 'B'.repeat(100_000));
     disk.fill();
     disk.free(48 * 1024);

@@ -50,6 +50,17 @@ markers('a marker for a tool the client lacks falls back to text', () => {
   assert.is(decide(conv).kind, 'text');
 });
 
+markers('a shell call whose tool requires a timeout gets a minute, not the schema minimum', () => {
+  const conv = emptyConversation();
+  pushUserText(conv, '[[FAKE_SHELL: touch x]]');
+  // claude-code-acp's Bash: its timeout (ms) is required by the schema; 1 ms killed the command.
+  const parameters = { type: 'object', required: ['command', 'timeout'], properties: { command: { type: 'string' }, timeout: { type: 'number' } } };
+  conv.tools.push({ name: 'Bash', parameters });
+  const d = decide(conv);
+  assert.is(d.kind, 'tool');
+  assert.equal((d as { args: Record<string, unknown> }).args, { command: 'touch x', timeout: 60_000 });
+});
+
 const context = suite('context');
 
 context('strips the blocks CLIs inject and keeps what the user typed', () => {
