@@ -10,17 +10,17 @@ import { BatonError } from '../errors.js';
 import { fsFailure } from '../fs-failure.js';
 import { shellTabLine } from './compose-bar.js';
 import { FrameScheduler } from './frames.js';
-import { openHelp } from './help.js';
-import { InputRouter, pasteAsKeys, tmuxPrefixNote, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
-import { OuterTerminal } from './outer-terminal.js';
+import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
+import { OuterTerminal, refreshOuterSize } from './outer-terminal.js';
 import type { OverlayHost } from './overlay.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../lifecycle/index.js';
 import type { Pane } from './pane.js';
 import { PaneView } from './pane-view.js';
-import { confirm, openPicker, type PickerChoice } from './picker.js';
+import { openPicker, type PickerChoice } from './picker.js';
 import type { BlessedKey } from './scroll-mode.js';
 import { HeldInput } from './held-input.js';
 import { ScrollWiring } from './scroll-wiring.js';
+import { askToQuit, runBuiltIn } from './app-commands.js';
 import { Tab, type TabLaunch } from './tab.js';
 import { terminalCaps, type TerminalCaps } from './terminal-caps.js';
 import { escapeTags, formatStatusLine, formatTabBar } from './tab-bar.js';
@@ -78,7 +78,7 @@ export class App implements OverlayHost {
   private readonly outer: OuterTerminal;
   private quitting: Promise<void> | undefined;
   private readonly onInput = (d: string | Buffer) => {
-    this.catchUpResize();
+    refreshOuterSize(this.opts.output);
     const data = typeof d === 'string' ? d : d.toString('utf8');
     if (!this.heldInput.keepIfHeld(data)) this.feed(data);
   };
@@ -351,70 +351,25 @@ export class App implements OverlayHost {
       return this.select(n === 0 ? 9 : n - 1);
     }
     const custom = this.opts.commands?.[command as SimpleCommand];
-    if (PICKER_COMMANDS.has(command)) return this.heldInput.runPicker(() => (custom ? custom(this) : this.builtIn(command)));
+    const builtIn = () => runBuiltIn(this, command, this.opts.keys, this.opts.env);
+    if (PICKER_COMMANDS.has(command)) return this.heldInput.runPicker(() => (custom ? custom(this) : builtIn()));
     if (custom) return custom(this);
-    return this.builtIn(command);
+    return builtIn();
   }
 
-  /** What a command does when the caller gave no handler for it. */
-  private async builtIn(command: Command): Promise<void> {
-    switch (command as SimpleCommand) {
-      case 'new-tab':
-        return this.newTabFromPicker();
-      case 'next-tab':
-        if (this.tabs.length) this.select((this.active + 1) % this.tabs.length);
-        return;
-      case 'prev-tab':
-        if (this.tabs.length) this.select((this.active - 1 + this.tabs.length) % this.tabs.length);
-        return;
-      case 'help': {
-        const tmux = tmuxPrefixNote(this.opts.keys, this.opts.env);
-        return openHelp(this, this.opts.keys, { agentTab: this.activeTab ? this.isAgentTab(this.activeTab) : false, ...(tmux ? { note: tmux.full } : {}) });
-      }
-      case 'scroll-mode':
-        return this.scroll.enter(this.activeTab);
-      case 'close-tab':
-        return this.closeActiveTab();
-      case 'quit':
-        return this.requestQuit();
-      case 'switch-agent':
-      case 'compose':
-      case 'transcript':
-        this.showMessage(`${command}: not available in this build yet`);
-        return;
-      case 'detach':
-        this.showMessage('Nothing to detach from: this baton runs without a server.');
-        return;
-    }
+  /** A quit asked for by the user: asks first when a tab is busy (see askToQuit); `note` is added to that question. */
+  requestQuit(note?: string): Promise<void> {
+    return askToQuit(this, note);
+  }
+
+  enterScroll(): void {
+    this.scroll.enter(this.activeTab);
   }
 
   async newTabFromPicker(): Promise<void> {
     const choices = await this.opts.choices();
     const launch = await openPicker(this, 'New tab', choices);
     if (launch) this.openTab(launch);
-  }
-
-  private async closeActiveTab(): Promise<void> {
-    const tab = this.activeTab;
-    if (!tab) return;
-    if (tab.busy() && !(await confirm(this, 'Close tab', `${tab.label} is still running something.\nClose it and end what runs in it?`))) return;
-    await this.closeTab(tab);
-  }
-
-  /** Asks only when a tab is busy; `note` (what else a quit leaves, e.g. fork worktrees) is added to that question. */
-  async requestQuit(note?: string): Promise<void> {
-    const busy = this.tabs.filter((t) => t.busy());
-    if (busy.length) {
-      // By key and title: several tabs may run the same agent.
-      const names = busy.map((t) => `${this.tabs.indexOf(t) + 1}:${t.label}`).join(', ');
-      const ok = await confirm(
-        this,
-        'Quit baton',
-        `${busy.length} tab${busy.length > 1 ? 's are' : ' is'} still running something: ${names}.\nQuit and end them all?${note ? `\n\n${note}` : ''}`,
-      );
-      if (!ok) return;
-    }
-    await this.quit();
   }
 
   /** End every tab's program, restore the terminal, and report through onQuit. */
@@ -470,24 +425,6 @@ export class App implements OverlayHost {
 
   // ---- drawing ----
 
-  /**
-   * Reads the terminal's size again before keys are routed. The kernel tells of a resize
-   * by a signal, apart from the bytes typed after it, and Node hands baton the bytes first
-   * when both wait (libuv runs signal callbacks after the other I/O of a poll): on a busy
-   * machine or a slow link, keys typed after a resize reached the program before its
-   * pane was resized (its `stty size` said the old size). A changed size emits the output's
-   * 'resize' here, as the signal would have (the signal then finds nothing changed).
-   */
-  private catchUpResize(): void {
-    const out = this.opts.output as NodeJS.WriteStream & { _refreshSize?: () => void };
-    if (!out.isTTY || typeof out._refreshSize !== 'function') return;
-    try {
-      out._refreshSize();
-    } catch {
-      // The terminal is gone (a hangup): its own handler says so.
-    }
-  }
-
   private onResize(): void {
     const { cols, rows } = this.paneSize();
     for (const t of this.tabs) t.resize(cols, rows);
@@ -513,14 +450,7 @@ export class App implements OverlayHost {
       const width = this.screen.width as number;
       this.tabBar.setContent(
         formatTabBar(
-          this.tabs.map((t) => ({
-            label: t.label,
-            agent: t.agent,
-            model: t.model,
-            status: t.status,
-            ...(t.fork ? { fork: t.fork } : {}),
-            ...(t.unseen ? { unseen: t.unseen } : {}),
-          })),
+          this.tabs.map((t) => t.barItem()),
           this.active,
           width,
         ),

@@ -55,3 +55,21 @@ export class OuterTerminal {
     this.program.write((want[0] === '1' ? '\x1b[?1h' : '\x1b[?1l') + (want[1] === '1' ? '\x1b=' : '\x1b>'));
   }
 }
+
+/**
+ * Reads the terminal's size again before keys are routed. The kernel tells of a resize
+ * by a signal, apart from the bytes typed after it, and Node hands baton the bytes first
+ * when both wait (libuv runs signal callbacks after the other I/O of a poll): on a busy
+ * machine or a slow link, keys typed after a resize reached the program before its
+ * pane was resized (its `stty size` said the old size). A changed size emits the output's
+ * 'resize' here, as the signal would have (the signal then finds nothing changed).
+ */
+export function refreshOuterSize(output: NodeJS.WriteStream): void {
+  const out = output as NodeJS.WriteStream & { _refreshSize?: () => void };
+  if (!out.isTTY || typeof out._refreshSize !== 'function') return;
+  try {
+    out._refreshSize();
+  } catch {
+    // The terminal is gone (a hangup): its own handler says so.
+  }
+}

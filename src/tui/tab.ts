@@ -8,6 +8,7 @@
 import { basename } from 'node:path';
 import { DisposableStore, Emitter, MutableDisposable, type Event } from '../lifecycle/index.js';
 import { Pane, type PaneExit, type PaneLaunch } from './pane.js';
+import type { TabBarItem } from './tab-bar.js';
 
 /**
  * running: a program with no richer status source (a plain shell); idle, working and
@@ -141,6 +142,18 @@ export class Tab {
   }
 
   /** Whether closing the tab would interrupt work: an agent working or asking, or a shell running a command. */
+  /** What the tab bar shows of this tab. */
+  barItem(): TabBarItem {
+    return {
+      label: this.label,
+      agent: this.agent,
+      model: this.model,
+      status: this.status,
+      ...(this.fork ? { fork: this.fork } : {}),
+      ...(this.unseen ? { unseen: this.unseen } : {}),
+    };
+  }
+
   busy(): boolean {
     if (this.status === 'exited' || this.status === 'stopped') return false;
     if (this.status === 'working' || this.status === 'approval') return true;
