@@ -34,8 +34,8 @@ function completeSpec(spec: LaunchSpecDefinition): LaunchSpec {
 
 const isThenable = <T>(v: unknown): v is PromiseLike<T> => typeof (v as { then?: unknown } | null)?.then === 'function';
 
-/** The optional methods, called on the definition itself (a driver that is a class instance keeps its `this`). */
-const METHODS = [
+/** The optional methods, called on the definition itself (a driver that is a class instance keeps its `this`); validate checks the same list (and login, wrapped apart). */
+export const METHODS = [
   'ingest',
   'statusFromScreen',
   'headless',

@@ -6,6 +6,7 @@
 // know are not checked at all. Checks only; never calls into the thing it checks.
 
 import { type LocalFamilyRule, readLocalRules } from './local-family.js';
+import { DEFAULT_CAPABILITIES, METHODS } from './normalize-driver.js';
 
 export const DRIVER_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
@@ -126,24 +127,11 @@ export function driverProblems(value: unknown): string[] {
   str(p, value, 'defaultModel', 'defaultModel', false);
   const caps = value.capabilities;
   // Other capability fields (planMode and submit, which older drop-ins declare) are ignored.
-  if (isObj(caps))
-    for (const k of ['resume', 'fork', 'tabSession', 'enterWithPaste', 'accounts', 'permissionModes']) bool(p, caps, k, `capabilities.${k}`, false);
+  if (isObj(caps)) for (const k of Object.keys(DEFAULT_CAPABILITIES)) bool(p, caps, k, `capabilities.${k}`, false);
   else if (caps !== undefined) p.push(`capabilities: expected an object, got ${typeOf(caps)}`);
   fn(p, value, 'detect', 'detect', true);
   fn(p, value, 'launch', 'launch', true);
-  for (const k of [
-    'ingest',
-    'statusFromScreen',
-    'headless',
-    'readSession',
-    'endLeftovers',
-    'sessionLogPath',
-    'canFork',
-    'carrySession',
-    'loginStatus',
-    'login',
-  ])
-    fn(p, value, k, k, false);
+  for (const k of [...METHODS, 'login']) fn(p, value, k, k, false);
   return p;
 }
 

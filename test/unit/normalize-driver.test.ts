@@ -126,4 +126,11 @@ s("accounts: off unless declared; login's env filled in like a launch's, loginSt
   assert.equal(driverProblems({ ...minimal(), capabilities: { accounts: 'yes' } }), ['capabilities.accounts: expected true or false, got "yes"']);
 });
 
+s('validation covers every capability and optional method the driver takes (one list with normalizeDriver)', () => {
+  // capabilities.tab, acp and localEndpoint were taken but never checked: a bad value reached the registry.
+  assert.equal(driverProblems({ ...minimal(), capabilities: { tab: 'no' } }), ['capabilities.tab: expected true or false, got "no"']);
+  assert.equal(driverProblems({ ...minimal(), acp: 5 } as never), ['acp: expected a function, got 5']);
+  assert.equal(driverProblems({ ...minimal(), localEndpoint: 'x' } as never), ['localEndpoint: expected a function, got "x"']);
+});
+
 s.run();
