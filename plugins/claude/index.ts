@@ -26,6 +26,7 @@ import { carryClaudeSession } from './carry.js';
 import { ingestClaude } from './ingest.js';
 import { ClaudeLogParser } from './log.js';
 import { claudeLogin, claudeLoginStatus } from './login.js';
+import { claudeModels } from './models.js';
 
 const TESTED = '2.1.197';
 
@@ -73,6 +74,7 @@ const driver: DriverDefinition = {
   readSession,
   sessionLogPath: async (opts) => sessionLog(opts),
   carrySession: carryClaudeSession,
+  models: claudeModels,
 };
 
 export default driver;

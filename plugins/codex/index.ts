@@ -12,6 +12,7 @@ import { codexLocalEndpoint } from './local.js';
 import { codexHome } from './home.js';
 import { codexSessionLogPath, ingestCodex, readCodexSession } from './ingest.js';
 import { codexLaunch } from './launch.js';
+import { codexModels } from './models.js';
 import { codexStatusFromScreen } from './screen.js';
 import { codexLogin, codexLoginStatus } from './login.js';
 
@@ -44,6 +45,7 @@ export const driver: CodexDriver = {
   statusFromScreen: codexStatusFromScreen,
   headless: runCodexTurn,
   localEndpoint: codexLocalEndpoint,
+  models: codexModels,
   readSession: readCodexSession,
   sessionLogPath: codexSessionLogPath,
   endDaemons: ({ env, account, since }) => endCodexDaemons({ codexHome: codexHome(env, account), ...(since ? { startedAfter: since } : {}) }),

@@ -5,7 +5,7 @@
 // (log.ts, ingest.ts). Accounts are separate GEMINI_CLI_HOMEs. This module
 // wires those together; it holds no state.
 
-import { type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
+import { acpModelList, type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
 import { geminiAcpDecl } from './acp.js';
 import { GEMINI_INSTALL_HINT, GEMINI_LOGIN_HINT, runGeminiTurn } from './headless.js';
 import { geminiSessionLogPath, ingestGemini, readGeminiSession } from './ingest.js';
@@ -41,6 +41,8 @@ export const driver: DriverDefinition = {
   readSession: readGeminiSession,
   sessionLogPath: geminiSessionLogPath,
   acp: geminiAcpDecl,
+  // What gemini itself offers: its answer to ACP session/new (cached per build and account).
+  models: (opts) => acpModelList(geminiAcpDecl(opts), opts),
 };
 
 export default driver;

@@ -6,7 +6,7 @@
 // ingest.ts). Accounts are separate XDG data + config dirs (home.ts).
 // This module wires those together; it holds no state.
 
-import { type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
+import { acpModelList, type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
 import { opencodeAcpDecl, runOpencodeTurn } from './headless.js';
 import { OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT } from './home.js';
 import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './ingest.js';
@@ -36,6 +36,8 @@ export const driver: DriverDefinition = {
   sessionLogPath: opencodeSessionLogPath,
   // baton's view asks the user about every edit, command and fetch, as a headless turn without --yes would refuse them.
   acp: (opts) => opencodeAcpDecl({ ...opts, yes: false }).decl,
+  // What opencode itself offers (its providers' models): its answer to ACP session/new, cached per build and account.
+  models: (opts) => acpModelList(opencodeAcpDecl({ ...opts, yes: false }).decl, opts),
 };
 
 export default driver;

@@ -17,6 +17,7 @@ import {
   type ReadSessionOptions,
 } from '../../src/plugins/kit.js';
 import { qwenAcpDecl } from './acp.js';
+import { qwenModels } from './models.js';
 import { QWEN_INSTALL_HINT, QWEN_LOGIN_HINT, runQwenTurn } from './headless.js';
 import { qwenLocalEndpoint } from './local.js';
 import { chatsDir, findChatLog, qwenRuntimeDir } from './home.js';
@@ -73,6 +74,7 @@ const driver: DriverDefinition = {
   readSession,
   sessionLogPath: async (opts) => chatLog(opts),
   acp: qwenAcpDecl,
+  models: qwenModels,
 };
 
 export default driver;

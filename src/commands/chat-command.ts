@@ -208,5 +208,6 @@ function handoffText(r: ChatResult): string {
   if (!h?.from) return '';
   const from = h.fromAccount ?? DEFAULT_ACCOUNT;
   if (h.from === r.agent && from !== r.account) return ` · switched to account ${r.account} from ${from} (${h.mode})`;
+  if (h.from === r.agent && h.fromModel !== r.model) return ` · switched model to ${r.model} from ${h.fromModel ?? 'default'} (${h.mode})`;
   return ` · handed over from ${h.from} (${h.mode})`;
 }

@@ -68,7 +68,8 @@ export interface ChatResult {
   /** The agent's text, as one string. */
   reply: string;
   /** `fromAccount`: the baton account the previous segment ran under (absent: the CLI's own configuration). */
-  handoff?: { from: string | null; fromAccount?: string; mode: 'fresh' | 'resume'; briefChars: number };
+  /** fromModel: the model the previous segment ran (a model change keeps the agent). */
+  handoff?: { from: string | null; fromModel?: string; fromAccount?: string; mode: 'fresh' | 'resume'; briefChars: number };
   /** Why the turn ended, when the driver says (`cancelled`: the signal ended it). */
   stopReason?: string;
 }
@@ -198,7 +199,13 @@ async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, nam
   const h = recordHandoff(conv, plan, switchId);
   const handoff =
     h?.kind === 'handoff'
-      ? { from: h.from ? h.from.harness : null, ...(h.fromAccount ? { fromAccount: h.fromAccount } : {}), mode: h.mode, briefChars: h.briefChars }
+      ? {
+          from: h.from ? h.from.harness : null,
+          ...(h.from ? { fromModel: h.from.model } : {}),
+          ...(h.fromAccount ? { fromAccount: h.fromAccount } : {}),
+          mode: h.mode,
+          briefChars: h.briefChars,
+        }
       : undefined;
   const beforeMessageSeq = t.lastSeq;
   const checkpoint = deps.checkpoint ? await deps.checkpoint(t.lastSeq + 1) : undefined;

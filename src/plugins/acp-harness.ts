@@ -25,6 +25,7 @@ import {
 // loading the registry for `baton agents` or `baton brief` does not pay for it.
 import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse, RequestPermissionRequest, RequestPermissionResponse } from './acp-client.js';
 import { AcpEventMapper } from './acp-events.js';
+import { acpModelList } from './acp-models.js';
 import { acpOffersFork, BATON_VERSION } from './acp-probe.js';
 import { findExecutable, probeVersion } from './find-executable.js';
 import type { ProcessGroup } from '../proc/index.js';
@@ -355,6 +356,7 @@ export function acpDriver(decl: AcpAgentDecl): DriverDefinition {
     },
     headless: (turn) => runAcpTurn(decl, turn),
     acp: () => decl,
+    models: (opts) => acpModelList(decl, opts),
   };
   if (decl.testedVersions) driver.testedVersions = decl.testedVersions;
   if (decl.defaultModel) driver.defaultModel = decl.defaultModel;

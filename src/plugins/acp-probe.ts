@@ -13,11 +13,20 @@ import type { AcpAgentDecl } from './validate.js';
 const PROBE_TIMEOUT_MS = 20_000;
 
 /** The agent's `initialize` answer, or undefined when it could not be asked. */
-export async function probeAcpAgent(
+export function probeAcpAgent(decl: AcpAgentDecl, opts: DriverEnv & { cwd: string }, timeoutMs = PROBE_TIMEOUT_MS): Promise<InitializeResponse | undefined> {
+  return askAcpAgent(decl, opts, async (_client, init) => init, timeoutMs);
+}
+
+/**
+ * `ask` of the agent once it answered `initialize` (a session/new for its models), then the
+ * agent ended; undefined when it could not be asked, failed, or took longer than `timeoutMs`.
+ */
+export async function askAcpAgent<T>(
   decl: AcpAgentDecl,
   opts: DriverEnv & { cwd: string },
+  ask: (client: AcpClient, init: InitializeResponse) => Promise<T>,
   timeoutMs = PROBE_TIMEOUT_MS,
-): Promise<InitializeResponse | undefined> {
+): Promise<T | undefined> {
   const env = { ...opts.env, ...(decl.env ?? {}) };
   const path = findExecutable(decl.command, env, opts.cwd);
   if (!path) return undefined;
@@ -41,7 +50,7 @@ export async function probeAcpAgent(
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      client.initialize(BATON_VERSION),
+      client.initialize(BATON_VERSION).then((init) => ask(client, init)),
       group.exited.then(() => undefined),
       new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), timeoutMs))),
     ]);

@@ -291,6 +291,36 @@ export interface Capabilities {
   permissionModes?: boolean;
 }
 
+/** One model an agent can run, as its CLI takes it (`--model ID`). */
+export interface ModelInfo {
+  id: string;
+  /** What the CLI calls it, when that differs from the id. */
+  name?: string;
+  description?: string;
+}
+
+/** The models an agent can run, and where that list came from. */
+export interface ModelList {
+  models: ModelInfo[];
+  /** The model the CLI runs when baton names none (its own setting or default), when known. */
+  current?: string;
+  /**
+   * `acp`: the agent's own `session/new` answer; `cli`: the CLI asked for its catalog
+   * (codex debug models); `table`: a table in the driver, which can be stale (the CLI may
+   * take more, or newer, names than it lists).
+   */
+  source: 'acp' | 'cli' | 'table';
+  /** Where the list comes from, in a few words for the user (a table's CLI version, the command asked). */
+  note?: string;
+}
+
+export interface ModelListOptions extends DriverEnv {
+  cwd: string;
+  account?: string;
+  /** Ask the CLI again rather than use what was cached for this build. */
+  refresh?: boolean;
+}
+
 /** Which account a call is about: a baton account's name, or none for the CLI's own configuration. */
 export interface AccountOptions extends DriverEnv {
   account?: string;
@@ -399,4 +429,11 @@ export interface DriverParts {
    * It must never take a secret on its command line.
    */
   login?(opts: AccountOptions & { cwd: string }): LaunchSpecDefinition;
+  /**
+   * The models this agent can run (`baton agents --models`, the picker): from the CLI itself
+   * where it says (an ACP agent's session/new, a catalog command), else a documented table.
+   * Starts no turn and reaches no server; may start the CLI briefly (cache it per build).
+   * Absent: baton offers only the configured or default model.
+   */
+  models?(opts: ModelListOptions): Promise<ModelList>;
 }

@@ -12,6 +12,7 @@ export { BatonError, EXIT, badInput, type ExitCode } from '../errors.js';
 export { accountDir, accountsRoot, checkAccountName, configBase, DEFAULT_ACCOUNT, ensureAccountDir } from './account-dir.js';
 export { acpDriver, runAcpTurn, type AcpAgentDecl, type AcpTurnOptions } from './acp-harness.js';
 export { acpForkSession } from './acp-fork-session.js';
+export { acpModelList, acpModels, modelsFromSession } from './acp-models.js';
 export { detectCli, type CliFacts } from './detect-cli.js';
 export { findExecutable, probeVersion } from './find-executable.js';
 export { ambiguousLogs, firstNewLog, tailLogOnceFound, type FoundLogTail, type LogHeader, type LogSearch } from './found-log-tail.js';
@@ -41,6 +42,7 @@ export {
 export { followSessionLog, type LogParser, type SessionLogPlace } from './session-log-follower.js';
 export { followSessionSwitches, type SessionSwitches } from './session-switch-follower.js';
 export { importSessionLog } from './session-log-import.js';
+export { cachedModels } from './model-cache.js';
 export { unboundIngest } from './unbound-ingest.js';
 export { addUsage } from './usage.js';
 export { PLAN_INSTRUCTION, turnMode, withPlanInstruction } from './plan-mode.js';

@@ -47,6 +47,7 @@ export const METHODS = [
   'carrySession',
   'acp',
   'loginStatus',
+  'models',
 ] as const satisfies readonly (keyof DriverParts)[];
 
 /** The HarnessDriver for a definition that passed driverProblems(). */

@@ -5,7 +5,8 @@
 // $BATON_HOME/cache/versions.json when BATON_HOME is set (everything of baton's under one
 // directory), else $XDG_CACHE_HOME/baton/versions.json (default ~/.cache/baton); the file
 // 0600 in a 0700 directory. A cache only: missing, unreadable, corrupt or unwritable, it is
-// passed by and the CLI asked again. It holds paths and versions, nothing else.
+// passed by and the CLI asked again. It holds paths and versions, and the model lists some
+// CLIs give (model-cache.ts, under keys of their own), nothing else.
 
 import { readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -81,20 +82,21 @@ function remember(file: string, key: string, entry: CacheEntry): Promise<void> {
 
 /**
  * The version `probe` finds for executable `path` asked with `args`, from the cache when
- * the same file (same real path, size and modification time) was asked before; a version
- * found is remembered, nothing found is not (the next call asks again).
+ * the same file (same real path, size and modification time) was asked before (unless
+ * `refresh`); a version found is remembered, nothing found is not (the next call asks again).
  */
 export async function cachedVersion(
   path: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv,
   probe: () => Promise<string | undefined>,
+  opts: { refresh?: boolean } = {},
 ): Promise<string | undefined> {
   const file = versionCachePath(env);
   const id = file ? identify(path) : undefined;
   if (!file || !id) return probe();
   const key = JSON.stringify([id.real, ...args]);
-  const hit = readCache(file)[key];
+  const hit = opts.refresh ? undefined : readCache(file)[key];
   if (hit && hit.size === id.size && hit.mtimeMs === id.mtimeMs && typeof hit.version === 'string') return hit.version;
   const version = await probe();
   if (version) await remember(file, key, { size: id.size, mtimeMs: id.mtimeMs, version });

@@ -174,6 +174,22 @@ test("another account of the same agent is a switch with a fresh brief: the othe
     assert.is(dividerText(h2!, { gamma: 'Gamma' }), 'Switched to account default of Gamma');
   }));
 
+test('another model of the same agent (issue 14 item 2) is a switch that resumes its own session, with no brief', () =>
+  withConversation(async (conv) => {
+    const env = { BATON_HOME: conv.dir };
+    accountTurn(conv, undefined, 'G-1', 'MARK-MODEL-TURN');
+    const plan = await planHandoff({ ...input(conv, gamma), env, model: 'big' });
+    assert.equal([plan.switching, plan.model, plan.resume, plan.brief], [true, 'big', 'G-1', undefined]);
+    const h = recordHandoff(conv, plan, 'sw-model');
+    assert.ok(h?.kind === 'handoff');
+    if (h?.kind !== 'handoff') return;
+    assert.equal([h.from, h.to, h.mode], [{ harness: 'gamma', model: 'default' }, { harness: 'gamma', model: 'big' }, 'resume']);
+    assert.is(dividerText(h, { gamma: 'Gamma' }), 'Switched Gamma to model big');
+    assert.equal([conv.transcript.currentSegment?.model, conv.transcript.currentSegment?.agentSession], ['big', 'G-1']);
+    const again = await planHandoff({ ...input(conv, gamma), env });
+    assert.equal([again.switching, again.model], [false, 'big'], 'the model it runs now, no model named');
+  }));
+
 test('the account: the one asked for, else the one the agent ran under here, else its default; none for a driver without accounts', () =>
   withConversation(async (conv) => {
     const env = { BATON_HOME: conv.dir };
