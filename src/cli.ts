@@ -19,10 +19,12 @@ import { processIo, terminalSafe, type Io } from './commands/io.js';
 import { setPluginDirs } from './commands/plugin-dirs.js';
 import { quickCommand, type QuickCommand } from './commands/quick-command.js';
 import { packageVersion } from './package-root.js';
+import { withManagedAgents } from './plugins/managed-agents.js';
 
 export async function main(argv: string[], given: Io = processIo()): Promise<number> {
   // Every command prints through this one door (see io.ts): nothing from data acts on the terminal.
-  const io = terminalSafe(given);
+  // Whatever baton runs also finds the agents it installed itself, after the user's PATH.
+  const io = terminalSafe({ ...given, env: withManagedAgents(given.env) });
   let code: number = EXIT.ok;
   const setExit = (c: number) => (code = c);
   try {

@@ -33,6 +33,10 @@ export const EXIT = {
   sshFailed: 15,
   /** The host has no baton that can proxy (not on its PATH, not runnable, or too old for `baton proxy`). */
   noRemoteBaton: 16,
+  /** `baton agents install` could not reach the npm registry (nothing was installed). */
+  registryUnreachable: 17,
+  /** `baton agents install` reached the registry, but npm could not install the CLI (nothing was installed). */
+  installFailed: 18,
   /** The user cancelled a turn (Ctrl-C, SIGTERM, a hangup): 128 + SIGINT, as shells report it. */
   cancelled: 130,
 } as const;

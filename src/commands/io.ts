@@ -16,6 +16,11 @@ export interface Io {
   readStdin?(): Promise<Buffer>;
   /** Standard input is a terminal (nothing was piped). */
   stdinIsTTY?: boolean;
+  /**
+   * Present when standard error is a terminal: shows `line` as the one status line, redrawn
+   * in place (a progress bar); '' clears it. Callers without it print progress as lines.
+   */
+  status?(line: string): void;
 }
 
 /**
@@ -34,6 +39,7 @@ export function processIo(): Io {
     cwd: process.cwd(),
     columns: process.stdout.columns,
     stdinIsTTY: process.stdin.isTTY === true,
+    ...(process.stderr.isTTY ? { status: (line: string) => err(`\r\x1b[K${line}`) } : {}),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const c of process.stdin) chunks.push(c as Buffer);
@@ -81,6 +87,8 @@ export function terminalSafe(io: Io): Io {
     ...io,
     out: (t) => io.out(stripControls(t)),
     err: (t) => io.err(stripControls(t)),
+    // The status line's own redraw is the one control sequence baton writes; its text is stripped.
+    ...(io.status ? { status: (t: string) => io.status!(stripControls(t)) } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
 // install command when missing). Detection runs for all drivers at once, each under a
 // deadline, so one hanging CLI cannot hang the listing. Reads only; installs nothing.
 
+import { installRecipes } from './managed-agents.js';
 import type { Registry, DriverOrigin } from './registry.js';
 
 export interface AgentRow {
@@ -48,7 +49,8 @@ export async function describeAgents(registry: Registry, env?: NodeJS.ProcessEnv
         if (r.version) row.version = r.version;
         if (r.path) row.path = r.path;
         if (r.loginHint) row.loginHint = r.loginHint;
-        if (!r.installed) row.installHint = r.installHint;
+        if (!r.installed)
+          row.installHint = origin.kind === 'builtin' && installRecipes().has(d.name) ? `baton agents install ${d.name} (or ${r.installHint})` : r.installHint;
         if (r.untestedVersion) {
           row.warning = `version ${r.version ?? '?'} is outside the tested range (${d.testedVersions ?? r.untestedVersion}); it may work, but its logs may not be read correctly`;
         }
