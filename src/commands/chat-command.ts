@@ -16,7 +16,8 @@ import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';
 import { stripControls } from '../transcript/sanitize.js';
 import { readMessage } from './message-input.js';
-import { chooseLocal } from './local-choice.js';
+import { chooseLocal } from '../conversation/local-choice.js';
+import type { LocalEndpointRef } from '../transcript/types.js';
 import type { Registry } from '../plugins/registry.js';
 import { PERMISSION_MODES, type PermissionMode } from '../plugins/api.js';
 
@@ -66,9 +67,8 @@ interface ChatArgs {
   model?: string;
   local?: string;
   endpoint?: string;
-  /** Set from --local: what points the chosen harness at the endpoint. */
-  localArgs?: string[];
-  localEnv?: Record<string, string>;
+  /** Set from --local: the server the chosen harness is pointed at, recorded with its segment. */
+  localRef?: LocalEndpointRef;
   account?: string;
   summary: boolean;
   json: boolean;
@@ -93,7 +93,7 @@ async function chatCommand(io: Io, a: ChatArgs): Promise<void> {
       const local = await chooseLocal(catalog.registry, a.local, a.endpoint, io.env);
       if (local.warning) io.err(`baton: warning: ${local.warning}\n`);
       io.err(`baton: ${a.local} at ${local.endpoint}: ${local.agent} (${local.choice.family} family, ${local.choice.api})\n`);
-      Object.assign(a, { agent: local.agent, model: local.model, localArgs: local.args, localEnv: local.env });
+      Object.assign(a, { agent: local.agent, model: local.model, localRef: local.local });
     }
     // Validate the agent before a new conversation is created for it.
     if (a.agent) catalog.registry.get(a.agent);
@@ -155,8 +155,8 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
         yes: a.yes,
         ...(a.mode ? { mode: a.mode } : {}),
         timeoutMs: a.timeout * 1000,
-        env: a.localEnv ? { ...io.env, ...a.localEnv } : io.env,
-        ...(a.localArgs ? { args: a.localArgs } : {}),
+        env: io.env,
+        ...(a.localRef ? { local: a.localRef } : {}),
         signal: cancel.signal,
         ...(a.summary ? { summary: true } : {}),
       },
@@ -175,13 +175,15 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
           agent: result.agent,
           model: result.model,
           account: result.account,
+          local: result.local ?? null,
           handoff: result.handoff ?? null,
           entries: result.entries,
         }) + '\n',
       );
     } else {
       io.out(stripControls(result.reply) + '\n');
-      io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${accountText(result)}${handoffText(result)}\n`);
+      const local = result.local ? ` · local at ${result.local.endpoint}` : '';
+      io.err(`conversation ${result.conversationId} · ${result.agent} (${result.model})${local}${accountText(result)}${handoffText(result)}\n`);
     }
     if (cancel.signal.aborted) throw cancelled();
   } catch (err) {

@@ -22,7 +22,8 @@ import { briefMaxCharsFromEnv } from '../transcript/settings.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { Transcript } from '../transcript/transcript.js';
-import type { Entry } from '../transcript/types.js';
+import type { Entry, LocalEndpointRef } from '../transcript/types.js';
+import { localRunSpec } from './local-run.js';
 import { briefFor, planHandoff, recordHandoff, type HandoffInput, type HandoffPlan } from './handoff-plan.js';
 import { summarizeBeforeSwitch } from './summary-turn.js';
 import { guardTurn, TurnAbandonedError } from './turn-guard.js';
@@ -41,6 +42,11 @@ export interface ChatTurn {
   env: NodeJS.ProcessEnv;
   /** Extra CLI arguments. */
   args?: string[];
+  /**
+   * The local model server to point the agent at (`--local`, local-choice.ts); default: the
+   * one this agent's last segment here talked to, unless another model is asked for.
+   */
+  local?: LocalEndpointRef;
   /** Cancels the turn: the driver ends the CLI's process group and the turn ends `cancelled`. */
   signal?: AbortSignal;
   /** Before a switch, ask the outgoing agent for a summary the brief uses (summary-turn.ts). */
@@ -63,6 +69,8 @@ export interface ChatResult {
   model: string;
   /** The account the agent ran under (`default`: the CLI's own configuration). */
   account: string;
+  /** The local model server the agent was pointed at (absent: its own provider). */
+  local?: LocalEndpointRef;
   /** Entries this turn committed, the handoff included. */
   entries: Entry[];
   /** The agent's text, as one string. */
@@ -123,6 +131,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
     driver,
     ...(turn.model ? { model: turn.model } : {}),
     ...(turn.account !== undefined ? { account: turn.account } : {}),
+    ...(turn.local ? { local: turn.local } : {}),
     env: turn.env,
     git: deps.git,
     inTab: false,
@@ -132,6 +141,8 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   const before = conv.transcript.entries.length;
   // The account the conversation ran under may have been removed since: refused, never made anew empty.
   if (plan.account) requireAccount(turn.env, name, plan.account);
+  // A driver that cannot point at the recorded local server is refused before anything is written.
+  localRunSpec(driver, plan.local, plan.model);
   // The summary is recorded before the switch, so the brief planned again is made with it.
   if (turn.summary && (await summarizeBeforeSwitch(turn, deps, input, plan))) plan = await planHandoff(input);
 
@@ -157,6 +168,9 @@ interface TurnRun {
   model: string;
   /** The baton account the driver runs under (undefined: the CLI's own configuration). */
   account: string | undefined;
+  /** The local model server the segment talks to, and what points the driver at it. */
+  localRef: LocalEndpointRef | undefined;
+  local: { args: string[]; env: Record<string, string> } | undefined;
   /** How many entries there were before the turn: it committed the ones after. */
   before: number;
   /** The newest seq before the user's message: what a fallback's brief covers. */
@@ -219,6 +233,8 @@ async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, nam
     name,
     model: plan.model,
     account: plan.account,
+    localRef: plan.local,
+    local: localRunSpec(plan.driver, plan.local, plan.model),
     before,
     beforeMessageSeq,
     resume: plan.resume,
@@ -252,9 +268,9 @@ async function runDriver(run: TurnRun, prompt: string): Promise<HeadlessResult> 
           ...(resume && run.fork ? { fork: true } : {}),
           yes: turn.yes || turn.mode === 'full-access',
           ...(turn.mode ? { mode: turn.mode } : {}),
-          args: [...(run.deps.registry.settings(run.name).args ?? []), ...(turn.args ?? [])],
+          args: [...(run.deps.registry.settings(run.name).args ?? []), ...(turn.args ?? []), ...(run.local?.args ?? [])],
           timeoutMs: turn.timeoutMs,
-          env: turn.env,
+          env: run.local ? { ...turn.env, ...run.local.env } : turn.env,
           signal,
           onEvent: (e) => {
             // The message itself was recorded above; a driver echoing it back adds nothing.
@@ -338,6 +354,7 @@ function done(run: TurnRun, stopReason: string | undefined): ChatResult {
     agent: run.name,
     model: run.model,
     account: run.account ?? DEFAULT_ACCOUNT,
+    ...(run.localRef ? { local: run.localRef } : {}),
     entries,
     reply,
   };

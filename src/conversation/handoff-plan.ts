@@ -14,7 +14,7 @@ import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { briefMaxCharsFromEnv, type BriefBudget } from '../transcript/settings.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { Transcript } from '../transcript/transcript.js';
-import type { Entry, NativeCursor } from '../transcript/types.js';
+import type { Entry, LocalEndpointRef, NativeCursor, Segment } from '../transcript/types.js';
 import { hasContext, lastSegmentOf, prepareBrief, resumableCursor, type PreparedBrief } from './prepare-brief.js';
 
 export interface HandoffInput {
@@ -28,6 +28,11 @@ export interface HandoffInput {
    * agent ran under last in the conversation, else its default account (`baton accounts default`).
    */
   account?: string;
+  /**
+   * The local model server asked for (`--local`, the picker's local model); default: the one
+   * this agent's last segment here talked to, unless another model is asked for (localFor).
+   */
+  local?: LocalEndpointRef;
   /** Where BATON_BRIEF_MAX_CHARS is read. */
   env: NodeJS.ProcessEnv;
   git?: GitFactsProvider;
@@ -43,7 +48,9 @@ export interface HandoffPlan {
   model: string;
   /** The baton account to run under, as drivers take it (undefined: the CLI's own configuration). */
   account?: string;
-  /** A handoff is needed: the agent (or model, or account) differs from the current segment's. */
+  /** The local model server the agent is pointed at (local-run.ts turns it into args and env); undefined: its own provider. */
+  local?: LocalEndpointRef;
+  /** A handoff is needed: the agent (or model, or account, or local server) differs from the current segment's. */
   switching: boolean;
   budget: BriefBudget;
   /** What the agent must hear before the message; undefined: nothing (no context, or a returning agent with nothing new). */
@@ -81,6 +88,33 @@ export function accountFor(t: Transcript, driver: HarnessDriver, asked: string |
   return driverAccount(defaultAccount(env, driver.name));
 }
 
+/** This agent's segment the next one continues from: the current one if it is this agent's, else its last. */
+function ownSegment(t: Transcript, harness: string): Segment | undefined {
+  const current = t.currentSegment;
+  return current?.harness === harness ? current : lastSegmentOf(t.segments, harness);
+}
+
+/**
+ * The local model server `driver` talks to: the one asked for, else the one its last segment
+ * here talked to — so a later turn or a reopened tab goes on with the same server and model
+ * without being told again — unless another model is asked for, which is the CLI's own
+ * provider's. Undefined: the CLI's own provider.
+ */
+export function localFor(
+  t: Transcript,
+  driver: HarnessDriver,
+  askedModel: string | undefined,
+  asked: LocalEndpointRef | undefined,
+): LocalEndpointRef | undefined {
+  if (asked) return asked;
+  const before = ownSegment(t, driver.name);
+  if (!before?.local) return undefined;
+  if (askedModel !== undefined && askedModel !== before.model) return undefined;
+  return before.local;
+}
+
+const sameLocal = (a: LocalEndpointRef | undefined, b: LocalEndpointRef | undefined): boolean => a?.endpoint === b?.endpoint && a?.api === b?.api;
+
 function capabilities(input: HandoffInput): { canResume: boolean; canFork: boolean } {
   const caps = input.driver.capabilities;
   const ok = !input.inTab || caps.tabSession === true;
@@ -116,11 +150,13 @@ export async function planHandoff(input: HandoffInput): Promise<HandoffPlan> {
   const current = t.currentSegment;
   const model = modelFor(t, registry, driver, input.model);
   const account = accountFor(t, driver, input.account, input.env);
+  const local = localFor(t, driver, input.model, input.local);
   const plan: HandoffPlan = {
     driver,
     model,
     ...(account ? { account } : {}),
-    switching: !current || current.harness !== driver.name || current.model !== model || current.account !== account,
+    ...(local ? { local } : {}),
+    switching: !current || current.harness !== driver.name || current.model !== model || current.account !== account || !sameLocal(current.local, local),
     budget: briefMaxCharsFromEnv(input.env),
     uptoSeq: t.lastSeq,
   };
@@ -157,6 +193,7 @@ export function recordHandoff(conv: Pick<OpenConversation, 'transcript' | 'meta'
     harness: plan.driver.name,
     model: plan.model,
     ...(plan.account ? { account: plan.account } : {}),
+    ...(plan.local ? { local: plan.local } : {}),
     switchId,
     mode: plan.resume ? 'resume' : 'fresh',
     briefChars: plan.brief?.text.length ?? 0,

@@ -12,6 +12,7 @@ import type { HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import type { OpenConversation } from '../transcript/store.js';
 import { planHandoff, type HandoffInput, type HandoffPlan } from './handoff-plan.js';
+import { localRunSpec } from './local-run.js';
 import { hasContext } from './prepare-brief.js';
 import { guardTurn } from './turn-guard.js';
 
@@ -52,7 +53,8 @@ export async function summarizeBeforeSwitch(
     return skip(deps, `${driver.title} (${current.harness}) cannot run a headless turn here, so it wrote no summary`);
   }
   // The outgoing agent's next turn, as it would be: its own session (plus any delta), same model and account.
-  const { account: _asked, ...rest } = input;
+  // (Neither the target's account nor its local server: the outgoing agent keeps its own.)
+  const { account: _asked, local: _local, ...rest } = input;
   const own = await planHandoff({ ...rest, driver, model: current.model });
   const prompt = own.brief ? `${own.brief.text}\n\n${SUMMARY_PROMPT}` : SUMMARY_PROMPT;
   const fromSeq = t.entries[0]?.seq ?? 1;
@@ -88,6 +90,8 @@ function skip(deps: { conversation: OpenConversation; warn?: (text: string) => v
 /** The summary turn itself: only the agent's text is kept, nothing enters the transcript. */
 function run(driver: HarnessDriver, own: HandoffPlan, prompt: string, turn: SummaryTurn, cwd: string, registry: Registry, onText: (chunk: string) => void) {
   let listening = true;
+  // An outgoing local agent writes its summary against its own local server.
+  const local = localRunSpec(driver, own.local, own.model);
   return guardTurn(
     (signal) =>
       driver.headless!({
@@ -98,9 +102,9 @@ function run(driver: HarnessDriver, own: HandoffPlan, prompt: string, turn: Summ
         resume: own.resume,
         ...(own.resume && own.fork ? { fork: true } : {}),
         yes: turn.yes,
-        args: [...(registry.settings(driver.name).args ?? []), ...(turn.args ?? [])],
+        args: [...(registry.settings(driver.name).args ?? []), ...(turn.args ?? []), ...(local?.args ?? [])],
         timeoutMs: turn.timeoutMs,
-        env: turn.env,
+        env: local ? { ...turn.env, ...local.env } : turn.env,
         signal,
         onEvent: (e) => {
           // Streamed chunks of one message; separate messages are separate paragraphs.

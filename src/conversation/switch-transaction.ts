@@ -13,8 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { BatonError } from '../errors.js';
 import { checkRunAccount, requireAccount } from '../plugins/account-store.js';
 import type { HarnessDriver, Ingestor, LaunchSpec } from '../plugins/api.js';
-import type { UserAuthor } from '../transcript/types.js';
+import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
 import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
+import { localRunSpec } from './local-run.js';
 import type { TabSessionDelivery } from './tab-session-delivery.js';
 import type { ArmedSwitch, SwitchOutcome } from './tab-session-state.js';
 
@@ -48,22 +49,38 @@ async function launch(
   model: string | undefined,
   switchId: string,
   account: string | undefined,
+  local: LocalEndpointRef | undefined,
 ): Promise<Launched> {
   const { conversation: conv, registry, env, git } = session.deps;
   // An account that is gone (removed since the picker listed it) is refused, never made anew.
   if (account !== undefined) checkRunAccount(driver, account, env);
   const asked = account !== undefined ? { account } : {};
-  const plan = await planHandoff({ conversation: conv, registry, driver, ...(model ? { model } : {}), ...asked, env, git, inTab: true });
+  const plan = await planHandoff({
+    conversation: conv,
+    registry,
+    driver,
+    ...(model ? { model } : {}),
+    ...asked,
+    ...(local ? { local } : {}),
+    env,
+    git,
+    inTab: true,
+  });
   if (plan.account) requireAccount(env, driver.name, plan.account);
   const m = plan.model;
-  const spec = await driver.launch({
+  // A segment on a local model server (asked for now, or remembered from its last segment
+  // here) is launched pointed at it again: the driver's own args, and its variables on top.
+  const onLocal = localRunSpec(driver, plan.local, m);
+  const launched = await driver.launch({
     cwd: conv.meta.data.cwd,
     model: m === 'default' ? undefined : m,
     resume: plan.resume,
     ...(plan.fork ? { fork: true } : {}),
     ...(plan.account ? { account: plan.account } : {}),
+    ...(onLocal ? { args: onLocal.args } : {}),
     env,
   });
+  const spec = onLocal ? { ...launched, env: { ...launched.env, ...onLocal.env } } : launched;
   if (recordHandoff(conv, plan, switchId)) conv.sync();
   return { spec, plan };
 }
@@ -82,6 +99,7 @@ export async function launchAgent(
   switchId: string = randomUUID(),
   author?: UserAuthor,
   account?: string,
+  local?: LocalEndpointRef,
 ): Promise<SwitchOutcome> {
   const { registry, terminal, conversation: conv, env } = session.deps;
   const driver = registry.get(agent);
@@ -91,7 +109,7 @@ export async function launchAgent(
   }
   let launched: Launched;
   try {
-    launched = await launch(session, driver, model, switchId, account);
+    launched = await launch(session, driver, model, switchId, account, local);
   } catch (err) {
     const why = err instanceof BatonError ? err.message : String(err);
     return { kind: 'stopped-not-switched', message: `${driver.title} could not be launched: ${why}. Your message is kept.`, draft: message };
@@ -187,7 +205,7 @@ export async function runSwitch(
     return { kind: 'not-sent', message: `${session.driver?.title ?? 'The agent'} did not stop. Nothing was sent.`, draft: message };
   }
   await session.follow(undefined);
-  const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author, armed.account);
+  const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author, armed.account, armed.local);
   session.settle({ done: outcome.kind !== 'not-sent' && outcome.kind !== 'stopped-not-switched' });
   return outcome;
 }

@@ -10,7 +10,7 @@ import type { AgentStatus, HarnessDriver, Ingestor, TranscriptEvent } from '../p
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import type { OpenConversation } from '../transcript/store.js';
-import type { UserAuthor } from '../transcript/types.js';
+import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
 import type { AgentTerminal } from './agent-terminal.js';
 import { removeLaunchFiles } from '../plugins/handoff-file.js';
 import { AgentStatusTracker } from './agent-status.js';
@@ -52,6 +52,8 @@ export interface ArmedSwitch {
   model: string;
   /** The account asked for (`default`: the CLI's own configuration); absent: the planner's rule (handoff-plan.ts accountFor). */
   account?: string;
+  /** The local model server asked for (the picker's "Local model…"); absent: the planner's rule (handoff-plan.ts localFor). */
+  local?: LocalEndpointRef;
 }
 
 export interface TabSnapshot {

@@ -57,10 +57,11 @@ export function dividerText(e: Entry, titles: Record<string, string> = {}): stri
   // Another login of the same agent: its own config cannot open the other's session.
   if (from === e.to.harness && to !== (e.fromAccount ?? 'default')) return `Switched to account ${plain(to)} of ${agentTitle(from, titles)}`;
   const account = e.account ? ` (account ${plain(e.account)})` : '';
+  const local = e.local && typeof e.local.endpoint === 'string' ? ` (local model ${plain(e.to.model)} at ${plain(e.local.endpoint)})` : '';
   // The same agent and login on another model: its own session goes on (issue 14 item 2).
   const fromModel = typeof e.from === 'object' ? e.from.model : undefined;
-  if (from === e.to.harness && fromModel !== e.to.model) return `Switched ${agentTitle(from, titles)} to model ${plain(e.to.model)}${account}`;
-  return `Switched this conversation from ${agentTitle(from, titles)} to ${agentTitle(e.to.harness, titles)}${account}`;
+  if (from === e.to.harness && fromModel !== e.to.model) return `Switched ${agentTitle(from, titles)} to model ${plain(e.to.model)}${account}${local}`;
+  return `Switched this conversation from ${agentTitle(from, titles)} to ${agentTitle(e.to.harness, titles)}${account}${local}`;
 }
 
 /** A divider's pieces, for a view that fits them to its width; null where dividerText() is. */

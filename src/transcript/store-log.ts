@@ -286,6 +286,8 @@ const REQUIRED: Record<string, Array<[string, (v: unknown) => boolean]>> = {
     ['uptoSeq', isNum],
     ['account', optStr],
     ['fromAccount', optStr],
+    ['local', optLocal],
+    ['fromLocal', optLocal],
   ],
   turn_end: [],
   summary: [
@@ -310,6 +312,11 @@ const REQUIRED: Record<string, Array<[string, (v: unknown) => boolean]>> = {
 
 function optStr(v: unknown): boolean {
   return v === undefined || isStr(v);
+}
+
+/** An optional local server reference: `{ endpoint, api }`, both strings. */
+function optLocal(v: unknown): boolean {
+  return v === undefined || (isRecord(v) && isStr(v.endpoint) && isStr(v.api));
 }
 
 function badField(kind: string, o: Record<string, unknown>): string | undefined {

@@ -7,7 +7,7 @@
 import type { GitFacts } from './git-facts-types.js';
 import { redactEntry } from './redact.js';
 import { checkEvent, type EventRefusal } from './validate-event.js';
-import type { AgentRef, Author, Entry, EntryBody, NativeCursor, Segment, TranscriptEvent, UserAuthor } from './types.js';
+import type { AgentRef, Author, Entry, EntryBody, LocalEndpointRef, NativeCursor, Segment, TranscriptEvent, UserAuthor } from './types.js';
 
 /** Receives committed entries in order; `sync` marks a turn boundary or a handoff. */
 export type EntrySink = (entries: readonly Entry[], opts: { sync: boolean }) => void;
@@ -25,6 +25,7 @@ export interface StartSegment {
   harness: string;
   model: string;
   account?: string;
+  local?: LocalEndpointRef;
   switchId: string;
   mode?: 'fresh' | 'resume';
   briefChars?: number;
@@ -210,6 +211,8 @@ export class Transcript {
     };
     if (s.account) body.account = s.account;
     if (cur?.account) body.fromAccount = cur.account;
+    if (s.local) body.local = { endpoint: s.local.endpoint, api: s.local.api };
+    if (cur?.local) body.fromLocal = { endpoint: cur.local.endpoint, api: cur.local.api };
     if (s.briefHash) body.briefHash = s.briefHash;
     if (s.budget !== undefined) body.budget = s.budget;
     if (s.sinceSeq !== undefined) body.sinceSeq = s.sinceSeq;
@@ -348,6 +351,7 @@ export class Transcript {
       case 'handoff': {
         const seg: Segment = { id: e.newSegment, harness: e.to.harness, model: e.to.model, firstSeq: e.seq };
         if (e.account) seg.account = e.account;
+        if (e.local) seg.local = { endpoint: e.local.endpoint, api: e.local.api };
         this.segs.push(seg);
         break;
       }

@@ -21,6 +21,16 @@ export interface AgentRef {
   model: string;
 }
 
+/**
+ * The local model server a segment's harness was pointed at (`baton chat --local`): its base
+ * URL (no credentials: baton normalizes them away) and the wire API the harness speaks to it
+ * (`openai-chat`, `openai-responses`, `anthropic-messages`). No key is ever recorded.
+ */
+export interface LocalEndpointRef {
+  endpoint: string;
+  api: string;
+}
+
 export type EntryBody =
   | { kind: 'user_message'; text: string; switchId?: string }
   | { kind: 'agent_text'; text: string }
@@ -39,6 +49,10 @@ export type EntryBody =
       account?: string;
       /** The account the previous segment ran under, when it had one: a switch between accounts of one agent says so. */
       fromAccount?: string;
+      /** The local model server the new segment's harness talks to (absent: the CLI's own provider). */
+      local?: LocalEndpointRef;
+      /** The previous segment's local server, when it had one. */
+      fromLocal?: LocalEndpointRef;
       switchId: string;
       /** 'fresh': the target got a replay brief; 'resume': its own session plus the delta. */
       mode: 'fresh' | 'resume';
@@ -99,6 +113,8 @@ export interface Segment {
   harness: string;
   model: string;
   account?: string;
+  /** The local model server this segment's harness talked to (absent: the CLI's own provider). */
+  local?: LocalEndpointRef;
   agentSession?: string;
   firstSeq: number;
 }

@@ -210,3 +210,47 @@ test('the account: the one asked for, else the one the agent ran under here, els
   }));
 
 test.run();
+
+test('a local model server is remembered by its segment: the next turn, and a return after another agent, go on with it; another model drops it', () =>
+  withConversation(async (conv) => {
+    const t = conv.transcript;
+    const local = { endpoint: 'http://127.0.0.1:11434', api: 'openai-chat' };
+    turn(conv, 'alpha', 'A-1', 'MARK-CLOUD');
+    // --local: gamma runs the local model, a switch recorded with the server.
+    const toLocal = await planHandoff({ ...input(conv, gamma), model: 'qwen3-coder', local });
+    assert.is(toLocal.switching, true);
+    assert.equal(toLocal.local, local);
+    const h = recordHandoff(conv, toLocal, 'sw-local');
+    assert.ok(h?.kind === 'handoff');
+    if (h?.kind !== 'handoff') return;
+    assert.equal(h.local, local, 'the handoff records the server');
+    assert.is(h.fromLocal, undefined);
+    assert.equal(t.currentSegment?.local, local);
+    assert.match(dividerText(h, { alpha: 'Alpha', gamma: 'Gamma' }) ?? '', /to Gamma \(local model qwen3-coder at http:\/\/127\.0\.0\.1:11434\)$/);
+    t.apply({ type: 'user_text', text: 'MARK-LOCAL' });
+    t.apply({ type: 'session', agentSession: 'G-1' });
+    t.apply({ type: 'agent_text', text: 'local answer' });
+    t.confirmCursor('gamma', 'G-1', t.lastSeq);
+    // The next turn, told nothing: the same agent, model and server, no switch.
+    const next = await planHandoff(input(conv, gamma));
+    assert.is(next.switching, false);
+    assert.is(next.model, 'qwen3-coder');
+    assert.equal(next.local, local);
+    // Back to alpha: no server; its handoff says which one it left.
+    const back = await planHandoff(input(conv, alpha));
+    assert.is(back.local, undefined);
+    assert.is(back.resume, 'A-1', 'alpha resumes its own session');
+    const hb = recordHandoff(conv, back, 'sw-back');
+    assert.ok(hb?.kind === 'handoff' && hb.local === undefined);
+    if (hb?.kind === 'handoff') assert.equal(hb.fromLocal, local);
+    // Gamma again without --local: its last segment's server and model, its own session.
+    const again = await planHandoff(input(conv, gamma));
+    assert.equal([again.model, again.local, again.resume], ['qwen3-coder', local, 'G-1']);
+    // Gamma with another model: its own provider.
+    const cloud = await planHandoff({ ...input(conv, gamma), model: 'qwen3-coder-plus' });
+    assert.is(cloud.local, undefined);
+    // Another server for the same agent and model is a switch.
+    recordHandoff(conv, again, 'sw-again');
+    const other = await planHandoff({ ...input(conv, gamma), model: 'qwen3-coder', local: { endpoint: 'http://127.0.0.1:1234', api: 'openai-chat' } });
+    assert.is(other.switching, true);
+  }));

@@ -3,6 +3,7 @@
 // and the buffered writer (sync points, torn-tail newline, deferred flush).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { Transcript } from '../../src/transcript/transcript.js';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +100,30 @@ l('a known kind missing a field it needs is shown as unknown rather than dropped
     ['malformed'],
   );
   assert.match(r.problems[0]!.detail, /tool_result entry seq 1 has no valid output/);
+});
+
+l("a handoff's local model server is read back into its segment; one that is not {endpoint, api} strings is shown as unknown", () => {
+  const local = { endpoint: 'http://127.0.0.1:11434', api: 'openai-chat' };
+  const h = (seq: number, l: unknown) => ({
+    kind: 'handoff',
+    seq,
+    at: 't',
+    author: sys,
+    segment: `s${seq}`,
+    from: null,
+    to: { harness: 'qwen', model: 'qwen3-coder' },
+    newSegment: `s${seq}`,
+    switchId: `sw${seq}`,
+    mode: 'fresh',
+    briefChars: 0,
+    uptoSeq: 0,
+    local: l,
+  });
+  const r = parseLog(lines(header, h(1, local), h(2, { endpoint: 5, api: 'openai-chat' })));
+  assert.is(r.entries[0]!.kind, 'handoff');
+  assert.equal(new Transcript({ id: 'c', entries: [r.entries[0]!] }).currentSegment?.local, local);
+  assert.is(r.entries[1]!.kind, 'unknown');
+  assert.match(r.problems[0]!.detail, /handoff entry seq 2 has no valid local/);
 });
 
 l('a missing header is reported and the lines still read; a newer version is refused', () => {
