@@ -62,7 +62,7 @@ const driver: DriverDefinition = {
   families: ['claude'],
   testedVersions: TESTED,
   // No defaultModel: without --model, Claude Code uses the model its own account and settings choose.
-  capabilities: { resume: true, fork: true, accounts: true, permissionModes: true },
+  capabilities: { resume: true, fork: true, accounts: true, permissionModes: true, launchModes: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: claudeLaunch,
   loginStatus: claudeLoginStatus,

@@ -7,11 +7,25 @@
 
 import { randomUUID } from 'node:crypto';
 import type { LaunchOptions, LaunchSpec } from '../../src/plugins/kit.js';
+import { ROOT_ALLOWED_TOOLS } from './headless.js';
 import { claudeAccountEnv } from './home.js';
+
+/**
+ * The permission mode's flags, as for a headless turn: Claude Code's own --permission-mode
+ * (its Shift-Tab changes it live in the tab); full access as root without IS_SANDBOX, which
+ * Claude Code refuses bypassPermissions for, is the same tools allowed by name.
+ */
+export function claudeModeArgs(mode: LaunchOptions['mode'], env: NodeJS.ProcessEnv, isRoot: boolean): string[] {
+  if (mode === 'plan') return ['--permission-mode', 'plan'];
+  if (mode === 'accept-edits') return ['--permission-mode', 'acceptEdits'];
+  if (mode === 'full-access') return isRoot && !env.IS_SANDBOX ? ['--allowedTools', ROOT_ALLOWED_TOOLS.join(',')] : ['--permission-mode', 'bypassPermissions'];
+  return [];
+}
 
 export function claudeLaunch(opts: LaunchOptions): LaunchSpec {
   const args = [...(opts.args ?? [])];
   if (opts.model) args.push('--model', opts.model);
+  args.push(...claudeModeArgs(opts.mode, opts.env, typeof process.getuid === 'function' && process.getuid() === 0));
   // claude refuses an id it already has a log for (exit 1): a random UUID is a new one.
   let session: string = randomUUID();
   if (opts.resume) {

@@ -36,7 +36,7 @@ export const driver: CodexDriver = {
   testedVersions: CODEX_TESTED_VERSIONS,
   // A bracketed paste and its Enter in one write submit it (9/9 first-try, tui-delivery): no
   // moment between them in which codex reads a fast burst and takes the Enter for a new line.
-  capabilities: { resume: true, fork: true, enterWithPaste: true, accounts: true, permissionModes: true },
+  capabilities: { resume: true, fork: true, enterWithPaste: true, accounts: true, permissionModes: true, launchModes: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: codexLaunch,
   loginStatus: codexLoginStatus,

@@ -17,6 +17,11 @@ export function codexLaunch(opts: LaunchOptions): LaunchSpec {
   if (opts.resume) args.push(opts.fork ? 'fork' : 'resume', opts.resume);
   args.push('--no-daemon', '--no-alt-screen');
   if (opts.model) args.push('-m', opts.model);
+  // Codex's TUI has no plan flag: plan is a read-only sandbox with no approvals to ask (so an
+  // escalation cannot be approved into a write); accept-edits the workspace-write sandbox.
+  if (opts.mode === 'plan') args.push('--sandbox', 'read-only', '--ask-for-approval', 'never');
+  else if (opts.mode === 'accept-edits') args.push('--sandbox', 'workspace-write', '--ask-for-approval', 'on-request');
+  else if (opts.mode === 'full-access') args.push('--dangerously-bypass-approvals-and-sandbox');
   args.push(...(opts.args ?? []));
   return {
     command: 'codex',

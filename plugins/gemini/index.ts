@@ -30,7 +30,7 @@ export const driver: DriverDefinition = {
   title: 'Gemini CLI',
   families: ['gemini'],
   testedVersions: GEMINI_TESTED_VERSIONS,
-  capabilities: { resume: true, fork: false, accounts: true, permissionModes: true },
+  capabilities: { resume: true, fork: false, accounts: true, permissionModes: true, launchModes: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: geminiLaunch,
   loginStatus: geminiLoginStatus,

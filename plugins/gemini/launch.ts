@@ -19,6 +19,8 @@ export function geminiLaunch(opts: LaunchOptions): LaunchSpec {
   if (opts.resume) args.push('--resume', opts.resume);
   else args.push('--session-id', session);
   if (opts.model) args.push('-m', opts.model);
+  // Gemini CLI's own approval modes, as a headless turn's.
+  if (opts.mode && opts.mode !== 'default') args.push('--approval-mode', { plan: 'plan', 'accept-edits': 'auto_edit', 'full-access': 'yolo' }[opts.mode]);
   args.push(...(opts.args ?? []));
   return { command: 'gemini', args, env: geminiAccountEnv(opts.env, opts.account), cwd: opts.cwd, session };
 }

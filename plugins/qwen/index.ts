@@ -62,7 +62,7 @@ const driver: DriverDefinition = {
   families: ['qwen'],
   testedVersions: TESTED,
   // No defaultModel: without --model, Qwen Code uses the model its own settings or OPENAI_MODEL name.
-  capabilities: { resume: true, fork: false, accounts: true, permissionModes: true },
+  capabilities: { resume: true, fork: false, accounts: true, permissionModes: true, launchModes: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: qwenLaunch,
   loginStatus: qwenLoginStatus,

@@ -15,6 +15,8 @@ export function qwenLaunch(opts: LaunchOptions): LaunchSpec {
   }
   const args = [...(opts.args ?? [])];
   if (opts.model) args.push('--model', opts.model);
+  // Qwen Code's own approval modes, as a headless turn's.
+  if (opts.mode && opts.mode !== 'default') args.push('--approval-mode', { plan: 'plan', 'accept-edits': 'auto-edit', 'full-access': 'yolo' }[opts.mode]);
   const session = opts.resume ?? randomUUID();
   if (opts.resume) args.push('--resume', opts.resume);
   else args.push('--session-id', session);

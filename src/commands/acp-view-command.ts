@@ -1,10 +1,11 @@
-// `baton acp-view --agent NAME --view ID [--agent-session S] [--model M] [--account A]`
+// `baton acp-view --agent NAME --view ID [--agent-session S] [--model M] [--account A] [--mode M]`
 // (hidden): the program of a "baton view" tab, started by the view driver in the tab's PTY
 // (plugins/acp-view-driver.ts), never typed by a person. It takes the terminal in raw mode,
 // draws the view on it (acp-view-program.ts) and ends its agent when the tab ends it
 // (SIGHUP, SIGTERM) or the terminal goes.
 
 import { badInput } from '../errors.js';
+import { PERMISSION_MODES, type PermissionMode } from '../plugins/api.js';
 import { isViewId, viewLogPath } from '../plugins/acp-view-log.js';
 import { loadRegistry } from '../plugins/registry.js';
 import type { AcpAgentDecl } from '../plugins/validate.js';
@@ -22,6 +23,7 @@ interface ViewArgs {
   'agent-session'?: string;
   model?: string;
   account?: string;
+  mode?: PermissionMode;
 }
 
 export function registerAcpView(y: Argv, io: Io): Argv {
@@ -34,7 +36,8 @@ export function registerAcpView(y: Argv, io: Io): Argv {
         .option('view', { type: 'string', demandOption: true })
         .option('agent-session', { type: 'string' })
         .option('model', { type: 'string' })
-        .option('account', { type: 'string' }),
+        .option('account', { type: 'string' })
+        .option('mode', { type: 'string', choices: PERMISSION_MODES }),
     (a) => acpView(io, a as ViewArgs),
   );
 }
@@ -60,6 +63,7 @@ async function acpView(io: Io, a: ViewArgs): Promise<void> {
     viewId: a.view,
     logPath: viewLogPath(io.env, a.view),
     ...(a['agent-session'] ? { agentSession: a['agent-session'] } : {}),
+    ...(a.mode ? { mode: a.mode } : {}),
     out: { write: (b) => stdout.write(b), cols: () => stdout.columns || 80, rows: () => stdout.rows || 24 },
   });
   if (stdin.isTTY) stdin.setRawMode(true);

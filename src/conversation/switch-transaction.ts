@@ -10,9 +10,9 @@
 // log names the new session, that session becomes the conversation's own.
 
 import { randomUUID } from 'node:crypto';
-import { BatonError } from '../errors.js';
+import { BatonError, EXIT } from '../errors.js';
 import { checkRunAccount, requireAccount } from '../plugins/account-store.js';
-import type { HarnessDriver, Ingestor, LaunchSpec } from '../plugins/api.js';
+import type { HarnessDriver, Ingestor, LaunchSpec, PermissionMode } from '../plugins/api.js';
 import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
 import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
 import { localRunSpec } from './local-run.js';
@@ -27,6 +27,8 @@ export type { SwitchOutcome } from './tab-session-state.js';
  * which runs the switch: the transaction depends on the session's parts, not the other way round.
  */
 type SwitchingSession = TabSessionDelivery & {
+  /** The permission mode the tab's agent starts in (absent: the CLI's own default). */
+  readonly launchMode?: PermissionMode | undefined;
   follow(ingestor: Ingestor | undefined): Promise<void>;
   stopAgent(graceMs: number): Promise<void>;
 };
@@ -52,6 +54,15 @@ async function launch(
   local: LocalEndpointRef | undefined,
 ): Promise<Launched> {
   const { conversation: conv, registry, env, git } = session.deps;
+  const mode = session.launchMode;
+  // A mode the driver cannot start in is refused before anything is recorded: started in
+  // another, plan would let the agent write.
+  if (mode && mode !== 'default' && !driver.capabilities.launchModes) {
+    const view = registry.drivers().find((d) => d.name === `${driver.name}-view`);
+    // The way out goes in the message: a tab shows the message only.
+    const instead = view ? `open it as ${view.title}, where baton keeps the mode, or choose the default mode` : 'choose the default mode';
+    throw new BatonError(`${driver.title} cannot be started in ${mode} mode in its own terminal UI: ${instead}`, EXIT.badInput);
+  }
   // An account that is gone (removed since the picker listed it) is refused, never made anew.
   if (account !== undefined) checkRunAccount(driver, account, env);
   const asked = account !== undefined ? { account } : {};
@@ -78,6 +89,7 @@ async function launch(
     ...(plan.fork ? { fork: true } : {}),
     ...(plan.account ? { account: plan.account } : {}),
     ...(onLocal ? { args: onLocal.args } : {}),
+    ...(mode ? { mode } : {}),
     env,
   });
   const spec = onLocal ? { ...launched, env: { ...launched.env, ...onLocal.env } } : launched;

@@ -8,6 +8,7 @@
 
 import type { Event } from '../lifecycle/index.js';
 import type { Registry } from '../plugins/registry.js';
+import type { PermissionMode } from '../plugins/api.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import type { UserAuthor } from '../transcript/types.js';
 import type { OpenConversation } from '../transcript/store.js';
@@ -108,6 +109,18 @@ export class TabConversation {
   /** The conversation's id, title, directory and fork marks. */
   facts(): ConversationFacts {
     return conversationFacts(this.conv);
+  }
+
+  /**
+   * The permission mode the tab's agent starts in from its next launch on (a view tab changes
+   * it live itself; the CLI's own terminal UI takes it at launch). Undefined: its own default.
+   */
+  setLaunchMode(mode: PermissionMode | undefined): void {
+    this.session.launchMode = mode;
+  }
+
+  get launchMode(): PermissionMode | undefined {
+    return this.session.launchMode;
   }
 
   /**

@@ -14,7 +14,7 @@
 // box (a failed delivery goes back to the compose bar, never into the queue).
 
 import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
-import type { Ingestor } from '../plugins/api.js';
+import type { Ingestor, PermissionMode } from '../plugins/api.js';
 import type { UserAuthor } from '../transcript/types.js';
 import { removeLaunchFiles } from '../plugins/handoff-file.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
@@ -32,6 +32,9 @@ export {
 } from './tab-session-state.js';
 
 export class TabSession extends TabSessionDelivery {
+  /** The permission mode this tab's agent starts in, each time it is launched (absent: the CLI's own default). */
+  launchMode: PermissionMode | undefined;
+
   /** Starts (or restores) an agent in the tab with whatever context the conversation has. */
   async start(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
     this.unresolvedSwitch = false;

@@ -19,6 +19,7 @@ import {
   type ResumeSessionResponse,
   type SessionUpdate,
 } from './acp-sdk.js';
+import { RequestError } from './acp-sdk.js';
 import { readTextFile, writeTextFile } from './acp-fs.js';
 import { TerminalPool } from './acp-terminals.js';
 
@@ -29,6 +30,7 @@ export type {
   PromptResponse,
   RequestPermissionRequest,
   RequestPermissionResponse,
+  SessionModeState,
   SessionUpdate,
   ToolCallContent,
 } from './acp-sdk.js';
@@ -44,6 +46,8 @@ export interface AcpClientOptions {
   terminal: boolean;
   /** Files outside this directory are refused to fs/* (none: any absolute path). */
   fsRoot?: string;
+  /** Asked before every fs/write_text_file: a reason refuses the write (plan mode), undefined lets it go. */
+  refuseWrite?(path: string): string | undefined;
   onUpdate(sessionId: string, update: SessionUpdate): void;
   onPermission(request: RequestPermissionRequest): RequestPermissionResponse | Promise<RequestPermissionResponse>;
 }
@@ -68,6 +72,8 @@ export class AcpClient {
       app
         .onRequest('fs/read_text_file', async ({ params }) => ({ content: await readTextFile(params.path, params.line, params.limit, opts.fsRoot) }))
         .onRequest('fs/write_text_file', async ({ params }) => {
+          const refused = opts.refuseWrite?.(params.path);
+          if (refused) throw RequestError.invalidRequest({ path: params.path }, refused);
           await writeTextFile(params.path, params.content, opts.fsRoot);
           return {};
         });

@@ -19,6 +19,7 @@ export {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type ResumeSessionResponse,
+  type SessionModeState,
   type SessionUpdate,
   type ToolCallContent,
   type Usage as AcpUsage,

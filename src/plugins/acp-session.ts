@@ -12,7 +12,15 @@ import { BatonError, EXIT } from '../errors.js';
 import type { ProcessGroup } from '../proc/index.js';
 import type { TranscriptEvent } from './api.js';
 import { endAgent, keepStderr, spawnAgent } from './acp-agent-process.js';
-import type { AcpClient, InitializeResponse, PromptResponse, RequestPermissionRequest, RequestPermissionResponse, SessionUpdate } from './acp-client.js';
+import type {
+  AcpClient,
+  InitializeResponse,
+  PromptResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionModeState,
+  SessionUpdate,
+} from './acp-client.js';
 import { AcpEventMapper } from './acp-events.js';
 import { loginHintFrom } from './acp-harness.js';
 import { BATON_VERSION } from './acp-probe.js';
@@ -41,6 +49,10 @@ export interface AcpSessionOptions {
   onPermission(request: RequestPermissionRequest): Promise<PermissionAnswer>;
   /** The agent's process ended (after dispose() too). */
   onExit?(why: string): void;
+  /** Asked before every client file write: a reason refuses it (plan mode). */
+  refuseWrite?(path: string): string | undefined;
+  /** The agent changed its own mode (current_mode_update), e.g. leaving plan when the user agreed to a plan. */
+  onModeChange?(modeId: string): void;
 }
 
 interface OpenRequest {
@@ -53,6 +65,8 @@ export class AcpSession {
   /** Whether `resume` was honoured. */
   resumed = false;
   init: InitializeResponse | undefined;
+  /** The modes the agent advertised for this session (session/new or session/load), if any. */
+  modes: SessionModeState | undefined;
   private mapper: AcpEventMapper | undefined;
   /** The session's running cost as last reported, so each turn's own cost can be told apart. */
   private lastUsage: SessionUpdate | undefined;
@@ -85,6 +99,7 @@ export class AcpSession {
       fs: decl.fs !== false,
       terminal: decl.terminal !== false,
       fsRoot: opts.cwd,
+      ...(opts.refuseWrite ? { refuseWrite: opts.refuseWrite } : {}),
       onUpdate: (sid, update) => session?.update(sid, update),
       onPermission: (req) => session!.permission(req),
     });
@@ -111,7 +126,8 @@ export class AcpSession {
     if (opts.resume && how) {
       this.sessionId = opts.resume;
       try {
-        await (how === 'load' ? client.loadSession(opts.resume, opts.cwd) : client.resumeSession(opts.resume, opts.cwd));
+        const r = await (how === 'load' ? client.loadSession(opts.resume, opts.cwd) : client.resumeSession(opts.resume, opts.cwd));
+        this.modes = r.modes ?? undefined;
         this.resumed = true;
       } catch (err) {
         opts.onEvent({
@@ -122,7 +138,11 @@ export class AcpSession {
     } else if (opts.resume) {
       opts.onEvent({ type: 'notice', text: `${this.title} cannot continue a session over ACP; started a new one` });
     }
-    if (!this.resumed) this.sessionId = (await client.newSession(opts.cwd)).sessionId;
+    if (!this.resumed) {
+      const r = await client.newSession(opts.cwd);
+      this.sessionId = r.sessionId;
+      this.modes = r.modes ?? undefined;
+    }
     // The load's replay (plain microtask chains) is done by the next macrotask.
     await new Promise((r) => setImmediate(r));
     this.live = true;
@@ -132,6 +152,10 @@ export class AcpSession {
   private update(sid: string, update: SessionUpdate): void {
     if (sid !== this.sessionId || this.disposed) return;
     if (update.sessionUpdate === 'usage_update') this.lastUsage = update;
+    if (update.sessionUpdate === 'current_mode_update') {
+      if (this.modes) this.modes = { ...this.modes, currentModeId: update.currentModeId };
+      if (this.live) this.opts.onModeChange?.(update.currentModeId);
+    }
     // A load's replay: baton has this history already.
     if (!this.live) return;
     this.opts.onUpdate(update);
@@ -166,6 +190,12 @@ export class AcpSession {
     this.opts.onEvent({ type: 'approval', toolCallId: tc.toolCallId, decision, detail: `${what}: ${how}` });
   }
 
+  /** session/set_mode: one of the modes the agent advertised. Rejects when the agent refuses it. */
+  async setMode(modeId: string): Promise<void> {
+    await this.client.setMode(this.sessionId, modeId);
+    if (this.modes) this.modes = { ...this.modes, currentModeId: modeId };
+  }
+
   /** Permission requests the agent is waiting on. */
   pending(): RequestPermissionRequest[] {
     return [...this.open].map((o) => o.request);
@@ -180,17 +210,17 @@ export class AcpSession {
     return this.turn !== undefined;
   }
 
-  /** One turn: resolves with the agent's answer once it ends (cancelled turns too). */
-  async prompt(text: string): Promise<PromptResponse> {
+  /** One turn (`sent` goes to the agent; `text`, the user's own words, to the transcript): resolves with the agent's answer once it ends (cancelled turns too). */
+  async prompt(text: string, sent: string = text): Promise<PromptResponse> {
     if (this.turn) throw new BatonError(`${this.title} is still working on the last message`, EXIT.refused);
     const mapper = new AcpEventMapper(this.opts.onEvent, { terminalOutput: (id) => this.client.terminals.outputOf(id) });
     if (this.lastUsage) mapper.observe(this.lastUsage);
     this.mapper = mapper;
     this.opts.onEvent({ type: 'user_text', text });
-    const sent = this.client.prompt(this.sessionId, text);
-    this.turn = sent;
+    const reply = this.client.prompt(this.sessionId, sent);
+    this.turn = reply;
     try {
-      const response = await Promise.race([sent, this.group.exited.then((info) => Promise.reject(info))]);
+      const response = await Promise.race([reply, this.group.exited.then((info) => Promise.reject(info))]);
       mapper.finish(response.usage);
       if (response.stopReason === 'cancelled') this.opts.onEvent({ type: 'notice', text: 'turn cancelled' });
       else if (response.stopReason !== 'end_turn') this.opts.onEvent({ type: 'notice', text: `${this.title} stopped: ${response.stopReason}` });

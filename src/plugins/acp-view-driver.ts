@@ -45,7 +45,8 @@ export function acpViewDriver(base: HarnessDriver, pluginDirs: readonly string[]
     name: `${base.name}${VIEW_SUFFIX}`,
     title: `${base.title} (baton view)`,
     families: [],
-    capabilities: { resume: true, fork: false, tabSession: true, tab: true },
+    // Modes in the tab are the view's own (acp-modes.ts); a headless turn's are the base driver's.
+    capabilities: { resume: true, fork: false, tabSession: true, tab: true, permissionModes: base.capabilities.permissionModes, launchModes: true },
     detect: (opts) => base.detect(opts),
     launch(opts: LaunchOptions): LaunchSpecDefinition {
       const viewId = opts.resume && isViewId(opts.resume) ? opts.resume : `view-${randomUUID()}`;
@@ -54,6 +55,7 @@ export function acpViewDriver(base: HarnessDriver, pluginDirs: readonly string[]
       if (opts.resume && !isViewId(opts.resume)) args.push('--agent-session', opts.resume);
       if (opts.model) args.push('--model', opts.model);
       if (opts.account) args.push('--account', opts.account);
+      if (opts.mode) args.push('--mode', opts.mode);
       return { command: process.execPath, args, env: {}, cwd: opts.cwd, session: viewId };
     },
     ingest: ingestViewLog,

@@ -78,6 +78,8 @@ export interface LaunchOptions extends DriverEnv {
   fork?: boolean;
   /** Extra arguments (config/harness-registry.json `defaults.<name>.args`, then the user's), placed where the CLI takes options. */
   args?: string[];
+  /** The permission mode to start in (launch flags, or a baton view's own); absent: the CLI's own default. */
+  mode?: PermissionMode;
 }
 
 /**
@@ -289,6 +291,11 @@ export interface Capabilities {
    * emulated (the plan instruction in the prompt, writes denied). Default: false.
    */
   permissionModes?: boolean;
+  /**
+   * `launch` honours LaunchOptions.mode (the CLI's own launch flags, or baton's view).
+   * Default: false, and baton then refuses a tab a mode rather than start it in another.
+   */
+  launchModes?: boolean;
 }
 
 /** One model an agent can run, as its CLI takes it (`--model ID`). */

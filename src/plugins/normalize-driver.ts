@@ -16,6 +16,7 @@ export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = {
   enterWithPaste: false,
   accounts: false,
   permissionModes: false,
+  launchModes: false,
 };
 
 /**
@@ -67,6 +68,7 @@ export function normalizeDriver(def: DriverDefinition): HarnessDriver {
       enterWithPaste: caps.enterWithPaste ?? DEFAULT_CAPABILITIES.enterWithPaste,
       accounts: caps.accounts ?? DEFAULT_CAPABILITIES.accounts,
       permissionModes: caps.permissionModes ?? DEFAULT_CAPABILITIES.permissionModes,
+      launchModes: caps.launchModes ?? DEFAULT_CAPABILITIES.launchModes,
     },
     detect: async (opts) => withTestedRange(await def.detect(opts), def.testedVersions),
     launch: (opts) => {

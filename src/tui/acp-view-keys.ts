@@ -1,6 +1,6 @@
 // Keys as baton's ACP view reads them from its terminal (raw mode): text typed or pasted
 // (bracketed paste, which the view turns on, arrives whole even when split across reads),
-// Enter, Backspace, Esc, Ctrl-C, Ctrl-U; other escape sequences (arrows, function keys) are
+// Enter, Backspace, Esc, Ctrl-C, Ctrl-U, Shift-Tab (the mode key); other escape sequences (arrows, function keys) are
 // recognised and dropped, never taken as text. Pure: bytes in, keys out.
 
 export type Key =
@@ -10,7 +10,8 @@ export type Key =
   | { k: 'backspace' }
   | { k: 'escape' }
   | { k: 'interrupt' }
-  | { k: 'clear' };
+  | { k: 'clear' }
+  | { k: 'backtab' };
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
@@ -49,6 +50,7 @@ export class KeyReader {
         const seq = /^\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?/s.exec(data.slice(i))!;
         // A lone ESC (nothing after it in this read) is the Escape key.
         if (!seq[1]) keys.push({ k: 'escape' });
+        else if (seq[1] === '[Z') keys.push({ k: 'backtab' });
         i += seq[0].length;
       } else if (ch === '\r' || ch === '\n') {
         flush();

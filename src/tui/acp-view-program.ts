@@ -7,8 +7,10 @@
 // It draws through `out` only and ends the agent when it ends.
 
 import { userAuthor } from '../conversation/index.js';
-import type { TranscriptEvent } from '../plugins/api.js';
+import type { PermissionMode, TranscriptEvent } from '../plugins/api.js';
 import type { RequestPermissionRequest } from '../plugins/acp-client.js';
+import { autoAnswer, batonModeOf, changesSomething, modeLabel, nativeModeId, nextMode } from '../plugins/acp-modes.js';
+import { withPlanInstruction } from '../plugins/plan-mode.js';
 import { AcpSession, type PermissionAnswer } from '../plugins/acp-session.js';
 import { lastAgentSession, readViewLog, ViewLogWriter } from '../plugins/acp-view-log.js';
 import type { AcpAgentDecl } from '../plugins/validate.js';
@@ -36,6 +38,8 @@ export interface ViewProgramOptions {
   logPath: string;
   /** An agent session to continue that this view's log does not name (one a headless turn left). */
   agentSession?: string;
+  /** The permission mode to start in (default: the agent's own). */
+  mode?: PermissionMode;
   out: ViewOutput;
 }
 
@@ -56,6 +60,13 @@ export class AcpViewProgram {
   private ticker: NodeJS.Timeout | undefined;
   private full = true;
   private ended = false;
+  /** baton's permission mode, and whether baton emulates it (the agent has no such mode of its own). */
+  private mode: PermissionMode = 'default';
+  private emulated = false;
+  /** Shift-Tab reaches full-access only in a tab that started in it. */
+  private fullAccessOffered = false;
+  /** A mode change on its way to the agent (another waits for it). */
+  private changing: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: ViewProgramOptions) {
     this.screen = new ViewScreen(this.model, { terminalOutput: (id) => this.session?.terminalOutput(id) });
@@ -81,7 +92,14 @@ export class AcpViewProgram {
         onEvent: (e) => this.event(e),
         onPermission: (req) => this.ask(req),
         onExit: (why) => this.gone(why),
+        refuseWrite: () => (this.mode === 'plan' ? 'plan mode: baton refuses every file write' : undefined),
+        onModeChange: (id) => this.agentChangedMode(id),
       });
+      const current = this.session.modes ? batonModeOf(this.session.modes.currentModeId) : undefined;
+      if (current) this.mode = current;
+      const wanted = this.opts.mode ?? current ?? 'default';
+      this.fullAccessOffered = wanted === 'full-access';
+      if (wanted !== current || !this.session.modes) await this.setMode(wanted, wanted !== 'default');
       this.state = 'ready';
       const first = this.queue.shift();
       if (first !== undefined) void this.turn(first);
@@ -111,6 +129,10 @@ export class AcpViewProgram {
   }
 
   private key(key: Key): void {
+    if (key.k === 'backtab') {
+      if (this.state === 'ready') void this.setMode(nextMode(this.mode, this.fullAccessOffered), true);
+      return;
+    }
     const open = this.model.openPermissions()[0];
     if (open) {
       if (key.k === 'escape' || key.k === 'interrupt') void this.cancel();
@@ -160,7 +182,9 @@ export class AcpViewProgram {
     const session = this.session!;
     this.record({ t: 'user', text, author: this.author });
     this.ticker ??= setInterval(() => this.draw(), TICK_MS);
-    const r = await session.prompt(text);
+    await this.changing;
+    // Where plan mode is baton's, the agent hears it with every message (the refusals enforce it).
+    const r = await session.prompt(text, this.mode === 'plan' && this.emulated ? withPlanInstruction(text) : text);
     this.record({ t: 'turn_end', stopReason: r.stopReason, ...(r.usage ? { usage: r.usage } : {}) });
     clearInterval(this.ticker);
     this.ticker = undefined;
@@ -170,15 +194,69 @@ export class AcpViewProgram {
 
   private ask(request: RequestPermissionRequest): Promise<PermissionAnswer> {
     this.record({ t: 'permission', request });
-    return new Promise((resolve) => this.waiters.set(request.toolCall.toolCallId, resolve));
+    const answered = new Promise<PermissionAnswer>((resolve) => this.waiters.set(request.toolCall.toolCallId, resolve));
+    const auto = autoAnswer(request, this.mode, this.emulated);
+    if (auto) {
+      this.answer(request, auto.optionId);
+      this.record({ t: 'notice', text: `${auto.why}: ${request.toolCall.title ?? request.toolCall.kind ?? 'a tool call'}` });
+    }
+    return answered;
   }
 
-  private answer(request: RequestPermissionRequest, optionId: string | undefined): void {
+  private answer(request: RequestPermissionRequest, chosen: string | undefined): void {
+    let optionId = chosen;
+    // In plan nothing that changes a file goes ahead, whatever was answered (a card opened before plan was set, too).
+    if (this.mode === 'plan' && changesSomething(request) && request.options.find((o) => o.optionId === optionId)?.kind.startsWith('allow'))
+      optionId = request.options.find((o) => o.kind.startsWith('reject'))?.optionId;
     const id = request.toolCall.toolCallId;
     this.record({ t: 'decision', toolCallId: id, ...(optionId ? { optionId } : {}) });
     const w = this.waiters.get(id);
     this.waiters.delete(id);
     w?.(optionId ? { optionId } : 'cancelled');
+  }
+
+  /**
+   * Changes the permission mode: session/set_mode where the agent has the mode, else baton
+   * emulates it; said in the view and, as a notice, in the transcript. Cards open when plan
+   * begins are refused at once. The agent refusing the change leaves the mode as it was.
+   */
+  private setMode(mode: PermissionMode, announce: boolean): Promise<void> {
+    this.changing = this.changing.then(async () => {
+      const session = this.session;
+      if (!session) return;
+      const native = nativeModeId(session.modes?.availableModes, mode);
+      if (native && native !== session.modes?.currentModeId) {
+        try {
+          await session.setMode(native);
+        } catch (err) {
+          this.record({ t: 'error', text: `${this.title} did not change to ${mode} mode: ${(err as Error)?.message ?? err}; still ${this.modeText()}` });
+          return;
+        }
+      }
+      this.mode = mode;
+      this.emulated = !native;
+      if (mode === 'full-access') this.fullAccessOffered = true;
+      if (announce) this.event({ type: 'notice', text: `mode: ${this.modeText()}` });
+      if (mode === 'plan') for (const card of this.model.openPermissions()) if (changesSomething(card.request)) this.answer(card.request, undefined);
+    });
+    return this.changing;
+  }
+
+  /** The agent left or entered a mode itself (claude-code-acp leaves plan when the user accepts its plan). */
+  private agentChangedMode(modeId: string): void {
+    const mode = batonModeOf(modeId);
+    if (!mode || mode === this.mode) return;
+    this.mode = mode;
+    this.emulated = false;
+    this.event({ type: 'notice', text: `mode: ${this.modeText()} (set by ${this.title})` });
+  }
+
+  private modeText(): string {
+    return modeLabel(this.mode, this.emulated);
+  }
+
+  private get title(): string {
+    return this.opts.decl.title ?? this.opts.decl.name;
   }
 
   /** session/cancel, every open card answered `cancelled` first. */
@@ -232,7 +310,7 @@ export class AcpViewProgram {
     this.timer = undefined;
     if (this.ended) return;
     this.drawnAt = Date.now();
-    const footer: Footer = { title: this.opts.decl.title ?? this.opts.decl.name, input: this.input, queued: this.queue.length, state: this.state };
+    const footer: Footer = { title: this.title, mode: this.modeText(), input: this.input, queued: this.queue.length, state: this.state };
     if (this.note) footer.note = this.note;
     this.opts.out.write(this.screen.frame(this.opts.out.cols(), this.opts.out.rows(), footer, full || this.full));
     this.full = false;

@@ -13,6 +13,8 @@ import { C, type Line, clip, lineBytes, lineText, span, wrap } from './acp-view-
 export interface Footer {
   /** The agent's name, for the status line. */
   title: string;
+  /** The permission mode, as the status line names it ("plan (emulated)"; default is not shown); Shift-Tab changes it. */
+  mode?: string;
   /** The input line's text. */
   input: string;
   /** Messages typed while the agent worked, sent when it is done. */
@@ -85,6 +87,8 @@ export class ViewScreen {
               : SAYS.idle;
     const line: Line = [
       span(`─ ${f.title} · `, { dim: true }),
+      // The default mode goes unsaid: the line names a mode only when it is not the usual one.
+      ...(f.mode && f.mode !== 'default' ? [span(f.mode, { fg: f.mode.startsWith('plan') ? C.cyan : C.yellow, bold: true }), span(' · ', { dim: true })] : []),
       span(status, open ? { fg: C.magenta, bold: true } : this.model.working ? { fg: C.yellow } : { dim: true }),
     ];
     if (f.queued) line.push(span(` · ${f.queued} queued`, { dim: true }));

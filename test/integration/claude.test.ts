@@ -39,7 +39,16 @@ s('identity and capabilities', () => {
   assert.is(driver.title, 'Claude Code');
   assert.equal(driver.families, ['claude']);
   assert.is(driver.testedVersions, '2.1.197');
-  assert.equal(driver.capabilities, { resume: true, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: true, permissionModes: true });
+  assert.equal(driver.capabilities, {
+    resume: true,
+    fork: true,
+    tabSession: true,
+    tab: true,
+    enterWithPaste: false,
+    accounts: true,
+    permissionModes: true,
+    launchModes: true,
+  });
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -140,12 +140,21 @@ t("a drop-in may leave out families, capabilities and a launch's env; planMode a
   assert.equal(r.problems, []);
   const bare = r.get('bare');
   assert.equal(bare.families, []);
-  assert.equal(bare.capabilities, { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: false, permissionModes: false });
+  assert.equal(bare.capabilities, {
+    resume: false,
+    fork: false,
+    tabSession: true,
+    tab: true,
+    enterWithPaste: false,
+    accounts: false,
+    permissionModes: false,
+    launchModes: false,
+  });
   assert.equal(await bare.launch({ cwd: root, env }), { command: 'bare', args: [], env: {}, cwd: root });
   const older = r.get('older');
   assert.equal(
     older.capabilities,
-    { resume: false, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: false, permissionModes: false },
+    { resume: false, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: false, permissionModes: false, launchModes: false },
     'only the fields baton reads',
   );
   assert.equal((await older.launch({ cwd: root, env })).env, {});

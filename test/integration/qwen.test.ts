@@ -44,7 +44,16 @@ s('identity and capabilities: resume, no native fork', () => {
   assert.is(driver.title, 'Qwen Code');
   assert.equal(driver.families, ['qwen']);
   assert.is(driver.testedVersions, '0.15.10');
-  assert.equal(driver.capabilities, { resume: true, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: true, permissionModes: true });
+  assert.equal(driver.capabilities, {
+    resume: true,
+    fork: false,
+    tabSession: true,
+    tab: true,
+    enterWithPaste: false,
+    accounts: true,
+    permissionModes: true,
+    launchModes: true,
+  });
 });
 
 s('launch: args, model, resume, never a prompt on the command line; auto-update forced off', async () => {

@@ -47,6 +47,7 @@ s('defaults a drop-in may leave out: no families, resume only, a tab can open a 
     enterWithPaste: false,
     accounts: false,
     permissionModes: false,
+    launchModes: false,
   });
   assert.is(cli.driver.testedVersions, '0.15.x');
 });

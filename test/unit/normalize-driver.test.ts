@@ -25,14 +25,32 @@ s('left out: no families, no resume, no fork, tabSession true, no env additions'
   assert.equal(driverProblems(def), []);
   const d = normalizeDriver(def);
   assert.equal(d.families, []);
-  assert.equal(d.capabilities, { resume: false, fork: false, tabSession: true, tab: true, enterWithPaste: false, accounts: false, permissionModes: false });
+  assert.equal(d.capabilities, {
+    resume: false,
+    fork: false,
+    tabSession: true,
+    tab: true,
+    enterWithPaste: false,
+    accounts: false,
+    permissionModes: false,
+    launchModes: false,
+  });
   assert.equal(d.launch(opts), { command: 'min', args: [], env: {}, cwd: '/w' });
 });
 
 s('given: kept as written; a partial capabilities object gets the rest from the defaults', () => {
   const d = normalizeDriver(minimal({ families: ['qwen'], capabilities: { resume: true, tabSession: false } }));
   assert.equal(d.families, ['qwen']);
-  assert.equal(d.capabilities, { resume: true, fork: false, tabSession: false, tab: true, enterWithPaste: false, accounts: false, permissionModes: false });
+  assert.equal(d.capabilities, {
+    resume: true,
+    fork: false,
+    tabSession: false,
+    tab: true,
+    enterWithPaste: false,
+    accounts: false,
+    permissionModes: false,
+    launchModes: false,
+  });
   assert.is(
     normalizeDriver(minimal({ capabilities: { enterWithPaste: true } })).capabilities.enterWithPaste,
     true,
@@ -54,6 +72,7 @@ s('capability fields baton does not read (planMode, submit, anything newer) pass
     enterWithPaste: false,
     accounts: false,
     permissionModes: false,
+    launchModes: false,
   });
   // The fields baton does read are still checked.
   assert.equal(driverProblems({ ...minimal(), capabilities: { resume: 'yes' } }), ['capabilities.resume: expected true or false, got "yes"']);
