@@ -1,7 +1,8 @@
 // Codex's models from codex itself: `codex debug models --bundled` prints the catalog shipped
 // with the binary (no network: --bundled skips the refresh), of which the entries marked
 // `visibility: "list"` are what codex's own /model picker offers, in its priority order. The
-// current one is `model` in the account's config.toml, when set. Cached per build and
+// current one is `model` in the account's config.toml, when set. A model with a successor
+// (`upgrade`) is said so: codex's TUI moves a session on it to the successor by itself. Cached per build and
 // account (kit's cachedModels): codex is started once per installed version.
 
 import { readFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ interface CatalogEntry {
   description?: unknown;
   visibility?: unknown;
   priority?: unknown;
+  upgrade?: { model?: unknown } | null;
 }
 
 /** The listed models of a `codex debug models` catalog, in priority order. */
@@ -35,6 +37,9 @@ export function codexCatalogModels(json: string): ModelInfo[] {
       const out: ModelInfo = { id: m.slug as string };
       if (typeof m.display_name === 'string' && m.display_name !== m.slug) out.name = m.display_name;
       if (typeof m.description === 'string' && m.description) out.description = m.description;
+      // codex's TUI moves a session on such a model to its successor (seen: gpt-5.5 -> gpt-6-sol).
+      const next = m.upgrade?.model;
+      if (typeof next === 'string' && next) out.description = `${out.description ? `${out.description} ` : ''}(codex's TUI moves it to ${next})`;
       return out;
     });
 }

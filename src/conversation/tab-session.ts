@@ -82,9 +82,11 @@ export class TabSession extends TabSessionDelivery {
     }
     const other =
       account !== undefined && account !== DEFAULT_ACCOUNT ? ` (account ${account})` : account === DEFAULT_ACCOUNT && !sameAccount ? ' (its own account)' : '';
+    // A model named is said: "Continue with Claude Code · haiku" (the same agent on another model).
+    const onModel = model ? ` · ${model}` : '';
     this.armedSwitch = {
       agent: d.name,
-      title: `${d.title}${other}`,
+      title: `${d.title}${other}${onModel}`,
       model: model ?? this.deps.registry.settings(d.name).model ?? d.defaultModel ?? 'default',
       ...(account !== undefined ? { account } : {}),
     };

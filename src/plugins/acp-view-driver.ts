@@ -69,8 +69,6 @@ export function acpViewDriver(base: HarnessDriver, pluginDirs: readonly string[]
       return headless(resume ? { ...rest, resume } : rest);
     };
   }
-  // The view runs the same agent, so it can run the same models.
-  if (base.models) view.models = base.models.bind(base);
   if (base.testedVersions) view.testedVersions = base.testedVersions;
   if (base.defaultModel) view.defaultModel = base.defaultModel;
   return view;

@@ -10,11 +10,16 @@ import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
 import { defaultAccount, listAccounts } from '../plugins/account-store.js';
 import type { Detection, HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
+import { otherModelRow } from './model-choices.js';
 import { shellChoice } from './shell-choice.js';
 import type { PickerChoice } from './picker.js';
 
-/** `account`: one of the agent's accounts, chosen on its own row; absent: the usual rule (the one it ran under here, else its default). */
-export type Choice = { kind: 'shell' } | { kind: 'agent'; name: string; account?: string };
+/**
+ * `account`: one of the agent's accounts, chosen on its own row; absent: the usual rule (the
+ * one it ran under here, else its default). `model`: the model chosen for it (model-choices.ts);
+ * `pickModel`: the row that asks which (the picker's caller opens the agent's model picker).
+ */
+export type Choice = { kind: 'shell' } | { kind: 'agent'; name: string; account?: string; model?: string; pickModel?: true };
 
 /** Said in a picker when no agent CLI was found (installs are listed by `baton agents`). */
 export const NO_AGENT_NOTE = 'No agent CLI found on your PATH. `baton agents` lists them with install commands.';
@@ -79,6 +84,8 @@ export class AgentChoices {
       const model = this.opts.registry.settings(d.name).model ?? d.defaultModel;
       const detail = f ? [f.detection.version, model, d.name === this.opts.current ? 'current' : undefined].filter(Boolean).join(' · ') : CHECKING;
       out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name } });
+      const models = f ? otherModelRow<Choice>(d, { kind: 'agent', name: d.name, pickModel: true }) : undefined;
+      if (models) out.push(models);
       if (f) out.push(...this.accountRows(d));
     }
     if (!this.opts.agentsOnly) {

@@ -27,6 +27,7 @@ import { ComposeBar } from './compose-bar.js';
 import { shellChoice } from './shell-choice.js';
 import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ForkActionsContext } from './fork-actions.js';
 import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
+import { withModel } from './model-choices.js';
 import { confirm, openPicker } from './picker.js';
 import type { Tab } from './tab.js';
 import { TabTerminal } from './tab-terminal.js';
@@ -124,11 +125,12 @@ export class ConversationTabs {
    * moment at most (a CLI asked for its version may take seconds; its row says "checking…"
    * until then), so the picker never waits behind a blank screen.
    */
-  private async pickAgent(title: string, choices: AgentChoices, note?: string): Promise<Choice | undefined> {
+  private async pickAgent(title: string, choices: AgentChoices, note?: string, running?: { agent?: string; model?: string }): Promise<Choice | undefined> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([choices.settled, new Promise<void>((r) => (timer = setTimeout(r, QUICK_ANSWER_MS)))]);
     clearTimeout(timer);
-    return openPicker(this.app, title, choices, note);
+    const choice = await openPicker(this.app, title, choices, note);
+    return withModel(this.app, choice, { registry: this.opts.registry, cwd: this.opts.cwd, env: this.opts.env, running });
   }
 
   async newTab(): Promise<void> {
@@ -138,7 +140,7 @@ export class ConversationTabs {
       this.app.openTab(shellChoice(this.opts.cwd, this.opts.env).value);
       return;
     }
-    await this.startSession({ new: { cwd: this.opts.cwd } }, choice.name, undefined, choice.account);
+    await this.startSession({ new: { cwd: this.opts.cwd } }, choice.name, choice.model, choice.account);
   }
 
   /** Runs `agent` on the conversation in a new tab (which becomes the active one); undefined when it could not start. */
@@ -314,15 +316,16 @@ export class ConversationTabs {
     const note = noContext
       ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.'
       : 'Recent conversation continues as text; images and files are not carried.';
-    const choice = await this.pickAgent('Continue with', this.agentChoices({ current: s.snapshot().agent, agentsOnly: true }), note);
+    const snap = s.snapshot();
+    const choice = await this.pickAgent('Continue with', this.agentChoices({ current: snap.agent, agentsOnly: true }), note, snap);
     if (choice?.kind !== 'agent') return;
-    if (noContext && (choice.name !== s.snapshot().agent || choice.account !== undefined)) {
-      const outcome = await s.startInstead(choice.name, undefined, choice.account);
+    if (noContext && (choice.name !== s.snapshot().agent || choice.account !== undefined || (choice.model !== undefined && choice.model !== snap.model))) {
+      const outcome = await s.startInstead(choice.name, choice.model, choice.account);
       this.app.showMessage(outcome.message);
       await this.remember();
       return;
     }
-    const r = s.arm(choice.name, undefined, choice.account);
+    const r = s.arm(choice.name, choice.model, choice.account);
     this.refreshCompose();
     if (r.armed) this.compose.focus();
     else this.app.showMessage('Switch cancelled: that agent already runs this conversation.');
@@ -357,7 +360,11 @@ export class ConversationTabs {
         const choices = this.agentChoices({ agentsOnly: true });
         await choices.settled;
         // A fork from the TUI keeps the account rules (baton fork --account chooses one).
-        return choices.list().flatMap((c) => (c.value.kind === 'agent' && !c.value.account ? [{ label: c.label, detail: c.detail, value: c.value.name }] : []));
+        return choices
+          .list()
+          .flatMap((c) =>
+            c.value.kind === 'agent' && !c.value.account && !c.value.pickModel ? [{ label: c.label, detail: c.detail, value: c.value.name }] : [],
+          );
       },
       openConversationTab: (id, agent, model) => this.startSession({ open: id }, agent, model),
       showStopped: (s, facts) => this.showStopped(s, facts),

@@ -123,13 +123,13 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
 }
 
 /**
- * The entries of the picker on screen (New tab, Continue with): the rows between its
+ * The entries of the picker on screen (New tab, Continue with, an agent's models): the rows between its
  * borders, each entry's label and detail as drawn.
  */
 export function pickerEntries(t: TestTerminal): string[] {
   // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
   const rows = t.rows();
-  const top = rows.findIndex((r) => /┌─ (New tab|Continue with|The fork continues with) /.test(r));
+  const top = rows.findIndex((r) => /┌─ (New tab|Continue with|The fork continues with|Model of [^─]+) /.test(r));
   if (top < 0) return [];
   const col = [...rows[top]!].indexOf('┌');
   const items: string[] = [];

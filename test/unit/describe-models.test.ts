@@ -166,14 +166,14 @@ s('ACP session/new: configOptions of category model (grouped too), else the olde
 s('codex: the catalog entries codex lists, in its priority order; the model config.toml sets at its top', () => {
   const json = JSON.stringify({
     models: [
-      { slug: 'b', display_name: 'B', visibility: 'list', priority: 2 },
+      { slug: 'b', display_name: 'B', visibility: 'list', priority: 2, upgrade: { model: 'a' } },
       { slug: 'hidden', visibility: 'hide', priority: 0 },
       { slug: 'a', display_name: 'a', description: 'first', visibility: 'list', priority: 1 },
     ],
   });
   assert.equal(codexCatalogModels(json), [
     { id: 'a', description: 'first' },
-    { id: 'b', name: 'B' },
+    { id: 'b', name: 'B', description: "(codex's TUI moves it to a)" },
   ]);
   assert.equal(codexCatalogModels('not json'), []);
   assert.is(configuredModel('# c\nmodel = "gpt-5.5"\n[model_providers.x]\nmodel = "no"\n'), 'gpt-5.5');

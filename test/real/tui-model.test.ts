@@ -1,0 +1,118 @@
+// real CLIs: claude, codex
+// A model change mid-conversation in a tab (issue 14 item 2), the built baton in a real PTY
+// with the real CLIs against the fake LLM: after a first turn, the switch picker's "<Agent> ·
+// other model…" row opens the agent's model picker (its list from the driver), and the model
+// chosen is armed as a switch to the same agent; the next compose-bar message relaunches the
+// CLI on its own session with the new model (claude --resume --model, codex resume -m): the
+// request carries the new model's name and the first turn, no brief is sent or recorded, and
+// the transcript has a handoff to the new model in resume mode. `npm run test:real -- codex`
+// runs one CLI's part.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { bodyContains, type FakeLlm } from '../fake-llm/server.js';
+import { endServers, pickEntry, pickerEntries } from '../helpers/baton-tui.js';
+import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
+import { recordedEntries, selectedClis, serverRun, startRealBaton, startRealEnv, TUI_READY, TUI_TITLE } from '../helpers/real-tui.js';
+import type { TestTerminal } from '../helpers/term.js';
+import { until } from '../helpers/wait.js';
+
+const clis = selectedClis(['claude', 'codex'] as const);
+/** The model chosen in the picker, and what the CLI then names in its requests. */
+const NEXT: Record<(typeof clis)[number], { pick: string; sent: RegExp }> = {
+  claude: { pick: 'haiku', sent: /haiku/ },
+  // One without a successor: codex's TUI moves a session on gpt-5.5 to gpt-6-sol by itself.
+  codex: { pick: 'gpt-6-luna', sent: /^gpt-6-luna$/ },
+};
+
+const s = suite('a model change mid-conversation in a tab');
+let fake: FakeLlm | undefined;
+let menv: MultiCliEnv | undefined;
+let t: TestTerminal | undefined;
+
+s.after.each(async () => {
+  await t?.kill();
+  if (menv) await endServers(serverRun(menv.dir));
+  await menv?.cleanup();
+  await fake?.close();
+  t = menv = fake = undefined;
+});
+
+const idle = (cli: (typeof clis)[number]) => new RegExp(`1:${TUI_TITLE[cli]} idle(?= |$)`, 'm');
+const entries = () => recordedEntries(join(menv!.dir, 'baton-home'));
+
+/** Sends `text` from the compose bar and waits until the model was asked about it. */
+async function compose(text: string): Promise<void> {
+  t!.press('C-b', 'm');
+  await t!.waitFor(/›/, 10_000, 'the compose bar');
+  t!.type(text);
+  await t!.waitFor((scr) => scr.includes(`› ${text}`), 10_000, 'the draft');
+  t!.press('Enter');
+  await until(() => fake!.requestsContaining(text).length > 0, `the model asked about ${text}`, 180_000).catch((err: Error) => {
+    throw new Error(`${err.message}; the screen:\n${t!.screenText()}`);
+  });
+}
+
+/** The turn on `text` recorded as ended (until then the tab counts as working and a switch is refused). */
+const ended = (text: string) =>
+  until(
+    () => {
+      const rows = entries();
+      const at = rows.findIndex((e) => e.kind === 'user_message' && e.text === text);
+      return at >= 0 && rows.slice(at).some((e) => e.kind === 'turn_end');
+    },
+    `the turn on ${text} recorded as ended`,
+    120_000,
+  );
+
+for (const cli of clis) {
+  s(`${cli}: another model from the switch picker relaunches on the same session, recorded as a new segment`, async () => {
+    ({ fake, menv } = await startRealEnv([cli]));
+    t = startRealBaton(menv, { cols: 140, rows: 40 });
+    await pickEntry(t, TUI_TITLE[cli], 90_000);
+    await t.waitFor((scr) => idle(cli).test(scr) && TUI_READY[cli].test(scr), 120_000, `${cli} ready`);
+
+    const first = `first turn MODEL-ONE-${cli}`;
+    await compose(first);
+    await t.waitFor(idle(cli), 90_000, 'idle after the first turn');
+    await ended(first);
+    const firstModels = fake.requestsContaining(first).map((r) => r.model);
+    assert.not.ok(
+      firstModels.some((m) => NEXT[cli].sent.test(m)),
+      `the first turn ran another model: ${firstModels}`,
+    );
+
+    t.press('C-b', 'a');
+    await pickEntry(t, `${TUI_TITLE[cli]} · other model…`, 60_000);
+    await t.waitFor(new RegExp(`┌─ Model of ${TUI_TITLE[cli]} `), 30_000, 'the model picker');
+    await pickEntry(t, NEXT[cli].pick, 90_000);
+    await t.waitFor(new RegExp(`Continue with ${TUI_TITLE[cli]} · ${NEXT[cli].pick.replace('.', '\\.')}`), 10_000, 'the model change armed');
+    assert.equal(pickerEntries(t), [], 'no picker left open');
+
+    const second = `on the new model MODEL-TWO-${cli}`;
+    await compose(second);
+    const asked = fake.requestsContaining(second).filter((r) => NEXT[cli].sent.test(r.model));
+    assert.ok(asked.length > 0, `a request naming ${NEXT[cli].pick}: ${fake.requestsContaining(second).map((r) => r.model)}`);
+    assert.ok(
+      asked.some((r) => bodyContains(r, first)),
+      'the same native session: the first turn is in the request',
+    );
+    assert.not.ok(
+      asked.some((r) => bodyContains(r, 'baton transcript show')),
+      'no brief was sent',
+    );
+    await ended(second);
+    const handoff = entries()
+      .filter((e) => e.kind === 'handoff')
+      .at(-1) as { to?: { harness: string; model: string }; mode?: string } | undefined;
+    assert.is(handoff?.to?.harness, cli);
+    assert.is(handoff?.to?.model, NEXT[cli].pick);
+    assert.is(handoff?.mode, 'resume', `${cli} resumed its own session: ${JSON.stringify(handoff)}`);
+    const said = entries()
+      .filter((e) => e.kind === 'user_message')
+      .map((e) => e.text);
+    assert.equal(said, [first, second], 'each message recorded once, as typed');
+  });
+}
+
+s.run();
