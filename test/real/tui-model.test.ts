@@ -1,9 +1,10 @@
-// real CLIs: claude, codex
+// real CLIs: claude, codex, gemini
 // A model change mid-conversation in a tab (issue 14 item 2), the built baton in a real PTY
 // with the real CLIs against the fake LLM: after a first turn, the switch picker's "<Agent> ·
 // other model…" row opens the agent's model picker (its list from the driver), and the model
 // chosen is armed as a switch to the same agent; the next compose-bar message relaunches the
-// CLI on its own session with the new model (claude --resume --model, codex resume -m): the
+// CLI on its own session with the new model (claude --resume --model, codex resume -m,
+// gemini --resume -m): the
 // request carries the new model's name and the first turn, no brief is sent or recorded, and
 // the transcript has a handoff to the new model in resume mode. `npm run test:real -- codex`
 // runs one CLI's part.
@@ -17,12 +18,13 @@ import { recordedEntries, selectedClis, serverRun, startRealBaton, startRealEnv,
 import type { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 
-const clis = selectedClis(['claude', 'codex'] as const);
+const clis = selectedClis(['claude', 'codex', 'gemini'] as const);
 /** The model chosen in the picker, and what the CLI then names in its requests. */
 const NEXT: Record<(typeof clis)[number], { pick: string; sent: RegExp }> = {
   claude: { pick: 'haiku', sent: /haiku/ },
   // One without a successor: codex's TUI moves a session on gpt-5.5 to gpt-6-sol by itself.
   codex: { pick: 'gpt-6-luna', sent: /^gpt-6-luna$/ },
+  gemini: { pick: 'gemini-2.5-pro', sent: /^gemini-2\.5-pro$/ },
 };
 
 const s = suite('a model change mid-conversation in a tab');
