@@ -2,8 +2,8 @@
 // its version (version-cache.ts): per executable build, per the arguments it was asked with,
 // and per the environment that decides what it offers (the variables naming a model, a
 // provider, an endpoint or a config home, and the account's config dir), so another account
-// or provider is asked for its own list. Only a digest of those variables is kept, never
-// their values. `refresh` asks again (`baton agents --models --refresh`).
+// or provider is asked for its own list. Only a digest of those variables is kept, and keys
+// and tokens count only by being set. `refresh` asks again (`baton agents --models --refresh`).
 
 import { createHash } from 'node:crypto';
 import type { ModelList } from './api.js';
@@ -11,13 +11,15 @@ import { cachedVersion } from './version-cache.js';
 
 /** Variables that change which models a CLI offers or which it runs by default. */
 const DECIDING = /MODEL|BASE_URL|PROVIDER|AUTH_TYPE|_HOME$|^HOME$|CONFIG|API_KEY|AUTH_TOKEN/;
+const SECRET = /KEY|TOKEN/;
 
 /** A digest of the variables in `env` that decide a CLI's model list. */
 export function modelEnvDigest(env: NodeJS.ProcessEnv): string {
   const picked = Object.keys(env)
     .filter((k) => DECIDING.test(k) && env[k] !== undefined)
     .sort()
-    .map((k) => [k, env[k]]);
+    // A key or token counts by being set (which providers a CLI offers), never by its value.
+    .map((k) => [k, SECRET.test(k) ? 'set' : env[k]]);
   return createHash('sha256').update(JSON.stringify(picked)).digest('hex').slice(0, 16);
 }
 

@@ -229,6 +229,8 @@ s('cache: asked once per build and deciding environment; refresh asks again; an 
     await cachedModels(exe, ['y'], env, nothing);
     assert.is(empty, 2, 'nothing found is asked again');
     assert.is(modelEnvDigest({ PATH: '/a', OPENAI_MODEL: 'x' }), modelEnvDigest({ PATH: '/b', OPENAI_MODEL: 'x' }), 'only deciding variables count');
+    assert.is(modelEnvDigest({ OPENAI_API_KEY: 'sk-1' }), modelEnvDigest({ OPENAI_API_KEY: 'sk-2' }), 'a key counts by being set, not by its value');
+    assert.is.not(modelEnvDigest({ OPENAI_API_KEY: 'sk-1' }), modelEnvDigest({}));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
