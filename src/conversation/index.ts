@@ -21,6 +21,7 @@ export type {
 } from './fork-history.js';
 export { tabForkHint } from './fork-worktree.js';
 export { CARD_LABEL, type HandoffCard } from './handoff-card.js';
+export { chooseLocal, defaultLocalEndpoint, type LocalPick } from './local-choice.js';
 export type { NeedsYou } from './needs-you.js';
 export type { ConversationSource } from './store/conversations.js';
 export { rememberedTabs, rememberTabs, type RememberedTab } from './store/remembered-tabs.js';

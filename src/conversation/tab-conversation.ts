@@ -10,7 +10,7 @@ import type { Event } from '../lifecycle/index.js';
 import type { Registry } from '../plugins/registry.js';
 import type { PermissionMode } from '../plugins/api.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
-import type { UserAuthor } from '../transcript/types.js';
+import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
 import type { OpenConversation } from '../transcript/store.js';
 import { createCheckpoint } from '../worktree/checkpoint.js';
 import { isRepo } from '../worktree/git.js';
@@ -126,20 +126,22 @@ export class TabConversation {
   /**
    * Starts (or restores) `agent` in the tab with whatever context the conversation has.
    * `account`: one of its accounts (`default`: the CLI's own configuration); default: the
-   * one it ran under in this conversation, else its default account.
+   * one it ran under in this conversation, else its default account. `local`: a local model
+   * server to point it at (the picker's "Local model…"); default: the one its last segment
+   * here talked to, unless another model is asked for.
    */
-  start(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
-    return this.session.start(agent, model, account);
+  start(agent: string, model?: string, account?: string, local?: LocalEndpointRef): Promise<SwitchOutcome> {
+    return this.session.start(agent, model, account, local);
   }
 
   /** Another agent takes the tab at once (nothing said yet, so nothing to carry). */
-  startInstead(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
-    return this.session.startInstead(agent, model, account);
+  startInstead(agent: string, model?: string, account?: string, local?: LocalEndpointRef): Promise<SwitchOutcome> {
+    return this.session.startInstead(agent, model, account, local);
   }
 
   /** Arms a switch to another agent (or another account of this one) for the next message; the current one disarms. */
-  arm(agent: string, model?: string, account?: string): { armed: boolean; noContext: boolean } {
-    return this.session.arm(agent, model, account);
+  arm(agent: string, model?: string, account?: string, local?: LocalEndpointRef): { armed: boolean; noContext: boolean } {
+    return this.session.arm(agent, model, account, local);
   }
 
   send(text: string, author?: UserAuthor): Promise<SendResult> {

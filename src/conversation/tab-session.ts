@@ -15,7 +15,7 @@
 
 import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
 import type { Ingestor, PermissionMode } from '../plugins/api.js';
-import type { UserAuthor } from '../transcript/types.js';
+import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
 import { removeLaunchFiles } from '../plugins/handoff-file.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
 import { TabSessionDelivery } from './tab-session-delivery.js';
@@ -36,13 +36,13 @@ export class TabSession extends TabSessionDelivery {
   launchMode: PermissionMode | undefined;
 
   /** Starts (or restores) an agent in the tab with whatever context the conversation has. */
-  async start(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
+  async start(agent: string, model?: string, account?: string, local?: LocalEndpointRef): Promise<SwitchOutcome> {
     this.unresolvedSwitch = false;
     if (this.armed && this.armed.agent !== agent) this.dropArmedSwitch(`the tab now runs another agent.`);
     // Starting again the agent whose brief never went (it did not come up, or exited first)
     // retries that switch: its message is recorded with the same switch id.
     const retry = this.pendingBrief && this.driver?.name === agent ? this.pendingBrief.switchId : undefined;
-    const outcome = await launchAgent(this, agent, model, undefined, retry, undefined, account);
+    const outcome = await launchAgent(this, agent, model, undefined, retry, undefined, account, local);
     this.sayOutcome(outcome.message);
     return outcome;
   }
@@ -52,7 +52,7 @@ export class TabSession extends TabSessionDelivery {
    * message to switch with): the current one is stopped, then `agent` starts. The conversation
    * layer's own stop-then-start; a tab never runs one beside it.
    */
-  async startInstead(agent: string, model?: string, account?: string): Promise<SwitchOutcome> {
+  async startInstead(agent: string, model?: string, account?: string, local?: LocalEndpointRef): Promise<SwitchOutcome> {
     this.switching = true;
     try {
       await this.stopAgent(3000);
@@ -65,30 +65,34 @@ export class TabSession extends TabSessionDelivery {
       return outcome;
     }
     await this.follow(undefined);
-    return this.start(agent, model, account);
+    return this.start(agent, model, account, local);
   }
 
   /** Arms a switch to another agent (or another account of it); choosing the current agent and account disarms. */
-  arm(agent: string, model?: string, account?: string): { armed: boolean; noContext: boolean } {
+  arm(agent: string, model?: string, account?: string, local?: LocalEndpointRef): { armed: boolean; noContext: boolean } {
     const d = this.deps.registry.get(agent);
     const noContext = this.noContext;
     const current = this.conversation.transcript.currentSegment;
     const sameAccount = account === undefined || (current?.account ?? DEFAULT_ACCOUNT) === account;
+    const sameLocal = local === undefined || (current?.local?.endpoint === local.endpoint && current.local.api === local.api);
     // The same agent disarms, unless it is not running (stopped by a reset): then arming it
     // is how it starts again, afresh.
-    if (this.driver && d.name === this.driver.name && (!model || model === this.model) && sameAccount && this.deps.terminal.isRunning()) {
+    if (this.driver && d.name === this.driver.name && (!model || model === this.model) && sameAccount && sameLocal && this.deps.terminal.isRunning()) {
       this.disarm();
       return { armed: false, noContext };
     }
     const other =
       account !== undefined && account !== DEFAULT_ACCOUNT ? ` (account ${account})` : account === DEFAULT_ACCOUNT && !sameAccount ? ' (its own account)' : '';
-    // A model named is said: "Continue with Claude Code · haiku" (the same agent on another model).
-    const onModel = model ? ` · ${model}` : '';
+    const chosen = model ?? this.deps.registry.settings(d.name).model ?? d.defaultModel ?? 'default';
+    // A model named is said: "Continue with Claude Code · haiku" (the same agent on another
+    // model); a local one with its server's words: "Qwen Code (local model qwen3-coder)".
+    const onModel = local ? ` (local model ${chosen})` : model ? ` · ${model}` : '';
     this.armedSwitch = {
       agent: d.name,
       title: `${d.title}${other}${onModel}`,
-      model: model ?? this.deps.registry.settings(d.name).model ?? d.defaultModel ?? 'default',
+      model: chosen,
       ...(account !== undefined ? { account } : {}),
+      ...(local ? { local } : {}),
     };
     this.changed();
     return { armed: true, noContext };

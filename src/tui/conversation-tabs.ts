@@ -29,6 +29,7 @@ import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, t
 import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
 import { withModel } from './model-choices.js';
 import { confirm, openPicker } from './picker.js';
+import { askLocalModel, withLocalRow, type LocalPick, type LocalRow } from './local-model-dialog.js';
 import type { Tab } from './tab.js';
 import { TabTerminal } from './tab-terminal.js';
 import { DEFAULT_NOTIFY, notificationBytes, outerTerminalFacts, type Notification, type NotifySettings } from './desktop-notify.js';
@@ -125,12 +126,29 @@ export class ConversationTabs {
    * moment at most (a CLI asked for its version may take seconds; its row says "checking…"
    * until then), so the picker never waits behind a blank screen.
    */
-  private async pickAgent(title: string, choices: AgentChoices, note?: string, running?: { agent?: string; model?: string }): Promise<Choice | undefined> {
+  private async pickAgent(
+    title: string,
+    choices: AgentChoices,
+    note?: string,
+    running?: { agent?: string; model?: string },
+  ): Promise<Choice | LocalRow | undefined> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([choices.settled, new Promise<void>((r) => (timer = setTimeout(r, QUICK_ANSWER_MS)))]);
     clearTimeout(timer);
-    const choice = await openPicker(this.app, title, choices, note);
+    const choice = await openPicker(this.app, title, withLocalRow(choices), note);
+    if (choice?.kind === 'local') return choice;
     return withModel(this.app, choice, { registry: this.opts.registry, cwd: this.opts.cwd, env: this.opts.env, running });
+  }
+
+  /** The picker's "Local model…": asked, probed and chosen (local-model-dialog.ts); undefined when given up. */
+  private async pickLocal(): Promise<LocalPick | undefined> {
+    const pick = await askLocalModel(this.app, { registry: this.opts.registry, env: this.opts.env, say: (text) => this.app.showMessage(text, 8000) });
+    if (pick)
+      this.app.showMessage(
+        `${pick.model} at ${pick.endpoint}: ${pick.title} (${pick.choice.family} family, ${pick.choice.api})${pick.warning ? `. ${pick.warning}` : ''}`,
+        8000,
+      );
+    return pick;
   }
 
   async newTab(): Promise<void> {
@@ -140,11 +158,22 @@ export class ConversationTabs {
       this.app.openTab(shellChoice(this.opts.cwd, this.opts.env).value);
       return;
     }
+    if (choice.kind === 'local') {
+      const pick = await this.pickLocal();
+      if (pick) await this.startSession({ new: { cwd: this.opts.cwd } }, pick.agent, pick.model, undefined, pick.local);
+      return;
+    }
     await this.startSession({ new: { cwd: this.opts.cwd } }, choice.name, choice.model, choice.account);
   }
 
   /** Runs `agent` on the conversation in a new tab (which becomes the active one); undefined when it could not start. */
-  private async startSession(source: ConversationSource, agent: string, model?: string, account?: string): Promise<TabConversation | undefined> {
+  private async startSession(
+    source: ConversationSource,
+    agent: string,
+    model?: string,
+    account?: string,
+    local?: LocalPick['local'],
+  ): Promise<TabConversation | undefined> {
     let session: TabConversation | undefined;
     const subs = new DisposableStore();
     const terminal = new TabTerminal(
@@ -181,7 +210,7 @@ export class ConversationTabs {
         }),
       ),
     );
-    const outcome = await s.start(agent, model, account);
+    const outcome = await s.start(agent, model, account, local);
     if (!terminal.tab) {
       // The agent could not start: no tab was opened; say why and let the conversation go.
       this.app.showMessage(outcome.message, 8000);
@@ -317,15 +346,24 @@ export class ConversationTabs {
       ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.'
       : 'Recent conversation continues as text; images and files are not carried.';
     const snap = s.snapshot();
-    const choice = await this.pickAgent('Continue with', this.agentChoices({ current: snap.agent, agentsOnly: true }), note, snap);
-    if (choice?.kind !== 'agent') return;
-    if (noContext && (choice.name !== s.snapshot().agent || choice.account !== undefined || (choice.model !== undefined && choice.model !== snap.model))) {
-      const outcome = await s.startInstead(choice.name, choice.model, choice.account);
+    const picked = await this.pickAgent('Continue with', this.agentChoices({ current: snap.agent, agentsOnly: true }), note, snap);
+    if (!picked || picked.kind === 'shell') return;
+    let choice: { name: string; model?: string; account?: string; local?: LocalPick['local'] };
+    if (picked.kind === 'local') {
+      const pick = await this.pickLocal();
+      if (!pick) return;
+      choice = { name: pick.agent, model: pick.model, local: pick.local };
+    } else choice = picked;
+    if (
+      noContext &&
+      (choice.name !== snap.agent || choice.account !== undefined || choice.local || (choice.model !== undefined && choice.model !== snap.model))
+    ) {
+      const outcome = await s.startInstead(choice.name, choice.model, choice.account, choice.local);
       this.app.showMessage(outcome.message);
       await this.remember();
       return;
     }
-    const r = s.arm(choice.name, choice.model, choice.account);
+    const r = s.arm(choice.name, choice.model, choice.account, choice.local);
     this.refreshCompose();
     if (r.armed) this.compose.focus();
     else this.app.showMessage('Switch cancelled: that agent already runs this conversation.');
