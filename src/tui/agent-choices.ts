@@ -1,15 +1,16 @@
 // The agents a picker offers (new tab, switch, fork), as they are found: a list can be shown
 // at once, each agent's row "checking…" until its detection answers (a CLI asked for its
 // version may take a second or more the first time), then its version and model, or gone
-// when it is not installed or cannot run in a tab; the plain shell is always last. When none
-// is installed, a note says so and where to read how to install one. It only detects; it
-// starts nothing in a tab.
+// when it is not installed or cannot run in a tab; in the new-tab picker, an agent baton can
+// install that is missing gets an install row (install-choices.ts); the plain shell is always
+// last. When none is installed, a note says so. It only detects; it starts nothing in a tab.
 
 import { Emitter, type Event } from '../lifecycle/index.js';
 import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
 import { defaultAccount, listAccounts } from '../plugins/account-store.js';
 import type { Detection, HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
+import { INSTALL_NOTE, installRows } from './install-choices.js';
 import { otherModelRow } from './model-choices.js';
 import { shellChoice } from './shell-choice.js';
 import type { PickerChoice } from './picker.js';
@@ -18,8 +19,12 @@ import type { PickerChoice } from './picker.js';
  * `account`: one of the agent's accounts, chosen on its own row; absent: the usual rule (the
  * one it ran under here, else its default). `model`: the model chosen for it (model-choices.ts);
  * `pickModel`: the row that asks which (the picker's caller opens the agent's model picker).
+ * `install`: an agent baton can install that is missing (install-choices.ts).
  */
-export type Choice = { kind: 'shell' } | { kind: 'agent'; name: string; account?: string; model?: string; pickModel?: true };
+export type Choice =
+  | { kind: 'shell' }
+  | { kind: 'agent'; name: string; account?: string; model?: string; pickModel?: true }
+  | { kind: 'install'; name: string };
 
 /** Said in a picker when no agent CLI was found (installs are listed by `baton agents`). */
 export const NO_AGENT_NOTE = 'No agent CLI found on your PATH. `baton agents` lists them with install commands.';
@@ -37,7 +42,7 @@ export interface AgentChoicesOptions {
   agentsOnly?: boolean;
 }
 
-type Found = { usable: true; detection: Detection } | { usable: false };
+type Found = { usable: true; detection: Detection } | { usable: false; installed?: boolean };
 
 export class AgentChoices {
   private readonly drivers: HarnessDriver[];
@@ -61,8 +66,11 @@ export class AgentChoices {
   /** Installed, and able to run in a tab (an ACP agent with no terminal UI of its own cannot). */
   private async check(d: HarnessDriver): Promise<Found> {
     try {
-      const detection = await this.opts.registry.detect(d.name);
-      if (!detection.installed) return { usable: false };
+      let detection = await this.opts.registry.detect(d.name);
+      // Asked again when it was missing (a PATH lookup, cheap): it may have been installed
+      // since, from this picker's install tab.
+      if (!detection.installed) detection = await this.opts.registry.detect(d.name, { refresh: true });
+      if (!detection.installed) return { usable: false, installed: false };
       // Asked of the driver, never by a trial launch: a launch may make a session for the
       // tab (opencode's does), and the picker opening must not.
       return d.capabilities.tab ? { usable: true, detection } : { usable: false };
@@ -89,6 +97,12 @@ export class AgentChoices {
       if (f) out.push(...this.accountRows(d));
     }
     if (!this.opts.agentsOnly) {
+      // Agents baton can install, once their detection said they are not there.
+      const missing = this.drivers.filter((d) => {
+        const f = this.found.get(d.name);
+        return f !== undefined && !f.usable && f.installed === false;
+      });
+      out.push(...installRows(missing, (name): Choice => ({ kind: 'install', name })));
       const shell = shellChoice(this.opts.cwd, this.opts.env);
       out.push({ label: shell.label, detail: shell.detail, value: { kind: 'shell' } });
     }
@@ -121,7 +135,8 @@ export class AgentChoices {
 
   /** The note a picker shows: that no agent was found, once every detection said so. */
   note(): string | undefined {
-    return this.done && ![...this.found.values()].some((f) => f.usable) ? NO_AGENT_NOTE : undefined;
+    if (!this.done || [...this.found.values()].some((f) => f.usable)) return undefined;
+    return this.opts.agentsOnly ? NO_AGENT_NOTE : INSTALL_NOTE;
   }
 
   /** Whether `name` turned out installed and usable (undefined while it is being checked). */

@@ -24,6 +24,7 @@ import { DisposableStore } from '../lifecycle/index.js';
 import type { App } from './app.js';
 import { AgentChoices, type Choice } from './agent-choices.js';
 import { ComposeBar } from './compose-bar.js';
+import { installTab } from './install-choices.js';
 import { shellChoice } from './shell-choice.js';
 import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ForkActionsContext } from './fork-actions.js';
 import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
@@ -161,6 +162,10 @@ export class ConversationTabs {
     if (choice.kind === 'local') {
       const pick = await this.pickLocal();
       if (pick) await this.startSession({ new: { cwd: this.opts.cwd } }, pick.agent, pick.model, undefined, pick.local);
+      return;
+    }
+    if (choice.kind === 'install') {
+      this.app.openTab(installTab(choice.name, this.opts.registry.get(choice.name).title, this.opts.cwd, this.opts.env));
       return;
     }
     await this.startSession({ new: { cwd: this.opts.cwd } }, choice.name, choice.model, choice.account);

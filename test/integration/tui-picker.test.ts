@@ -142,13 +142,21 @@ export default {
 });
 
 // Before: with no agent CLI installed the picker offered a plain shell and nothing else,
-// with no word on why or how to get one.
-s('with no agent CLI on the PATH the picker says so and points at `baton agents` for the install commands', async () => {
-  const b = startBatonTui({ cols: 80, rows: 24, env: { PATH: '/usr/bin:/bin' } });
+// with no word on why or how to get one. Now it lists the CLIs baton can install, each with
+// what it needs (taking one: test/real/tui-install.test.ts).
+s('with no agent CLI on the PATH the picker says so and lists the CLIs baton can install', async () => {
+  const b = startBatonTui({ cols: 100, rows: 24, env: { PATH: '/usr/bin:/bin' } });
   try {
     const screen = await b.t.waitFor(/Plain shell[^]*baton agents/, 30_000, 'the picker with its note');
     const flat = screen.replace(/[│\s]+/g, ' ');
-    assert.match(flat, /No agent CLI found on your PATH\. `baton agents` lists them with install commands\./);
+    assert.match(flat, /No agent CLI found on your PATH\. Pick one to install it \(baton agents install NAME\), or see `baton agents`\./);
+    const rows = pickerEntries(b.t);
+    for (const title of ['Claude Code', 'Codex CLI', 'Gemini CLI', 'opencode', 'Qwen Code']) {
+      assert.ok(
+        rows.some((r) => r.startsWith(`Install ${title}  `) && r.includes('needs')),
+        `${title}: ${rows.join(' | ')}`,
+      );
+    }
     await pickEntry(b.t, 'Plain shell');
     await b.t.waitFor(/^\$$/m, 15_000, 'the shell');
   } finally {
