@@ -10,13 +10,19 @@ import type { LaunchOptions, LaunchSpec } from '../../src/plugins/kit.js';
 import { ROOT_ALLOWED_TOOLS } from './headless.js';
 import { claudeAccountEnv } from './home.js';
 
+/** Claude Code's tools that change a file or run a command: none of them in plan. */
+export const PLAN_DISALLOWED = ['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash'];
+
 /**
  * The permission mode's flags, as for a headless turn: Claude Code's own --permission-mode
  * (its Shift-Tab changes it live in the tab); full access as root without IS_SANDBOX, which
  * Claude Code refuses bypassPermissions for, is the same tools allowed by name.
  */
 export function claudeModeArgs(mode: LaunchOptions['mode'], env: NodeJS.ProcessEnv, isRoot: boolean): string[] {
-  if (mode === 'plan') return ['--permission-mode', 'plan'];
+  // Claude Code's own plan mode in its terminal UI still asks to write (2.1.197: "Do you want to
+  // create moded.txt?"), and a yes writes: the tools that change files or run commands are
+  // taken away too, so nothing is written in plan even if approved.
+  if (mode === 'plan') return ['--permission-mode', 'plan', '--disallowedTools', PLAN_DISALLOWED.join(',')];
   if (mode === 'accept-edits') return ['--permission-mode', 'acceptEdits'];
   if (mode === 'full-access') return isRoot && !env.IS_SANDBOX ? ['--allowedTools', ROOT_ALLOWED_TOOLS.join(',')] : ['--permission-mode', 'bypassPermissions'];
   return [];

@@ -54,7 +54,8 @@ async function launch(
   local: LocalEndpointRef | undefined,
 ): Promise<Launched> {
   const { conversation: conv, registry, env, git } = session.deps;
-  const mode = session.launchMode;
+  // The tab's own (C-b M), else the driver's default from harness-registry.json.
+  const mode = session.launchMode ?? registry.settings(driver.name).mode;
   // A mode the driver cannot start in is refused before anything is recorded: started in
   // another, plan would let the agent write.
   if (mode && mode !== 'default' && !driver.capabilities.launchModes) {

@@ -5,6 +5,7 @@
 // given (normalize-driver.ts fills in their defaults); capability fields baton does not
 // know are not checked at all. Checks only; never calls into the thing it checks.
 
+import { PERMISSION_MODES, type PermissionMode } from './api.js';
 import { type LocalFamilyRule, readLocalRules } from './local-family.js';
 import { DEFAULT_CAPABILITIES, METHODS } from './normalize-driver.js';
 
@@ -52,6 +53,8 @@ export interface FamilyDecl {
 export interface DriverDefaults {
   args?: string[];
   model?: string;
+  /** The permission mode a tab starts the driver in (docs/modes.md); absent: the CLI's own default. */
+  mode?: PermissionMode;
   env?: Record<string, string>;
 }
 
@@ -193,6 +196,8 @@ export function readRegistryConfig(value: unknown): { config: RegistryConfig; pr
         else {
           strings(dp, d, 'args', `defaults.${k}.args`, false);
           str(dp, d, 'model', `defaults.${k}.model`, false);
+          if (d.mode !== undefined && !PERMISSION_MODES.includes(d.mode as PermissionMode))
+            dp.push(`defaults.${k}.mode: expected one of ${PERMISSION_MODES.join(', ')}, got ${JSON.stringify(d.mode)}`);
           stringMap(dp, d, 'env', `defaults.${k}.env`);
         }
         if (dp.length) p.push(...dp);

@@ -29,6 +29,7 @@ export async function runBuiltIn(app: App, command: Command, keys: KeyConfig, en
     case 'quit':
       return askToQuit(app);
     case 'switch-agent':
+    case 'mode':
     case 'compose':
     case 'transcript':
       app.showMessage(`${command}: not available in this build yet`);

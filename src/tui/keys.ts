@@ -26,6 +26,7 @@ export const COMMANDS = [
   'scroll-mode',
   'detach',
   'approvals',
+  'mode',
 ] as const;
 export type SimpleCommand = (typeof COMMANDS)[number];
 export type Command = SimpleCommand | `select-tab:${number}`;
@@ -44,6 +45,7 @@ export const COMMAND_HELP: Record<SimpleCommand | 'select-tab', string> = {
   detach: 'detach: leave every tab running in the server; `baton` brings them back',
   'scroll-mode': 'scroll mode: PgUp/PgDn/arrows, / search, v select, y copy, q leave',
   approvals: 'answer a tab waiting for approval without going to it',
+  mode: "this tab's permission mode (default, accept-edits, plan, full-access)",
 };
 
 export interface KeyConfig {
@@ -167,7 +169,7 @@ export function loadKeyConfig(opts: { env: NodeJS.ProcessEnv; defaultsPath?: str
 }
 
 /** Commands that act on a tab's agent and its conversation: a plain shell's tab refuses them. */
-export const AGENT_TAB_COMMANDS: ReadonlySet<string> = new Set<SimpleCommand>(['switch-agent', 'compose', 'transcript']);
+export const AGENT_TAB_COMMANDS: ReadonlySet<string> = new Set<SimpleCommand>(['switch-agent', 'compose', 'transcript', 'mode']);
 
 /** Bindings grouped for the help overlay: one line per command (`group`), select-tab:N folded into "0-9". */
 export function describeBindings(cfg: KeyConfig): { keys: string; help: string; group: string }[] {

@@ -15,6 +15,7 @@ import { runTui } from './entry.js';
 import { loadKeyConfig } from './keys.js';
 import type { Notification, NotifySettings } from './desktop-notify.js';
 import { readNotifySettings } from './notify-settings.js';
+import { chooseTabMode } from './mode-dialog.js';
 
 export interface RunBatonOptions {
   dir: string;
@@ -88,6 +89,7 @@ export async function runBaton(opts: RunBatonOptions): Promise<number> {
         ...(hosted ? { detach: () => hosted.detach() } : {}),
         'new-tab': () => tabs.newTab(),
         'switch-agent': () => tabs.switchAgent(),
+        mode: (app) => chooseTabMode(app, registry, tabs.active),
         compose: () => tabs.focusCompose(),
         transcript: () => tabs.showTranscript(),
         'close-tab': () => tabs.closeTab(),

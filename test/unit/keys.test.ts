@@ -87,9 +87,10 @@ s('help lines cover every binding, 0-9 folded', () => {
     const keys = lines.map((l) => l.keys);
     assert.ok(keys.includes('C-b 0-9'));
     assert.ok(keys.includes('C-b C-b'));
-    assert.is(lines.length, 14);
+    assert.is(lines.length, 15);
     assert.ok(keys.includes('C-b d'), 'detach');
     assert.ok(keys.includes('C-b !'), 'approvals');
+    assert.ok(keys.includes('C-b M'), 'mode');
     assert.is(lines[0]!.keys, 'C-b c');
   });
 });

@@ -3,7 +3,7 @@
 // and Qwen Code --approval-mode, codex's sandbox with no approvals in plan, so an escalation
 // cannot be approved into a write); no flag for the default; the view passes --mode to its
 // program. A driver without launchModes (opencode's TUI) is refused a mode by the launch path
-// (test/unit/tab-launch-mode.test.ts).
+// (test/unit/tab-launch-mode.test.ts). A registry default mode is one of the four names.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { claudeLaunch, claudeModeArgs } from '../../plugins/claude/launch.js';
@@ -11,6 +11,7 @@ import { codexLaunch } from '../../plugins/codex/launch.js';
 import { geminiLaunch } from '../../plugins/gemini/launch.js';
 import { qwenLaunch } from '../../plugins/qwen/launch.js';
 import type { PermissionMode } from '../../src/plugins/api.js';
+import { readRegistryConfig } from '../../src/plugins/validate.js';
 
 const s = suite('launch modes');
 const base = { cwd: '/w', env: {} };
@@ -18,6 +19,7 @@ const after = (args: string[], flag: string) => args[args.indexOf(flag) + 1];
 
 s('Claude Code: --permission-mode; bypassPermissions as root only with IS_SANDBOX', () => {
   assert.is(after(claudeLaunch({ ...base, mode: 'plan' }).args, '--permission-mode'), 'plan');
+  assert.is(after(claudeLaunch({ ...base, mode: 'plan' }).args, '--disallowedTools'), 'Write,Edit,MultiEdit,NotebookEdit,Bash');
   assert.is(after(claudeLaunch({ ...base, mode: 'accept-edits' }).args, '--permission-mode'), 'acceptEdits');
   assert.not.ok(claudeLaunch({ ...base, mode: 'default' }).args.includes('--permission-mode'));
   assert.equal(claudeModeArgs('full-access', {}, false), ['--permission-mode', 'bypassPermissions']);
@@ -46,6 +48,13 @@ s('codex: plan is a read-only sandbox that asks nothing; accept-edits workspace-
   assert.is(after(codexLaunch({ ...base, mode: 'accept-edits' }).args, '--sandbox'), 'workspace-write');
   assert.ok(codexLaunch({ ...base, mode: 'full-access' }).args.includes('--dangerously-bypass-approvals-and-sandbox'));
   assert.not.ok(codexLaunch(base).args.includes('--sandbox'));
+});
+
+s("harness-registry.json's defaults.<driver>.mode: one of the four, else a problem naming the field", () => {
+  const { config, problems } = readRegistryConfig({ defaults: { claude: { mode: 'plan' }, qwen: { mode: 'yolo' } } });
+  assert.is(config.defaults.claude?.mode, 'plan');
+  assert.is(config.defaults.qwen, undefined);
+  assert.equal(problems, ['defaults.qwen.mode: expected one of default, accept-edits, plan, full-access, got "yolo"']);
 });
 
 s.run();
