@@ -262,7 +262,16 @@ compose('any queued message can be selected (highlighted), deleted, and taken ba
   await t.waitFor(/queued \(2\): 1\. q three {2}2\. q one edited/, 10_000, 'queued again, last');
   assert.not.match(t.screenText(), /^q (one|two|three)/m, 'nothing queued reached the agent');
   t.press('C-b', '?');
-  await t.waitFor(/In the compose bar:[^]*M-Up, M-Down +select a queued message/, 10_000, 'the compose keys in the help');
+  // The help is taller than this terminal: scrolled down (Down) until the compose keys show.
+  await t.waitFor(
+    (screen) => {
+      const found = /In the compose bar:[^]*M-Up, M-Down +select a queued message/.test(screen);
+      if (!found) t.press('Down');
+      return found;
+    },
+    10_000,
+    'the compose keys in the help',
+  );
 });
 
 compose.run();
