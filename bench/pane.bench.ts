@@ -217,18 +217,24 @@ async function startTmux(cmd: string[]): Promise<Client> {
   return c;
 }
 
-async function throughputRound(round: number): Promise<{ tmux: number; baton: number }> {
+async function throughputRound(round: number): Promise<{ tmux: number; baton: number; tmuxCpu: number; batonCpu: string }> {
   const tf = join(tmp, `tmux-${round}`);
   const t = await startTmux(['sh', '-c', `${timedSeq(tf)}; sleep 600`]);
   const tmuxMs = await waitFile(tf);
+  // CPU the viewers spent (ms): tmux's server since it started (its start-up is a few ms).
+  const tmuxCpu = 10 * cpuTicks(tmuxServerPid!) + 10 * cpuTicks(t.p.pid);
   await t.kill();
   tmux('kill-server');
   const bf = join(tmp, `baton-${round}`);
   const { c } = await startBaton();
+  const pids = batonPids(c);
+  const before = pids.map(cpuTicks);
   c.write(`${timedSeq(bf)}\r`);
   const batonMs = await waitFile(bf);
+  const [client = 0, server = 0] = pids.map((p, i) => 10 * (cpuTicks(p) - before[i]!));
+  const batonCpu = `${client + server} ms (server ${server}, client ${client})`;
   await endBaton(c);
-  return { tmux: tmuxMs, baton: batonMs };
+  return { tmux: tmuxMs, baton: batonMs, tmuxCpu, batonCpu };
 }
 
 /** Write a marker key into the focused program (cat) and time until it comes back. */
@@ -288,9 +294,11 @@ async function main(): Promise<void> {
 async function throughput(): Promise<void> {
   const ratios: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const { tmux: tm, baton: bt } = await throughputRound(r);
+    const { tmux: tm, baton: bt, tmuxCpu, batonCpu } = await throughputRound(r);
     ratios.push(bt / tm);
-    console.log(`throughput round ${r + 1}: seq 1 ${N}  tmux ${tm} ms  baton ${bt} ms  ratio ${(bt / tm).toFixed(2)}`);
+    console.log(
+      `throughput round ${r + 1}: seq 1 ${N}  tmux ${tm} ms  baton ${bt} ms  ratio ${(bt / tm).toFixed(2)}  (CPU of server + client: tmux ${tmuxCpu} ms, baton ${batonCpu})`,
+    );
   }
   console.log(`throughput: baton/tmux median ratio ${median(ratios).toFixed(2)} over ${ROUNDS} rounds (target <= 1.0)`);
 }

@@ -10,7 +10,7 @@ import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
 import type { IBufferCell, IBufferLine } from './xterm.js';
 import { heldLineView, rawLineView, type HeldLine, type RawLine } from './xterm-lines.js';
 import { heldLineRuns, keptRuns, PACKED, unpackRuns, type LineRuns, type Runs } from './xterm-runs.js';
-import { readBody, scan, StagingRing } from './xterm-staging.js';
+import { readBody, scan, scanText, StagingRing } from './xterm-staging.js';
 
 /**
  * One compacted line: its text when it is a single default-attribute run that does not
@@ -155,7 +155,7 @@ export class History {
   constructor(
     public cap: number,
     private readonly release: (l: HeldLine) => void = () => {},
-    private readonly maxPending = Infinity,
+    public maxPending = Infinity,
     private readonly cell?: IBufferCell,
   ) {}
 
@@ -183,6 +183,47 @@ export class History {
       this.dropped++;
       return;
     }
+    this.add(l);
+    if (typeof l === 'object' && 'kind' in l) this.uncompacted++;
+    if (this.cell && this.uncompacted > this.maxPending) this.compact(this.uncompacted - this.maxPending, this.cell, true);
+  }
+
+  /**
+   * Lines of plain text a flood scrolled past unseen, never parsed (flood-lines.ts): line i is
+   * data[starts[i], starts[i + 1] - 2) (each was ended by CR LF). They go to the staging ring
+   * as bytes, as a flood's parsed lines do; those that would only fall off the start again
+   * (beyond `cap`) are counted and never read. Lines waiting uncompacted are staged first, so
+   * the pending ones stay the newest.
+   */
+  appendPlain(data: string, starts: Int32Array, from: number, to: number, cell: IBufferCell): void {
+    const n = to - from;
+    if (this.cap <= 0) {
+      this.dropped += n;
+      return;
+    }
+    if (n >= this.cap) {
+      this.clear();
+      this.dropped += n - this.cap;
+      from = to - this.cap;
+    } else if (this.uncompacted > 0) this.compact(this.uncompacted, cell, true);
+    for (let i = from; i < to; i++) {
+      const start = starts[i]!;
+      const end = starts[i + 1]! - 2;
+      const body = scanText(data, start, end, DEFAULT_ATTR);
+      this.staging ??= new StagingRing((at) => this.unstage(at));
+      // Its number: the line a push now would get.
+      const at = this.staging.stage(this.dropped + this.count, body);
+      if (at < 0) {
+        this.add(data.slice(start, end).replace(/ +$/, ''));
+        continue;
+      }
+      this.add(at);
+      this.stagedLines++;
+    }
+  }
+
+  /** Puts a line (or a staged record's offset) at the end, letting the oldest go when full. */
+  private add(l: HistoryLine | number): void {
     if (this.count === this.cap) {
       const gone = this.ring[this.head]!;
       if (typeof gone === 'number') this.stagedLines--;
@@ -195,8 +236,6 @@ export class History {
       this.ring[this.slot(this.count)] = l;
       this.count++;
     }
-    if (typeof l === 'object' && 'kind' in l) this.uncompacted++;
-    if (this.cell && this.uncompacted > this.maxPending) this.compact(this.uncompacted - this.maxPending, this.cell, true);
   }
 
   /**

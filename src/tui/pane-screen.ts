@@ -5,6 +5,7 @@
 // screen, so a test can feed it captured output. It must never write to a program.
 
 import { paintRow, type BlessedRow } from './cells.js';
+import { parseFlood } from './flood-lines.js';
 import { History, historyText, historyWrapped, paintHistory, uncompacted } from './history.js';
 import {
   createTerminal,
@@ -99,7 +100,9 @@ export class PaneScreen implements LineSource {
   parse(data: string): boolean {
     if (!this.writeSync || this.disposed) return false;
     this.tap?.ensure();
-    this.writeSync(data);
+    // Only with the tap: skipped lines go to the history, which needs the emulator's own
+    // scrollback to leave through it, in order, first.
+    if (!this.tap || !parseFlood(data, this.term, this.writeSync, this.history, this.archiveCell)) this.writeSync(data);
     this.tap?.settle();
     if (this.historyGrew) {
       this.historyGrew = false;

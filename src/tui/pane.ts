@@ -13,6 +13,7 @@ import { DEFAULT_SCROLLBACK, PaneScreen, type LineSource } from './pane-screen.j
 import { DisposableStore, Emitter, type Event } from '../lifecycle/index.js';
 import { readStat, sessionGroups, signalGroup } from '../proc/index.js';
 import { PtyInput } from './pty-input.js';
+import { ReadAhead } from './read-ahead.js';
 import { onRefreshRows, type CursorShape, type Terminal } from './xterm.js';
 
 export { DEFAULT_SCROLLBACK } from './pane-screen.js';
@@ -79,7 +80,7 @@ export class Pane implements LineSource {
   private readonly exitEmitter = this.owned.add(new Emitter<PaneExit>());
   /** What the screen shows changed (each viewer accumulates the rows it has yet to paint). */
   readonly onChange: Event<PaneChange> = this.changeEmitter.event;
-  /** Program output was parsed into the emulator (once per chunk read from the PTY). */
+  /** Program output was parsed into the emulator (once per chunk read from the PTY, or per few ms of a flood's). */
   readonly onOutput: Event<void> = this.outputEmitter.event;
   /** The program set its title (OSC 0/2). */
   readonly onTitle: Event<string> = this.titleEmitter.event;
@@ -97,6 +98,8 @@ export class Pane implements LineSource {
   bytesParsed = 0;
 
   private readonly input: PtyInput;
+  /** A flood's reads wait a moment to be parsed together (see read-ahead.ts). */
+  private readonly readAhead = new ReadAhead((data) => this.parse(data));
 
   constructor(opts: PaneOptions) {
     this.screen = new PaneScreen(opts.cols, opts.rows, opts.scrollback ?? DEFAULT_SCROLLBACK);
@@ -121,6 +124,8 @@ export class Pane implements LineSource {
     this.exitPromise = new Promise((resolve) => {
       // (node-pty's own subscriptions end with the PTY: its exit is their last event.)
       this.pty.onExit((e) => {
+        // What the program wrote last is on the screen before anyone hears it ended.
+        this.readAhead.flush();
         this.exited = { exitCode: e.exitCode, signal: e.signal };
         this.exitEmitter.fire(this.exited);
         resolve(this.exited);
@@ -153,8 +158,13 @@ export class Pane implements LineSource {
 
   private onPtyData(data: string): void {
     if (this.disposed) return;
+    this.bytesIn += data.length;
+    this.readAhead.take(data);
+  }
+
+  private parse(data: string): void {
+    if (this.disposed) return;
     const len = data.length;
-    this.bytesIn += len;
     if (this.screen.parse(data)) {
       this.bytesParsed += len;
       // writeSync fires no onWriteParsed: tell the viewers here.
@@ -227,6 +237,8 @@ export class Pane implements LineSource {
     cols = Math.max(2, Math.floor(cols));
     rows = Math.max(1, Math.floor(rows));
     if (cols === this.term.cols && rows === this.term.rows) return;
+    // Bytes read before the resize were written for the old size.
+    this.readAhead.flush();
     this.screen.resize(cols, rows);
     if (!this.exited && !this.disposed) {
       try {
@@ -305,6 +317,7 @@ export class Pane implements LineSource {
   async dispose(graceMs = 1500): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    this.readAhead.dispose();
     this.input.dispose();
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = undefined;

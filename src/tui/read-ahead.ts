@@ -1,0 +1,63 @@
+// A flood's output is read ahead of parsing, a few milliseconds' worth at a time, so the
+// emulator parses it in large chunks: in a large chunk almost every line scrolls past unseen
+// and is never parsed (flood-lines.ts), where a PTY read (4 KB on Linux) is ~600 lines of
+// `seq`, of which the emulator must parse the last ~230 it can hold. Reading goes on while
+// bytes wait, so the program is not held up. Bounded: past MAX_READ_AHEAD the bytes are parsed
+// at once, and while that runs nothing is read (the kernel's buffer fills and the program
+// blocks, as before). A short read (a keystroke's echo, a prompt, the end of a flood) is
+// parsed at once with whatever waits before it, so nothing interactive waits. Owns one timer
+// and the bytes waiting; it knows nothing of what it parses.
+
+/** A read at least this long is part of a flood: it waits for more. */
+export const FLOOD_READ = 2048;
+/** How long a flood's bytes may wait for more: half a frame at 60 frames a second. */
+export const READ_AHEAD_MS = 8;
+/** Characters read ahead past which they are parsed at once. */
+export const MAX_READ_AHEAD = 256 * 1024;
+
+export class ReadAhead {
+  private chunks: string[] = [];
+  private size = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  constructor(private readonly parse: (data: string) => void) {}
+
+  /** Characters read and not parsed yet. */
+  get waiting(): number {
+    return this.size;
+  }
+
+  /** Bytes read from the PTY, in order. */
+  take(data: string): void {
+    if (this.disposed) return;
+    if (this.size === 0 && data.length < FLOOD_READ) {
+      this.parse(data);
+      return;
+    }
+    this.chunks.push(data);
+    this.size += data.length;
+    if (data.length < FLOOD_READ || this.size >= MAX_READ_AHEAD) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), READ_AHEAD_MS);
+  }
+
+  /** Parses whatever waits, now (before a resize or the exit, which must come after it). */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.size === 0 || this.disposed) return;
+    const data = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
+    this.chunks = [];
+    this.size = 0;
+    this.parse(data);
+  }
+
+  /** Drops what waits: the pane is going away. */
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.chunks = [];
+    this.size = 0;
+  }
+}

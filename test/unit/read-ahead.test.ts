@@ -1,0 +1,82 @@
+// ReadAhead (read-ahead.ts): a flood's reads wait a moment and are parsed together, in order;
+// anything short is parsed at once with what waits before it; the bytes waiting are bounded.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { FLOOD_READ, MAX_READ_AHEAD, ReadAhead } from '../../src/tui/read-ahead.js';
+
+const s = suite('read-ahead');
+
+/** A ReadAhead whose parses are recorded, and a promise of the next one. */
+function recorded() {
+  const parsed: string[] = [];
+  let wake: (() => void) | undefined;
+  const ra = new ReadAhead((d) => {
+    parsed.push(d);
+    wake?.();
+  });
+  const next = () => new Promise<void>((r) => (wake = r));
+  return { ra, parsed, next };
+}
+
+const long = (ch: string, n = FLOOD_READ) => ch.repeat(n);
+
+s('a short read with nothing waiting is parsed at once', () => {
+  const { ra, parsed } = recorded();
+  ra.take('echo');
+  assert.equal(parsed, ['echo']);
+  assert.is(ra.waiting, 0);
+});
+
+s('long reads wait and are parsed together, in order, once the moment passes', async () => {
+  const { ra, parsed, next } = recorded();
+  const woke = next();
+  ra.take(long('a'));
+  ra.take(long('b'));
+  ra.take(long('c'));
+  assert.equal(parsed, [], 'nothing parsed while reads are long');
+  assert.is(ra.waiting, 3 * FLOOD_READ);
+  await woke;
+  assert.equal(parsed, [long('a') + long('b') + long('c')]);
+  assert.is(ra.waiting, 0);
+  ra.dispose();
+});
+
+s('a short read after long ones is parsed at once, after them, in one piece', () => {
+  const { ra, parsed } = recorded();
+  ra.take(long('a'));
+  ra.take('$ ');
+  assert.equal(parsed, [`${long('a')}$ `]);
+  assert.is(ra.waiting, 0);
+  ra.take('x');
+  assert.equal(parsed, [`${long('a')}$ `, 'x']);
+});
+
+s('bounded: once MAX_READ_AHEAD characters wait they are parsed at once', () => {
+  const { ra, parsed } = recorded();
+  const n = Math.ceil(MAX_READ_AHEAD / FLOOD_READ);
+  for (let i = 0; i < n - 1; i++) ra.take(long(String.fromCharCode(97 + (i % 26))));
+  assert.equal(parsed, []);
+  ra.take(long('z'));
+  assert.is(parsed.length, 1);
+  assert.is(parsed[0]!.length, n * FLOOD_READ);
+  assert.ok(parsed[0]!.endsWith(long('z')));
+  assert.is(ra.waiting, 0);
+  ra.dispose();
+});
+
+s('flush parses what waits now (a resize or the exit must come after it); dispose drops it', () => {
+  const { ra, parsed } = recorded();
+  ra.take(long('a'));
+  ra.flush();
+  assert.equal(parsed, [long('a')]);
+  ra.flush();
+  assert.is(parsed.length, 1, 'nothing more to parse');
+  ra.take(long('b'));
+  ra.dispose();
+  ra.flush();
+  ra.take('late');
+  assert.equal(parsed, [long('a')], 'nothing parsed after dispose');
+});
+
+s.run();
