@@ -92,7 +92,8 @@ c('a handoff: the target gets the brief with earlier markers and the message; ba
   const first = await chat(['--new', '--agent', 'alpha', 'remember MARK-ALPHA']);
   const id = first.conversation;
   const toBeta = await chat(['--conversation', id, '--agent', 'beta', 'continue MARK-BETA']);
-  assert.equal(toBeta.handoff, { from: 'alpha', mode: 'fresh', briefChars: toBeta.handoff!.briefChars });
+  // fromModel: the model alpha's segment ran, as its own turn reported it.
+  assert.equal(toBeta.handoff, { from: 'alpha', fromModel: first.model, mode: 'fresh', briefChars: toBeta.handoff!.briefChars });
   const betaSaw = replyOf(toBeta);
   assert.match(betaSaw, /\[baton handoff brief\]/);
   assert.match(betaSaw, /MARK-ALPHA/);
