@@ -31,7 +31,8 @@ async function chat(args: string[]) {
   return JSON.parse(r.out) as {
     conversation: string;
     agent: string;
-    handoff: { from: string | null; mode: string; briefChars: number } | null;
+    model: string;
+    handoff: { from: string | null; fromModel?: string; mode: string; briefChars: number } | null;
     entries: { kind: string; text?: string }[];
   };
 }
