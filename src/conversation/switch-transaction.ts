@@ -5,7 +5,8 @@
 //   unknown               launched, but delivery was never confirmed (reconcile before the next send)
 //   switched / started    done
 // The handoff entry carries the switch id; retrying the same armed switch reuses it, so one
-// message is delivered, never two. Also the shared launch path for a tab's first agent,
+// message is delivered, never two. A switch armed with a summary first has the outgoing agent
+// write it (tab-summary-turn.ts) before it is stopped, once per armed switch. Also the shared launch path for a tab's first agent,
 // which honours a native fork's cursor: the CLI is launched with resume + fork, and once its
 // log names the new session, that session becomes the conversation's own.
 
@@ -17,6 +18,7 @@ import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
 import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
 import { localRunSpec } from './local-run.js';
 import type { TabSessionDelivery } from './tab-session-delivery.js';
+import { summarizeInTab } from './tab-summary-turn.js';
 import type { ArmedSwitch, SwitchOutcome } from './tab-session-state.js';
 
 export type { SwitchOutcome } from './tab-session-state.js';
@@ -31,6 +33,8 @@ type SwitchingSession = TabSessionDelivery & {
   readonly launchMode?: PermissionMode | undefined;
   follow(ingestor: Ingestor | undefined): Promise<void>;
   stopAgent(graceMs: number): Promise<void>;
+  /** baton's own turn in the running CLI (the summary before a switch: tab-summary-turn.ts). */
+  ownTurn(text: string, timeoutMs: number): Promise<{ text: string } | { failed: string }>;
 };
 
 const STOP_GRACE_MS = 3000;
@@ -202,7 +206,7 @@ export async function launchAgent(
 /** The armed switch, carried out with the message that was sent. */
 export async function runSwitch(
   session: SwitchingSession,
-  armed: ArmedSwitch & { switchId?: string },
+  armed: ArmedSwitch & { switchId?: string; summarized?: boolean },
   message: string,
   author?: UserAuthor,
 ): Promise<SwitchOutcome> {
@@ -211,14 +215,18 @@ export async function runSwitch(
   const found = await registry.detect(armed.agent);
   if (!found.installed) return { kind: 'not-sent', message: `${driver.title} is not installed (${found.installHint}). Nothing was sent.`, draft: message };
   armed.switchId ??= randomUUID();
+  // Asked for (the switch dialog's `s`): the outgoing agent's summary, one turn in its pane
+  // while it still runs; the message waits for the new agent.
+  const summarized = await summarizeInTab(session, armed);
   // Stop the current CLI. Its log is followed until it is gone: what it writes while ending
   // is its own segment's, and one that does not stop goes on being recorded (nothing changed).
   await session.stopAgent(STOP_GRACE_MS);
   if (terminal.isRunning()) {
-    return { kind: 'not-sent', message: `${session.driver?.title ?? 'The agent'} did not stop. Nothing was sent.`, draft: message };
+    const stuck = `${session.driver?.title ?? 'The agent'} did not stop. Nothing was sent.`;
+    return { kind: 'not-sent', message: summarized ? `${summarized} ${stuck}` : stuck, draft: message };
   }
   await session.follow(undefined);
-  const outcome = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author, armed.account, armed.local);
-  session.settle({ done: outcome.kind !== 'not-sent' && outcome.kind !== 'stopped-not-switched' });
-  return outcome;
+  const launched = await launchAgent(session, armed.agent, armed.model, message, armed.switchId, author, armed.account, armed.local);
+  session.settle({ done: launched.kind !== 'not-sent' && launched.kind !== 'stopped-not-switched' });
+  return summarized ? { ...launched, message: `${summarized} ${launched.message}` } : launched;
 }

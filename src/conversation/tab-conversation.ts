@@ -139,9 +139,12 @@ export class TabConversation {
     return this.session.startInstead(agent, model, account, local);
   }
 
-  /** Arms a switch to another agent (or another account of this one) for the next message; the current one disarms. */
-  arm(agent: string, model?: string, account?: string, local?: LocalEndpointRef): { armed: boolean; noContext: boolean } {
-    return this.session.arm(agent, model, account, local);
+  /**
+   * Arms a switch to another agent (or another account of this one) for the next message; the
+   * current one disarms. `summary`: before it stops, the tab's agent writes a summary the brief uses.
+   */
+  arm(agent: string, model?: string, account?: string, local?: LocalEndpointRef, summary?: boolean): { armed: boolean; noContext: boolean } {
+    return this.session.arm(agent, model, account, local, summary);
   }
 
   send(text: string, author?: UserAuthor): Promise<SendResult> {

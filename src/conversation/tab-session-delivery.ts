@@ -272,10 +272,13 @@ export abstract class TabSessionDelivery extends TabSessionState {
       const author = e.author ?? this.deps.typist?.();
       this.conversation.transcript.apply(author ? { ...e, author } : e);
       this.nameAfter(e.text);
+    } else if (this.ownTurnSink && e.type !== 'session') {
+      // baton's own turn (the summary before a switch): its caller keeps what it needs.
+      this.ownTurnSink(e);
     } else {
       this.conversation.transcript.apply(e);
     }
-    if (e.type === 'turn_end') {
+    if (e.type === 'turn_end' && !this.ownTurnSink) {
       const seg = this.conversation.transcript.currentSegment;
       if (seg?.agentSession) this.conversation.transcript.confirmCursor(seg.harness, seg.agentSession, this.conversation.transcript.lastSeq);
     }

@@ -31,6 +31,8 @@ export interface TabSessionDeps {
   deliveryTimeoutMs?: number;
   /** How long a launched CLI has to show it is ready for input (default 60 s). */
   readyTimeoutMs?: number;
+  /** How long the outgoing agent's summary turn before a switch may take (default 10 min). */
+  summaryTimeoutMs?: number;
   /**
    * Who typed into the tab last (the client of a server that did): the author of a message
    * typed straight into the agent's pane, which the agent's log names no one for. Without
@@ -54,6 +56,8 @@ export interface ArmedSwitch {
   account?: string;
   /** The local model server asked for (the picker's "Local model…"); absent: the planner's rule (handoff-plan.ts localFor). */
   local?: LocalEndpointRef;
+  /** Before it stops, the outgoing agent is asked for a summary in one turn in its pane (tab-summary-turn.ts). */
+  summary?: boolean;
 }
 
 export interface TabSnapshot {
@@ -122,7 +126,7 @@ export abstract class TabSessionState {
   protected readonly queued = new MessageQueue();
   // The session's state is its own: read through the getters below, changed only by its
   // commands (and by the switch transaction through launched() / settle()).
-  protected armedSwitch: (ArmedSwitch & { switchId?: string }) | undefined;
+  protected armedSwitch: (ArmedSwitch & { switchId?: string; summarized?: boolean }) | undefined;
   protected noticeText: string | undefined;
   protected unresolvedSwitch = false;
   /**
@@ -149,6 +153,11 @@ export abstract class TabSessionState {
   /** The screen read for the status when output settles, and the status clock. */
   protected readonly screen: ScreenWatch;
   protected disposed = false;
+  /**
+   * baton's own turn in the CLI (the summary before a switch) is under way: the events of the
+   * log (but a user message and the session's id) go here, never into the transcript.
+   */
+  protected ownTurnSink: ((e: TranscriptEvent) => void) | undefined;
 
   constructor(readonly deps: TabSessionDeps) {
     // An Enter into a dialog would answer it: the retry Enter is held back while one shows.
@@ -277,7 +286,9 @@ export abstract class TabSessionState {
     if (this.disposed) return;
     this.screen.armClock();
     const snap = this.snapshot();
-    const needs = this.needsYouRule.observe({ status: snap.status, turnOpen: this.status.turnIsOpen, queued: snap.queue.length });
+    // baton's own turn ending is no moment to call the user: their message goes out next, to the switch.
+    const waiting = snap.queue.length + (this.ownTurnSink ? 1 : 0);
+    const needs = this.needsYouRule.observe({ status: snap.status, turnOpen: this.status.turnIsOpen, queued: waiting });
     this.changeEmitter.fire(snap);
     if (needs) this.needsYouEmitter.fire(needs);
   }

@@ -13,10 +13,11 @@
 // dialog would be answered), or type a message again that may still be in the CLI's input
 // box (a failed delivery goes back to the compose bar, never into the queue).
 
+import { DisposableStore, toDisposable } from '../lifecycle/index.js';
 import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
 import type { Ingestor, PermissionMode } from '../plugins/api.js';
 import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
-import { removeLaunchFiles } from '../plugins/handoff-file.js';
+import { briefAndMessage, removeLaunchFiles } from '../plugins/handoff-file.js';
 import { launchAgent, type SwitchOutcome, runSwitch } from './switch-transaction.js';
 import { TabSessionDelivery } from './tab-session-delivery.js';
 import { isBusy, type SendResult } from './tab-session-state.js';
@@ -68,8 +69,11 @@ export class TabSession extends TabSessionDelivery {
     return this.start(agent, model, account, local);
   }
 
-  /** Arms a switch to another agent (or another account of it); choosing the current agent and account disarms. */
-  arm(agent: string, model?: string, account?: string, local?: LocalEndpointRef): { armed: boolean; noContext: boolean } {
+  /**
+   * Arms a switch to another agent (or another account of it); choosing the current agent and
+   * account disarms. `summary`: the outgoing agent writes a summary first (tab-summary-turn.ts).
+   */
+  arm(agent: string, model?: string, account?: string, local?: LocalEndpointRef, summary?: boolean): { armed: boolean; noContext: boolean } {
     const d = this.deps.registry.get(agent);
     const noContext = this.noContext;
     const current = this.conversation.transcript.currentSegment;
@@ -93,6 +97,7 @@ export class TabSession extends TabSessionDelivery {
       model: chosen,
       ...(account !== undefined ? { account } : {}),
       ...(local ? { local } : {}),
+      ...(summary ? { summary } : {}),
     };
     this.changed();
     return { armed: true, noContext };
@@ -157,6 +162,73 @@ export class TabSession extends TabSessionDelivery {
     this.unresolvedSwitch = false;
     if (driver && !this.armedSwitch) this.armedSwitch = { agent: driver.name, title: driver.title, model: this.runningModel ?? 'default' };
     this.changed();
+  }
+
+  /**
+   * baton's own request typed into the running CLI as its next turn (the summary before a
+   * switch: tab-summary-turn.ts), with the pending brief before it when one waits. The user
+   * sees the turn in the pane; nothing of it is recorded (the log's events of it go to the
+   * sink, not the transcript) and its text is given back once the turn is over. Failing,
+   * it says why in a few words.
+   */
+  async ownTurn(text: string, timeoutMs: number): Promise<{ text: string } | { failed: string }> {
+    const title = this.driver?.title ?? 'the agent';
+    if (!this.ingestor) return { failed: `baton does not read ${title}'s log in a tab, so its answer could not be kept` };
+    if (!this.mayType()) return { failed: `${title} was not ready for input` };
+    let answer = '';
+    let ended = false;
+    this.ownTurnSink = (e) => {
+      // Streamed chunks of one message; separate messages are separate paragraphs (as summary-turn.ts takes them).
+      if (e.type === 'agent_text') answer += e.text;
+      else if (e.type === 'turn_end') ended = true;
+    };
+    try {
+      this.delivering = true;
+      const brief = this.pendingBrief;
+      const pasted = brief ? briefAndMessage(this.conversation.meta.data.cwd, brief.text, text, brief.switchId) : { text };
+      if (pasted.file) this.runFiles.push(pasted.file);
+      this.status.submitted();
+      this.changed();
+      // Seen in the log, it is claimed and recorded as no user message (record: false).
+      const taken = await this.delivery.submit(pasted.text, { record: false }, text);
+      this.delivering = false;
+      if (!taken) {
+        this.status.withdrawn();
+        return { failed: `${title} did not take the request (its log never showed it)` };
+      }
+      if (brief && this.pendingBrief === brief) this.pendingBrief = undefined;
+      const over = await this.turnOver(() => ended, timeoutMs);
+      if (over === 'exited') return { failed: `${title} exited before it finished` };
+      if (over === 'timeout') return { failed: `${title} did not finish within ${Math.round(timeoutMs / 1000)} s` };
+      answer = answer.trim();
+      return answer ? { text: answer } : { failed: `${title} answered with no text` };
+    } finally {
+      this.delivering = false;
+      this.ownTurnSink = undefined;
+      this.changed();
+    }
+  }
+
+  /** Resolves once the turn is over (its log ended it, or the status reads idle again), the CLI is gone, or `timeoutMs` passed. */
+  private turnOver(ended: () => boolean, timeoutMs: number): Promise<'ended' | 'exited' | 'timeout'> {
+    return new Promise((resolve) => {
+      const wait = this.owned.add(new DisposableStore());
+      // A session disposed meanwhile ends the wait: its agent is gone.
+      wait.add(toDisposable(() => resolve('exited')));
+      const finish = (how: 'ended' | 'exited' | 'timeout') => {
+        resolve(how);
+        this.owned.delete(wait);
+      };
+      const check = () => {
+        if (ended() || this.status.current === 'idle') finish('ended');
+        else if (this.disposed || this.status.current === 'exited' || !this.deps.terminal.isRunning()) finish('exited');
+      };
+      const timer = setTimeout(() => finish('timeout'), timeoutMs);
+      wait.add(toDisposable(() => clearTimeout(timer)));
+      wait.add(this.onChange(check));
+      wait.add(this.deps.terminal.onExit(() => finish('exited')));
+      check();
+    });
   }
 
   /** Replaces the ingestor following the CLI's log (the switch transaction calls this). */

@@ -29,7 +29,8 @@ import { shellChoice } from './shell-choice.js';
 import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ForkActionsContext } from './fork-actions.js';
 import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
 import { withModel } from './model-choices.js';
-import { confirm, openPicker } from './picker.js';
+import { confirm, openPicker, type PickerToggle } from './picker.js';
+import { armedName, summaryToggle } from './summary-toggle.js';
 import { askLocalModel, withLocalRow, type LocalPick, type LocalRow } from './local-model-dialog.js';
 import type { Tab } from './tab.js';
 import { TabTerminal } from './tab-terminal.js';
@@ -132,11 +133,12 @@ export class ConversationTabs {
     choices: AgentChoices,
     note?: string,
     running?: { agent?: string; model?: string },
+    toggles?: PickerToggle[],
   ): Promise<Choice | LocalRow | undefined> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([choices.settled, new Promise<void>((r) => (timer = setTimeout(r, QUICK_ANSWER_MS)))]);
     clearTimeout(timer);
-    const choice = await openPicker(this.app, title, withLocalRow(choices), note);
+    const choice = await openPicker(this.app, title, withLocalRow(choices), note, toggles);
     if (choice?.kind === 'local') return choice;
     return withModel(this.app, choice, { registry: this.opts.registry, cwd: this.opts.cwd, env: this.opts.env, running });
   }
@@ -281,7 +283,7 @@ export class ConversationTabs {
     const snap = entry?.session.snapshot();
     const user = this.author();
     const stopped = entry?.stopped && this.app.activeTab?.notice ? entry.stopped : undefined;
-    const armedTitle = snap?.armed?.title;
+    const armedTitle = snap?.armed ? armedName(snap.armed) : undefined;
     // After a reset the armed agent is a restart, not a switch: said as such.
     const armedText =
       stopped && armedTitle
@@ -351,7 +353,10 @@ export class ConversationTabs {
       ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.'
       : 'Recent conversation continues as text; images and files are not carried.';
     const snap = s.snapshot();
-    const picked = await this.pickAgent('Continue with', this.agentChoices({ current: snap.agent, agentsOnly: true }), note, snap);
+    // `s`: the agent that runs now writes a summary first, in its pane, which the brief uses
+    // (tab-summary-turn.ts); offered when there is a conversation to summarize and it runs.
+    const summary = !noContext && snap.running && snap.agentTitle ? summaryToggle(snap.agentTitle) : undefined;
+    const picked = await this.pickAgent('Continue with', this.agentChoices({ current: snap.agent, agentsOnly: true }), note, snap, summary ? [summary] : []);
     if (!picked || picked.kind === 'shell') return;
     let choice: { name: string; model?: string; account?: string; local?: LocalPick['local'] };
     if (picked.kind === 'local') {
@@ -368,7 +373,7 @@ export class ConversationTabs {
       await this.remember();
       return;
     }
-    const r = s.arm(choice.name, choice.model, choice.account, choice.local);
+    const r = s.arm(choice.name, choice.model, choice.account, choice.local, summary?.on);
     this.refreshCompose();
     if (r.armed) this.compose.focus();
     else this.app.showMessage('Switch cancelled: that agent already runs this conversation.');

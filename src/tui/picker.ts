@@ -1,6 +1,7 @@
 // Small modal choices: the picker (a list of {label, value}: agents with their models, the
-// plain shell) and the yes/no confirmation. Each resolves once, with undefined/false when
-// dismissed; neither acts on the choice itself.
+// plain shell; with keys that toggle an option for the pick, listed under it) and the yes/no
+// confirmation. Each resolves once, with undefined/false when dismissed; neither acts on the
+// choice itself.
 
 import type { Event } from '../lifecycle/index.js';
 import blessed from './blessed.js';
@@ -57,11 +58,33 @@ export interface LiveChoices<T> {
 }
 
 /**
+ * A key that turns something on or off for whatever is picked (the switch picker's `s`:
+ * a summary first), listed under the entries with its state; the caller reads `on` once the
+ * picker resolved.
+ */
+export interface PickerToggle {
+  /** One character the list does not take itself (not j, k, l, g, q, /, ?). */
+  key: string;
+  /** What it does, as listed after the key and its box. */
+  label: string;
+  on: boolean;
+}
+
+/** A toggle's line: "s [x] a summary first". */
+export const toggleLine = (t: PickerToggle): string => `${t.key} [${t.on ? 'x' : ' '}] ${t.label}`;
+
+/**
  * A list to pick one of; resolves with its value, or undefined on Esc / q. Given live
  * choices, it is drawn at once with what is known and redrawn as they change, the
- * selection staying on the same entry.
+ * selection staying on the same entry. `toggles`: keys that flip an option for the pick.
  */
-export function openPicker<T>(host: OverlayHost, title: string, given: PickerChoice<T>[] | LiveChoices<T>, note?: string): Promise<T | undefined> {
+export function openPicker<T>(
+  host: OverlayHost,
+  title: string,
+  given: PickerChoice<T>[] | LiveChoices<T>,
+  note?: string,
+  toggles: PickerToggle[] = [],
+): Promise<T | undefined> {
   const live = Array.isArray(given) ? undefined : given;
   let choices = live ? live.list() : (given as PickerChoice<T>[]);
   const noteOf = () => live?.note() ?? note;
@@ -69,10 +92,16 @@ export function openPicker<T>(host: OverlayHost, title: string, given: PickerCho
   const measure = () => {
     const text = noteOf();
     const items = choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : ''));
-    const textWidth = Math.max(title.length + 4, ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)), text ? text.length : 0);
+    const keys = toggles.map(toggleLine);
+    const textWidth = Math.max(
+      title.length + 4,
+      ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)),
+      text ? text.length : 0,
+      ...keys.map((k) => k.length),
+    );
     const width = Math.min(textWidth + 6, (host.screen.width as number) - 2);
-    // A note wider than the screen allows wraps, the picker as tall as it then is.
-    const noteLines = text ? wrapLines([text], width - 4) : [];
+    // A note wider than the screen allows wraps, the picker as tall as it then is; the toggles under it.
+    const noteLines = [...(text ? wrapLines([text], width - 4) : []), ...wrapLines(keys, width - 4)];
     const height = Math.min(choices.length + 2 + (noteLines.length ? noteLines.length + 1 : 0), (host.screen.height as number) - 2);
     return { items, width, height, noteLines };
   };
@@ -124,6 +153,12 @@ export function openPicker<T>(host: OverlayHost, title: string, given: PickerCho
     });
     list.on('select', (_item: unknown, index: number) => finish(choices[index]?.value));
     list.key(['escape', 'q', 'C-c'], () => finish(undefined));
+    for (const toggle of toggles)
+      list.key([toggle.key], () => {
+        toggle.on = !toggle.on;
+        layout();
+        host.screen.render();
+      });
     host.openOverlay(list);
     list.select(0);
   });
