@@ -41,6 +41,8 @@ export interface ViewProgramOptions {
   /** The permission mode to start in (default: the agent's own). */
   mode?: PermissionMode;
   out: ViewOutput;
+  /** How often frames may be drawn while updates stream in, and redrawn while a turn runs (tests slow them down). */
+  pacing?: { frameMs: number; tickMs: number };
 }
 
 export class AcpViewProgram {
@@ -57,6 +59,8 @@ export class AcpViewProgram {
   private state: Footer['state'] = 'starting';
   private timer: NodeJS.Timeout | undefined;
   private drawnAt = 0;
+  /** How long the pending frame's timer was set to wait (0: it draws after this tick). */
+  private timerWait = 0;
   private ticker: NodeJS.Timeout | undefined;
   private full = true;
   private ended = false;
@@ -181,7 +185,7 @@ export class AcpViewProgram {
   private async turn(text: string): Promise<void> {
     const session = this.session!;
     this.record({ t: 'user', text, author: this.author });
-    this.ticker ??= setInterval(() => this.draw(), TICK_MS);
+    this.ticker ??= setInterval(() => this.draw(), this.opts.pacing?.tickMs ?? TICK_MS);
     await this.changing;
     // Where plan mode is baton's, the agent hears it with every message (the refusals enforce it).
     const r = await session.prompt(text, this.mode === 'plan' && this.emulated ? withPlanInstruction(text) : text);
@@ -280,7 +284,7 @@ export class AcpViewProgram {
   private record(r: ViewRecord): void {
     this.log.record(r);
     this.model.apply(r);
-    this.schedule();
+    this.schedule(opensCard(r));
   }
 
   private gone(why: string): void {
@@ -296,13 +300,17 @@ export class AcpViewProgram {
 
   /**
    * A frame for what changed: at once (after the records of this tick) when none was drawn for
-   * FRAME_MS, so a card appears as soon as its update arrives; else at most one per FRAME_MS
-   * while updates stream in.
+   * FRAME_MS; else at most one per FRAME_MS while updates stream in. A new card (`urgent`) is
+   * drawn at once even so: the frame of the Enter that sent the message, or of the thought
+   * just before the tool call, held it back up to FRAME_MS (p50 16 ms from the agent's
+   * tool_call to the card on the user's screen in bench/acp-card.bench.ts), and cards come
+   * a few per turn, never at a rate that needs pacing.
    */
-  private schedule(): void {
-    if (this.timer) return;
-    const wait = Math.max(0, this.drawnAt + FRAME_MS - Date.now());
-    this.timer = setTimeout(() => this.draw(), wait);
+  private schedule(urgent = false): void {
+    if (this.timer && !(urgent && this.timerWait > 0)) return;
+    clearTimeout(this.timer);
+    this.timerWait = urgent ? 0 : Math.max(0, this.drawnAt + (this.opts.pacing?.frameMs ?? FRAME_MS) - Date.now());
+    this.timer = setTimeout(() => this.draw(), this.timerWait);
   }
 
   private draw(full = false): void {
@@ -315,4 +323,9 @@ export class AcpViewProgram {
     this.opts.out.write(this.screen.frame(this.opts.out.cols(), this.opts.out.rows(), footer, full || this.full));
     this.full = false;
   }
+}
+
+/** A record that puts a new card on the screen: a tool call announced, or a permission asked. */
+function opensCard(r: ViewRecord): boolean {
+  return r.t === 'permission' || (r.t === 'update' && r.update.sessionUpdate === 'tool_call');
 }

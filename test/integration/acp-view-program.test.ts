@@ -1,6 +1,8 @@
 // The ACP view's program with the fixture ACP agent (a real process): a message entered while
 // the agent is still starting is sent once its session is open, exactly once, and recorded in
-// the view's log; before, that Enter was dropped and the text stayed in the input line.
+// the view's log; before, that Enter was dropped and the text stayed in the input line. A
+// card is drawn at once, not at the next frame slot (before, a frame drawn just before it, the
+// Enter's or a thought's, held it back up to 16 ms).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,6 +57,31 @@ s('a message entered while the agent starts is sent once it is ready, once', asy
     ['typed before ready'],
   );
   assert.ok(screen.includes('echo: typed before ready'), 'the reply drawn');
+});
+
+s('a card is drawn at once, even when a frame was drawn just before it', async () => {
+  await program?.dispose();
+  const logPath = join(dir, 'cards.jsonl');
+  let screen = '';
+  // One frame a minute, no redraws while the turn runs: only a frame drawn at once can show
+  // the card within this test (the Enter draws one, then the thought asks for the next slot).
+  program = new AcpViewProgram({
+    decl: fixtureDecl() as unknown as AcpAgentDecl,
+    cwd: dir,
+    env: { ...process.env, ACP_FIXTURE_HOME: join(dir, 'agent-home') },
+    viewId: 'v-cards',
+    logPath,
+    out: { write: (b) => void (screen += b), cols: () => 100, rows: () => 24 },
+    pacing: { frameMs: 60_000, tickMs: 60_000 },
+  });
+  await program.start();
+  program.feed(`[[write ${join(dir, 'card.txt')} x]]\r`);
+  const kinds = () => records(logPath).map((r) => r.t);
+  await until(() => screen.includes('Permission needed'), 'the approval card on the screen', 20_000).catch((e: Error) => {
+    throw new Error(`${e.message}; records: ${kinds().join(' ')}`);
+  });
+  program.feed('n');
+  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the turn over', 20_000);
 });
 
 s.run();
