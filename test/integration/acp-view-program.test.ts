@@ -56,7 +56,8 @@ s('a message entered while the agent starts is sent once it is ready, once', asy
     users.map((r) => r.text),
     ['typed before ready'],
   );
-  assert.ok(screen.includes('echo: typed before ready'), 'the reply drawn');
+  // Frames are paced (at most one per frame interval), so the last one may follow the log's turn_end.
+  await until(() => screen.includes('echo: typed before ready'), 'the reply drawn', 5_000);
 });
 
 s('a card is drawn at once, even when a frame was drawn just before it', async () => {
