@@ -123,6 +123,13 @@ function formatTabs(tabs: TabListing[]): string {
     .join('\n');
 }
 
+/** tmux's `ls` says whether a session is attached; every client of a server shows its tabs. */
+function attachedLine(tabs: TabListing[]): string {
+  const clients = tabs[0]?.clients ?? 0;
+  const n = (k: number, one: string) => `${k} ${one}${k === 1 ? '' : 's'}`;
+  return `${n(tabs.length, 'tab')}, ${clients ? `${n(clients, 'client')} attached` : 'detached'}`;
+}
+
 export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) => void): Argv {
   return y
     .command(
@@ -151,7 +158,10 @@ export function registerServerCommands(y: Argv, io: Io, setExit: (code: number) 
         const r = await ask(io, { kind: 'ls' }, a.L, remote);
         const tabs = (r.tabs as TabListing[] | undefined) ?? [];
         if (a.json) io.out(JSON.stringify({ server: a.L, ...(remote ? { host: remote.host } : {}), pid: r.pid, tabs }) + '\n');
-        else io.out(tabs.length ? `${formatTabs(tabs)}\n` : `server ${a.L}${remote ? ` on ${remote.host}` : ''} (pid ${r.pid}) has no tabs\n`);
+        else {
+          const server = `server ${a.L}${remote ? ` on ${remote.host}` : ''} (pid ${r.pid})`;
+          io.out(tabs.length ? `${server}: ${attachedLine(tabs)}\n${formatTabs(tabs)}\n` : `${server} has no tabs\n`);
+        }
       },
     )
     .command(

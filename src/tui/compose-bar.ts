@@ -41,7 +41,7 @@ export const COMPOSE_KEYS: readonly { keys: string; help: string }[] = [
   { keys: 'Enter', help: 'send (queued while the agent works)' },
   { keys: 'M-Enter, C-j', help: 'new line; a paste goes into the draft whole, only Enter sends' },
   { keys: 'M-Up, M-Down', help: 'select a queued message' },
-  { keys: 'M-e', help: 'take the selected (else the last) queued message back to edit; Enter on an empty draft too' },
+  { keys: 'M-e', help: 'take the selected (else the last) queued message back to edit (Enter too, on a selected one)' },
   { keys: 'M-x', help: 'delete the selected (else the last) queued message' },
   { keys: 'Esc', help: 'clear the selection, else leave the compose bar (the draft stays)' },
 ];

@@ -77,6 +77,7 @@ s('the first baton starts a server in its own session; C-b d detaches, the shell
   const ls = baton(b, ['ls']);
   assert.is(ls.code, 0, ls.err);
   assert.match(ls.out, /^1: sh \(shell\) running {2}\S+\/work {2}\(active\)$/m);
+  assert.match(ls.out, /^server default \(pid \d+\): 1 tab, detached$/m);
 
   const again = client(b, ['attach']);
   await again.waitFor(/^before-detach$/m, 15_000, 'the reattached screen holds what was there');
@@ -117,6 +118,8 @@ s('two clients share the view at the smaller size; either types; a read-only one
   await small.waitFor(/^from-the-first$/m, 15_000, "the first client's keys, seen by the second");
   const watcher = client(b, ['attach', '-r'], { cols: 60, rows: 15 });
   await watcher.waitFor(/from-the-first/, 15_000, 'the read-only client sees the view');
+  const ls = baton(b, ['ls']);
+  assert.match(ls.out, /^server default \(pid \d+\): 1 tab, 3 clients attached$/m, 'ls counts every client, the read-only one too');
   watcher.type('echo typed-read-only\r');
   await new Promise((r) => setTimeout(r, 500));
   small.type('stty size\r');
