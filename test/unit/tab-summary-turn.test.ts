@@ -187,4 +187,28 @@ s('a retry of the same switch (Beta could not be launched) asks for no second su
   assert.equal(texts(conv, 'user_message'), [FIRST, 'hello beta']);
 });
 
+s('an outgoing agent whose brief still waits gets it with the summary request, in one paste; the brief is not reported as never sent', async () => {
+  const { conv, term, session } = await world(false);
+  session.disarm();
+  // Beta takes the tab with nothing to say yet: the conversation so far waits for its next message.
+  assert.is((await session.startInstead('beta')).kind, 'started');
+  await until(() => session.status.current === 'idle', 'Beta ready');
+  assert.ok(session.snapshot().briefPending, 'a brief waits');
+  assert.equal(session.arm('alpha', undefined, undefined, undefined, true), { armed: true, noContext: false });
+  const o = outcomeOf(await session.send('back to alpha'));
+  assert.is(o.kind, 'switched', o.message);
+  assert.match(o.message, /^Beta wrote its summary/);
+  const asked = term.pastes().filter((p) => p.endsWith(SUMMARY_PROMPT));
+  assert.is(asked.length, 1);
+  assert.match(asked[0]!, /^\[baton handoff brief\]/, 'the brief first, in the same paste');
+  const summaries = kinds(conv, 'summary');
+  assert.is(summaries.length, 1);
+  assert.equal((summaries[0]!.author as { harness?: string }).harness, 'beta');
+  assert.not.ok(
+    texts(conv, 'notice').some((t) => /was never sent/.test(t)),
+    'the brief went, with the request',
+  );
+  assert.equal(texts(conv, 'user_message'), [FIRST, 'back to alpha']);
+});
+
 s.run();
