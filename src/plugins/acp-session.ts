@@ -31,6 +31,15 @@ import type { AcpAgentDecl } from './validate.js';
 const OPEN_TIMEOUT_MS = 120_000;
 /** How long a cancelled turn's agent has to end the commands it runs in baton's terminals before baton ends them. */
 const CANCEL_GRACE_MS = 2000;
+/**
+ * What a session/load replays of the history. An agent may go on replaying after it has
+ * answered the load (Gemini CLI 0.61 streams it without awaiting), so these are dropped
+ * until baton sends the first prompt, not only until the answer.
+ */
+const REPLAYED = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan']);
+
+/** How the session was opened: a new one, or an earlier one continued. */
+export type SessionOpening = 'new' | 'load' | 'resume';
 
 export type PermissionAnswer = { optionId: string } | 'cancelled';
 
@@ -53,6 +62,8 @@ export interface AcpSessionOptions {
   refuseWrite?(path: string): string | undefined;
   /** The agent changed its own mode (current_mode_update), e.g. leaving plan when the user agreed to a plan. */
   onModeChange?(modeId: string): void;
+  /** How the session was opened, said just before its `session` event. */
+  onOpened?(how: SessionOpening): void;
 }
 
 interface OpenRequest {
@@ -64,6 +75,7 @@ export class AcpSession {
   sessionId = '';
   /** Whether `resume` was honoured. */
   resumed = false;
+  opened: SessionOpening = 'new';
   init: InitializeResponse | undefined;
   /** The modes the agent advertised for this session (session/new or session/load), if any. */
   modes: SessionModeState | undefined;
@@ -71,6 +83,8 @@ export class AcpSession {
   /** The session's running cost as last reported, so each turn's own cost can be told apart. */
   private lastUsage: SessionUpdate | undefined;
   private live = false;
+  /** A load's replay may still arrive: conversation updates are dropped until the first prompt. */
+  private replaying = false;
   private turn: Promise<PromptResponse> | undefined;
   private readonly open = new Set<OpenRequest>();
   private disposed = false;
@@ -129,11 +143,10 @@ export class AcpSession {
         const r = await (how === 'load' ? client.loadSession(opts.resume, opts.cwd) : client.resumeSession(opts.resume, opts.cwd));
         this.modes = r.modes ?? undefined;
         this.resumed = true;
+        this.opened = how;
+        this.replaying = how === 'load';
       } catch (err) {
-        opts.onEvent({
-          type: 'notice',
-          text: `${this.title} could not continue session ${opts.resume} (${(err as Error)?.message ?? err}); started a new one`,
-        });
+        opts.onEvent({ type: 'notice', text: `${this.title} could not continue session ${opts.resume} (${reason(err)}); started a new one` });
       }
     } else if (opts.resume) {
       opts.onEvent({ type: 'notice', text: `${this.title} cannot continue a session over ACP; started a new one` });
@@ -146,6 +159,7 @@ export class AcpSession {
     // The load's replay (plain microtask chains) is done by the next macrotask.
     await new Promise((r) => setImmediate(r));
     this.live = true;
+    opts.onOpened?.(this.opened);
     opts.onEvent({ type: 'session', agentSession: this.sessionId });
   }
 
@@ -157,7 +171,7 @@ export class AcpSession {
       if (this.live) this.opts.onModeChange?.(update.currentModeId);
     }
     // A load's replay: baton has this history already.
-    if (!this.live) return;
+    if (!this.live || (this.replaying && REPLAYED.has(update.sessionUpdate))) return;
     this.opts.onUpdate(update);
     this.mapper?.update(update);
   }
@@ -217,6 +231,7 @@ export class AcpSession {
     if (this.lastUsage) mapper.observe(this.lastUsage);
     this.mapper = mapper;
     this.opts.onEvent({ type: 'user_text', text });
+    this.replaying = false;
     const reply = this.client.prompt(this.sessionId, sent);
     this.turn = reply;
     try {
@@ -300,4 +315,13 @@ export class AcpSession {
       this.stderrHint(),
     );
   }
+}
+
+/** An agent's error as a person can read it: JSON-RPC's generic message with the agent's details (Gemini CLI: "Internal error" and why). */
+function reason(err: unknown): string {
+  const e = err as { message?: unknown; data?: unknown } | null;
+  const message = String(e?.message ?? err);
+  const data = e?.data as { details?: unknown } | string | undefined;
+  const details = typeof data === 'string' ? data : typeof data?.details === 'string' ? data.details : undefined;
+  return details && !message.includes(details) ? `${message}: ${details}` : message;
 }

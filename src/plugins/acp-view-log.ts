@@ -4,12 +4,14 @@
 // shows its history from baton's own log, never from the agent's replay), a normalized
 // transcript event (`ev`: what the tab's ingest hands to the conversation, exactly as the
 // PTY-hosted CLIs' logs are followed), or the agent's own session id (`acp`, for
-// session/load when the tab is reopened). Every line is stamped. Writing is append-only.
+// session/load when the tab is reopened; `via`, how that session was opened: new, or an
+// earlier one loaded or resumed). Every line is stamped. Writing is append-only.
 
 import { appendFileSync, closeSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir, openPrivate, resolveHome } from '../transcript/store-home.js';
 import type { Ingestor, IngestOptions, TranscriptEvent } from './api.js';
+import type { SessionOpening } from './acp-session.js';
 import { tailJsonl } from './log-tail.js';
 
 /** A view id (`view-` and a UUID): what baton records as a view tab's native session. */
@@ -27,6 +29,7 @@ export interface ViewLine {
   rec?: unknown;
   ev?: TranscriptEvent;
   acp?: string;
+  via?: SessionOpening;
 }
 
 export class ViewLogWriter {
@@ -47,8 +50,8 @@ export class ViewLogWriter {
     this.append({ ev });
   }
 
-  agentSession(id: string): void {
-    this.append({ acp: id });
+  agentSession(id: string, via?: SessionOpening): void {
+    this.append({ acp: id, ...(via ? { via } : {}) });
   }
 }
 

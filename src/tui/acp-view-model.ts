@@ -84,6 +84,10 @@ export class ViewModel {
         return;
       case 'turn_end': {
         this.working = false;
+        // No card waits once its turn is over: an agent asks only within a turn. (The view's
+        // program ended with a card open, or the agent died asking: a reopened tab must not
+        // wait for an answer nobody can take.)
+        for (const card of this.openPermissions()) card.answer = 'cancelled';
         for (const b of this.blocks) b.done = true;
         const u = r.usage;
         const usage: UsageView = { ...this.usage, ...(u ? { inputTokens: u.inputTokens, outputTokens: u.outputTokens } : {}) };

@@ -11,7 +11,7 @@ import type { PermissionMode, TranscriptEvent } from '../plugins/api.js';
 import type { RequestPermissionRequest } from '../plugins/acp-client.js';
 import { autoAnswer, batonModeOf, changesSomething, modeLabel, nativeModeId, nextMode } from '../plugins/acp-modes.js';
 import { withPlanInstruction } from '../plugins/plan-mode.js';
-import { AcpSession, type PermissionAnswer } from '../plugins/acp-session.js';
+import { AcpSession, type PermissionAnswer, type SessionOpening } from '../plugins/acp-session.js';
 import { lastAgentSession, readViewLog, ViewLogWriter } from '../plugins/acp-view-log.js';
 import type { AcpAgentDecl } from '../plugins/validate.js';
 import { PERMISSION_KEYS } from './acp-view-cards.js';
@@ -71,6 +71,8 @@ export class AcpViewProgram {
   private fullAccessOffered = false;
   /** A mode change on its way to the agent (another waits for it). */
   private changing: Promise<void> = Promise.resolve();
+  /** How the agent's session was opened (for the log's `acp` line). */
+  private opened: SessionOpening | undefined;
 
   constructor(private readonly opts: ViewProgramOptions) {
     this.screen = new ViewScreen(this.model, { terminalOutput: (id) => this.session?.terminalOutput(id) });
@@ -98,6 +100,7 @@ export class AcpViewProgram {
         onExit: (why) => this.gone(why),
         refuseWrite: () => (this.mode === 'plan' ? 'plan mode: baton refuses every file write' : undefined),
         onModeChange: (id) => this.agentChangedMode(id),
+        onOpened: (how) => (this.opened = how),
       });
       const current = this.session.modes ? batonModeOf(this.session.modes.currentModeId) : undefined;
       if (current) this.mode = current;
@@ -271,7 +274,7 @@ export class AcpViewProgram {
 
   private event(e: TranscriptEvent): void {
     if (e.type === 'session') {
-      this.log.agentSession(e.agentSession);
+      this.log.agentSession(e.agentSession, this.opened);
       // The conversation knows this tab's session by the view's id, which a reopen continues.
       this.log.event({ type: 'session', agentSession: this.opts.viewId });
       return;

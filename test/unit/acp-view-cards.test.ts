@@ -216,6 +216,13 @@ s('a cancelled turn answers its open card: "cancelled", and nothing waits any mo
   assert.match(text(m), 'cancelled');
 });
 
+s('a turn that ends with its card unanswered (the program ended, the agent died) leaves no card waiting', () => {
+  const m = modelOf([...until(fixture('opencode-shell'), 'decision'), { t: 'turn_end', stopReason: 'cancelled' }]);
+  assert.is(m.openPermissions().length, 0);
+  assert.is(m.working, false);
+  assert.match(text(m), 'cancelled');
+});
+
 s('every line fits the width it was drawn for', () => {
   for (const name of ['opencode-write-allowed', 'opencode-shell', 'gemini-write-allowed', 'gemini-shell', 'qwen-write-allowed', 'qwen-shell']) {
     for (const width of [20, 33, 80]) {
