@@ -43,7 +43,7 @@ export class TabTerminal implements AgentTerminal, Disposable {
   }
 
   async stop(graceMs: number): Promise<void> {
-    await this.tab?.pane.dispose(graceMs);
+    await this.tab?.stopProgram(graceMs);
   }
 
   isRunning(): boolean {

@@ -77,8 +77,9 @@ export class Tab {
     const subs = new DisposableStore();
     subs.add(
       pane.onExit((e: PaneExit) => {
-        // (A notice shown already stays: its "stopped" is the truer word.)
-        if (this.status !== 'stopped') this.status = 'exited';
+        // (A notice shown already stays: its "stopped" is the truer word. So does baton's own
+        // stop, for a switch or a relaunch: the user is not told the program exited.)
+        if (this.status !== 'stopped') this.status = this.stopping ? 'stopped' : 'exited';
         this.exit = e;
         this.changed();
       }),
@@ -94,6 +95,8 @@ export class Tab {
   }
 
   exit: PaneExit | undefined;
+  /** baton is ending the program on purpose (stopProgram, relaunch). */
+  private stopping = false;
 
   get agent(): string {
     return this.launch.agent;
@@ -172,7 +175,9 @@ export class Tab {
    */
   async relaunch(launch: TabLaunch, graceMs?: number): Promise<void> {
     const old = this.pane;
+    this.stopping = true;
     await old.dispose(graceMs);
+    this.stopping = false;
     this.launch = launch;
     this.title = launch.title ?? basename(launch.command);
     this.programTitle = '';
@@ -181,6 +186,12 @@ export class Tab {
     this.notice = undefined;
     this.pane = this.start(launch);
     this.changed();
+  }
+
+  /** Ends the program on purpose (a switch, a reset; a launch follows): the tab says stopped, not exited. */
+  async stopProgram(graceMs?: number): Promise<void> {
+    this.stopping = true;
+    await this.pane.dispose(graceMs);
   }
 
   async dispose(graceMs?: number): Promise<void> {

@@ -50,14 +50,36 @@ s('relaunch ends the old program before the new one starts, in the same tab', as
   const t = new Tab(shell('sleep 300'), { cols: 40, rows: 5, baseEnv });
   const oldPid = t.pane.pid;
   const oldPane = t.pane;
+  const seen: string[] = [];
+  t.onChange(() => seen.push(t.status));
   await t.relaunch({ ...shell('echo second; sleep 30'), agent: 'other', model: 'm1' }, 300);
   try {
+    assert.not.ok(seen.includes('exited'), `never said exited on the way: ${seen.join(' ')}`);
     assert.not.ok(alive(oldPid));
     assert.is.not(t.pane, oldPane);
     assert.is(t.agent, 'other');
     assert.is(t.model, 'm1');
     assert.is(t.status, 'running');
     await until(() => t.pane.rowText(0) === 'second', 'new program output');
+  } finally {
+    await t.dispose();
+  }
+});
+
+s("baton's own stop (a switch's) says stopped, never exited: the app tells the user only of an exit", async () => {
+  const t = new Tab(shell('sleep 300'), { cols: 40, rows: 5, baseEnv });
+  const seen: string[] = [];
+  t.onChange(() => seen.push(t.status));
+  const pid = t.pane.pid;
+  try {
+    await t.stopProgram(300);
+    assert.not.ok(alive(pid));
+    await until(() => t.status === 'stopped', 'stopped');
+    assert.not.ok(seen.includes('exited'), seen.join(' '));
+    assert.not.ok(t.busy());
+    await t.relaunch(shell('echo again; sleep 30'), 300);
+    assert.is(t.status, 'running');
+    await until(() => t.pane.rowText(0) === 'again', 'the next program');
   } finally {
     await t.dispose();
   }
