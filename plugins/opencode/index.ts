@@ -3,7 +3,8 @@
 // (headless.ts; `opencode run` quotes a multi-word message), the TUI is launched
 // with its first message as `--prompt` (launch.ts), and transcripts come from
 // opencode's own SQLite session database (log-db.ts, log.ts,
-// ingest.ts). Accounts are separate XDG data + config dirs (home.ts).
+// ingest.ts). Accounts are separate XDG data + config dirs (home.ts). A local model
+// server is a provider given in its config variable (local.ts).
 // This module wires those together; it holds no state.
 
 import { acpModelList, type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
@@ -11,6 +12,7 @@ import { opencodeAcpDecl, runOpencodeTurn } from './headless.js';
 import { OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT } from './home.js';
 import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './ingest.js';
 import { opencodeLaunch } from './launch.js';
+import { opencodeLocalEndpoint } from './local.js';
 import { opencodeStatusFromScreen } from './screen.js';
 import { opencodeLogin, opencodeLoginStatus } from './login.js';
 
@@ -34,6 +36,7 @@ export const driver: DriverDefinition = {
   headless: runOpencodeTurn,
   readSession: readOpencodeSession,
   sessionLogPath: opencodeSessionLogPath,
+  localEndpoint: opencodeLocalEndpoint,
   // baton's view asks the user about every edit, command and fetch, as a headless turn without --yes would refuse them.
   acp: (opts) => opencodeAcpDecl({ ...opts, yes: false }).decl,
   // What opencode itself offers (its providers' models): its answer to ACP session/new, cached per build and account.

@@ -13,7 +13,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { BatonError, EXIT } from '../errors.js';
-import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type PermissionMode } from '../plugins/api.js';
+import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type LocalEndpointSpec, type PermissionMode } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
@@ -142,7 +142,7 @@ export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResul
   // The account the conversation ran under may have been removed since: refused, never made anew empty.
   if (plan.account) requireAccount(turn.env, name, plan.account);
   // A driver that cannot point at the recorded local server is refused before anything is written.
-  localRunSpec(driver, plan.local, plan.model);
+  localRunSpec(driver, plan.local, plan.model, turn.env);
   // The summary is recorded before the switch, so the brief planned again is made with it.
   if (turn.summary && (await summarizeBeforeSwitch(turn, deps, input, plan))) plan = await planHandoff(input);
 
@@ -170,7 +170,7 @@ interface TurnRun {
   account: string | undefined;
   /** The local model server the segment talks to, and what points the driver at it. */
   localRef: LocalEndpointRef | undefined;
-  local: { args: string[]; env: Record<string, string> } | undefined;
+  local: LocalEndpointSpec | undefined;
   /** How many entries there were before the turn: it committed the ones after. */
   before: number;
   /** The newest seq before the user's message: what a fallback's brief covers. */
@@ -234,7 +234,7 @@ async function recordTurn(turn: ChatTurn, deps: ChatDeps, plan: HandoffPlan, nam
     model: plan.model,
     account: plan.account,
     localRef: plan.local,
-    local: localRunSpec(plan.driver, plan.local, plan.model),
+    local: localRunSpec(plan.driver, plan.local, plan.model, turn.env),
     before,
     beforeMessageSeq,
     resume: plan.resume,
@@ -262,7 +262,7 @@ async function runDriver(run: TurnRun, prompt: string): Promise<HeadlessResult> 
         driver.headless!({
           cwd: run.deps.conversation.meta.data.cwd,
           prompt,
-          model: model === 'default' ? undefined : model,
+          model: run.local?.model ?? (model === 'default' ? undefined : model),
           ...(run.account ? { account: run.account } : {}),
           resume,
           ...(resume && run.fork ? { fork: true } : {}),

@@ -4,7 +4,7 @@
 // record with its segment (handoff-plan.ts; local-run.ts makes the args and env from it).
 // Never runs a turn or launches anything.
 
-import { DEFAULT_LOCAL_ENDPOINT, normalizeEndpoint, probeEndpoint } from '../plugins/local-endpoint.js';
+import { DEFAULT_LOCAL_ENDPOINT, listsModel, normalizeEndpoint, probeEndpoint } from '../plugins/local-endpoint.js';
 import { chooseLocalHarness, type LocalChoice } from '../plugins/local-family.js';
 import type { Registry } from '../plugins/registry.js';
 import type { LocalEndpointRef } from '../transcript/types.js';
@@ -36,7 +36,7 @@ export async function chooseLocal(registry: Registry, model: string, endpointArg
   const probe = await probeEndpoint(endpoint);
   // Not refused: servers load models on demand (LM Studio) or by aliases they do not list.
   const warning =
-    probe.models.length && !probe.models.includes(model)
+    probe.models.length && !listsModel(probe.models, model)
       ? `${endpoint} does not list the model "${model}" (it lists: ${probe.models.slice(0, 12).join(', ')})`
       : undefined;
   const installed = new Map<string, boolean>();

@@ -9,8 +9,11 @@ import type { HarnessDriver, LocalEndpointSpec } from '../plugins/api.js';
 import { LOCAL_APIS, type LocalApi } from '../plugins/local-family.js';
 import type { LocalEndpointRef } from '../transcript/types.js';
 
-/** The args and env that point `driver` at `local` for `model`; undefined when there is no local server. */
-export function localRunSpec(driver: HarnessDriver, local: LocalEndpointRef | undefined, model: string): LocalEndpointSpec | undefined {
+/**
+ * The args and env that point `driver` at `local` for `model` (and the model as the CLI is
+ * given it, where that differs); undefined when there is no local server. `env`: the user's.
+ */
+export function localRunSpec(driver: HarnessDriver, local: LocalEndpointRef | undefined, model: string, env: NodeJS.ProcessEnv): LocalEndpointSpec | undefined {
   if (!local) return undefined;
   if (!driver.localEndpoint) {
     throw new BatonError(
@@ -26,5 +29,5 @@ export function localRunSpec(driver: HarnessDriver, local: LocalEndpointRef | un
       `choose the local model again (baton chat --local MODEL); known APIs: ${LOCAL_APIS.join(', ')}`,
     );
   }
-  return driver.localEndpoint({ endpoint: local.endpoint, api: local.api as LocalApi, model });
+  return driver.localEndpoint({ endpoint: local.endpoint, api: local.api as LocalApi, model, env });
 }

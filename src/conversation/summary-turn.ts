@@ -91,13 +91,13 @@ function skip(deps: { conversation: OpenConversation; warn?: (text: string) => v
 function run(driver: HarnessDriver, own: HandoffPlan, prompt: string, turn: SummaryTurn, cwd: string, registry: Registry, onText: (chunk: string) => void) {
   let listening = true;
   // An outgoing local agent writes its summary against its own local server.
-  const local = localRunSpec(driver, own.local, own.model);
+  const local = localRunSpec(driver, own.local, own.model, turn.env);
   return guardTurn(
     (signal) =>
       driver.headless!({
         cwd,
         prompt,
-        model: own.model === 'default' ? undefined : own.model,
+        model: local?.model ?? (own.model === 'default' ? undefined : own.model),
         ...(own.account ? { account: own.account } : {}),
         resume: own.resume,
         ...(own.resume && own.fork ? { fork: true } : {}),

@@ -86,10 +86,10 @@ async function launch(
   const m = plan.model;
   // A segment on a local model server (asked for now, or remembered from its last segment
   // here) is launched pointed at it again: the driver's own args, and its variables on top.
-  const onLocal = localRunSpec(driver, plan.local, m);
+  const onLocal = localRunSpec(driver, plan.local, m, env);
   const launched = await driver.launch({
     cwd: conv.meta.data.cwd,
-    model: m === 'default' ? undefined : m,
+    model: onLocal?.model ?? (m === 'default' ? undefined : m),
     resume: plan.resume,
     ...(plan.fork ? { fork: true } : {}),
     ...(plan.account ? { account: plan.account } : {}),

@@ -51,7 +51,12 @@ export interface PendingBrief {
 export interface ArmedSwitch {
   agent: string;
   title: string;
-  model: string;
+  /**
+   * The model asked for; absent: the planner's rule (handoff-plan.ts modelFor: the one the
+   * agent ran here last, else its default), so an agent's plain entry in the switch picker
+   * goes back to its own model and, with it, to the local server it ran on (localFor).
+   */
+  model?: string;
   /** The account asked for (`default`: the CLI's own configuration); absent: the planner's rule (handoff-plan.ts accountFor). */
   account?: string;
   /** The local model server asked for (the picker's "Local model…"); absent: the planner's rule (handoff-plan.ts localFor). */

@@ -94,7 +94,7 @@ export class TabSession extends TabSessionDelivery {
     this.armedSwitch = {
       agent: d.name,
       title: `${d.title}${other}${onModel}`,
-      model: chosen,
+      ...(model ? { model } : {}),
       ...(account !== undefined ? { account } : {}),
       ...(local ? { local } : {}),
       ...(summary ? { summary } : {}),

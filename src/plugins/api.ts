@@ -47,11 +47,18 @@ export interface LocalEndpointOptions {
   endpoint: string;
   api: 'openai-chat' | 'openai-responses' | 'anthropic-messages';
   model: string;
+  /** The user's environment, for a setting baton adds to rather than replaces (opencode's OPENCODE_CONFIG_CONTENT). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface LocalEndpointSpec {
   args: string[];
   env: Record<string, string>;
+  /**
+   * The model as the CLI must be given it, when not the name the user gave (opencode:
+   * `<provider>/<model>`). The transcript keeps the user's name.
+   */
+  model?: string;
 }
 
 /** How long a request to a local model may take: local prompt processing of a large brief is slow. */

@@ -45,6 +45,15 @@ export function modelNames(body: unknown): string[] {
   return [...new Set(names.filter((n): n is string => n !== undefined))];
 }
 
+/**
+ * Whether a server listing `listed` serves `model`: by its name, or, without a tag, as
+ * `<model>:latest` (Ollama lists what `ollama pull qwen3-coder` fetched as
+ * `qwen3-coder:latest`, and serves it by either name).
+ */
+export function listsModel(listed: readonly string[], model: string): boolean {
+  return listed.includes(model) || (!model.includes(':') && listed.includes(`${model}:latest`));
+}
+
 /** Whether an HTTP status to an empty POST says the route exists. */
 export const routeExists = (status: number): boolean => status !== 404 && status !== 405 && status !== 501;
 

@@ -32,15 +32,16 @@ export class BatonInEnv {
   #fake?: FakeLlm;
   #menv?: MultiCliEnv;
 
-  /** timeoutS: baton chat's --timeout. */
+  /** timeoutS: baton chat's --timeout. pathOnly: only `names` on PATH (multi-cli-env.ts). */
   constructor(
     s: Test,
     names: readonly CliName[],
     readonly timeoutS: string,
+    opts: { pathOnly?: boolean } = {},
   ) {
     s.before.each(async () => {
       this.#fake = await startFakeLlm();
-      this.#menv = multiCliEnv({ fakeUrl: this.#fake.url, names });
+      this.#menv = multiCliEnv({ fakeUrl: this.#fake.url, names, ...(opts.pathOnly ? { pathOnly: true } : {}) });
     });
     s.after.each(async () => {
       await this.#menv?.cleanup();

@@ -7,9 +7,10 @@
 // with its HOME (a shell tool started in a cwd outside the dir still carries that HOME),
 // then removes the dir.
 // It must never touch the real home, install anything, or kill a process by name.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { allPids, endPids, environOf, processesUnder } from '../../src/proc/index.js';
-import { requireBin, scratchHome, setupCli, type CliEnv, type CliName } from './cli-env.js';
+import { CLI_BIN_DIR, requireBin, scratchHome, setupCli, type CliEnv, type CliName } from './cli-env.js';
 
 export interface MultiCliEnvOptions {
   /** The fake LLM's base URL, e.g. http://127.0.0.1:PORT (no /v1). */
@@ -22,6 +23,11 @@ export interface MultiCliEnvOptions {
   trust?: string[];
   /** Where the scratch dir is made (default: the OS temp dir). */
   root?: string;
+  /**
+   * PATH holds only the named CLIs (links in the scratch dir's bin/, in place of .cache/clis),
+   * so to baton the others are not installed. Default: every CLI in .cache/clis is on PATH.
+   */
+  pathOnly?: boolean;
 }
 
 export interface MultiCliEnv {
@@ -50,6 +56,12 @@ export function multiCliEnv(opts: MultiCliEnvOptions): MultiCliEnv {
   const { dir, home, cwd, env } = scratchHome('multi', opts);
   const owner: Record<string, CliName> = {};
   try {
+    if (opts.pathOnly) {
+      const only = join(dir, 'bin');
+      mkdirSync(only, { mode: 0o700 });
+      for (const name of names) symlinkSync(bins[name]!, join(only, name));
+      env.PATH = [only, ...env.PATH!.split(':').filter((p) => p !== CLI_BIN_DIR)].join(':');
+    }
     for (const name of names) {
       const own = setupCli(name, { home, cwd, fakeUrl: opts.fakeUrl, trust: opts.trust });
       for (const [k, v] of Object.entries(own)) {

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import type { CliName } from './cli-env.js';
-import { multiCliEnv, type MultiCliEnv } from './multi-cli-env.js';
+import { multiCliEnv, type MultiCliEnv, type MultiCliEnvOptions } from './multi-cli-env.js';
 import { TestTerminal } from './term.js';
 import { until, within } from './wait.js';
 import { builtBaton, endServers, serverEnv } from './baton-tui.js';
@@ -43,13 +43,18 @@ export function selectedClis<C extends string>(all: readonly C[]): C[] {
 
 /**
  * The fake LLM and a multiCliEnv of `names` against it, its work dir made a git repository
- * (gitInit's options; false: left a plain dir). What is started is ended again if a step fails.
+ * (gitInit's options; false: left a plain dir); `more.pathOnly`: only `names` on PATH. What is
+ * started is ended again if a step fails.
  */
-export async function startRealEnv(names: readonly CliName[], git: { commit?: boolean } | false = {}): Promise<{ fake: FakeLlm; menv: MultiCliEnv }> {
+export async function startRealEnv(
+  names: readonly CliName[],
+  git: { commit?: boolean } | false = {},
+  more: Pick<MultiCliEnvOptions, 'pathOnly'> = {},
+): Promise<{ fake: FakeLlm; menv: MultiCliEnv }> {
   const fake = await startFakeLlm();
   let menv: MultiCliEnv | undefined;
   try {
-    menv = multiCliEnv({ fakeUrl: fake.url, names });
+    menv = multiCliEnv({ fakeUrl: fake.url, names, ...more });
     if (git) gitInit(menv.cwd, git);
     return { fake, menv };
   } catch (err) {

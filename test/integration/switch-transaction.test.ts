@@ -43,9 +43,10 @@ const dropIn = (cli: string, tabSession = true) => `export default (kit) => ({
   capabilities: { resume: true, fork: true, tabSession: ${tabSession} },
   async detect() { return { installed: true, installHint: 'written by test/switch-transaction.test.ts' }; },
   launch(opts) {
-    const how = { resume: opts.resume ?? null, fork: !!opts.fork };
+    const how = { resume: opts.resume ?? null, fork: !!opts.fork, model: opts.model ?? null, args: opts.args ?? [] };
     return { command: process.execPath, args: [${JSON.stringify(cli)}, JSON.stringify(how)], env: { FORKY_LOG: opts.env.FORKY_LOG }, cwd: opts.cwd };
   },
+  localEndpoint: (o) => ({ args: ['--local-server', o.endpoint], env: {}, model: 'local/' + o.model }),
   statusFromScreen: (lines) => (lines.some((l) => l.includes('forky ready>')) ? 'idle' : undefined),
   async ingest(opts) {
     const tail = await kit.tailJsonl(opts.env.FORKY_LOG, { onRecord: (r) => { if (r.type !== 'launched') opts.onEvent(r); } });
@@ -222,6 +223,44 @@ s('a brief too long to paste goes as a 0600 file the pasted message points at; t
   assert.is(statSync(file!).mode & 0o777, 0o600);
   await session.stopAgent(1000);
   assert.not.ok(existsSync(file!), 'removed when the run ended');
+});
+
+s("an agent's plain entry in the switch picker takes it back to the model and local server it ran on here, in its own session", async () => {
+  const { env, log, src: conv } = await forkyWithOneTurn(true, 'hello MARK-L1');
+  writeFileSync(
+    join(home, 'plugins', 'forky2.mjs'),
+    dropIn(join(home, 'forky-cli.mjs'), true).replace("name: 'forky'", "name: 'forky2'").replace("title: 'Forky'", "title: 'Forky Two'"),
+  );
+  await registry!.dispose();
+  registry = await loadRegistry({ env, builtinDir: false, pluginDirs: [join(home, 'plugins')] });
+  // forky's turn ran on a local server, then forky2 took over.
+  const t = conv.transcript;
+  t.startSegment({ harness: 'forky', model: 'llama3.1', switchId: 'sw-2', local: { endpoint: 'http://127.0.0.1:9', api: 'openai-chat' } });
+  t.apply({ type: 'user_text', text: 'local MARK-L2' });
+  t.apply({ type: 'session', agentSession: 'LOCAL-1' });
+  t.apply({ type: 'agent_text', text: 'local answer' });
+  t.apply({ type: 'turn_end' });
+  t.confirmCursor('forky', 'LOCAL-1', t.lastSeq);
+  t.startSegment({ harness: 'forky2', model: 'default', switchId: 'sw-3' });
+  t.apply({ type: 'user_text', text: 'cloud MARK-L3' });
+  t.apply({ type: 'agent_text', text: 'cloud answer' });
+  t.apply({ type: 'turn_end' });
+  conv.sync();
+  session = tabOn(conv, env);
+  assert.is((await session.start('forky2')).kind, 'started');
+  await until(() => session!.snapshot().status === 'idle', 'forky2 ready');
+  assert.ok(session.arm('forky').armed);
+  assert.is(session.armed?.model, undefined, "no model asked for: the planner's own rule");
+  const r = await session.send('back MARK-L4');
+  assert.is(r.kind === 'switch' && r.outcome.kind, 'switched', r.kind === 'switch' ? r.outcome.message : '');
+  const launched = records(log).filter((x) => x.type === 'launched');
+  assert.equal(
+    { resume: launched.at(-1)!.resume, model: launched.at(-1)!.model, args: launched.at(-1)!.args },
+    { resume: 'LOCAL-1', model: 'local/llama3.1', args: ['--local-server', 'http://127.0.0.1:9'] },
+    'its own session, on its model as the driver names it, pointed at the server again',
+  );
+  const seg = conv.transcript.currentSegment!;
+  assert.equal([seg.harness, seg.model, seg.local?.endpoint], ['forky', 'llama3.1', 'http://127.0.0.1:9'], 'the transcript keeps the name the user gave');
 });
 
 s.run();

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BatonError, EXIT } from '../../src/errors.js';
-import { modelNames, normalizeEndpoint, routeExists } from '../../src/plugins/local-endpoint.js';
+import { listsModel, modelNames, normalizeEndpoint, routeExists } from '../../src/plugins/local-endpoint.js';
 import { chooseLocalHarness, overlayLocalRules, readLocalRules, type LocalApi } from '../../src/plugins/local-family.js';
 
 const bundled = readLocalRules(JSON.parse(readFileSync(new URL('../../config/harness-registry.json', import.meta.url), 'utf8')));
@@ -98,6 +98,10 @@ test('endpoint probe: model lists of OpenAI and Ollama shapes, route statuses, U
   assert.equal(modelNames({ data: [{ id: 'qwen3-coder' }, { id: 'gpt-oss:20b' }] }), ['qwen3-coder', 'gpt-oss:20b']);
   assert.equal(modelNames({ models: [{ name: 'llama3.1:8b', model: 'llama3.1:8b' }] }), ['llama3.1:8b']);
   assert.equal(modelNames('nope'), []);
+  // What `ollama pull qwen3-coder` fetched, Ollama lists as qwen3-coder:latest and serves by either name.
+  assert.ok(listsModel(['qwen3-coder:latest'], 'qwen3-coder') && listsModel(['qwen3-coder:latest'], 'qwen3-coder:latest'));
+  assert.not.ok(listsModel(['qwen3-coder:30b'], 'qwen3-coder'), 'another tag is not the model');
+  assert.not.ok(listsModel(['qwen3-coder:latest'], 'qwen3-coder:30b'));
   assert.ok(routeExists(400) && routeExists(422) && routeExists(200));
   assert.not.ok(routeExists(404) || routeExists(405));
   assert.is(normalizeEndpoint('http://127.0.0.1:1234/v1/'), 'http://127.0.0.1:1234');
