@@ -2,6 +2,8 @@
 // logs, the headless processes' stdout, opencode's tables), one function per file, and the
 // shape of the events they give: their types in order, each with its fields' names and the
 // kinds of their values, which is what a CLI release that changes its log format changes.
+// The same for the ACP sessions captured for baton's view (test/fixtures/acp-view): the
+// blocks the view's model makes of them (viewShapes).
 // test/real/fixtures-current.test.ts compares the committed files with fresh captures
 // through these; the unit tests of each parser check the committed files' contents.
 // It must never write into test/fixtures.
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
 import { jsonObjectLine } from '../../src/plugins/json-lines.js';
+import { ViewModel, type ViewRecord } from '../../src/tui/acp-view-model.js';
 import { ClaudeLogParser } from '../../plugins/claude/log.js';
 import { CodexExecMapper } from '../../plugins/codex/headless-events.js';
 import { CodexLogParser } from '../../plugins/codex/log.js';
@@ -144,3 +147,13 @@ export function shapeOf(v: unknown): unknown {
 
 /** The events' types in order, each event's shape beside its type. */
 export const shapes = (events: TranscriptEvent[]) => events.map((e) => `${e.type} ${JSON.stringify(shapeOf(e))}`);
+
+/**
+ * What baton's view makes of a captured ACP session (a test/fixtures/acp-view file): its
+ * blocks in order (streamed text already joined into one), each with its shape.
+ */
+export function viewShapes(text: string): string[] {
+  const m = new ViewModel();
+  for (const r of JSON.parse(text) as ViewRecord[]) m.apply(r);
+  return m.blocks.map((b) => `${b.k} ${JSON.stringify(shapeOf(b))}`);
+}

@@ -1,5 +1,6 @@
 // baton's ACP view drawn from update sequences captured from real agents (opencode 1.18,
-// Gemini CLI 0.61 and Qwen Code 0.15 over ACP against the fake LLM: test/fixtures/acp-view, capture.ts there) and
+// Gemini CLI 0.61, Qwen Code 0.15 and claude-code-acp 0.16 over ACP against the fake LLM:
+// test/fixtures/acp-view, capture.ts there) and
 // from hand-made ones for what the fake LLM cannot make an agent send (plans, reasoning,
 // usage, kind `other`, control sequences): the cards by kind, approvals, markdown.
 import { readFileSync } from 'node:fs';
@@ -110,6 +111,23 @@ s("Qwen Code: a shell call it runs without asking (its own allow-list) is a Run 
   assert.match(out, '20243 in · 81 out', "the turn's usage summed from its two model calls' _meta");
   assert.match(text(modelOf(fixture('qwen-write-allowed'))), 'allowed once');
   assert.match(text(modelOf(fixture('qwen-write-rejected'))), 'rejected');
+});
+
+s("claude-code-acp: a write asks with its diff; the shell call's output is drawn from baton's terminal it ran in; a rejected write fails", () => {
+  const write = fixture('claude-code-acp-write-allowed');
+  const asking = text(modelOf(until(write, 'decision')));
+  assert.match(asking, 'Edit $SCRATCH/work/hello.txt');
+  assert.match(asking, '+hello from the agent');
+  assert.match(asking, ' y  Allow');
+  assert.match(text(modelOf(write)), '✓ Edit');
+  assert.match(text(modelOf(write)), 'allowed once');
+  const shell = modelOf(fixture('claude-code-acp-shell'));
+  const out = shell.blocks.flatMap((b) => drawBlock(b, { width: 80, terminalOutput: () => 'one\ntwo\n' })).map(lineText);
+  assert.ok(out.includes('✓ Run echo one; echo two'), 'the command from its input, not the title in backticks');
+  assert.ok(out.includes('  │ two'), out.join('\n'));
+  const rejected = text(modelOf(fixture('claude-code-acp-write-rejected')));
+  assert.match(rejected, '✗ Edit $SCRATCH/work/nope.txt');
+  assert.match(rejected, 'rejected');
 });
 
 s('plain text turns: markdown-free text as written; a notice-only model draws nothing but notices', () => {
@@ -224,7 +242,8 @@ s('a turn that ends with its card unanswered (the program ended, the agent died)
 });
 
 s('every line fits the width it was drawn for', () => {
-  for (const name of ['opencode-write-allowed', 'opencode-shell', 'gemini-write-allowed', 'gemini-shell', 'qwen-write-allowed', 'qwen-shell']) {
+  const names = ['opencode', 'gemini', 'qwen', 'claude-code-acp'].flatMap((a) => [`${a}-write-allowed`, `${a}-write-rejected`, `${a}-shell`, `${a}-text`]);
+  for (const name of names) {
     for (const width of [20, 33, 80]) {
       for (const l of lines(modelOf(fixture(name)), width)) assert.ok(lineText(l).length <= width, `${name} @${width}: ${lineText(l)}`);
     }
