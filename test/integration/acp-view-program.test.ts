@@ -2,7 +2,9 @@
 // the agent is still starting is sent once its session is open, exactly once, and recorded in
 // the view's log; before, that Enter was dropped and the text stayed in the input line. A
 // card is drawn at once, not at the next frame slot (before, a frame drawn just before it, the
-// Enter's or a thought's, held it back up to 16 ms).
+// Enter's or a thought's, held it back up to 16 ms). A view reopened where its agent cannot
+// continue the session (no loadSession, or the load refused) says so, in the view and its
+// log, and its next turn runs in a new session.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +25,12 @@ s.after(async () => {
   await program?.dispose();
   rmSync(dir, { recursive: true, force: true });
 });
+
+const lines = (logPath: string) =>
+  readFileSync(logPath, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { acp?: string; via?: string; rec?: { t: string; text?: string } });
 
 const records = (logPath: string) =>
   readFileSync(logPath, 'utf8')
@@ -83,6 +91,68 @@ s('a card is drawn at once, even when a frame was drawn just before it', async (
   });
   program.feed('n');
   await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the turn over', 20_000);
+});
+
+/** One run of a view on `logPath` until its turn for `message` is over; the view's screen. */
+async function viewRun(logPath: string, agentEnv: Record<string, string>, message: string): Promise<string> {
+  await program?.dispose();
+  let screen = '';
+  program = new AcpViewProgram({
+    decl: fixtureDecl() as unknown as AcpAgentDecl,
+    cwd: dir,
+    env: { ...process.env, ...agentEnv },
+    viewId: 'v-reopen',
+    logPath,
+    out: { write: (b) => void (screen += b), cols: () => 100, rows: () => 24 },
+  });
+  await program.start();
+  const ends = records(logPath).filter((r) => r.t === 'turn_end').length;
+  program.feed(`${message}\r`);
+  await until(() => records(logPath).filter((r) => r.t === 'turn_end').length > ends, `the turn for ${message}`, 20_000);
+  await until(() => screen.includes(`echo: ${message}`), 'the reply drawn', 5_000);
+  return screen;
+}
+
+s('reopened where the agent cannot continue its session: the view says so, and the next turn runs in a new session', async () => {
+  const logPath = join(dir, 'reopen.jsonl');
+  const home = { ACP_FIXTURE_HOME: join(dir, 'reopen-home') };
+  await viewRun(logPath, home, 'first one');
+  const first = lines(logPath).find((l) => l.acp)!;
+  assert.is(first.via, 'new');
+
+  // The same agent reopened: it loads its session and remembers.
+  const loaded = await viewRun(logPath, home, 'second one');
+  const reopened = lines(logPath)
+    .filter((l) => l.acp)
+    .at(-1)!;
+  assert.equal([reopened.acp, reopened.via], [first.acp, 'load']);
+  assert.match(loaded, 'echo: second one (previous: first one)');
+
+  // An agent that offers no way to continue a session.
+  const cannot = await viewRun(logPath, { ...home, ACP_FIXTURE_NO_LOAD: '1' }, 'third one');
+  const notices = () =>
+    records(logPath)
+      .filter((r) => r.t === 'notice')
+      .map((r) => r.text);
+  assert.ok(notices().includes('ACP fixture agent cannot continue a session over ACP; started a new one'), notices().join('\n'));
+  const third = lines(logPath)
+    .filter((l) => l.acp)
+    .at(-1)!;
+  assert.is(third.via, 'new');
+  assert.is.not(third.acp, first.acp);
+  assert.match(cannot, 'cannot continue a session over ACP');
+  assert.not.match(cannot, 'echo: third one (previous:', 'a new session: the agent has no earlier turn');
+
+  // An agent that offers load but no longer has the session: its refusal, with the agent's details.
+  await viewRun(logPath, { ACP_FIXTURE_HOME: join(dir, 'another-home') }, 'fourth one');
+  const refused = notices().find((n) => n?.includes(`could not continue session ${third.acp}`));
+  assert.match(refused ?? '', /\(Resource not found.*\); started a new one$/, notices().join('\n'));
+  assert.is(
+    lines(logPath)
+      .filter((l) => l.acp)
+      .at(-1)!.via,
+    'new',
+  );
 });
 
 s.run();
