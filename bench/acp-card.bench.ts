@@ -16,16 +16,13 @@
 import * as pty from 'node-pty';
 import headless from '@xterm/headless';
 import type { Terminal } from '@xterm/headless';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { endPids, readStat, signalGroup } from '../src/proc/index.js';
+import { readStat } from '../src/proc/index.js';
 import { writeFixtureDropIn } from '../test/helpers/acp-fixture.js';
+import { buildBaton, endClientAndServer, scratchEnv, serverPid } from './bench-env.js';
 
 const { Terminal: TerminalCtor } = headless as unknown as { Terminal: typeof Terminal };
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Rounds of each kind (mid-turn, turn's start) per condition, in BLOCKS blocks, after WARMUP quiet rounds not counted. */
 const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 30);
 const BLOCKS = 3;
@@ -35,31 +32,16 @@ const TARGET_MS = 16;
 const MID_TURN_MS = 300;
 const COLS = 120;
 const ROWS = 40;
-const tmp = mkdtempSync(join(tmpdir(), 'baton-bench-card-'));
+const { tmp, env } = scratchEnv('baton-bench-card-');
 const work = join(tmp, 'work');
 const stamps = join(tmp, 'stamps');
 const floodFlag = join(tmp, 'flood');
 /** A line per `seq 1 200000` the flood finished. */
 const floodCount = join(tmp, 'floods');
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: tmp,
-  XDG_CONFIG_HOME: join(tmp, 'config'),
-  XDG_STATE_HOME: join(tmp, 'state'),
-  XDG_DATA_HOME: join(tmp, 'data'),
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  SHELL: '/bin/sh',
-  PS1: '$ ',
-  // baton's server socket in a directory of the bench's own (0700, as baton requires).
-  XDG_RUNTIME_DIR: join(tmp, 'run'),
-};
 mkdirSync(work);
-mkdirSync(env.XDG_RUNTIME_DIR!, { mode: 0o700 });
 writeFixtureDropIn(join(env.XDG_CONFIG_HOME!, 'baton', 'plugins'), { env: { ACP_FIXTURE_HOME: join(tmp, 'agent'), ACP_FIXTURE_STAMPS: stamps } });
 
-// Measure the built baton (what users run), not the tsx loader: build first, as `npm test` does.
-spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'ignore' });
+const CLI_BUILT = buildBaton();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -69,7 +51,7 @@ class Screen {
   private readonly term = new TerminalCtor({ cols: COLS, rows: ROWS, scrollback: 0, allowProposedApi: true });
   private watches: { text: string; resolve: (arrived: bigint) => void }[] = [];
   constructor() {
-    this.p = pty.spawn(process.execPath, [join(ROOT, 'dist/src/cli.js'), work], { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: work, env });
+    this.p = pty.spawn(process.execPath, [CLI_BUILT, work], { name: 'xterm-256color', cols: COLS, rows: ROWS, cwd: work, env });
     this.p.onData((d) => {
       const arrived = process.hrtime.bigint();
       this.term.write(d, () => this.check(arrived));
@@ -112,13 +94,6 @@ class Screen {
   }
   write(s: string): void {
     this.p.write(s);
-  }
-  async kill(): Promise<void> {
-    const done = new Promise<void>((r) => this.p.onExit(() => r()));
-    signalGroup(this.p.pid, 'SIGTERM');
-    const t = setTimeout(() => signalGroup(this.p.pid, 'SIGKILL'), 3000);
-    await done;
-    clearTimeout(t);
   }
 }
 
@@ -190,15 +165,6 @@ function cpuTicks(pid: number | undefined): number {
   return st ? st.utime + st.stime : 0;
 }
 
-/** The pid of the bench's baton server (from its lock file). */
-function serverPid(): number | undefined {
-  try {
-    return Number(readFileSync(join(env.XDG_RUNTIME_DIR!, 'baton', 'default.lock'), 'utf8').trim());
-  } catch {
-    return undefined;
-  }
-}
-
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 const fmt = (xs: number[]) => `p50 ${pct(xs, 0.5).toFixed(1)} ms  p95 ${pct(xs, 0.95).toFixed(1)} ms  max ${Math.max(...xs).toFixed(1)} ms`;
 
@@ -214,7 +180,7 @@ async function main(s: Screen): Promise<void> {
   await pick(s, 'ACP fixture agent (baton view)');
   await s.until(ready, 'the view ready', 60_000);
   for (let i = 0; i < WARMUP; i++) await round(s, `warm${i}`, i % 2 === 1);
-  const server = serverPid();
+  const server = serverPid(env.XDG_RUNTIME_DIR!);
   const conds = ['quiet', 'flood'] as const;
   const cell = () => ({ card: [] as number[], approval: [] as number[] });
   const results = { quiet: { mid: cell(), start: cell(), ticks: 0, ms: 0, lines: 0 }, flood: { mid: cell(), start: cell(), ticks: 0, ms: 0, lines: 0 } };
@@ -267,9 +233,7 @@ try {
   await main(s);
 } finally {
   if (existsSync(floodFlag)) unlinkSync(floodFlag);
-  const server = serverPid();
-  await s.kill();
-  if (server) await endPids(() => (readStat(server) ? [server] : []), { graceMs: 3000 });
+  await endClientAndServer(s.p, env.XDG_RUNTIME_DIR!);
   rmSync(tmp, { recursive: true, force: true });
 }
 process.exit(0);

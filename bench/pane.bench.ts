@@ -16,39 +16,20 @@
 // sockets of their own.
 
 import * as pty from 'node-pty';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { endPids, readStat, residentKb, signalGroup } from '../src/proc/index.js';
+import { readStat, residentKb } from '../src/proc/index.js';
+import { buildBaton, endClientAndServer, endPty, endServer, ROOT, scratchEnv, serverPid } from './bench-env.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const N = Number(process.env.BATON_BENCH_SEQ ?? 1_000_000);
 const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 3);
 const SAMPLES = Number(process.env.BATON_BENCH_SAMPLES ?? 60);
 const COLS = 100;
 const ROWS = 30;
-const tmp = mkdtempSync(join(tmpdir(), 'baton-bench-'));
+const { tmp, env } = scratchEnv('baton-bench-');
 const SOCK = `baton-bench-${process.pid}`;
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: tmp,
-  XDG_CONFIG_HOME: join(tmp, 'config'),
-  XDG_STATE_HOME: join(tmp, 'state'),
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  SHELL: '/bin/sh',
-  PS1: '$ ',
-  // baton's server socket in a directory of the bench's own (0700, as baton requires).
-  XDG_RUNTIME_DIR: join(tmp, 'run'),
-};
-mkdirSync(env.XDG_CONFIG_HOME!, { recursive: true });
-mkdirSync(env.XDG_RUNTIME_DIR!, { recursive: true, mode: 0o700 });
-
-// Measure the built baton (what users run), not the tsx loader: build first, as `npm test` does.
-spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: ROOT, stdio: 'ignore' });
-const CLI_BUILT = join(ROOT, 'dist/src/cli.js');
+const CLI_BUILT = buildBaton();
 const BATON_ARGV = [process.execPath, CLI_BUILT];
 const ONLY = process.env.BATON_BENCH_ONLY ? new Set(process.env.BATON_BENCH_ONLY.split(',')) : undefined;
 const part = (name: string) => !ONLY || ONLY.has(name);
@@ -84,35 +65,23 @@ class Client {
   write(s: string): void {
     this.p.write(s);
   }
-  async kill(): Promise<void> {
-    const done = new Promise<void>((r) => this.p.onExit(() => r()));
-    signalGroup(this.p.pid, 'SIGTERM');
-    const t = setTimeout(() => signalGroup(this.p.pid, 'SIGKILL'), 3000);
-    await done;
-    clearTimeout(t);
+  kill(): Promise<void> {
+    return endPty(this.p);
   }
 }
 
-/** The pid of the bench's baton server (from its lock file), once it runs. */
-function batonServerPid(): number | undefined {
-  try {
-    const pid = Number(readFileSync(join(env.XDG_RUNTIME_DIR!, 'baton', 'default.lock'), 'utf8').trim());
-    return pid > 1 && readStat(pid) ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** The pid of the bench's baton server, once it runs. */
+const batonServerPid = () => serverPid(env.XDG_RUNTIME_DIR!);
 
 /** Ends the client and the baton server with every tab in it. */
-async function endBaton(c: Client): Promise<void> {
-  const server = batonServerPid();
-  await c.kill();
-  if (server) await endPids(() => (readStat(server) ? [server] : []), { graceMs: 3000 });
-}
+const endBaton = (c: Client) => endClientAndServer(c.p, env.XDG_RUNTIME_DIR!);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+
+/** Output with blessed's cursor-forward moves (how it skips unchanged cells) read as spaces. */
+const spaced = (o: string) => o.replace(/\x1b\[\d*C/g, ' ');
 
 /** The plain shell is the picker's last entry, after whatever agents are installed: G (its vi keys), then Enter. */
 function pickShell(c: Client): void {
@@ -123,7 +92,7 @@ function pickShell(c: Client): void {
 async function startBaton(): Promise<{ c: Client; firstFrameMs: number }> {
   const t0 = performance.now();
   const c = new Client([...BATON_ARGV, tmp]);
-  await c.waitFor((o) => o.includes('Plain shell'), 'the picker');
+  await c.waitFor((o) => spaced(o).includes('Plain shell'), 'the picker');
   const firstFrameMs = performance.now() - t0;
   c.out = '';
   pickShell(c);
@@ -131,21 +100,22 @@ async function startBaton(): Promise<{ c: Client; firstFrameMs: number }> {
   return { c, firstFrameMs };
 }
 
-/** Output with blessed's cursor-forward moves (how it skips unchanged cells) read as spaces. */
-const spaced = (o: string) => o.replace(/\x1b\[\d*C/g, ' ');
-
-/** The first entry of the new-tab picker (tab 1 when `first`), and the marker its program draws. */
-async function batonNewTab(c: Client, n: number, marker = '$', first = false): Promise<void> {
+/**
+ * Tab `n` (tab 1 when `first`) from the new-tab picker: a plain shell, else the picker's first
+ * entry (the one installed agent; the agents baton could install come after it), and the marker its program draws.
+ */
+async function batonNewTab(c: Client, n: number, marker = '$', first = false, agent = false): Promise<void> {
   c.out = '';
   if (!first) c.write('\x02c');
   await c.waitFor((o) => spaced(o).includes('Plain shell'), 'the picker');
   c.out = '';
-  c.write('\r');
+  if (agent) c.write('\r');
+  else pickShell(c);
   await c.waitFor((o) => spaced(o).includes(marker), `${marker} in tab ${n}`);
 }
 
 // An agent CLI between turns, and its drop-in driver (the TUI lists it first in the picker:
-// no real CLI is on the bench's PATH, and the plain shell comes last).
+// no real CLI is on the bench's PATH, so it is the one installed agent; the plain shell comes last).
 const IDLE_CLI = `process.stdout.write('idle-cli ready\\n> ');
 process.stdin.resume();
 `;
@@ -177,7 +147,7 @@ async function idleAgentTabs(): Promise<number[]> {
   mkdirSync(work, { recursive: true });
   const c = new Client([process.execPath, CLI_BUILT, 'open', work], { IDLE_CLI_LOG: log });
   try {
-    for (let n = 1; n <= 8; n++) await batonNewTab(c, n, 'idle-cli ready', n === 1);
+    for (let n = 1; n <= 8; n++) await batonNewTab(c, n, 'idle-cli ready', n === 1, true);
     // Each tab reads idle once its screen has been quiet a moment; let that and start-up settle.
     await sleep(3000);
     return await idleCpu(batonPids(c));
@@ -407,6 +377,8 @@ async function tmuxWithWindows(n: number): Promise<Client> {
 try {
   await main();
 } finally {
+  // A part that failed left its baton server (and every tab's program) running.
+  await endServer(env.XDG_RUNTIME_DIR!);
   if (tmuxServerPid) {
     try {
       process.kill(tmuxServerPid, 'SIGKILL');
