@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestTerminal } from '../test/helpers/term.js';
+import { pickEntry } from '../test/helpers/baton-tui.js';
 import type { IBufferCell } from '../src/tui/xterm.js';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
@@ -146,8 +147,8 @@ async function main(): Promise<void> {
   const batonSide: Side = { t: new TestTerminal([process.execPath, built, 'open', tmp], { cols: COLS, rows: ROWS + 3, env: batonEnv, cwd: CHECKOUT }), top: 1 };
   const sides = [tmuxSide, batonSide];
   try {
-    await batonSide.t.waitFor('Plain shell', 30_000);
-    batonSide.t.press('Enter');
+    // The plain shell by name: the agents baton could install come before it.
+    await pickEntry(batonSide.t, 'Plain shell', 30_000);
     await batonSide.t.waitFor(/^\$$/m, 30_000);
     batonSide.t.type('exec vttest\r');
     await batonSide.t.waitFor(MAIN, 30_000);
