@@ -6,7 +6,8 @@
 //   switched / started    done
 // The handoff entry carries the switch id; retrying the same armed switch reuses it, so one
 // message is delivered, never two. A switch armed with a summary first has the outgoing agent
-// write it (tab-summary-turn.ts) before it is stopped, once per armed switch. Also the shared launch path for a tab's first agent,
+// write it (tab-summary-turn.ts) before it is stopped, once per armed switch. Another model of
+// the running agent is changed in its running session where the driver can (model-in-place.ts). Also the shared launch path for a tab's first agent,
 // which honours a native fork's cursor: the CLI is launched with resume + fork, and once its
 // log names the new session, that session becomes the conversation's own.
 
@@ -17,6 +18,7 @@ import type { HarnessDriver, Ingestor, LaunchSpec, PermissionMode } from '../plu
 import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
 import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
 import { localRunSpec } from './local-run.js';
+import { changeModelInPlace } from './model-in-place.js';
 import type { TabSessionDelivery } from './tab-session-delivery.js';
 import { summarizeInTab } from './tab-summary-turn.js';
 import type { ArmedSwitch, SwitchOutcome } from './tab-session-state.js';
@@ -215,6 +217,9 @@ export async function runSwitch(
   const found = await registry.detect(armed.agent);
   if (!found.installed) return { kind: 'not-sent', message: `${driver.title} is not installed (${found.installHint}). Nothing was sent.`, draft: message };
   armed.switchId ??= randomUUID();
+  // Another model of the running agent, in its running session where it can (baton's ACP view).
+  const inPlace = await changeModelInPlace(session, armed as ArmedSwitch & { switchId: string }, message, author);
+  if (inPlace) return inPlace;
   // Asked for (the switch dialog's `s`): the outgoing agent's summary, one turn in its pane
   // while it still runs; the message waits for the new agent.
   const summarized = await summarizeInTab(session, armed);

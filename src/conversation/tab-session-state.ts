@@ -248,6 +248,12 @@ export abstract class TabSessionState {
     this.unboundReason = undefined;
   }
 
+  /** The running agent now runs `model`, changed in its running session (model-in-place.ts). */
+  modelChanged(model: string): void {
+    this.runningModel = model;
+    this.changed();
+  }
+
   /**
    * The switch transaction's end: `done` the armed switch is carried out (disarmed), else
    * it stays armed to retry with the same id; `unresolved` delivery was never confirmed.

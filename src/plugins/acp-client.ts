@@ -137,6 +137,16 @@ export class AcpClient {
     await this.conn.agent.request('session/set_mode', { sessionId, modeId });
   }
 
+  /** session/set_config_option with a select value (the model option); the agent answers with its options as they now are. */
+  async setConfigOption(sessionId: string, configId: string, value: string): Promise<unknown> {
+    return this.conn.agent.request('session/set_config_option', { sessionId, configId, value });
+  }
+
+  /** session/set_model: unstable in ACP and not in the SDK's method list, so sent by name (Gemini CLI, claude-code-acp answer it). */
+  async setModel(sessionId: string, modelId: string): Promise<void> {
+    await this.conn.agent.request<unknown, { sessionId: string; modelId: string }>('session/set_model', { sessionId, modelId });
+  }
+
   prompt(sessionId: string, text: string): Promise<PromptResponse> {
     return this.conn.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text }] });
   }

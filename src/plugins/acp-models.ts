@@ -59,3 +59,34 @@ export async function acpModels(decl: AcpAgentDecl, opts: ModelListOptions): Pro
 export async function acpModelList(decl: AcpAgentDecl, opts: ModelListOptions): Promise<ModelList> {
   return (await acpModels(decl, opts)) ?? { models: [], source: 'acp', note: `${decl.title ?? decl.name} could not be asked (ACP session/new)` };
 }
+
+/**
+ * How a model is changed in a running session, from the session/new (or load) answer: the
+ * config option of category `model` (session/set_config_option), else the older `models`
+ * field (session/set_model); undefined when the agent advertises neither.
+ */
+export type ModelControl = { via: 'config'; configId: string; ids: string[]; current?: string } | { via: 'set_model'; ids: string[]; current?: string };
+
+export function modelControl(response: unknown): ModelControl | undefined {
+  const r = response as Loose;
+  const options = Array.isArray(r?.configOptions) ? (r.configOptions as Loose[]) : [];
+  const option = options.find((o) => o?.type === 'select' && (o.category === 'model' || o.id === 'model'));
+  const found = modelsFromSession(response);
+  if (option && text(option.id)) {
+    const opt = modelsFromSession({ configOptions: [option] });
+    return { via: 'config', configId: option.id as string, ids: (opt?.models ?? []).map((m) => m.id), ...(opt?.current ? { current: opt.current } : {}) };
+  }
+  if (found && r?.models) return { via: 'set_model', ids: found.models.map((m) => m.id), ...(found.current ? { current: found.current } : {}) };
+  return undefined;
+}
+
+/** A model id as `--model` takes it: Qwen Code's ACP ids carry a runtime prefix and the auth type (`$runtime|openai|m(openai)`). */
+export function bareModelName(id: string): string {
+  const last = id.split('|').pop() ?? id;
+  return last.replace(/\([^()]*\)$/, '') || id;
+}
+
+/** The agent's own id for the model `wanted` (its id, or the bare name baton lists); `wanted` itself when the agent lists none such. */
+export function agentModelId(ids: readonly string[], wanted: string): string {
+  return ids.find((id) => id === wanted) ?? ids.find((id) => bareModelName(id) === wanted) ?? wanted;
+}

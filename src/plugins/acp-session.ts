@@ -22,6 +22,7 @@ import type {
   SessionUpdate,
 } from './acp-client.js';
 import { AcpEventMapper } from './acp-events.js';
+import { agentModelId, type ModelControl, modelControl } from './acp-models.js';
 import { loginHintFrom } from './acp-harness.js';
 import { BATON_VERSION } from './acp-probe.js';
 import { findExecutable } from './find-executable.js';
@@ -77,6 +78,8 @@ export class AcpSession {
   resumed = false;
   opened: SessionOpening = 'new';
   init: InitializeResponse | undefined;
+  /** How the model is changed in this session, as the agent advertised it (session/new or session/load), if at all. */
+  models: ModelControl | undefined;
   /** The modes the agent advertised for this session (session/new or session/load), if any. */
   modes: SessionModeState | undefined;
   private mapper: AcpEventMapper | undefined;
@@ -142,6 +145,7 @@ export class AcpSession {
       try {
         const r = await (how === 'load' ? client.loadSession(opts.resume, opts.cwd) : client.resumeSession(opts.resume, opts.cwd));
         this.modes = r.modes ?? undefined;
+        this.models = modelControl(r);
         this.resumed = true;
         this.opened = how;
         this.replaying = how === 'load';
@@ -155,6 +159,7 @@ export class AcpSession {
       const r = await client.newSession(opts.cwd);
       this.sessionId = r.sessionId;
       this.modes = r.modes ?? undefined;
+      this.models = modelControl(r);
     }
     // The load's replay (plain microtask chains) is done by the next macrotask.
     await new Promise((r) => setImmediate(r));
@@ -208,6 +213,21 @@ export class AcpSession {
   async setMode(modeId: string): Promise<void> {
     await this.client.setMode(this.sessionId, modeId);
     if (this.modes) this.modes = { ...this.modes, currentModeId: modeId };
+  }
+
+  /**
+   * Changes the model in this running session: session/set_config_option where the agent
+   * advertised a model option, else session/set_model. Rejects when the agent advertised
+   * neither or refuses. Resolves to the agent's own id of the model now running.
+   */
+  async setModel(model: string): Promise<string> {
+    const control = this.models;
+    if (!control) throw new Error(`${this.title} offers no model change in a running session`);
+    const id = agentModelId(control.ids, model);
+    if (control.via === 'config') await this.client.setConfigOption(this.sessionId, control.configId, id);
+    else await this.client.setModel(this.sessionId, id);
+    this.models = { ...control, current: id };
+    return id;
   }
 
   /** Permission requests the agent is waiting on. */

@@ -5,14 +5,48 @@
 // (acp-view-log.ts), which this driver's ingest follows like any CLI's session log. So the
 // tab, its delivery, status and switching are a CLI tab's, unchanged. The native session a
 // conversation records is the view's id; a headless turn (`baton chat`) runs the base
-// driver's own headless path in the agent session that view last held.
+// driver's own headless path in the agent session that view last held. A switch to another
+// model of the agent is made in the running session where it offers that (changeModelInTab:
+// the view is asked through its terminal and answers in its log).
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { packageRoot } from '../package-root.js';
-import type { AgentStatus, DriverDefinition, HarnessDriver, HeadlessTurn, LaunchOptions, LaunchSpecDefinition } from './api.js';
-import { ingestViewLog, isViewId, lastAgentSession, readViewLog, viewLogPath } from './acp-view-log.js';
+import type {
+  AgentStatus,
+  DriverDefinition,
+  HarnessDriver,
+  HeadlessTurn,
+  LaunchOptions,
+  LaunchSpecDefinition,
+  ModelChangeOptions,
+  ModelChangeResult,
+} from './api.js';
+import { ingestViewLog, isViewId, lastAgentSession, lastModels, modelRequest, readViewLog, viewLogPath } from './acp-view-log.js';
+
+/** How often the view's log is read for its answer to a model change. */
+const POLL_MS = 50;
+
+/**
+ * Asks the running view `opts.session` to change its model and waits for its answer in its
+ * log. A view whose session offers no model change (its log says so, or says nothing) is not asked.
+ */
+export async function changeViewModel(opts: ModelChangeOptions, title: string): Promise<ModelChangeResult> {
+  if (!isViewId(opts.session)) return { kind: 'unsupported', why: 'not a view' };
+  const path = viewLogPath(opts.env, opts.session);
+  const offered = lastModels(readViewLog(path));
+  if (!offered || offered.via === 'none') return { kind: 'unsupported', why: `${title} offers no model change in a running session` };
+  const nonce = randomUUID();
+  opts.write(modelRequest(nonce, opts.model));
+  const deadline = Date.now() + opts.timeoutMs;
+  while (Date.now() < deadline) {
+    const answer = readViewLog(path).find((l) => l.modelSet?.nonce === nonce)?.modelSet;
+    if (answer) return answer.ok ? { kind: 'changed' } : { kind: 'refused', why: answer.why ?? `${title} did not change its model` };
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  return { kind: 'refused', why: `${title} did not answer the model change` };
+}
 
 export const VIEW_SUFFIX = '-view';
 
@@ -60,6 +94,7 @@ export function acpViewDriver(base: HarnessDriver, pluginDirs: readonly string[]
     },
     ingest: ingestViewLog,
     statusFromScreen: viewStatusFromScreen,
+    changeModelInTab: (opts) => changeViewModel(opts, base.title),
   };
   if (base.headless) {
     const headless = base.headless.bind(base);
@@ -69,6 +104,8 @@ export function acpViewDriver(base: HarnessDriver, pluginDirs: readonly string[]
       return headless(resume ? { ...rest, resume } : rest);
     };
   }
+  // The view runs the same agent, so the same models (the pickers list them for a view tab in front only).
+  if (base.models) view.models = base.models.bind(base);
   if (base.testedVersions) view.testedVersions = base.testedVersions;
   if (base.defaultModel) view.defaultModel = base.defaultModel;
   return view;

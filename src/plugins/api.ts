@@ -450,4 +450,24 @@ export interface DriverParts {
    * Absent: baton offers only the configured or default model.
    */
   models?(opts: ModelListOptions): Promise<ModelList>;
+  /**
+   * Changes the model of the agent running in a tab in place, in its running session (baton's
+   * ACP view: session/set_config_option or session/set_model), for a switch to another model
+   * of the same agent. `write` types into the tab's program. `unsupported`: the running
+   * session offers no such change (the switch relaunches on the same session instead);
+   * `refused`: it offers one and the change failed. Absent: always a relaunch.
+   */
+  changeModelInTab?(opts: ModelChangeOptions): Promise<ModelChangeResult>;
 }
+
+export interface ModelChangeOptions {
+  /** The session the conversation records for the tab's run (a view's id). */
+  session: string;
+  model: string;
+  env: NodeJS.ProcessEnv;
+  write(data: string): void;
+  /** How long to wait for the program to answer. */
+  timeoutMs: number;
+}
+
+export type ModelChangeResult = { kind: 'changed' } | { kind: 'unsupported'; why: string } | { kind: 'refused'; why: string };

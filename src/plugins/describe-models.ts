@@ -5,6 +5,7 @@
 // name is still offered (first), since the CLI may take more than it lists. Each driver is
 // asked under a deadline, so one hanging CLI cannot hang the listing. Reads only.
 
+import { VIEW_SUFFIX } from './acp-view-driver.js';
 import type { HarnessDriver, ModelInfo, ModelList } from './api.js';
 import type { Registry } from './registry.js';
 
@@ -74,14 +75,17 @@ export async function modelsOf(registry: Registry, d: HarnessDriver, opts: Model
   return out;
 }
 
-/** Every driver's models (not installed: none, said so). */
+/** Every driver's models (not installed: none, said so); a baton view's are its agent's, listed once under the agent. */
 export async function describeModels(registry: Registry, opts: ModelsOptions): Promise<AgentModels[]> {
   return Promise.all(
-    registry.drivers().map(async (d): Promise<AgentModels> => {
-      const found = await registry.detect(d.name).catch(() => undefined);
-      if (!found?.installed) return { name: d.name, title: d.title, installed: false, models: [] };
-      return modelsOf(registry, d, opts);
-    }),
+    registry
+      .drivers()
+      .filter((d) => !d.name.endsWith(VIEW_SUFFIX))
+      .map(async (d): Promise<AgentModels> => {
+        const found = await registry.detect(d.name).catch(() => undefined);
+        if (!found?.installed) return { name: d.name, title: d.title, installed: false, models: [] };
+        return modelsOf(registry, d, opts);
+      }),
   );
 }
 

@@ -49,6 +49,7 @@ export const METHODS = [
   'acp',
   'loginStatus',
   'models',
+  'changeModelInTab',
 ] as const satisfies readonly (keyof DriverParts)[];
 
 /** The HarnessDriver for a definition that passed driverProblems(). */

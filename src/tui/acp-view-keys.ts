@@ -1,6 +1,8 @@
 // Keys as baton's ACP view reads them from its terminal (raw mode): text typed or pasted
 // (bracketed paste, which the view turns on, arrives whole even when split across reads),
-// Enter, Backspace, Esc, Ctrl-C, Ctrl-U, Shift-Tab (the mode key); other escape sequences (arrows, function keys) are
+// Enter, Backspace, Esc, Ctrl-C, Ctrl-U, Shift-Tab (the mode key); an APC string (ESC _ … ESC \,
+// which no key makes: baton's own requests, such as a model change, typed in by the view
+// driver) whole even when split; other escape sequences (arrows, function keys) are
 // recognised and dropped, never taken as text. Pure: bytes in, keys out.
 
 export type Key =
@@ -11,14 +13,19 @@ export type Key =
   | { k: 'escape' }
   | { k: 'interrupt' }
   | { k: 'clear' }
-  | { k: 'backtab' };
+  | { k: 'backtab' }
+  | { k: 'apc'; text: string };
 
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
+const APC_START = '\x1b_';
+const APC_END = '\x1b\\';
 
 export class KeyReader {
   /** A paste still arriving. */
   private paste: string | undefined;
+  /** An APC string still arriving. */
+  private apc: string | undefined;
 
   read(data: string): Key[] {
     const keys: Key[] = [];
@@ -29,6 +36,19 @@ export class KeyReader {
       text = '';
     };
     while (i < data.length) {
+      if (this.apc !== undefined) {
+        // The terminator may itself be split across reads: look for it in what came so far.
+        const held = this.apc + data.slice(i);
+        const end = held.indexOf(APC_END);
+        if (end < 0) {
+          this.apc = held;
+          return keys;
+        }
+        keys.push({ k: 'apc', text: held.slice(0, end) });
+        this.apc = undefined;
+        i = data.length - (held.length - end - APC_END.length);
+        continue;
+      }
       if (this.paste !== undefined) {
         const end = data.indexOf(PASTE_END, i);
         if (end < 0) {
@@ -45,6 +65,10 @@ export class KeyReader {
         flush();
         this.paste = '';
         i += PASTE_START.length;
+      } else if (data.startsWith(APC_START, i)) {
+        flush();
+        this.apc = '';
+        i += APC_START.length;
       } else if (ch === '\x1b') {
         flush();
         const seq = /^\x1b(\[[0-?]*[ -/]*[@-~]|O.|.)?/s.exec(data.slice(i))!;

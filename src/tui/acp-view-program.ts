@@ -12,7 +12,8 @@ import type { RequestPermissionRequest } from '../plugins/acp-client.js';
 import { autoAnswer, batonModeOf, changesSomething, modeLabel, nativeModeId, nextMode } from '../plugins/acp-modes.js';
 import { withPlanInstruction } from '../plugins/plan-mode.js';
 import { AcpSession, type PermissionAnswer, type SessionOpening } from '../plugins/acp-session.js';
-import { lastAgentSession, readViewLog, ViewLogWriter } from '../plugins/acp-view-log.js';
+import { lastAgentSession, parseModelRequest, readViewLog, ViewLogWriter } from '../plugins/acp-view-log.js';
+import { bareModelName } from '../plugins/acp-models.js';
 import type { AcpAgentDecl } from '../plugins/validate.js';
 import { PERMISSION_KEYS } from './acp-view-cards.js';
 import { type Key, KeyReader } from './acp-view-keys.js';
@@ -69,10 +70,12 @@ export class AcpViewProgram {
   private emulated = false;
   /** Shift-Tab reaches full-access only in a tab that started in it. */
   private fullAccessOffered = false;
-  /** A mode change on its way to the agent (another waits for it). */
+  /** A mode or model change on its way to the agent (another, and the next message, wait for it). */
   private changing: Promise<void> = Promise.resolve();
   /** How the agent's session was opened (for the log's `acp` line). */
   private opened: SessionOpening | undefined;
+  /** The model the session runs, as the status line names it (baton's name: Qwen Code's ACP id bare). */
+  private modelName: string | undefined;
 
   constructor(private readonly opts: ViewProgramOptions) {
     this.screen = new ViewScreen(this.model, { terminalOutput: (id) => this.session?.terminalOutput(id) });
@@ -102,6 +105,10 @@ export class AcpViewProgram {
         onModeChange: (id) => this.agentChangedMode(id),
         onOpened: (how) => (this.opened = how),
       });
+      const models = this.session.models;
+      const running = models?.current ?? this.opts.model;
+      if (running) this.modelName = bareModelName(running);
+      this.log.models({ via: models?.via ?? 'none', ...(this.modelName ? { current: this.modelName } : {}) });
       const current = this.session.modes ? batonModeOf(this.session.modes.currentModeId) : undefined;
       if (current) this.mode = current;
       const wanted = this.opts.mode ?? current ?? 'default';
@@ -136,6 +143,11 @@ export class AcpViewProgram {
   }
 
   private key(key: Key): void {
+    if (key.k === 'apc') {
+      const asked = parseModelRequest(key.text);
+      if (asked) void this.setModel(asked.nonce, asked.model);
+      return;
+    }
     if (key.k === 'backtab') {
       if (this.state === 'ready') void this.setMode(nextMode(this.mode, this.fullAccessOffered), true);
       return;
@@ -249,6 +261,33 @@ export class AcpViewProgram {
     return this.changing;
   }
 
+  /**
+   * Changes the model in the running session (the view driver asked, for a switch to another
+   * model of this agent): session/set_config_option or session/set_model, whichever the agent
+   * advertised (AcpSession.setModel). The outcome goes to the log for the driver, which waits
+   * for it; the conversation records the new segment. Said in the view, never in the transcript.
+   */
+  private setModel(nonce: string, model: string): Promise<void> {
+    this.changing = this.changing.then(async () => {
+      const session = this.session;
+      let why: string | undefined;
+      if (!session || this.state !== 'ready') why = `${this.title} is not running`;
+      else if (session.busy) why = `${this.title} is working`;
+      else if (!session.models) why = `${this.title} offers no model change in a running session`;
+      else {
+        try {
+          this.modelName = bareModelName(await session.setModel(model));
+        } catch (err) {
+          why = `${this.title} did not change to model ${model}: ${(err as Error)?.message ?? err}`;
+        }
+      }
+      this.log.modelSet({ nonce, model, ok: !why, ...(why ? { why } : {}) });
+      if (!why) this.record({ t: 'notice', text: `model: ${this.modelName}` });
+      this.draw();
+    });
+    return this.changing;
+  }
+
   /** The agent left or entered a mode itself (claude-code-acp leaves plan when the user accepts its plan). */
   private agentChangedMode(modeId: string): void {
     const mode = batonModeOf(modeId);
@@ -322,6 +361,7 @@ export class AcpViewProgram {
     if (this.ended) return;
     this.drawnAt = Date.now();
     const footer: Footer = { title: this.title, mode: this.modeText(), input: this.input, queued: this.queue.length, state: this.state };
+    if (this.modelName) footer.model = this.modelName;
     if (this.note) footer.note = this.note;
     this.opts.out.write(this.screen.frame(this.opts.out.cols(), this.opts.out.rows(), footer, full || this.full));
     this.full = false;

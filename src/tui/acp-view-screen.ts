@@ -13,6 +13,8 @@ import { C, type Line, clip, lineBytes, lineText, span, wrap } from './acp-view-
 export interface Footer {
   /** The agent's name, for the status line. */
   title: string;
+  /** The model the session runs, when the agent or the launch named one (a switch to another model changes it in place). */
+  model?: string;
   /** The permission mode, as the status line names it ("plan (emulated)"; default is not shown); Shift-Tab changes it. */
   mode?: string;
   /** The input line's text. */
@@ -87,6 +89,7 @@ export class ViewScreen {
               : SAYS.idle;
     const line: Line = [
       span(`─ ${f.title} · `, { dim: true }),
+      ...(f.model ? [span(f.model), span(' · ', { dim: true })] : []),
       // The default mode goes unsaid: the line names a mode only when it is not the usual one.
       ...(f.mode && f.mode !== 'default' ? [span(f.mode, { fg: f.mode.startsWith('plan') ? C.cyan : C.yellow, bold: true }), span(' · ', { dim: true })] : []),
       span(status, open ? { fg: C.magenta, bold: true } : this.model.working ? { fg: C.yellow } : { dim: true }),

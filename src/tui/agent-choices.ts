@@ -11,6 +11,7 @@ import { defaultAccount, listAccounts } from '../plugins/account-store.js';
 import type { Detection, HarnessDriver } from '../plugins/api.js';
 import type { Registry } from '../plugins/registry.js';
 import { INSTALL_NOTE, installRows } from './install-choices.js';
+import { VIEW_SUFFIX } from '../plugins/acp-view-driver.js';
 import { otherModelRow } from './model-choices.js';
 import { shellChoice } from './shell-choice.js';
 import type { PickerChoice } from './picker.js';
@@ -92,7 +93,10 @@ export class AgentChoices {
       const model = this.opts.registry.settings(d.name).model ?? d.defaultModel;
       const detail = f ? [f.detection.version, model, d.name === this.opts.current ? 'current' : undefined].filter(Boolean).join(' · ') : CHECKING;
       out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name } });
-      const models = f ? otherModelRow<Choice>(d, { kind: 'agent', name: d.name, pickModel: true }) : undefined;
+      // A baton view lists its models only in the switch picker of the view tab in front (a
+      // change in its running session): elsewhere its rows stay short.
+      const viewElsewhere = d.name.endsWith(VIEW_SUFFIX) && d.name !== this.opts.current;
+      const models = f && !viewElsewhere ? otherModelRow<Choice>(d, { kind: 'agent', name: d.name, pickModel: true }) : undefined;
       if (models) out.push(models);
       if (f) out.push(...this.accountRows(d));
     }
