@@ -14,6 +14,7 @@ import { withPlanInstruction } from '../plugins/plan-mode.js';
 import { AcpSession, type PermissionAnswer, type SessionOpening } from '../plugins/acp-session.js';
 import { lastAgentSession, parseModelRequest, readViewLog, ViewLogWriter } from '../plugins/acp-view-log.js';
 import { bareModelName } from '../plugins/acp-models.js';
+import { viewBrief } from './acp-view-brief.js';
 import type { AcpAgentDecl } from '../plugins/validate.js';
 import { PERMISSION_KEYS } from './acp-view-cards.js';
 import { type Key, KeyReader } from './acp-view-keys.js';
@@ -76,6 +77,8 @@ export class AcpViewProgram {
   private opened: SessionOpening | undefined;
   /** The model the session runs, as the status line names it (baton's name: Qwen Code's ACP id bare). */
   private modelName: string | undefined;
+  /** The conversation so far, for an agent that could not continue its session: sent with the next message. */
+  private brief: string | undefined;
 
   constructor(private readonly opts: ViewProgramOptions) {
     this.screen = new ViewScreen(this.model, { terminalOutput: (id) => this.session?.terminalOutput(id) });
@@ -109,6 +112,10 @@ export class AcpViewProgram {
       const running = models?.current ?? this.opts.model;
       if (running) this.modelName = bareModelName(running);
       this.log.models({ via: models?.via ?? 'none', ...(this.modelName ? { current: this.modelName } : {}) });
+      if (resume && !this.session.resumed) {
+        this.brief = viewBrief(this.model.blocks, this.title);
+        if (this.brief) this.record({ t: 'notice', text: `baton gives ${this.title} the conversation so far with your next message` });
+      }
       const current = this.session.modes ? batonModeOf(this.session.modes.currentModeId) : undefined;
       if (current) this.mode = current;
       const wanted = this.opts.mode ?? current ?? 'default';
@@ -203,7 +210,10 @@ export class AcpViewProgram {
     this.ticker ??= setInterval(() => this.draw(), this.opts.pacing?.tickMs ?? TICK_MS);
     await this.changing;
     // Where plan mode is baton's, the agent hears it with every message (the refusals enforce it).
-    const r = await session.prompt(text, this.mode === 'plan' && this.emulated ? withPlanInstruction(text) : text);
+    let sent = this.mode === 'plan' && this.emulated ? withPlanInstruction(text) : text;
+    if (this.brief) sent = `${this.brief}\n${sent}`;
+    this.brief = undefined;
+    const r = await session.prompt(text, sent);
     this.record({ t: 'turn_end', stopReason: r.stopReason, ...(r.usage ? { usage: r.usage } : {}) });
     clearInterval(this.ticker);
     this.ticker = undefined;

@@ -4,7 +4,8 @@
 // card is drawn at once, not at the next frame slot (before, a frame drawn just before it, the
 // Enter's or a thought's, held it back up to 16 ms). A view reopened where its agent cannot
 // continue the session (no loadSession, or the load refused) says so, in the view and its
-// log, and its next turn runs in a new session.
+// log, and its next turn runs in a new session, given the conversation so far from baton's
+// log with the next message.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,7 +95,7 @@ s('a card is drawn at once, even when a frame was drawn just before it', async (
 });
 
 /** One run of a view on `logPath` until its turn for `message` is over; the view's screen. */
-async function viewRun(logPath: string, agentEnv: Record<string, string>, message: string): Promise<string> {
+async function viewRun(logPath: string, agentEnv: Record<string, string>, message: string, reply = `echo: ${message}`): Promise<string> {
   await program?.dispose();
   let screen = '';
   program = new AcpViewProgram({
@@ -109,11 +110,11 @@ async function viewRun(logPath: string, agentEnv: Record<string, string>, messag
   const ends = records(logPath).filter((r) => r.t === 'turn_end').length;
   program.feed(`${message}\r`);
   await until(() => records(logPath).filter((r) => r.t === 'turn_end').length > ends, `the turn for ${message}`, 20_000);
-  await until(() => screen.includes(`echo: ${message}`), 'the reply drawn', 5_000);
+  await until(() => screen.includes(reply), 'the reply drawn', 5_000);
   return screen;
 }
 
-s('reopened where the agent cannot continue its session: the view says so, and the next turn runs in a new session', async () => {
+s('reopened where the agent cannot continue its session: the view says so, and the next turn runs in a new session given the conversation so far', async () => {
   const logPath = join(dir, 'reopen.jsonl');
   const home = { ACP_FIXTURE_HOME: join(dir, 'reopen-home') };
   await viewRun(logPath, home, 'first one');
@@ -127,9 +128,11 @@ s('reopened where the agent cannot continue its session: the view says so, and t
     .at(-1)!;
   assert.equal([reopened.acp, reopened.via], [first.acp, 'load']);
   assert.match(loaded, 'echo: second one (previous: first one)');
+  assert.not.match(loaded, 'the conversation so far', 'no brief for an agent that continues its session');
 
   // An agent that offers no way to continue a session.
-  const cannot = await viewRun(logPath, { ...home, ACP_FIXTURE_NO_LOAD: '1' }, 'third one');
+  const briefed = 'echo: [baton: ACP fixture agent could not continue its earlier session';
+  const cannot = await viewRun(logPath, { ...home, ACP_FIXTURE_NO_LOAD: '1' }, 'third one', briefed);
   const notices = () =>
     records(logPath)
       .filter((r) => r.t === 'notice')
@@ -142,9 +145,20 @@ s('reopened where the agent cannot continue its session: the view says so, and t
   assert.is.not(third.acp, first.acp);
   assert.match(cannot, 'cannot continue a session over ACP');
   assert.not.match(cannot, 'echo: third one (previous:', 'a new session: the agent has no earlier turn');
+  // What it gets instead: the conversation so far, from baton's log, with the next message.
+  assert.ok(notices().includes('baton gives ACP fixture agent the conversation so far with your next message'), notices().join('\n'));
+  const prompts = (id: string) =>
+    (JSON.parse(readFileSync(join(home.ACP_FIXTURE_HOME, `${id}.json`), 'utf8')) as { turns: { prompt: string }[] }).turns.map((t) => t.prompt);
+  const [prompt] = prompts(third.acp!);
+  assert.match(prompt!, /^\[baton: ACP fixture agent could not continue its earlier session in this tab/);
+  assert.match(
+    prompt!,
+    /\nUser \([^)]+\): first one\nACP fixture agent: echo: first one\nUser \([^)]+\): second one\nACP fixture agent: echo: second one \(previous: first one\)\n/,
+  );
+  assert.ok(prompt!.endsWith("[End of the earlier conversation. The user's new message:]\nthird one"), prompt);
 
   // An agent that offers load but no longer has the session: its refusal, with the agent's details.
-  await viewRun(logPath, { ACP_FIXTURE_HOME: join(dir, 'another-home') }, 'fourth one');
+  await viewRun(logPath, { ACP_FIXTURE_HOME: join(dir, 'another-home') }, 'fourth one', briefed);
   const refused = notices().find((n) => n?.includes(`could not continue session ${third.acp}`));
   assert.match(refused ?? '', /\(Resource not found.*\); started a new one$/, notices().join('\n'));
   assert.is(

@@ -7,7 +7,8 @@
 // after it has answered the load, which baton drops until its first prompt. Reopened within
 // the minute the session began, Gemini CLI 0.61's load fails ("No previous sessions found":
 // its new recording for the id resets the file of that minute and id); baton then says it
-// could not continue the session and works on in a new one. The suite reopens in a later
+// could not continue the session and works on in a new one, given the conversation so far
+// from baton's log with the next message (acp-view-brief.ts). The suite reopens in a later
 // minute, as a person restarting baton does. The steps: test/helpers/acp-view-real.ts.
 import { acpViewSuite } from '../helpers/acp-view-real.js';
 
