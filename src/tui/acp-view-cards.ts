@@ -5,7 +5,7 @@
 // as a task list, permission cards with their keys, and a turn's end with its usage. Pure:
 // terminal output arrives through `terminalOutput`, never read here.
 
-import type { ToolCallContent } from '../plugins/acp-client.js';
+import type { RequestPermissionRequest, ToolCallContent } from '../plugins/acp-client.js';
 import { lineDiff } from './acp-view-diff.js';
 import { markdown } from './acp-view-markdown.js';
 import type { Block, PlanEntry, ToolView, UsageView } from './acp-view-model.js';
@@ -22,7 +22,26 @@ export interface DrawContext {
 }
 
 /** The keys a permission card answers to, by option kind. */
-export const PERMISSION_KEYS: Record<string, string> = { allow_once: 'y', allow_always: 'a', reject_once: 'n', reject_always: 'N' };
+const PERMISSION_KEYS: Record<string, string> = { allow_once: 'y', allow_always: 'a', reject_once: 'n', reject_always: 'N' };
+
+type PermissionOption = RequestPermissionRequest['options'][number];
+
+/**
+ * The key of each option a card offers: its kind's letter for the first option of a kind,
+ * a digit for any more of that kind or of a kind without a letter (Qwen Code offers two
+ * "always allow" options for a command: one key must not stand for both).
+ */
+export function permissionKeys(options: readonly PermissionOption[]): { key: string; option: PermissionOption }[] {
+  const used = new Set<string>();
+  let digit = 0;
+  return options.flatMap((option) => {
+    let key: string | undefined = PERMISSION_KEYS[option.kind];
+    if (!key || used.has(key)) key = digit < 9 ? String(++digit) : undefined;
+    if (!key) return [];
+    used.add(key);
+    return [{ key, option }];
+  });
+}
 
 export function drawBlock(b: Block, ctx: DrawContext): Line[] {
   const w = Math.max(20, ctx.width);
@@ -110,11 +129,17 @@ function outputOf(t: ToolView, ctx: DrawContext): string {
     if (c.type === 'content' && c.content.type === 'text') parts.push(c.content.text);
     else if (c.type === 'terminal') parts.push(ctx.terminalOutput?.(c.terminalId) ?? '');
   }
-  const text = parts.join('\n');
+  const text = unfenced(parts.join('\n'));
   if (text.trim()) return text;
   const raw = t.rawOutput as { output?: unknown; stdout?: unknown; error?: unknown } | string | undefined;
   if (typeof raw === 'string') return raw;
   return str(raw?.output) ?? str(raw?.stdout) ?? str(raw?.error) ?? '';
+}
+
+/** A tool result sent as one markdown code block (claude-code-acp's are): what is inside the fences. */
+function unfenced(text: string): string {
+  const m = /^\s*```[\w-]*\n([^]*?)\n```\s*$/.exec(text);
+  return m && !m[1]!.includes('\n```') ? m[1]! : text;
 }
 
 function toolCard(t: ToolView, ctx: DrawContext, w: number): Line[] {
@@ -203,11 +228,7 @@ function permissionCard(b: Block & { k: 'permission' }, w: number): Line[] {
   const frame: Style = { fg: C.magenta, bold: true };
   const out: Line[] = [[], ...wrap([span('⚑ Permission needed: ', frame), span(what, { bold: true })], w, [span('  ')])];
   const keys: Line = [span('  ')];
-  for (const o of b.request.options) {
-    const key = PERMISSION_KEYS[o.kind];
-    if (!key) continue;
-    keys.push(span(` ${key} `, { inverse: true, bold: true }), span(` ${o.name}   `));
-  }
+  for (const { key, option } of permissionKeys(b.request.options)) keys.push(span(` ${key} `, { inverse: true, bold: true }), span(` ${option.name}   `));
   keys.push(span(' Esc ', { inverse: true }), span(' cancel the turn'));
   out.push(...wrap(keys, w, [span('  ')]));
   return out;

@@ -16,7 +16,7 @@ import { lastAgentSession, parseModelRequest, readViewLog, ViewLogWriter } from 
 import { bareModelName } from '../plugins/acp-models.js';
 import { viewBrief } from './acp-view-brief.js';
 import type { AcpAgentDecl } from '../plugins/validate.js';
-import { PERMISSION_KEYS } from './acp-view-cards.js';
+import { permissionKeys } from './acp-view-cards.js';
 import { type Key, KeyReader } from './acp-view-keys.js';
 import { ViewModel, type ViewRecord } from './acp-view-model.js';
 import { type Footer, ViewScreen } from './acp-view-screen.js';
@@ -163,8 +163,7 @@ export class AcpViewProgram {
     if (open) {
       if (key.k === 'escape' || key.k === 'interrupt') void this.cancel();
       else if (key.k === 'text') {
-        const kind = Object.entries(PERMISSION_KEYS).find(([, k]) => k === key.text)?.[0];
-        const opt = kind && open.request.options.find((o) => o.kind === kind);
+        const opt = permissionKeys(open.request.options).find((k) => k.key === key.text)?.option;
         if (opt) this.answer(open.request, opt.optionId);
       }
       // Nothing else reaches the input while a card waits: a stray key must not answer or type.

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SessionUpdate } from '../../src/plugins/acp-client.js';
-import { drawBlock, toolLabel } from '../../src/tui/acp-view-cards.js';
+import { drawBlock, permissionKeys, toolLabel } from '../../src/tui/acp-view-cards.js';
 import { ViewModel, type ViewRecord } from '../../src/tui/acp-view-model.js';
 import { type Line, lineBytes, lineText } from '../../src/tui/acp-view-text.js';
 
@@ -128,6 +128,9 @@ s("claude-code-acp: a write asks with its diff; the shell call's output is drawn
   const rejected = text(modelOf(fixture('claude-code-acp-write-rejected')));
   assert.match(rejected, '✗ Edit $SCRATCH/work/nope.txt');
   assert.match(rejected, 'rejected');
+  // Its tool result comes as a markdown code block; the card shows the text, not the fences.
+  assert.match(rejected, '│ User refused permission to run tool');
+  assert.not.match(rejected, '```');
 });
 
 s('plain text turns: markdown-free text as written; a notice-only model draws nothing but notices', () => {
@@ -248,6 +251,30 @@ s('every line fits the width it was drawn for', () => {
       for (const l of lines(modelOf(fixture(name)), width)) assert.ok(lineText(l).length <= width, `${name} @${width}: ${lineText(l)}`);
     }
   }
+});
+
+s('two options of one kind get two keys (Qwen Code offers two "always allow" for a command): the first its letter, the next a digit, each drawn', () => {
+  const options = [
+    { optionId: 'always-cmd', name: 'Always allow sleep', kind: 'allow_always' },
+    { optionId: 'always-all', name: 'Always allow all commands', kind: 'allow_always' },
+    { optionId: 'once', name: 'Allow', kind: 'allow_once' },
+    { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+  ] as const;
+  const keys = permissionKeys(options);
+  assert.equal(
+    keys.map((k) => [k.key, k.option.optionId]),
+    [
+      ['a', 'always-cmd'],
+      ['1', 'always-all'],
+      ['y', 'once'],
+      ['n', 'no'],
+    ],
+  );
+  const m = new ViewModel();
+  m.apply({ t: 'permission', request: { sessionId: 's', toolCall: { toolCallId: 't1', title: 'sleep 1' }, options: [...options] } });
+  const card = text(m);
+  assert.match(card, / a {2}Always allow sleep/);
+  assert.match(card, / 1 {2}Always allow all commands/);
 });
 
 s.run();
