@@ -36,7 +36,7 @@ export const COMMAND_HELP: Record<SimpleCommand | 'select-tab', string> = {
   'next-tab': 'next tab',
   'prev-tab': 'previous tab',
   'select-tab': 'go to tab N',
-  'switch-agent': "switch this tab's agent",
+  'switch-agent': "switch this tab's agent or model (s in it: a summary first)",
   compose: 'focus the compose bar',
   transcript: 'transcript view',
   help: 'this help',
