@@ -83,7 +83,9 @@ function forkText(fork: NonNullable<TabBarItem['fork']>, branchMax: number): str
 /** The agent is named by the title already ("Claude Code" says claude): not said twice. */
 function agentText(t: TabBarItem): string {
   const model = t.model && t.model !== 'default' ? t.model : undefined;
-  const named = !t.agent || t.agent === t.label || t.label.toLowerCase().includes(t.agent.toLowerCase());
+  // A view's driver (`qwen-view`) is named by its own title, "Qwen Code (baton view)".
+  const view = t.agent.endsWith('-view') && t.label.endsWith('(baton view)');
+  const named = !t.agent || view || t.agent === t.label || t.label.toLowerCase().includes(t.agent.toLowerCase());
   if (named) return model ? `·${model}` : '';
   return model ? ` ${t.agent}·${model}` : ` ${t.agent}`;
 }

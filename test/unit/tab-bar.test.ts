@@ -24,12 +24,13 @@ s('a title that names the agent does not name it again, and the default model is
       [
         { label: 'Claude Code', agent: 'claude', model: 'default', status: 'idle' },
         { label: 'Codex CLI', agent: 'codex', model: 'gpt-5', status: 'working' },
+        { label: 'Qwen Code (baton view)', agent: 'qwen-view', status: 'idle' },
       ],
       0,
-      100,
+      120,
     ),
   );
-  assert.is(bar, ' 1:Claude Code idle  2:Codex CLI·gpt-5 working ');
+  assert.is(bar, ' 1:Claude Code idle  2:Codex CLI·gpt-5 working  3:Qwen Code (baton view) idle ');
 });
 
 s('a tab whose turn ended while it was not in view says done (marked) while idle; working again, or shown, it says its status', () => {
