@@ -4,8 +4,10 @@
 // as a file reference). Follow: the CLI's own projects/<slug>/<session>.jsonl. Headless:
 // `claude -p --output-format stream-json` with the prompt on stdin (headless.ts),
 // forked with --fork-session. A fork into a git worktree copies the session's log into the
-// worktree's project dir first (carry.ts). Otherwise it only describes and reads; it
-// never edits Claude Code's own config or logs.
+// worktree's project dir first (carry.ts). Another model in a running tab is typed at its
+// prompt as `/model <name>` (model-change.ts, which puts back the default model that command
+// saves in settings.json). Otherwise it only describes and reads; it never edits Claude Code's
+// own config or logs.
 
 import {
   BatonError,
@@ -27,6 +29,7 @@ import { ingestClaude } from './ingest.js';
 import { ClaudeLogParser } from './log.js';
 import { claudeLogin, claudeLoginStatus } from './login.js';
 import { claudeModels } from './models.js';
+import { changeClaudeModel } from './model-change.js';
 
 const TESTED = '2.1.197';
 
@@ -75,6 +78,7 @@ const driver: DriverDefinition = {
   sessionLogPath: async (opts) => sessionLog(opts),
   carrySession: carryClaudeSession,
   models: claudeModels,
+  changeModelInTab: changeClaudeModel,
 };
 
 export default driver;

@@ -1,6 +1,6 @@
 // A switch to another model of the agent the tab runs, made in its running session where the
 // driver can (changeModelInTab: baton's ACP view, through session/set_config_option or
-// session/set_model), instead of stopping the CLI and relaunching it on its session. Recorded
+// session/set_model; Claude Code's TUI, through `/model` typed at its prompt), instead of stopping the CLI and relaunching it on its session. Recorded
 // the same way as that relaunch (handoff-plan.ts): a new segment for the same agent with the
 // new model, in resume mode on the same session, no brief; then the message is delivered.
 // Anything it cannot do in place (another account, a local server, a summary first, a
@@ -37,6 +37,8 @@ export async function changeModelInPlace(
     session: current.agentSession,
     model: plan.model,
     env,
+    cwd: conv.meta.data.cwd,
+    ...(current.account ? { account: current.account } : {}),
     write: (data) => terminal.write(data),
     timeoutMs: ANSWER_MS,
   });

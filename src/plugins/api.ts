@@ -452,7 +452,8 @@ export interface DriverParts {
   models?(opts: ModelListOptions): Promise<ModelList>;
   /**
    * Changes the model of the agent running in a tab in place, in its running session (baton's
-   * ACP view: session/set_config_option or session/set_model), for a switch to another model
+   * ACP view: session/set_config_option or session/set_model; Claude Code's TUI: `/model`
+   * typed at its idle prompt), for a switch to another model
    * of the same agent. `write` types into the tab's program. `unsupported`: the running
    * session offers no such change (the switch relaunches on the same session instead);
    * `refused`: it offers one and the change failed. Absent: always a relaunch.
@@ -465,6 +466,10 @@ export interface ModelChangeOptions {
   session: string;
   model: string;
   env: NodeJS.ProcessEnv;
+  /** The conversation's dir, where the session runs (claude finds its log by it). */
+  cwd?: string;
+  /** The baton account the session runs under (absent: the CLI's own configuration). */
+  account?: string;
   write(data: string): void;
   /** How long to wait for the program to answer. */
   timeoutMs: number;

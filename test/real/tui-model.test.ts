@@ -2,18 +2,21 @@
 // A model change mid-conversation in a tab (issue 14 item 2), the built baton in a real PTY
 // with the real CLIs against the fake LLM: after a first turn, the switch picker's "<Agent> ·
 // other model…" row opens the agent's model picker (its list from the driver), and the model
-// chosen is armed as a switch to the same agent; the next compose-bar message relaunches the
-// CLI on its own session with the new model (claude --resume --model, codex resume -m,
-// gemini --resume -m): the
+// chosen is armed as a switch to the same agent; with the next compose-bar message Claude Code
+// changes model in its running session (`/model` typed at its prompt: the same CLI process,
+// never relaunched), and the others are relaunched on their own session with the new model
+// (codex resume -m, gemini --resume -m): the
 // request carries the new model's name and the first turn, no brief is sent or recorded, and
 // the transcript has a handoff to the new model in resume mode. `npm run test:real -- codex`
 // runs one CLI's part.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { exeOf } from '../../src/proc/index.js';
 import { bodyContains, type FakeLlm } from '../fake-llm/server.js';
 import { endServers, pickEntry, pickerEntries } from '../helpers/baton-tui.js';
-import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
+import { processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { recordedEntries, selectedClis, serverRun, startRealBaton, startRealEnv, TUI_READY, TUI_TITLE } from '../helpers/real-tui.js';
 import type { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
@@ -26,6 +29,11 @@ const NEXT: Record<(typeof clis)[number], { pick: string; sent: RegExp }> = {
   codex: { pick: 'gpt-6-luna', sent: /^gpt-6-luna$/ },
   gemini: { pick: 'gemini-2.5-pro', sent: /^gemini-2\.5-pro$/ },
 };
+
+/** The CLIs that change model in their running session rather than being relaunched. */
+const IN_PLACE: ReadonlySet<string> = new Set(['claude']);
+/** The pids of the running Claude Code TUI (its native binary) in this env's home. */
+const claudePids = () => processesWithHome(menv!.home).filter((pid) => exeOf(pid)?.endsWith('/claude-code/bin/claude.exe'));
 
 const s = suite('a model change mid-conversation in a tab');
 let fake: FakeLlm | undefined;
@@ -68,7 +76,8 @@ const ended = (text: string) =>
   );
 
 for (const cli of clis) {
-  s(`${cli}: another model from the switch picker relaunches on the same session, recorded as a new segment`, async () => {
+  const how = IN_PLACE.has(cli) ? 'changes model in the running session' : 'relaunches on the same session';
+  s(`${cli}: another model from the switch picker ${how}, recorded as a new segment`, async () => {
     ({ fake, menv } = await startRealEnv([cli]));
     t = startRealBaton(menv, { cols: 140, rows: 40 });
     await pickEntry(t, TUI_TITLE[cli], 90_000);
@@ -90,6 +99,8 @@ for (const cli of clis) {
     await pickEntry(t, NEXT[cli].pick, 90_000);
     await t.waitFor(new RegExp(`Continue with ${TUI_TITLE[cli]} · ${NEXT[cli].pick.replace('.', '\\.')}`), 10_000, 'the model change armed');
     assert.equal(pickerEntries(t), [], 'no picker left open');
+    const before = IN_PLACE.has(cli) ? claudePids() : [];
+    if (IN_PLACE.has(cli)) assert.is(before.length, 1, `one Claude Code process before the change: ${before}`);
 
     const second = `on the new model MODEL-TWO-${cli}`;
     await compose(second);
@@ -104,6 +115,11 @@ for (const cli of clis) {
       'no brief was sent',
     );
     await ended(second);
+    if (IN_PLACE.has(cli)) {
+      assert.equal(claudePids(), before, 'the same Claude Code process: not relaunched');
+      const settings = JSON.parse(readFileSync(join(menv.home, '.claude', 'settings.json'), 'utf8')) as Record<string, unknown>;
+      assert.not.ok('model' in settings, `the user's default model is left as it was: ${JSON.stringify(settings)}`);
+    }
     const handoff = entries()
       .filter((e) => e.kind === 'handoff')
       .at(-1) as { to?: { harness: string; model: string }; mode?: string } | undefined;
