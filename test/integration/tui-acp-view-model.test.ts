@@ -59,6 +59,10 @@ s('the view tab: another model from the switch picker changes in the running ses
   b.t.press('C-b', 'a');
   await pickEntry(b.t, `${VIEW} · other model…`, 30_000);
   await b.t.waitFor(/┌─ Model of ACP fixture agent \(baton view\) /, 10_000, 'the model picker');
+  // The list is filled when the driver answers; keys pressed as it is filled can land on the
+  // row that was there before (seen: fixture-small taken, nothing armed), so the filled list first.
+  await b.t.waitFor(/From ACP fixture agent's answer to ACP session\/new/, 30_000, 'the model list filled');
+  await new Promise((r) => setTimeout(r, 300));
   await pickEntry(b.t, 'fixture-large', 30_000);
   await b.t.waitFor(/Continue with ACP fixture agent \(baton view\) · fixture-large/, 10_000, 'the model change armed');
 
