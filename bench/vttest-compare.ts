@@ -9,12 +9,12 @@
 // Everything started here is ended by process group, and tmux runs on a private socket.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestTerminal } from '../test/helpers/term.js';
 import { pickEntry } from '../test/helpers/baton-tui.js';
+import { scratchEnv } from './bench-env.js';
 import type { IBufferCell } from '../src/tui/xterm.js';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
@@ -22,20 +22,8 @@ const CHECKOUT = resolve(process.argv[2] ?? HERE);
 const COLS = 80;
 const ROWS = 24;
 const VERBOSE = process.env.VTTEST_VERBOSE === '1';
-const tmp = mkdtempSync(join(tmpdir(), 'baton-vttest-'));
+const { tmp, env } = scratchEnv('baton-vttest-');
 const SOCK = `baton-vttest-${process.pid}`;
-const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: tmp,
-  XDG_CONFIG_HOME: join(tmp, 'config'),
-  XDG_STATE_HOME: join(tmp, 'state'),
-  XDG_DATA_HOME: join(tmp, 'data'),
-  TERM: 'xterm-256color',
-  LANG: 'C.UTF-8',
-  SHELL: '/bin/sh',
-  PS1: '$ ',
-};
-mkdirSync(env.XDG_CONFIG_HOME!, { recursive: true });
 
 /**
  * The keys, as steps: each is sent to both, then both screens are compared. `until` repeats
