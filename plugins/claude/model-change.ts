@@ -10,7 +10,7 @@
 // Anything else (no log, no answer in time, a name outside the safe charset) is `unsupported`,
 // and the switch relaunches the CLI on its session as before.
 
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelChangeOptions, ModelChangeResult } from '../../src/plugins/kit.js';
 import { claudeConfigDir, findSessionLog } from './home.js';
@@ -34,16 +34,23 @@ function sizeOf(path: string): number {
   }
 }
 
-/** Whether the log, past `from`, has the command's "Set model to" answer. */
+/** Whether the log, past `from`, has the command's "Set model to" answer (only what was appended is read: the log may be large, and this is asked every poll). */
 function answered(log: string, from: number): boolean {
+  let fd: number | undefined;
   try {
-    return readFileSync(log)
-      .subarray(from)
+    fd = openSync(log, 'r');
+    const size = fstatSync(fd).size;
+    if (size <= from) return false;
+    const buf = Buffer.alloc(size - from);
+    readSync(fd, buf, 0, buf.length, from);
+    return buf
       .toString('utf8')
       .split('\n')
       .some((line) => SET.test(line));
   } catch {
     return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
