@@ -40,6 +40,7 @@ export async function changeModelInPlace(
     cwd: conv.meta.data.cwd,
     ...(current.account ? { account: current.account } : {}),
     write: (data) => terminal.write(data),
+    screen: () => terminal.screenLines(),
     timeoutMs: ANSWER_MS,
   });
   if (changed.kind === 'unsupported') return undefined;

@@ -471,6 +471,12 @@ export interface ModelChangeOptions {
   /** The baton account the session runs under (absent: the CLI's own configuration). */
   account?: string;
   write(data: string): void;
+  /**
+   * The tab's visible screen as plain text lines, as its emulator has it now: for a CLI whose
+   * model dialog must be seen open before it is typed into (the confirmation still comes from
+   * the CLI's own files where it writes one).
+   */
+  screen(): string[];
   /** How long to wait for the program to answer. */
   timeoutMs: number;
 }

@@ -80,7 +80,8 @@ async function turn(r: Running, text: string): Promise<void> {
   await until(() => ends() > before, `the turn on ${text} over`, 20_000);
 }
 
-const ask = (r: Running, model: string) => changeViewModel({ session: r.viewId, model, env: r.env, write: (d) => r.program.feed(d), timeoutMs: 15_000 }, TITLE);
+const ask = (r: Running, model: string) =>
+  changeViewModel({ session: r.viewId, model, env: r.env, write: (d) => r.program.feed(d), screen: () => r.screen().split('\n'), timeoutMs: 15_000 }, TITLE);
 
 for (const [via, method] of [
   ['config', 'set_config_option'],
