@@ -8,7 +8,7 @@
 // temporary index behind: one left by a baton that was killed mid-checkpoint (each a
 // copy of a repository's index) is removed by the next one.
 
-import { copyFile, lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { copyFile, lstat, mkdtemp, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { existsSync, realpathSync } from 'node:fs';
@@ -142,7 +142,14 @@ export async function withTempIndex<T>(copyFrom: string | null, fn: (env: { GIT_
   try {
     if (copyFrom) {
       try {
+        // The copy keeps the index's mtime: git trusts a file whose stat matches its entry
+        // unless the entry is as new as the index file itself ("racily clean"), so a copy
+        // stamped now would miss a same-size edit made in the second the index was written.
+        // Taken before the copy, the time can only be older than the content: more entries
+        // are re-read, never fewer.
+        const { atime, mtime } = await stat(copyFrom);
         await copyFile(copyFrom, file);
+        await utimes(file, atime, mtime);
       } catch (err) {
         // No index yet (fresh repo, nothing ever added): start empty.
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;

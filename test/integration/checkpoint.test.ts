@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
@@ -84,6 +84,23 @@ t('captures tracked and untracked files, not ignored ones, under its ref', async
   assert.is(sh(d, 'rev-parse', `${sha}^`), sh(d, 'rev-parse', 'HEAD'));
   assert.is(await findCheckpoint(d, 'conv1', 3), sha);
   assert.is(await findCheckpoint(d, 'conv1', 4), null);
+});
+
+t("a same-size edit made in the second the index was written is seen (git's racily clean entries)", async () => {
+  const d = repo();
+  // The race made exact: the file's mtime and the index's are one second, and the edit keeps
+  // size, inode and mtime (ctime is not trusted here, as on filesystems where it is unreliable).
+  sh(d, 'config', 'core.trustctime', 'false');
+  const then = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+  utimesSync(join(d, 'a.txt'), then, then);
+  sh(d, 'add', 'a.txt');
+  utimesSync(join(d, '.git', 'index'), then, then);
+  writeFileSync(join(d, 'a.txt'), 'b\n');
+  utimesSync(join(d, 'a.txt'), then, then);
+  // git itself, with the worktree's own index, sees the edit: the entry is as new as the index.
+  assert.is(spawnSync('git', ['diff', '--quiet'], { cwd: d }).status, 1, 'git sees the edit');
+  const sha = await createCheckpoint(d, 'conv1', 1);
+  assert.is(blob(d, sha, 'a.txt').toString(), 'b\n', 'the checkpoint holds the edit');
 });
 
 t('binary files are byte-exact; executable bit and symlinks kept', async () => {
