@@ -1,11 +1,11 @@
-// real CLIs: gemini, opencode
+// real CLIs: gemini, opencode, claude-code-acp
 // A model change in a view tab (baton's ACP view) with a real agent against the fake LLM
 // (issue 14 item 2): after a first turn, the view tab's switch picker has "<Agent> (baton
 // view) · other model…"; the model chosen is armed as for a PTY tab, and the next compose-bar
 // message changes the model in the agent's running session (Gemini CLI advertises the older
 // ACP `models` field, so session/set_model; opencode the model config option, so
 // session/set_config_option, here with a second model of the fake provider in its config;
-// the agent is not relaunched) and goes to it: the
+// claude-code-acp its own list, default / opus / haiku; the agent is not relaunched) and goes to it: the
 // request names the new model and carries the first turn, no brief is sent, the view's status
 // line names the model, and the transcript has a new segment for the same agent with the new
 // model in resume mode on the same session. `npm run test:real -- gemini` runs one agent's part.
@@ -20,11 +20,14 @@ import { recordedEntries, selectedClis, serverRun, startRealBaton, startRealEnv,
 import type { TestTerminal } from '../helpers/term.js';
 import { until } from '../helpers/wait.js';
 
-const clis = selectedClis(['gemini', 'opencode'] as const);
+const clis = selectedClis(['gemini', 'opencode', 'claude-code-acp'] as const);
+const TITLE: Record<(typeof clis)[number], string> = { gemini: TUI_TITLE.gemini, opencode: TUI_TITLE.opencode, 'claude-code-acp': 'Claude Code (ACP adapter)' };
 /** The model chosen in the picker, what the agent then names in its requests, and how it is changed. */
 const NEXT: Record<(typeof clis)[number], { pick: string; sent: RegExp; via: string }> = {
   gemini: { pick: 'gemini-2.5-pro', sent: /^gemini-2\.5-pro$/, via: 'set_model' },
   opencode: { pick: 'fake/fake-model-2', sent: /^fake-model-2$/, via: 'config' },
+  // Its "haiku" is the newest Haiku the SDK knows, which it names in full.
+  'claude-code-acp': { pick: 'haiku', sent: /haiku/, via: 'set_model' },
 };
 
 /** opencode's config with a second model of the fake provider (the first is the one it runs). */
@@ -72,7 +75,7 @@ async function compose(text: string): Promise<void> {
 }
 
 for (const cli of clis) {
-  const view = `${TUI_TITLE[cli]} (baton view)`;
+  const view = `${TITLE[cli]} (baton view)`;
   s(`${cli}: another model from the view tab's switch picker, changed in the running session`, async () => {
     ({ fake, menv } = await startRealEnv([cli]));
     if (cli === 'opencode') secondOpencodeModel(menv.env);
@@ -128,7 +131,7 @@ for (const cli of clis) {
     // The view's own log: the agent's session opened once (the agent was never relaunched).
     const viewLog = readFileSync(join(menv.dir, 'baton-home', 'acp-views', `${sessions[0]}.jsonl`), 'utf8');
     assert.is(viewLog.split('\n').filter((l) => l.includes('"acp":')).length, 1, 'the agent session opened once');
-    assert.ok(viewLog.includes(`"via":"${NEXT[cli].via}"`), `${cli} advertised ${NEXT[cli].via}`);
+    assert.ok(viewLog.includes(`"via":"${NEXT[cli].via}"`), `${cli} advertised ${NEXT[cli].via}: ${viewLog.split('\n').find((l) => l.includes(`"via"`))}`);
   });
 }
 
