@@ -8,7 +8,7 @@ import blessed from './blessed.js';
 import { PassThrough } from 'node:stream';
 import { BatonError } from '../errors.js';
 import { fsFailure } from '../fs-failure.js';
-import { shellTabLine } from './compose-bar.js';
+import { shellTabLine } from './compose-lines.js';
 import { FrameScheduler } from './frames.js';
 import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
 import { OuterTerminal, refreshOuterSize } from './outer-terminal.js';

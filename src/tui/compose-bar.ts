@@ -4,29 +4,16 @@
 // the author above the draft. Pasted text goes into the draft whole — its line breaks stay
 // line breaks, its control sequences are dropped (it is untrusted) — so only an Enter the
 // user types sends. Any queued message can be selected, taken back to edit, or deleted.
-// It edits text only; sending and the queue itself are the conversation's business.
+// It edits text only (its rows as text: compose-lines.ts); sending and the queue itself are
+// the conversation's business.
 
 import blessed from './blessed.js';
 import { stripControls } from '../transcript/sanitize.js';
 import type { App } from './app.js';
 import type { BlessedKey as ScrollKey } from './scroll-mode.js';
-import { escapeTags } from './tab-bar.js';
+import { composeLines, type ComposeState } from './compose-lines.js';
 
 type BlessedKey = ScrollKey & { meta?: boolean; sequence?: string };
-
-export interface ComposeState {
-  author: string;
-  agentTitle: string | undefined;
-  armedTitle: string | undefined;
-  /** The armed line in other words than a switch's (a restart after a reset): its head and note. */
-  armedText?: { head: string; note: string };
-  /** The tab runs a plain shell: there is no agent to write to, so writing is not offered. */
-  shell?: boolean;
-  /** Said when the next message carries a brief to the agent that runs (a restore, a fork, a fresh start with context). */
-  carries?: string;
-  queue: readonly string[];
-  status: string;
-}
 
 export interface ComposeHandlers {
   send(text: string): Promise<void>;
@@ -36,88 +23,9 @@ export interface ComposeHandlers {
   deleteQueued(index: number, text: string): void;
 }
 
-/** The compose bar's own keys, for the help overlay and the README (what key() below does). */
-export const COMPOSE_KEYS: readonly { keys: string; help: string }[] = [
-  { keys: 'Enter', help: 'send (queued while the agent works)' },
-  { keys: 'M-Enter, C-j', help: 'new line; a paste goes into the draft whole, only Enter sends' },
-  { keys: 'M-Up, M-Down', help: 'select a queued message' },
-  { keys: 'M-e', help: 'take the selected (else the last) queued message back to edit (Enter too, on a selected one)' },
-  { keys: 'M-x', help: 'delete the selected (else the last) queued message' },
-  { keys: 'Esc', help: 'clear the selection, else leave the compose bar (the draft stays)' },
-];
-
-const ARMED_NOTE = 'Recent conversation continues as text; images and files are not carried. Nothing is sent until you send.';
-/** Most draft rows shown; a longer draft scrolls with the cursor. */
-const DRAFT_ROWS_MAX = 10;
-
-const flat = (s: string, max: number) => {
-  const f = s.replace(/\s+/g, ' ').trim();
-  return f.length > max ? `${f.slice(0, Math.max(0, max - 1))}…` : f;
-};
-
 /** Pasted text as it goes into the draft: CR and CRLF as newlines, every control sequence and character but \n and \t gone. */
 export function pastedText(text: string): string {
   return stripControls(text.replace(/\r\n?/g, '\n'));
-}
-
-/**
- * The queue line: numbered messages, the selected one highlighted; when they do not all
- * fit in `width`, the ones around the selected (else the last) with … for the rest.
- */
-export function queueLine(queue: readonly string[], selected: number | undefined, width: number): string {
-  const head = `queued (${queue.length}): `;
-  const hint = selected === undefined ? '  · M-Up selects · M-e edits the last · M-x deletes it' : '  · M-Up/M-Down move · M-e edit · M-x delete · Esc';
-  const budget = Math.max(12, width - head.length - hint.length);
-  const label = (i: number) => `${i + 1}. ${flat(queue[i]!, 30)}`;
-  const focus = selected ?? queue.length - 1;
-  let lo = focus;
-  let hi = focus;
-  const size = (a: number, b: number) => {
-    let n = (a > 0 ? 2 : 0) + (b < queue.length - 1 ? 2 : 0);
-    for (let i = a; i <= b; i++) n += label(i).length + (i > a ? 2 : 0);
-    return n;
-  };
-  for (let grew = true; grew; ) {
-    grew = false;
-    if (hi < queue.length - 1 && size(lo, hi + 1) <= budget) {
-      hi++;
-      grew = true;
-    }
-    if (lo > 0 && size(lo - 1, hi) <= budget) {
-      lo--;
-      grew = true;
-    }
-  }
-  // Alone and still too wide: the one message is cut to what is left.
-  const over = Math.max(0, size(lo, hi) - budget);
-  const items: string[] = [];
-  for (let i = lo; i <= hi; i++) {
-    const text = escapeTags(over ? flat(label(i), label(i).length - over) : label(i));
-    items.push(i === selected ? `{/gray-fg}{inverse}${text}{/inverse}{gray-fg}` : text);
-  }
-  return `{gray-fg}${escapeTags(head)}${lo > 0 ? '… ' : ''}${items.join('  ')}${hi < queue.length - 1 ? ' …' : ''}${escapeTags(hint)}{/gray-fg}`;
-}
-
-/**
- * One draft line in `avail` cells (tabs shown as a space): scrolled sideways to keep the
- * cursor (a UTF-16 index into the line, when it is on this line) in view, … where cut.
- */
-export function clipLine(line: string, at: number | undefined, avail: number): string {
-  const chars = Array.from(line.replace(/\t/g, ' '));
-  const cur = at === undefined ? undefined : Array.from(line.slice(0, at)).length;
-  avail = Math.max(2, avail);
-  const start = cur !== undefined && cur >= avail ? cur - avail + 1 : 0;
-  const vis = chars.slice(start, start + avail);
-  if (start > 0 && cur !== start) vis[0] = '…';
-  if (start + avail < chars.length && cur !== start + avail - 1) vis[vis.length - 1] = '…';
-  if (cur === undefined) return escapeTags(vis.join(''));
-  const rel = cur - start;
-  return `${escapeTags(vis.slice(0, rel).join(''))}{inverse}${escapeTags(vis[rel] ?? ' ')}{/inverse}${escapeTags(vis.slice(rel + 1).join(''))}`;
-}
-
-/** The compose row of a tab that runs a plain shell: what to do there instead of writing. */
-export function shellTabLine(prefix: string): string {
-  return ` plain shell: type into it directly · ${prefix} c opens an agent tab`;
 }
 
 const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
@@ -249,56 +157,11 @@ export class ComposeBar {
 
   render(): void {
     const width = Math.max(10, (this.app.screen.width as number) - 1);
-    const lines: string[] = [];
-    const s = this.state;
-    if (s.armedTitle) {
-      const head = s.armedText?.head ?? `Continue with ${s.armedTitle}`;
-      const note = s.armedText?.note ?? ARMED_NOTE;
-      lines.push(`{yellow-fg}{bold}${escapeTags(head)}{/bold}{/yellow-fg} {gray-fg}${escapeTags(flat(note, width - head.length - 2))}{/gray-fg}`);
-    } else if (s.carries) lines.push(`{gray-fg}${escapeTags(flat(s.carries, width))}{/gray-fg}`);
-    if (s.queue.length) lines.push(queueLine(s.queue, this.selected?.index, width));
-    const prompt = `${s.author} › `;
-    if (s.shell && !this.draft) {
-      lines.push(`{gray-fg}${escapeTags(shellTabLine(this.prefix))}{/gray-fg}`);
-    } else if (!this.focused && !this.draft) {
-      lines.push(
-        `{gray-fg}${escapeTags(prompt)}${s.agentTitle ? `message ${escapeTags(s.agentTitle)}` : 'no agent in this tab'} · ${escapeTags(this.prefix)} m to write · ${escapeTags(s.status)}{/gray-fg}`,
-      );
-    } else {
-      lines.push(...this.draftRows(prompt, width));
-    }
+    const draft = { draft: this.draft, cursor: this.cursor, focused: this.focused, selected: this.selected?.index };
+    const lines = composeLines(this.state, draft, width, this.app.screen.height as number, this.prefix);
     this.app.setComposeHeight(lines.length);
     this.app.composeBar.setContent(lines.join('\n'));
     this.app.requestChrome();
-  }
-
-  /** The draft's rows: at most a few, scrolled to the cursor's line, each clipped to the width. */
-  private draftRows(prompt: string, width: number): string[] {
-    const draftLines = this.draft.split('\n');
-    const starts: number[] = [];
-    let offset = 0;
-    let cursorLine = 0;
-    draftLines.forEach((line, i) => {
-      starts.push(offset);
-      if (this.cursor >= offset && this.cursor <= offset + line.length) cursorLine = i;
-      offset += line.length + 1;
-    });
-    const cap = Math.max(2, Math.min(DRAFT_ROWS_MAX, Math.floor(((this.app.screen.height as number) - 5) / 2)));
-    let first = 0;
-    let count = draftLines.length;
-    const out: string[] = [];
-    if (draftLines.length > cap) {
-      count = cap - 1;
-      first = Math.min(Math.max(0, cursorLine - count + 1), draftLines.length - count);
-      out.push(`{gray-fg}draft: ${draftLines.length} lines, showing ${first + 1}-${first + count}{/gray-fg}`);
-    }
-    const avail = width - prompt.length;
-    for (let i = first; i < first + count; i++) {
-      const lead = i === 0 ? prompt : ' '.repeat(prompt.length);
-      const at = this.focused && i === cursorLine ? this.cursor - starts[i]! : undefined;
-      out.push(`${escapeTags(lead)}${clipLine(draftLines[i]!, at, avail)}`);
-    }
-    return out;
   }
 
   private async key(ch: string | undefined, key: BlessedKey): Promise<void> {

@@ -1,19 +1,16 @@
-// Conversations in the TUI: the agent picker (installed drivers and the plain shell), one
-// TabConversation per agent tab (a fork's tab marked as one), the compose bar and the transcript
-// view bound to the active tab (with its fork, reset and undo: fork-actions.ts; a tab whose
-// agent a reset stopped shows baton's notice instead of the agent's last screen), the
-// in-place switch (prefix a), and the tabs remembered per directory so reopening baton there
-// offers them back (remembered by the conversation layer's store). The glue between App
-// (blessed) and src/conversation's index; decisions stay in the conversation layer.
+// Conversations in the TUI: one TabConversation per agent tab (a fork's tab marked as one),
+// opened from the new-tab picker and switched in place (prefix a) with what the pickers of
+// agent-pick.ts answer; the compose bar (its words: compose-state.ts) and the transcript view
+// bound to the active tab (with its fork, reset and undo: fork-actions.ts; a tab whose agent a
+// reset stopped shows baton's notice instead of the agent's last screen); the tabs remembered
+// per directory (tab-restore.ts). The glue between App (blessed) and src/conversation's index;
+// decisions stay in the conversation layer.
 
 import {
   openTabConversation,
-  rememberedTabs,
-  rememberTabs,
   userAuthor,
   type ClosedConversation,
   type ConversationSource,
-  type RememberedTab,
   type TabConversation,
   type TabSnapshot,
 } from '../conversation/index.js';
@@ -22,17 +19,18 @@ import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import type { UserAuthor } from '../transcript/types.js';
 import { DisposableStore } from '../lifecycle/index.js';
 import type { App } from './app.js';
-import { AgentChoices, type Choice } from './agent-choices.js';
+import { agentChoices, pickNewTab, pickSwitch, type AgentPickContext } from './agent-pick.js';
 import { ComposeBar } from './compose-bar.js';
+import { composeState } from './compose-state.js';
 import { installTab } from './install-choices.js';
 import { shellChoice } from './shell-choice.js';
 import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, type ForkActionsContext } from './fork-actions.js';
-import { resetNotice, worktreesStayNote, type OpenWorktree, type ResetNoticeFacts } from './fork-dialog.js';
-import { withModel } from './model-choices.js';
-import { confirm, openPicker, type PickerToggle } from './picker.js';
-import { armedName, summaryToggle } from './summary-toggle.js';
-import { askLocalModel, withLocalRow, type LocalPick, type LocalRow } from './local-model-dialog.js';
+import { worktreesStayNote, type OpenWorktree } from './fork-dialog.js';
+import type { LocalPick } from './local-model-dialog.js';
+import { confirm } from './picker.js';
 import type { Tab } from './tab.js';
+import { offerRememberedTabs, rememberOpenTabs } from './tab-restore.js';
+import { TabSessions, type TabEntry } from './tab-sessions.js';
 import { TabTerminal } from './tab-terminal.js';
 import { DEFAULT_NOTIFY, notificationBytes, outerTerminalFacts, type Notification, type NotifySettings } from './desktop-notify.js';
 import { tabNeedsYou } from './needs-you-tabs.js';
@@ -60,28 +58,16 @@ export interface ConversationTabsOptions {
   tellOuter?: (n: Notification) => void;
 }
 
-/** How long a picker waits for agents' detections before it is drawn with what it has. */
-const QUICK_ANSWER_MS = 150;
-
-/** What a reset (or its undo) that stopped a tab's agent said; the notice is drawn from it. */
-type StoppedFacts = Omit<ResetNoticeFacts, 'prefix' | 'nextTitle'>;
-
-interface TabEntry {
-  session: TabConversation;
-  terminal: TabTerminal;
-  /** This module's subscriptions to the session and the tab, ended as the tab closes. */
-  subs: DisposableStore;
-  stopped?: StoppedFacts;
-}
-
 export class ConversationTabs {
-  private readonly sessions = new Map<Tab, TabEntry>();
+  private readonly sessions: TabSessions;
   private compose!: ComposeBar;
   private app!: App;
   /** Subscriptions that live as long as this module (the app's front-tab changes). */
   private readonly owned = new DisposableStore();
 
-  constructor(private readonly opts: ConversationTabsOptions) {}
+  constructor(private readonly opts: ConversationTabsOptions) {
+    this.sessions = new TabSessions(opts.prefix);
+  }
 
   attach(app: App): void {
     this.app = app;
@@ -110,67 +96,29 @@ export class ConversationTabs {
   }
 
   get active(): TabConversation | undefined {
-    const tab = this.app.activeTab;
-    return tab ? this.sessions.get(tab)?.session : undefined;
+    return this.sessions.get(this.app.activeTab)?.session;
   }
 
   private titles(): Record<string, string> {
     return Object.fromEntries(this.opts.registry.drivers().map((d) => [d.name, d.title]));
   }
 
-  /** Installed agents that can run in a tab, by title, with version and default model, as they are found; then the plain shell. */
-  private agentChoices(opts: { current?: string; agentsOnly?: boolean } = {}): AgentChoices {
-    return new AgentChoices({ registry: this.opts.registry, cwd: this.opts.cwd, env: this.opts.env, ...opts });
-  }
-
-  /**
-   * A picker on agents as they are found: drawn once the quick answers are in, or after a
-   * moment at most (a CLI asked for its version may take seconds; its row says "checking…"
-   * until then), so the picker never waits behind a blank screen.
-   */
-  private async pickAgent(
-    title: string,
-    choices: AgentChoices,
-    note?: string,
-    running?: { agent?: string; model?: string },
-    toggles?: PickerToggle[],
-  ): Promise<Choice | LocalRow | undefined> {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([choices.settled, new Promise<void>((r) => (timer = setTimeout(r, QUICK_ANSWER_MS)))]);
-    clearTimeout(timer);
-    const choice = await openPicker(this.app, title, withLocalRow(choices), note, toggles);
-    if (choice?.kind === 'local') return choice;
-    return withModel(this.app, choice, { registry: this.opts.registry, cwd: this.opts.cwd, env: this.opts.env, running });
-  }
-
-  /** The picker's "Local model…": asked, probed and chosen (local-model-dialog.ts); undefined when given up. */
-  private async pickLocal(): Promise<LocalPick | undefined> {
-    const pick = await askLocalModel(this.app, { registry: this.opts.registry, env: this.opts.env, say: (text) => this.app.showMessage(text, 8000) });
-    if (pick)
-      this.app.showMessage(
-        `${pick.model} at ${pick.endpoint}: ${pick.title} (${pick.choice.family} family, ${pick.choice.api})${pick.warning ? `. ${pick.warning}` : ''}`,
-        8000,
-      );
-    return pick;
+  private pickContext(): AgentPickContext {
+    return { app: this.app, registry: this.opts.registry, cwd: this.opts.cwd, env: this.opts.env };
   }
 
   async newTab(): Promise<void> {
-    const choice = await this.pickAgent('New tab', this.agentChoices());
-    if (!choice) return;
-    if (choice.kind === 'shell') {
+    const pick = await pickNewTab(this.pickContext());
+    if (!pick) return;
+    if (pick.kind === 'shell') {
       this.app.openTab(shellChoice(this.opts.cwd, this.opts.env).value);
       return;
     }
-    if (choice.kind === 'local') {
-      const pick = await this.pickLocal();
-      if (pick) await this.startSession({ new: { cwd: this.opts.cwd } }, pick.agent, pick.model, undefined, pick.local);
+    if (pick.kind === 'install') {
+      this.app.openTab(installTab(pick.name, this.opts.registry.get(pick.name).title, this.opts.cwd, this.opts.env));
       return;
     }
-    if (choice.kind === 'install') {
-      this.app.openTab(installTab(choice.name, this.opts.registry.get(choice.name).title, this.opts.cwd, this.opts.env));
-      return;
-    }
-    await this.startSession({ new: { cwd: this.opts.cwd } }, choice.name, choice.model, choice.account);
+    await this.startSession({ new: { cwd: this.opts.cwd } }, pick.name, pick.model, pick.account, pick.local);
   }
 
   /** Runs `agent` on the conversation in a new tab (which becomes the active one); undefined when it could not start. */
@@ -206,12 +154,12 @@ export class ConversationTabs {
     });
     const s = session;
     subs.add(s.onChange((snap: TabSnapshot) => this.onSessionChange(s, snap)));
-    subs.add(s.onNeedsYou((kind) => this.draftFor(s, (tab) => tabNeedsYou(this.app, tab, kind, (n) => this.tellOuter(n)))));
+    subs.add(s.onNeedsYou((kind) => this.sessions.forSession(s, (tab) => tabNeedsYou(this.app, tab, kind, (n) => this.tellOuter(n)))));
     // A message its agent did not take comes back to this tab's draft; one it took late leaves it.
-    subs.add(s.onDraft((text: string) => this.draftFor(s, (tab) => this.compose.restoreFor(tab, text))));
+    subs.add(s.onDraft((text: string) => this.sessions.forSession(s, (tab) => this.compose.restoreFor(tab, text))));
     subs.add(
       s.onTaken((text: string) =>
-        this.draftFor(s, (tab) => {
+        this.sessions.forSession(s, (tab) => {
           if (this.compose.dropFrom(tab, text) && s === this.active)
             this.app.showMessage(`${s.snapshot().notice ?? ''} Its copy left the compose bar.`.trim(), 8000);
         }),
@@ -231,14 +179,13 @@ export class ConversationTabs {
   }
 
   private onSessionChange(session: TabConversation, snap: TabSnapshot): void {
-    for (const [tab, s] of this.sessions) {
-      if (s.session !== session) continue;
+    this.sessions.forSession(session, (tab, s) => {
       // A relaunch took the notice away: the agent runs again.
       if (s.stopped && !tab.notice) s.stopped = undefined;
-      if (s.stopped) this.drawStopped(tab, s);
+      if (s.stopped) this.sessions.drawStopped(tab, s);
       if (snap.status !== tab.status && tab.status !== 'exited' && tab.status !== 'stopped') tab.setStatus(snap.status === 'exited' ? 'exited' : snap.status);
       if (snap.agentTitle && tab.launch.agent !== snap.agent) tab.setTitle(snap.agentTitle);
-    }
+    });
     if (snap.notice && session === this.active) this.app.showMessage(snap.notice, 8000);
     if (session === this.active) this.refreshCompose();
   }
@@ -248,68 +195,19 @@ export class ConversationTabs {
     else this.app.screen.program.write(notificationBytes(n, this.opts.notify ?? DEFAULT_NOTIFY, outerTerminalFacts(this.opts.env)));
   }
 
-  /** Runs `fn` with the tab of `session` (if it still has one). */
-  private draftFor(session: TabConversation, fn: (tab: Tab) => void): void {
-    for (const [tab, s] of this.sessions) if (s.session === session) fn(tab);
-  }
-
-  /** The tab's notice, drawn again when what it says changed (another agent armed meanwhile). */
-  private drawStopped(tab: Tab, entry: TabEntry): void {
-    if (!entry.stopped) return;
-    const armed = entry.session.snapshot().armed?.title;
-    const lines = resetNotice({ ...entry.stopped, prefix: this.opts.prefix, ...(armed ? { nextTitle: armed } : {}) });
-    if (tab.notice && tab.notice.join('\n') === lines.join('\n')) return;
-    tab.showNotice(lines);
-  }
-
-  private showStopped(s: TabConversation, facts: StoppedFacts): void {
-    for (const [tab, entry] of this.sessions) {
-      if (entry.session !== s) continue;
-      entry.stopped = facts;
-      this.drawStopped(tab, entry);
-    }
-    this.refreshCompose();
-  }
-
-  private activeEntry(): TabEntry | undefined {
-    const tab = this.app.activeTab;
-    return tab ? this.sessions.get(tab) : undefined;
-  }
-
   refreshCompose(): void {
     if (!this.compose) return;
-    this.compose.showFor(this.app.activeTab);
-    const entry = this.activeEntry();
-    const snap = entry?.session.snapshot();
-    const user = this.author();
-    const stopped = entry?.stopped && this.app.activeTab?.notice ? entry.stopped : undefined;
-    const armedTitle = snap?.armed ? armedName(snap.armed) : undefined;
-    // After a reset the armed agent is a restart, not a switch: said as such.
-    const armedText =
-      stopped && armedTitle
-        ? {
-            head: `Next message starts ${armedTitle} afresh`,
-            // Short: the line is one row at 80 columns (the pane says the rest).
-            note: stopped.undone ? 'with the conversation as it is now' : `with a replay up to #${stopped.seq}`,
-          }
-        : undefined;
-    this.compose.update({
-      author: `${user.name}@${user.device}`,
-      // The account is said where it is not the CLI's own configuration.
-      agentTitle: snap?.agentTitle && snap.account ? `${snap.agentTitle} (account ${snap.account})` : snap?.agentTitle,
-      armedTitle,
-      ...(armedText ? { armedText } : {}),
-      ...(snap?.briefPending && snap.agentTitle ? { carries: `Your next message carries the conversation so far to ${snap.agentTitle}.` } : {}),
-      queue: snap?.queue ?? [],
-      ...(this.app.activeTab && !entry ? { shell: true } : {}),
-      status: stopped
-        ? 'stopped'
-        : snap
-          ? snap.status === 'approval'
-            ? `needs you: answer ${snap.agentTitle ?? 'the agent'} in its pane`
-            : snap.status
-          : 'plain shell',
-    });
+    const tab = this.app.activeTab;
+    this.compose.showFor(tab);
+    const entry = this.sessions.get(tab);
+    this.compose.update(
+      composeState({
+        user: this.author(),
+        ...(entry ? { snap: entry.session.snapshot() } : {}),
+        ...(entry?.stopped && tab?.notice ? { stopped: entry.stopped } : {}),
+        shell: tab !== undefined && !entry,
+      }),
+    );
   }
 
   private composeHandlers() {
@@ -348,32 +246,17 @@ export class ConversationTabs {
       this.app.showMessage('This tab runs a plain shell; open an agent tab to switch agents.');
       return;
     }
-    const noContext = s.snapshot().noContext;
-    const note = noContext
-      ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.'
-      : 'Recent conversation continues as text; images and files are not carried.';
     const snap = s.snapshot();
-    // `s`: the agent that runs now writes a summary first, in its pane, which the brief uses
-    // (tab-summary-turn.ts); offered when there is a conversation to summarize and it runs.
-    const summary = !noContext && snap.running && snap.agentTitle ? summaryToggle(snap.agentTitle) : undefined;
-    const picked = await this.pickAgent('Continue with', this.agentChoices({ current: snap.agent, agentsOnly: true }), note, snap, summary ? [summary] : []);
-    if (!picked || picked.kind === 'shell') return;
-    let choice: { name: string; model?: string; account?: string; local?: LocalPick['local'] };
-    if (picked.kind === 'local') {
-      const pick = await this.pickLocal();
-      if (!pick) return;
-      choice = { name: pick.agent, model: pick.model, local: pick.local };
-    } else choice = picked;
-    if (
-      noContext &&
-      (choice.name !== snap.agent || choice.account !== undefined || choice.local || (choice.model !== undefined && choice.model !== snap.model))
-    ) {
-      const outcome = await s.startInstead(choice.name, choice.model, choice.account, choice.local);
+    const pick = await pickSwitch(this.pickContext(), snap);
+    if (!pick) return;
+    const { target: t } = pick;
+    if (pick.noContext && (t.name !== snap.agent || t.account !== undefined || t.local || (t.model !== undefined && t.model !== snap.model))) {
+      const outcome = await s.startInstead(t.name, t.model, t.account, t.local);
       this.app.showMessage(outcome.message);
       await this.remember();
       return;
     }
-    const r = s.arm(choice.name, choice.model, choice.account, choice.local, summary?.on);
+    const r = s.arm(t.name, t.model, t.account, t.local, pick.summary);
     this.refreshCompose();
     if (r.armed) this.compose.focus();
     else this.app.showMessage('Switch cancelled: that agent already runs this conversation.');
@@ -405,7 +288,7 @@ export class ConversationTabs {
       registry: this.opts.registry,
       titles: () => this.titles(),
       agentChoices: async () => {
-        const choices = this.agentChoices({ agentsOnly: true });
+        const choices = agentChoices(this.pickContext(), { agentsOnly: true });
         await choices.settled;
         // A fork from the TUI keeps the account rules (baton fork --account chooses one).
         return choices
@@ -415,7 +298,10 @@ export class ConversationTabs {
           );
       },
       openConversationTab: (id, agent, model) => this.startSession({ open: id }, agent, model),
-      showStopped: (s, facts) => this.showStopped(s, facts),
+      showStopped: (s, facts) => {
+        this.sessions.showStopped(s, facts);
+        this.refreshCompose();
+      },
     };
   }
 
@@ -426,12 +312,7 @@ export class ConversationTabs {
 
   /** Worktree forks open in tabs: they stay when baton quits. */
   openWorktrees(): OpenWorktree[] {
-    const out: OpenWorktree[] = [];
-    for (const { session } of this.sessions.values()) {
-      const f = session.facts();
-      if (f.worktreeBranch) out.push({ conversationId: f.id, path: f.cwd, branch: f.worktreeBranch });
-    }
-    return out;
+    return this.sessions.openWorktrees();
   }
 
   /** prefix q: the app's quit question (asked only when a tab is busy) also says the worktrees stay. */
@@ -455,16 +336,7 @@ export class ConversationTabs {
     await this.remember();
     // Asked once the tab is gone: its agent no longer runs in the worktree, its conversation is closed.
     const branch = closed?.worktreeBranch;
-    if (closed && branch) await offerWorktreeRemoval(this.forkContext(), { ...closed, worktreeBranch: branch }, this.tabIn(closed.cwd));
-  }
-
-  /** The label of an open tab whose conversation runs in dir (or below it), if any. */
-  private tabIn(dir: string): string | undefined {
-    for (const [tab, { session }] of this.sessions) {
-      const cwd = session.facts().cwd;
-      if (cwd === dir || cwd.startsWith(`${dir}/`)) return tab.label;
-    }
-    return undefined;
+    if (closed && branch) await offerWorktreeRemoval(this.forkContext(), { ...closed, worktreeBranch: branch }, this.sessions.tabIn(closed.cwd));
   }
 
   /** Closes every conversation (the app ends the programs). */
@@ -477,7 +349,7 @@ export class ConversationTabs {
       failure = e ?? new Error('remembering the tabs failed');
     }
     this.owned.dispose();
-    for (const entry of this.sessions.values()) await this.closeEntry(entry).catch(() => undefined);
+    for (const [, entry] of this.sessions.entries()) await this.closeEntry(entry).catch(() => undefined);
     this.sessions.clear();
     if (failure !== undefined) throw failure;
   }
@@ -494,35 +366,19 @@ export class ConversationTabs {
 
   // ---- restore ----
 
-  private async remember(): Promise<void> {
-    const list: RememberedTab[] = [];
-    for (const { session } of this.sessions.values()) {
-      const snap = session.snapshot();
-      if (snap.agent) list.push({ conversation: snap.conversationId, agent: snap.agent, ...(snap.model ? { model: snap.model } : {}) });
-    }
-    await rememberTabs(this.opts.home, this.opts.cwd, list);
+  private remember(): Promise<void> {
+    return rememberOpenTabs(this.opts.home, this.opts.cwd, this.sessions.sessions());
   }
 
   /** Offers the tabs baton had open in this directory last time; true when any came back. */
   async offerRestore(): Promise<boolean> {
-    const saved = rememberedTabs(this.opts.home, this.opts.cwd);
-    if (!saved.length) return false;
-    const names = saved.map((r) => this.titles()[r.agent] ?? r.agent).join(', ');
-    if (
-      !(await confirm(
-        this.app,
-        'Restore tabs',
-        `Last time baton had ${saved.length} tab${saved.length > 1 ? 's' : ''} here: ${names}.\nOpen ${saved.length > 1 ? 'them' : 'it'} again?`,
-      ))
-    )
-      return false;
-    for (const r of saved) {
-      try {
-        await this.startSession({ open: r.conversation }, r.agent, r.model === 'default' ? undefined : r.model);
-      } catch (err) {
-        this.app.showMessage(`could not restore ${r.conversation}: ${(err as Error).message}`, 8000);
-      }
-    }
-    return this.sessions.size > 0;
+    const taken = await offerRememberedTabs({
+      app: this.app,
+      home: this.opts.home,
+      cwd: this.opts.cwd,
+      titles: this.titles(),
+      open: (agent, conversation, model) => this.startSession({ open: conversation }, agent, model),
+    });
+    return taken && this.sessions.size > 0;
   }
 }

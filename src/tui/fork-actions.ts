@@ -23,7 +23,7 @@ import {
   worktreeRefusal,
   type ForkAnswer,
   type Refusal,
-  type ResetNoticeFacts,
+  type StoppedFacts,
 } from './fork-dialog.js';
 import { openPicker, type PickerChoice } from './picker.js';
 import type { ViewControl } from './transcript-view.js';
@@ -41,7 +41,7 @@ export interface ForkActionsContext {
   /** Opens the fork's conversation in a new tab the way a restored tab is opened; undefined when its agent could not start. */
   openConversationTab(id: string, agent: string, model: string | undefined): Promise<TabConversation | undefined>;
   /** The conversation's agent was stopped by a reset (or its undo): its tab shows what happened instead of the agent's last screen. */
-  showStopped(s: TabConversation, facts: Omit<ResetNoticeFacts, 'prefix' | 'nextTitle'>): void;
+  showStopped(s: TabConversation, facts: StoppedFacts): void;
 }
 
 const refusal = (err: BatonError): Refusal => (err.hint ? { message: err.message, hint: err.hint } : { message: err.message });

@@ -216,6 +216,9 @@ export interface ResetNoticeFacts {
   prefix: string;
 }
 
+/** What a reset (or its undo) that stopped a tab's agent said; the tab's notice is drawn from it. */
+export type StoppedFacts = Omit<ResetNoticeFacts, 'prefix' | 'nextTitle'>;
+
 /**
  * What a tab whose agent a reset stopped shows instead of that agent's last screen (which
  * still showed the hidden turns): what happened, what the next message does, and how to

@@ -4,7 +4,7 @@
 // only an agent tab takes are listed apart, as what an agent tab offers.
 
 import blessed from './blessed.js';
-import { COMPOSE_KEYS } from './compose-bar.js';
+import { COMPOSE_KEYS } from './compose-lines.js';
 import { AGENT_TAB_COMMANDS, describeBindings, type KeyConfig } from './keys.js';
 import { OVERLAY_STYLE, type OverlayHost } from './overlay.js';
 import { escapeTags } from './tab-bar.js';

@@ -6,7 +6,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PassThrough } from 'node:stream';
 import { App } from '../../src/tui/app.js';
-import { ComposeBar, clipLine, pastedText, queueLine, type ComposeHandlers, type ComposeState } from '../../src/tui/compose-bar.js';
+import { ComposeBar, pastedText, type ComposeHandlers } from '../../src/tui/compose-bar.js';
+import { clipLine, queueLine, type ComposeState } from '../../src/tui/compose-lines.js';
 import { loadKeyConfig } from '../../src/tui/keys.js';
 import { until } from '../helpers/wait.js';
 

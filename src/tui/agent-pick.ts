@@ -1,0 +1,105 @@
+// Choosing an agent for a tab: the new-tab picker and the switch picker (prefix a) with what
+// hangs off them — the agent's model picker ("other model…", model-choices.ts), the "Local
+// model…" dialog (local-model-dialog.ts) and the switch's "summary first" key
+// (summary-toggle.ts). It answers with what the user chose and starts nothing: opening the
+// tab, starting or arming the agent is the caller's (conversation-tabs.ts).
+
+import type { TabSnapshot } from '../conversation/index.js';
+import type { Registry } from '../plugins/registry.js';
+import type { App } from './app.js';
+import { AgentChoices, type Choice } from './agent-choices.js';
+import { askLocalModel, withLocalRow, type LocalPick, type LocalRow } from './local-model-dialog.js';
+import { withModel } from './model-choices.js';
+import { openPicker, type PickerToggle } from './picker.js';
+import { summaryToggle } from './summary-toggle.js';
+
+export interface AgentPickContext {
+  app: App;
+  registry: Registry;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** An agent chosen to run a conversation: by name, or a local model's harness with its server. */
+export interface AgentTarget {
+  name: string;
+  model?: string;
+  account?: string;
+  local?: LocalPick['local'];
+}
+
+/** What the new-tab picker answered: a plain shell, an install of a missing agent, or an agent to start. */
+export type NewTabPick = { kind: 'shell' } | { kind: 'install'; name: string } | ({ kind: 'agent' } & AgentTarget);
+
+/** What the switch picker answered: the agent to arm, and whether the running one writes a summary first. */
+export interface SwitchPick {
+  target: AgentTarget;
+  summary?: boolean;
+  /** Nothing has been said yet: there is no context to carry (the agent may simply start instead). */
+  noContext: boolean;
+}
+
+/** How long a picker waits for agents' detections before it is drawn with what it has. */
+const QUICK_ANSWER_MS = 150;
+
+/** Installed agents that can run in a tab, by title, with version and default model, as they are found; then the plain shell. */
+export function agentChoices(ctx: AgentPickContext, opts: { current?: string; agentsOnly?: boolean } = {}): AgentChoices {
+  return new AgentChoices({ registry: ctx.registry, cwd: ctx.cwd, env: ctx.env, ...opts });
+}
+
+/**
+ * A picker on agents as they are found: drawn once the quick answers are in, or after a
+ * moment at most (a CLI asked for its version may take seconds; its row says "checking…"
+ * until then), so the picker never waits behind a blank screen.
+ */
+async function pickAgent(
+  ctx: AgentPickContext,
+  title: string,
+  choices: AgentChoices,
+  note?: string,
+  running?: { agent?: string; model?: string },
+  toggles?: PickerToggle[],
+): Promise<Choice | LocalRow | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([choices.settled, new Promise<void>((r) => (timer = setTimeout(r, QUICK_ANSWER_MS)))]);
+  clearTimeout(timer);
+  const choice = await openPicker(ctx.app, title, withLocalRow(choices), note, toggles);
+  if (choice?.kind === 'local') return choice;
+  return withModel(ctx.app, choice, { registry: ctx.registry, cwd: ctx.cwd, env: ctx.env, running });
+}
+
+/** The picker's "Local model…": asked, probed and chosen (local-model-dialog.ts); undefined when given up. */
+async function pickLocal(ctx: AgentPickContext): Promise<AgentTarget | undefined> {
+  const say = (text: string) => ctx.app.showMessage(text, 8000);
+  const pick = await askLocalModel(ctx.app, { registry: ctx.registry, env: ctx.env, say });
+  if (!pick) return undefined;
+  say(`${pick.model} at ${pick.endpoint}: ${pick.title} (${pick.choice.family} family, ${pick.choice.api})${pick.warning ? `. ${pick.warning}` : ''}`);
+  return { name: pick.agent, model: pick.model, local: pick.local };
+}
+
+/** The new-tab picker (prefix c); undefined when dismissed. */
+export async function pickNewTab(ctx: AgentPickContext): Promise<NewTabPick | undefined> {
+  const choice = await pickAgent(ctx, 'New tab', agentChoices(ctx));
+  if (!choice) return undefined;
+  if (choice.kind === 'local') {
+    const local = await pickLocal(ctx);
+    return local && { kind: 'agent', ...local };
+  }
+  return choice;
+}
+
+/** The switch picker (prefix a) for a tab in `snap`'s state; undefined when dismissed. */
+export async function pickSwitch(ctx: AgentPickContext, snap: TabSnapshot): Promise<SwitchPick | undefined> {
+  const noContext = snap.noContext;
+  const note = noContext
+    ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.'
+    : 'Recent conversation continues as text; images and files are not carried.';
+  // `s`: the agent that runs now writes a summary first, in its pane, which the brief uses
+  // (tab-summary-turn.ts); offered when there is a conversation to summarize and it runs.
+  const summary = !noContext && snap.running && snap.agentTitle ? summaryToggle(snap.agentTitle) : undefined;
+  const picked = await pickAgent(ctx, 'Continue with', agentChoices(ctx, { current: snap.agent, agentsOnly: true }), note, snap, summary ? [summary] : []);
+  if (!picked || picked.kind === 'shell' || picked.kind === 'install') return undefined;
+  const target = picked.kind === 'local' ? await pickLocal(ctx) : picked;
+  if (!target) return undefined;
+  return { target, noContext, ...(summary ? { summary: summary.on } : {}) };
+}

@@ -1,0 +1,51 @@
+// What the compose bar says for the tab in front, from its conversation's snapshot: the
+// author, the agent (and its account), the armed switch — or, after a reset stopped the agent,
+// the restart it arms — the brief the next message carries, the queue and the status. Words
+// only; the compose bar draws them (compose-bar.ts) and conversation-tabs.ts feeds it.
+
+import type { TabSnapshot } from '../conversation/index.js';
+import type { UserAuthor } from '../transcript/types.js';
+import type { ComposeState } from './compose-lines.js';
+import type { StoppedFacts } from './fork-dialog.js';
+import { armedName } from './summary-toggle.js';
+
+export interface ComposeFacts {
+  /** Who writes what the compose bar sends now. */
+  user: UserAuthor;
+  /** The front tab's conversation; undefined for a plain shell's tab or no tab. */
+  snap?: TabSnapshot;
+  /** A reset stopped the front tab's agent and its notice is shown. */
+  stopped?: StoppedFacts;
+  /** A tab is in front that runs a plain shell. */
+  shell: boolean;
+}
+
+export function composeState({ user, snap, stopped, shell }: ComposeFacts): ComposeState {
+  const armedTitle = snap?.armed ? armedName(snap.armed) : undefined;
+  // After a reset the armed agent is a restart, not a switch: said as such.
+  const armedText =
+    stopped && armedTitle
+      ? {
+          head: `Next message starts ${armedTitle} afresh`,
+          // Short: the line is one row at 80 columns (the pane says the rest).
+          note: stopped.undone ? 'with the conversation as it is now' : `with a replay up to #${stopped.seq}`,
+        }
+      : undefined;
+  return {
+    author: `${user.name}@${user.device}`,
+    // The account is said where it is not the CLI's own configuration.
+    agentTitle: snap?.agentTitle && snap.account ? `${snap.agentTitle} (account ${snap.account})` : snap?.agentTitle,
+    armedTitle,
+    ...(armedText ? { armedText } : {}),
+    ...(snap?.briefPending && snap.agentTitle ? { carries: `Your next message carries the conversation so far to ${snap.agentTitle}.` } : {}),
+    queue: snap?.queue ?? [],
+    ...(shell ? { shell: true } : {}),
+    status: stopped
+      ? 'stopped'
+      : snap
+        ? snap.status === 'approval'
+          ? `needs you: answer ${snap.agentTitle ?? 'the agent'} in its pane`
+          : snap.status
+        : 'plain shell',
+  };
+}
