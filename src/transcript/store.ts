@@ -1,16 +1,14 @@
 // The durable store of canonical transcripts: one directory per conversation under
 // `$BATON_HOME/conversations/`, holding `transcript.jsonl` (the record), `meta.json`
-// (listing conveniences) and, while a writer has it open, `lock`. This module opens,
-// creates and imports conversations and re-exports the rest of the store's API; the
-// format, the lock, the metadata, listing and retention live in the store-*.ts modules
-// next to it. See docs/transcript-format.md.
+// (listing conveniences) and, while a writer has it open, `lock`. This module opens
+// and creates conversations and re-exports the rest of the store's API; the format, the
+// lock, the metadata, listing, retention, building a new directory and importing live in
+// the store-*.ts modules next to it. See docs/transcript-format.md.
 // It must never rewrite a transcript log, and never write one without holding its lock.
 
-import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { chmodSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { badInput } from '../errors.js';
-import { redactEntry } from './redact.js';
 import { Transcript } from './transcript.js';
 import type { Entry, UserAuthor } from './types.js';
 import {
@@ -19,19 +17,18 @@ import {
   compareIds,
   conversationDir,
   conversationsDir,
-  ensurePrivateDir,
   fsyncDir,
   isConversationId,
-  newConversationId,
   noConversation,
   printable,
 } from './store-home.js';
-import { FORMAT, FORMAT_VERSION, LogWriter, appendHeader, createLog, readLog } from './store-log.js';
-import type { LoadProblem, LogHeader, LogRead } from './store-log.js';
+import { FORMAT, FORMAT_VERSION, LogWriter, appendHeader, readLog } from './store-log.js';
+import type { LoadProblem, LogRead } from './store-log.js';
 import { acquireLock } from './store-lock.js';
 import type { Lock } from './store-lock.js';
-import { MetaToucher, openMeta, writeMeta } from './store-meta.js';
+import { MetaToucher, openMeta } from './store-meta.js';
 import type { ConversationMeta, MetaHandle, OpenedMeta } from './store-meta.js';
+import { buildConversation } from './store-build.js';
 
 export { resolveHome, isConversationId, newConversationId, ensurePrivateDir, makeDirs } from './store-home.js';
 export { formatProblem, FORMAT, FORMAT_VERSION } from './store-log.js';
@@ -41,6 +38,8 @@ export { titleFrom } from './store-meta.js';
 export { prune, pruneAtStartup, retentionDays } from './store-retention.js';
 export type { PruneResult, PrunedConversation } from './store-retention.js';
 export { listConversations, lastSeqOf } from './store-list.js';
+export { importJsonl } from './store-import.js';
+export type { ImportOptions, ImportResult } from './store-import.js';
 export type { ConversationSummary } from './store-list.js';
 
 export interface OpenOptions {
@@ -287,55 +286,6 @@ function lastUser(entries: readonly Entry[]): UserAuthor | undefined {
   return undefined;
 }
 
-/**
- * Builds a conversation directory out of sight (`conversations/.new-*`) and renames it
- * into place, so a crash never leaves a half-made conversation in the list.
- */
-async function buildConversation(
-  home: string,
-  now: Date,
-  makeMeta: (id: string) => ConversationMeta,
-  makeHeader: (id: string) => LogHeader,
-  entries: readonly Entry[],
-): Promise<{ id: string; dir: string }> {
-  ensurePrivateDir(home);
-  const root = conversationsDir(home);
-  ensurePrivateDir(root);
-  for (let attempt = 0; ; attempt++) {
-    const id = newConversationId(now);
-    const final = join(root, id);
-    if (existsSync(final)) {
-      if (attempt > 20) throw new Error(`could not find a free conversation id in ${root}`);
-      continue;
-    }
-    const tmp = join(root, `.new-${id}-${randomBytes(4).toString('hex')}`);
-    mkdirSync(tmp, { mode: DIR_MODE });
-    chmodSync(tmp, DIR_MODE);
-    try {
-      const logPath = join(tmp, TRANSCRIPT_FILE);
-      createLog(logPath, makeHeader(id));
-      if (entries.length) {
-        const w = new LogWriter(logPath, { endsWithNewline: true });
-        // Copied entries (an import, a fork of a log an older baton wrote) are redacted as
-        // committed ones are: a new log never holds a secret.
-        w.append(entries.map(redactEntry), false);
-        w.close();
-      }
-      await writeMeta(tmp, makeMeta(id));
-      if (existsSync(final)) {
-        rmSync(tmp, { recursive: true, force: true });
-        continue;
-      }
-      renameSync(tmp, final);
-    } catch (e) {
-      rmSync(tmp, { recursive: true, force: true });
-      throw e;
-    }
-    fsyncDir(root);
-    return { id, dir: final };
-  }
-}
-
 /** Creates a new, empty conversation and opens it for writing (lock held). */
 export async function createConversation(home: string, opts: CreateOptions): Promise<OpenConversation> {
   const nowFn = opts.now ?? (() => new Date());
@@ -367,45 +317,4 @@ export async function createConversation(home: string, opts: CreateOptions): Pro
     rmSync(dir, { recursive: true, force: true });
     throw e;
   }
-}
-
-export interface ImportOptions {
-  cwd: string;
-  title?: string;
-  now?: () => Date;
-}
-
-export interface ImportResult {
-  id: string;
-  /** Entries written to the new conversation (unknown kinds included, verbatim). */
-  entries: number;
-  /** What was wrong in the source file; damaged lines were not copied. */
-  problems: LoadProblem[];
-}
-
-/**
- * Starts a new conversation from a baton-format JSONL file (an export, or another
- * machine's transcript.jsonl). Entries keep their seqs, so handoffs, cursors and resets
- * still point at the right entries; damaged lines are reported and left out.
- */
-export async function importJsonl(home: string, file: string, opts: ImportOptions): Promise<ImportResult> {
-  if (!existsSync(file) || !statSync(file).isFile())
-    throw badInput(`no such file ${printable(file)}`, 'give the path of a file written by baton transcript export --format jsonl');
-  const src = readLog(file, file);
-  if (!src.header && !src.entries.length) {
-    throw badInput(`${printable(file)} is not a baton transcript (no header line and no entries)`, 'export one with baton transcript export ID --format jsonl');
-  }
-  const at = (opts.now ?? (() => new Date()))();
-  const iso = at.toISOString();
-  const from: { file: string; conversation?: string } = { file };
-  if (typeof src.header?.conversation === 'string') from.conversation = src.header.conversation;
-  const srcTitle = typeof src.header?.title === 'string' ? src.header.title : undefined;
-  const { id } = await buildConversation(
-    home,
-    at,
-    (id) => ({ id, title: opts.title ?? srcTitle ?? `imported from ${basename(file)}`, created: iso, updated: iso, cwd: opts.cwd, importedFrom: from }),
-    (id) => ({ format: FORMAT, version: FORMAT_VERSION, conversation: id, created: iso, importedFrom: from }),
-    src.entries,
-  );
-  return { id, entries: src.entries.length, problems: src.problems };
 }
