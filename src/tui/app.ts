@@ -8,7 +8,7 @@ import blessed from './blessed.js';
 import { PassThrough } from 'node:stream';
 import { BatonError } from '../errors.js';
 import { fsFailure } from '../fs-failure.js';
-import { shellTabLine } from './compose-lines.js';
+import { AppChrome, STATUS_ROWS, TOP_ROWS } from './app-chrome.js';
 import { FrameScheduler } from './frames.js';
 import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
 import { OuterTerminal, refreshOuterSize } from './outer-terminal.js';
@@ -23,7 +23,6 @@ import { ScrollWiring } from './scroll-wiring.js';
 import { askToQuit, runBuiltIn } from './app-commands.js';
 import { Tab, type TabLaunch } from './tab.js';
 import { terminalCaps, type TerminalCaps } from './terminal-caps.js';
-import { escapeTags, formatStatusLine, formatTabBar } from './tab-bar.js';
 
 export interface AppOptions {
   keys: KeyConfig;
@@ -46,9 +45,6 @@ export interface AppOptions {
 /** Commands that open a picker: one at a time (see HeldInput.runPicker). */
 const PICKER_COMMANDS: ReadonlySet<Command> = new Set<Command>(['new-tab', 'switch-agent']);
 
-/** Rows taken by the tab bar (top) and the status line (bottom); the compose bar's rows are added. */
-const TOP_ROWS = 1;
-const STATUS_ROWS = 1;
 /** A change within this long after a keystroke in the focused pane is drawn at once. */
 const ECHO_WINDOW_MS = 100;
 /** How long background tabs are not read after a keystroke in the focused one. */
@@ -63,16 +59,12 @@ export class App implements OverlayHost {
   readonly view: PaneView;
   readonly router: InputRouter;
   readonly frames: FrameScheduler;
-  private readonly tabBar: blessed.Widgets.BoxElement;
-  /** The compose bar's row; the conversation layer replaces its content. */
-  readonly composeBar: blessed.Widgets.BoxElement;
-  private readonly statusLine: blessed.Widgets.BoxElement;
+  /** The tab bar, the compose rows and the status line with its message. */
+  private readonly chrome: AppChrome;
   private readonly uiInput = new PassThrough();
   private overlays: blessed.Widgets.BlessedElement[] = [];
   /** Scroll mode of the active tab's pane, when open. */
   private readonly scroll: ScrollWiring;
-  private message: string | undefined;
-  private messageTimer: NodeJS.Timeout | undefined;
   private chromeDirty = true;
   private lastKeyAt = -Infinity;
   private readonly outer: OuterTerminal;
@@ -106,10 +98,8 @@ export class App implements OverlayHost {
       forceUnicode: true,
     } as blessed.Widgets.IScreenOptions);
     (this.screen as unknown as { tput: { brokenACS: boolean } }).tput.brokenACS = true;
-    this.tabBar = blessed.box({ parent: this.screen, top: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'blue', fg: 'white' } });
-    this.view = new PaneView(this.screen, { top: TOP_ROWS, bottom: STATUS_ROWS + this.composeRows }, terminalCaps(opts.env));
-    this.composeBar = blessed.box({ parent: this.screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true, style: { fg: 'gray' } });
-    this.statusLine = blessed.box({ parent: this.screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black', fg: 'white' } });
+    this.chrome = new AppChrome(this.screen, { ...(opts.said ? { said: opts.said } : {}), changed: () => this.requestChrome() });
+    this.view = new PaneView(this.screen, { top: TOP_ROWS, bottom: STATUS_ROWS + this.chrome.composeRows }, terminalCaps(opts.env));
     this.frames = new FrameScheduler(() => this.frame());
     this.outer = new OuterTerminal(this.screen.program);
     this.screen.on('resize', () => this.onResize());
@@ -139,18 +129,19 @@ export class App implements OverlayHost {
 
   /** Size a pane gets: the area between the tab bar and the compose bar. */
   paneSize(): { cols: number; rows: number } {
-    return { cols: Math.max(2, this.screen.width as number), rows: Math.max(1, (this.screen.height as number) - TOP_ROWS - STATUS_ROWS - this.composeRows) };
+    const rows = (this.screen.height as number) - TOP_ROWS - STATUS_ROWS - this.chrome.composeRows;
+    return { cols: Math.max(2, this.screen.width as number), rows: Math.max(1, rows) };
   }
 
-  private composeRows = 1;
+  /** The compose bar's row; the conversation layer replaces its content. */
+  get composeBar(): blessed.Widgets.BoxElement {
+    return this.chrome.composeBar;
+  }
 
   /** Give the compose bar `rows` rows (a multi-line draft); the pane and its program shrink to match. */
   setComposeHeight(rows: number): void {
-    rows = Math.max(1, Math.min(Math.floor(rows), Math.max(1, (this.screen.height as number) - TOP_ROWS - STATUS_ROWS - 3)));
-    if (rows === this.composeRows) return;
-    this.composeRows = rows;
-    this.composeBar.height = rows;
-    this.view.setInsets(TOP_ROWS, STATUS_ROWS + rows);
+    if (!this.chrome.setComposeRows(rows, this.screen.height as number)) return;
+    this.view.setInsets(TOP_ROWS, STATUS_ROWS + this.chrome.composeRows);
     this.onResize();
   }
 
@@ -244,11 +235,7 @@ export class App implements OverlayHost {
   }
 
   showMessage(text: string | undefined, ms = 4000): void {
-    if (text && text !== this.message) this.opts.said?.(text);
-    this.message = text;
-    if (this.messageTimer) clearTimeout(this.messageTimer);
-    this.messageTimer = text && ms > 0 ? setTimeout(() => this.showMessage(undefined), ms) : undefined;
-    this.requestChrome();
+    this.chrome.showMessage(text, ms);
   }
 
   /**
@@ -376,7 +363,7 @@ export class App implements OverlayHost {
   quit(): Promise<void> {
     this.quitting ??= (async () => {
       this.frames.dispose();
-      if (this.messageTimer) clearTimeout(this.messageTimer);
+      this.chrome.dispose();
       this.opts.input.off('data', this.onInput);
       this.front.dispose();
       this.view.dispose();
@@ -447,20 +434,15 @@ export class App implements OverlayHost {
     this.syncSince = undefined;
     if (this.chromeDirty || this.overlays.length > 0) {
       this.chromeDirty = false;
-      const width = this.screen.width as number;
-      this.tabBar.setContent(
-        formatTabBar(
-          this.tabs.map((t) => t.barItem()),
-          this.active,
-          width,
-        ),
-      );
-      this.statusLine.setContent(formatStatusLine(this.opts.keys.prefix, width, this.scroll.active ? this.scroll.status : this.message));
-      if (!this.activeTab) {
-        this.composeBar.setContent(escapeTags(` No tabs. ${this.opts.keys.prefix} c opens one, ${this.opts.keys.prefix} q quits.`));
-      } else if (!this.composeBarOwned) {
-        this.composeBar.setContent(`{gray-fg}${escapeTags(shellTabLine(this.opts.keys.prefix))}{/gray-fg}`);
-      }
+      this.chrome.draw({
+        tabs: this.tabs.map((t) => t.barItem()),
+        active: this.active,
+        prefix: this.opts.keys.prefix,
+        width: this.screen.width as number,
+        ...(this.scroll.active ? { scroll: { status: this.scroll.status } } : {}),
+        noTab: !this.activeTab,
+        composeOwned: this.composeBarOwned,
+      });
       // The pane's rows follow blessed's draw (see PaneView).
       this.screen.render();
     } else {

@@ -1,0 +1,86 @@
+// The rows around the pane: the tab bar on top, the compose row(s) and the status line at the
+// bottom, with the message the status line shows for a while. It keeps their boxes, the
+// message and its timer, and the compose rows' height; what the rows say is drawn from what
+// the app hands it at each frame (tab-bar.ts writes the text), so it decides nothing itself.
+
+import blessed from './blessed.js';
+import { escapeTags, formatStatusLine, formatTabBar, type TabBarItem } from './tab-bar.js';
+import { shellTabLine } from './compose-lines.js';
+
+/** Rows taken by the tab bar (top) and the status line (bottom); the compose bar's rows are added. */
+export const TOP_ROWS = 1;
+export const STATUS_ROWS = 1;
+
+export interface ChromeHooks {
+  /** Each message the status line shows, as it is shown (a server keeps them in its log). */
+  said?: (text: string) => void;
+  /** Something the rows show changed: draw them on the next frame. */
+  changed(): void;
+}
+
+/** What the rows say this frame. */
+export interface ChromeFacts {
+  tabs: TabBarItem[];
+  active: number;
+  prefix: string;
+  width: number;
+  /** Scroll mode is open: its own status is said instead of the message (nothing, when it has none). */
+  scroll?: { status: string | undefined };
+  /** No tab is open. */
+  noTab: boolean;
+  /** Set once the conversation layer draws the compose row itself; else a tab's row is the plain shell's. */
+  composeOwned: boolean;
+}
+
+export class AppChrome {
+  private readonly tabBar: blessed.Widgets.BoxElement;
+  /** The compose bar's row; the conversation layer replaces its content. */
+  readonly composeBar: blessed.Widgets.BoxElement;
+  private readonly statusLine: blessed.Widgets.BoxElement;
+  private message: string | undefined;
+  private messageTimer: NodeJS.Timeout | undefined;
+  /** Rows the compose bar has (a multi-line draft has more). */
+  composeRows = 1;
+
+  constructor(
+    screen: blessed.Widgets.Screen,
+    private readonly hooks: ChromeHooks,
+  ) {
+    this.tabBar = blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'blue', fg: 'white' } });
+    this.composeBar = blessed.box({ parent: screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true, style: { fg: 'gray' } });
+    this.statusLine = blessed.box({ parent: screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black', fg: 'white' } });
+  }
+
+  /** Says `text` on the status line for `ms` (0: until the next message); undefined clears it. */
+  showMessage(text: string | undefined, ms: number): void {
+    if (text && text !== this.message) this.hooks.said?.(text);
+    this.message = text;
+    if (this.messageTimer) clearTimeout(this.messageTimer);
+    this.messageTimer = text && ms > 0 ? setTimeout(() => this.showMessage(undefined, ms), ms) : undefined;
+    this.hooks.changed();
+  }
+
+  /** Gives the compose bar `rows` rows, at most what leaves the pane three on a screen `screenRows` high; false when it had them. */
+  setComposeRows(rows: number, screenRows: number): boolean {
+    rows = Math.max(1, Math.min(Math.floor(rows), Math.max(1, screenRows - TOP_ROWS - STATUS_ROWS - 3)));
+    if (rows === this.composeRows) return false;
+    this.composeRows = rows;
+    this.composeBar.height = rows;
+    return true;
+  }
+
+  /** Writes the rows' text for this frame (blessed draws them with the screen). */
+  draw(f: ChromeFacts): void {
+    this.tabBar.setContent(formatTabBar(f.tabs, f.active, f.width));
+    this.statusLine.setContent(formatStatusLine(f.prefix, f.width, f.scroll ? f.scroll.status : this.message));
+    if (f.noTab) {
+      this.composeBar.setContent(escapeTags(` No tabs. ${f.prefix} c opens one, ${f.prefix} q quits.`));
+    } else if (!f.composeOwned) {
+      this.composeBar.setContent(`{gray-fg}${escapeTags(shellTabLine(f.prefix))}{/gray-fg}`);
+    }
+  }
+
+  dispose(): void {
+    if (this.messageTimer) clearTimeout(this.messageTimer);
+  }
+}
