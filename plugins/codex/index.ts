@@ -1,9 +1,10 @@
 // The built-in driver for OpenAI's Codex CLI (`codex`, npm @openai/codex), tested with 0.171.0.
 // Headless turns run `codex exec --json` (headless.ts), the TUI is launched with
 // `--no-daemon` (launch.ts), and transcripts come from codex's own rollout logs under
-// CODEX_HOME (log.ts, ingest.ts). Accounts are separate CODEX_HOMEs. Should a
-// run leave codex's app-server daemon behind anyway, `endDaemons` ends it by pid
-// (leftovers.ts). This module wires those together; it holds no state.
+// CODEX_HOME (log.ts, ingest.ts). Accounts are separate CODEX_HOMEs. A change to another
+// model is made in the running TUI by `/model <name>` (model-change.ts), else by a relaunch
+// with resume and -m. Should a run leave codex's app-server daemon behind anyway,
+// `endDaemons` ends it by pid (leftovers.ts). This module wires those together; it holds no state.
 
 import { type CliFacts, detectCli, type DriverEnv, type DriverDefinition } from '../../src/plugins/kit.js';
 import { endCodexDaemons } from './leftovers.js';
@@ -12,6 +13,7 @@ import { codexLocalEndpoint } from './local.js';
 import { codexHome } from './home.js';
 import { codexSessionLogPath, ingestCodex, readCodexSession } from './ingest.js';
 import { codexLaunch } from './launch.js';
+import { changeCodexModel } from './model-change.js';
 import { codexModels } from './models.js';
 import { codexStatusFromScreen } from './screen.js';
 import { codexLogin, codexLoginStatus } from './login.js';
@@ -46,6 +48,7 @@ export const driver: CodexDriver = {
   headless: runCodexTurn,
   localEndpoint: codexLocalEndpoint,
   models: codexModels,
+  changeModelInTab: changeCodexModel,
   readSession: readCodexSession,
   sessionLogPath: codexSessionLogPath,
   endDaemons: ({ env, account, since }) => endCodexDaemons({ codexHome: codexHome(env, account), ...(since ? { startedAfter: since } : {}) }),

@@ -3,9 +3,9 @@
 // with the real CLIs against the fake LLM: after a first turn, the switch picker's "<Agent> ·
 // other model…" row opens the agent's model picker (its list from the driver), and the model
 // chosen is armed as a switch to the same agent; with the next compose-bar message Claude Code
-// changes model in its running session (`/model` typed at its prompt: the same CLI process,
-// never relaunched), and the others are relaunched on their own session with the new model
-// (codex resume -m, gemini --resume -m): the
+// and Codex change model in their running session (`/model <name>` typed at their prompt: the
+// same CLI process, never relaunched, and the user's default model left as it was), and gemini
+// is relaunched on its own session with the new model (gemini --resume -m): the
 // request carries the new model's name and the first turn, no brief is sent or recorded, and
 // the transcript has a handoff to the new model in resume mode. `npm run test:real -- codex`
 // runs one CLI's part.
@@ -13,9 +13,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { configuredModel } from '../../plugins/codex/models.js';
 import { exeOf } from '../../src/proc/index.js';
 import { bodyContains, type FakeLlm } from '../fake-llm/server.js';
 import { endServers, pickEntry, pickerEntries } from '../helpers/baton-tui.js';
+import { FAKE_MODEL } from '../helpers/cli-env.js';
 import { processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
 import { recordedEntries, selectedClis, serverRun, startRealBaton, startRealEnv, TUI_READY, TUI_TITLE } from '../helpers/real-tui.js';
 import type { TestTerminal } from '../helpers/term.js';
@@ -31,9 +33,18 @@ const NEXT: Record<(typeof clis)[number], { pick: string; sent: RegExp }> = {
 };
 
 /** The CLIs that change model in their running session rather than being relaunched. */
-const IN_PLACE: ReadonlySet<string> = new Set(['claude']);
-/** The pids of the running Claude Code TUI (its native binary) in this env's home. */
-const claudePids = () => processesWithHome(menv!.home).filter((pid) => exeOf(pid)?.endsWith('/claude-code/bin/claude.exe'));
+const IN_PLACE: ReadonlySet<string> = new Set(['claude', 'codex']);
+/** The native binary each in-place CLI runs as (its npm command is a node shim that starts it). */
+const NATIVE: Partial<Record<(typeof clis)[number], RegExp>> = {
+  claude: /\/claude-code\/bin\/claude\.exe$/,
+  codex: /\/@openai\/codex-[^/]+\/vendor\/[^/]+\/bin\/codex$/,
+};
+/** The pids of the running CLI's TUI (its native binary) in this env's home. */
+const cliPids = (cli: (typeof clis)[number]) =>
+  processesWithHome(menv!.home).filter((pid) => {
+    const exe = exeOf(pid);
+    return exe !== undefined && NATIVE[cli]!.test(exe);
+  });
 
 const s = suite('a model change mid-conversation in a tab');
 let fake: FakeLlm | undefined;
@@ -99,8 +110,8 @@ for (const cli of clis) {
     await pickEntry(t, NEXT[cli].pick, 90_000);
     await t.waitFor(new RegExp(`Continue with ${TUI_TITLE[cli]} · ${NEXT[cli].pick.replace('.', '\\.')}`), 10_000, 'the model change armed');
     assert.equal(pickerEntries(t), [], 'no picker left open');
-    const before = IN_PLACE.has(cli) ? claudePids() : [];
-    if (IN_PLACE.has(cli)) assert.is(before.length, 1, `one Claude Code process before the change: ${before}`);
+    const before = IN_PLACE.has(cli) ? cliPids(cli) : [];
+    if (IN_PLACE.has(cli)) assert.is(before.length, 1, `one ${cli} process before the change: ${before}`);
 
     const second = `on the new model MODEL-TWO-${cli}`;
     await compose(second);
@@ -115,10 +126,14 @@ for (const cli of clis) {
       'no brief was sent',
     );
     await ended(second);
-    if (IN_PLACE.has(cli)) {
-      assert.equal(claudePids(), before, 'the same Claude Code process: not relaunched');
+    if (IN_PLACE.has(cli)) assert.equal(cliPids(cli), before, `the same ${cli} process: not relaunched`);
+    if (cli === 'claude') {
       const settings = JSON.parse(readFileSync(join(menv.home, '.claude', 'settings.json'), 'utf8')) as Record<string, unknown>;
       assert.not.ok('model' in settings, `the user's default model is left as it was: ${JSON.stringify(settings)}`);
+    }
+    if (cli === 'codex') {
+      const config = readFileSync(join(menv.home, '.codex', 'config.toml'), 'utf8');
+      assert.is(configuredModel(config), FAKE_MODEL, `the user's default model is left as it was: ${config}`);
     }
     const handoff = entries()
       .filter((e) => e.kind === 'handoff')
