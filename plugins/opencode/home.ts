@@ -1,6 +1,7 @@
 // Where opencode keeps its state for one baton account, and how baton's settings reach it.
 // opencode follows the XDG base dirs: credentials (auth.json) and the session database
-// (opencode.db) under `$XDG_DATA_HOME/opencode`, config under `$XDG_CONFIG_HOME/opencode`.
+// (opencode.db) under `$XDG_DATA_HOME/opencode`, config under `$XDG_CONFIG_HOME/opencode`,
+// the TUI's recent models under `$XDG_STATE_HOME/opencode` (shared by every account).
 // A baton account is `$BATON_HOME/accounts/opencode/<account>` with `data/` and
 // `config/` in it, selected by pointing those two variables there. Settings go through
 // opencode's own variables, merged over what the user already set: OPENCODE_CONFIG_CONTENT
@@ -38,6 +39,15 @@ export function opencodeAccountEnv(env: NodeJS.ProcessEnv, account?: string): Re
 export function opencodeDataDir(env: NodeJS.ProcessEnv, account?: string): string {
   if (account) return join(accountDir(env, account), 'data', 'opencode');
   return join(abs(env.XDG_DATA_HOME) ?? join(home(env), '.local/share'), 'opencode');
+}
+
+/**
+ * `opencode` under the state dir (`$XDG_STATE_HOME`, else ~/.local/state): the TUI's
+ * recent models (model.json), prompt history. Accounts do not move it: baton sets only the
+ * data and config dirs.
+ */
+export function opencodeStateDir(env: NodeJS.ProcessEnv): string {
+  return join(abs(env.XDG_STATE_HOME) ?? join(home(env), '.local/state'), 'opencode');
 }
 
 /**

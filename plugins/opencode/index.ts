@@ -4,7 +4,9 @@
 // with its first message as `--prompt` (launch.ts), and transcripts come from
 // opencode's own SQLite session database (log-db.ts, log.ts,
 // ingest.ts). Accounts are separate XDG data + config dirs (home.ts). A local model
-// server is a provider given in its config variable (local.ts).
+// server is a provider given in its config variable (local.ts). A switch to another model
+// of it is made in the running TUI through its model dialog (model-change.ts), else by a
+// relaunch on its session.
 // This module wires those together; it holds no state.
 
 import { acpModelList, type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
@@ -12,6 +14,7 @@ import { opencodeAcpDecl, runOpencodeTurn } from './headless.js';
 import { OPENCODE_INSTALL_HINT, OPENCODE_LOGIN_HINT } from './home.js';
 import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './ingest.js';
 import { opencodeLaunch } from './launch.js';
+import { changeOpencodeModel } from './model-change.js';
 import { opencodeLocalEndpoint } from './local.js';
 import { opencodeStatusFromScreen } from './screen.js';
 import { opencodeLogin, opencodeLoginStatus } from './login.js';
@@ -41,6 +44,8 @@ export const driver: DriverDefinition = {
   acp: (opts) => opencodeAcpDecl({ ...opts, yes: false }).decl,
   // What opencode itself offers (its providers' models): its answer to ACP session/new, cached per build and account.
   models: (opts) => acpModelList(opencodeAcpDecl({ ...opts, yes: false }).decl, opts),
+  // The TUI's model dialog (ctrl+x m), driven from the screen; confirmed by its model.json.
+  changeModelInTab: changeOpencodeModel,
 };
 
 export default driver;

@@ -4,7 +4,10 @@
 // starts, so ingest follows this run's own session and never another tab's: the one it
 // resumes, or one made for it now (new-session.ts: an empty session imported, or a fork made
 // over ACP) — which is why this launch runs opencode once before the TUI, and takes a few
-// seconds.
+// seconds. `--model` is taken only by a session with no messages yet: opencode 1.18.33 opened on
+// one with messages runs its last message's model whatever `--model` says (seen by hand and in
+// test/real/tui-model-opencode.test.ts without the in-place change), so a switch to another
+// model is made in the running TUI (model-change.ts).
 
 import type { LaunchOptions, LaunchSpec } from '../../src/plugins/kit.js';
 import { opencodeAccountEnv } from './home.js';

@@ -453,7 +453,7 @@ export interface DriverParts {
   /**
    * Changes the model of the agent running in a tab in place, in its running session (baton's
    * ACP view: session/set_config_option or session/set_model; Claude Code's TUI: `/model`
-   * typed at its idle prompt), for a switch to another model
+   * typed at its idle prompt; opencode's TUI: its model dialog), for a switch to another model
    * of the same agent. `write` types into the tab's program. `unsupported`: the running
    * session offers no such change (the switch relaunches on the same session instead);
    * `refused`: it offers one and the change failed. Absent: always a relaunch.
