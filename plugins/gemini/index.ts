@@ -2,14 +2,16 @@
 // 0.61.0. Headless turns run `gemini -o stream-json -p` (headless.ts; not ACP, whose
 // session/load is fragile in this version), the TUI is launched with its first message as
 // `--prompt-interactive` (launch.ts), and transcripts come from gemini's own chat logs
-// (log.ts, ingest.ts). Accounts are separate GEMINI_CLI_HOMEs. This module
-// wires those together; it holds no state.
+// (log.ts, ingest.ts). Accounts are separate GEMINI_CLI_HOMEs. Another model in a running
+// tab is `/model set <name>` typed at its prompt (model-change.ts), not a relaunch. This
+// module wires those together; it holds no state.
 
 import { acpModelList, type CliFacts, detectCli, type DriverDefinition } from '../../src/plugins/kit.js';
 import { geminiAcpDecl } from './acp.js';
 import { GEMINI_INSTALL_HINT, GEMINI_LOGIN_HINT, runGeminiTurn } from './headless.js';
 import { geminiSessionLogPath, ingestGemini, readGeminiSession } from './ingest.js';
 import { geminiLaunch } from './launch.js';
+import { changeGeminiModel } from './model-change.js';
 import { geminiStatusFromScreen } from './screen.js';
 import { geminiLogin, geminiLoginStatus } from './login.js';
 
@@ -43,6 +45,7 @@ export const driver: DriverDefinition = {
   acp: geminiAcpDecl,
   // What gemini itself offers: its answer to ACP session/new (cached per build and account).
   models: (opts) => acpModelList(geminiAcpDecl(opts), opts),
+  changeModelInTab: changeGeminiModel,
 };
 
 export default driver;

@@ -3,8 +3,11 @@
 // message through --prompt-interactive or, past the argv limit, as a file reference), always
 // with auto-update forced off (qwen's TUI otherwise installs its latest release globally).
 // Follow: its own projects/<id>/chats/<session>.jsonl. Headless: `qwen --output-format
-// stream-json` with the prompt on stdin (headless.ts). Qwen Code has no native fork.
-// It only describes and reads; it never edits Qwen Code's own settings or logs.
+// stream-json` with the prompt on stdin (headless.ts). Qwen Code has no native fork. Another
+// model in a running tab is `/model <name>` typed at its prompt where its settings configure
+// that model (model-change.ts), else a relaunch.
+// It only describes and reads; it never edits Qwen Code's own logs, and its settings only to
+// put back the default model its /model wrote.
 
 import {
   BatonError,
@@ -24,6 +27,7 @@ import { chatsDir, findChatLog, qwenRuntimeDir } from './home.js';
 import { ingestQwen } from './ingest.js';
 import { QwenLogParser } from './log.js';
 import { qwenLaunch } from './launch.js';
+import { changeQwenModel } from './model-change.js';
 import { qwenStatusFromScreen } from './screen.js';
 import { qwenLogin, qwenLoginStatus } from './login.js';
 
@@ -75,6 +79,7 @@ const driver: DriverDefinition = {
   sessionLogPath: async (opts) => chatLog(opts),
   acp: qwenAcpDecl,
   models: qwenModels,
+  changeModelInTab: changeQwenModel,
 };
 
 export default driver;

@@ -3,8 +3,9 @@
 // baton's; a drop-in that exports a factory `(kit) => driver` receives this module whole, so
 // it needs no path into baton's install and can build on the same pieces the built-ins do:
 // the contract and its errors, finding a CLI and its version, the handoff prompt, following
-// and parsing a session log, running a headless process in its own group, ACP, and what
-// baton knows about processes (src/proc: group members, open files, ending by pid).
+// and parsing a session log, running a headless process in its own group, ACP, typing a
+// command into a CLI's own TUI, and what baton knows about processes (src/proc: group
+// members, open files, ending by pid).
 // It re-exports only; it holds no state and grants nothing a plugin could not do itself.
 
 export * from './api.js';
@@ -44,6 +45,7 @@ export { followSessionSwitches, type SessionSwitches } from './session-switch-fo
 export { importSessionLog } from './session-log-import.js';
 export { cachedModels } from './model-cache.js';
 export { unboundIngest } from './unbound-ingest.js';
+export { appendedSince, fileSize, jsonRecords, SAFE_MODEL_NAME, stillInInput, typeCommand, type TypedCommand } from './typed-command.js';
 export { addUsage } from './usage.js';
 export { PLAN_INSTRUCTION, turnMode, withPlanInstruction } from './plan-mode.js';
 export { extractVersion } from './version-range.js';
