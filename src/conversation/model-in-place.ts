@@ -1,10 +1,10 @@
 // A switch to another model of the agent the tab runs, made in its running session where the
 // driver can (changeModelInTab: baton's ACP view, through session/set_config_option or
-// session/set_model; Claude Code's and Codex's TUIs, through `/model` typed at their prompt;
-// opencode's TUI, through its model dialog), instead of stopping the CLI and relaunching it on
-// its session. Recorded
-// the same way as that relaunch (handoff-plan.ts): a new segment for the same agent with the
-// new model, in resume mode on the same session, no brief; then the message is delivered.
+// session/set_model; the TUIs of Claude Code, Codex, Gemini CLI and Qwen Code, through their
+// own `/model` command typed at the prompt; opencode's TUI, through its model dialog), instead
+// of stopping the CLI and relaunching it on its session. Recorded the same way as that
+// relaunch (handoff-plan.ts): a new segment for the same agent with the new model, in resume
+// mode on the same session, no brief; then the message is delivered.
 // Anything it cannot do in place (another account, a local server, a summary first, a
 // session that offers no model change, a brief to hear) is left to the relaunch.
 
