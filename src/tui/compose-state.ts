@@ -20,6 +20,16 @@ export interface ComposeFacts {
   shell: boolean;
 }
 
+/**
+ * The armed switch only changes the model of the agent that runs (not its account or server):
+ * the agent's own session goes on, in place or resumed (model-in-place.ts, handoff-plan.ts),
+ * so nothing is carried as text.
+ */
+function sameSession(snap: TabSnapshot): boolean {
+  const a = snap.armed;
+  return !!a && a.agent === snap.agent && !a.local && !a.summary && (a.account === undefined || a.account === (snap.account ?? 'default'));
+}
+
 export function composeState({ user, snap, stopped, shell }: ComposeFacts): ComposeState {
   const armedTitle = snap?.armed ? armedName(snap.armed) : undefined;
   // After a reset the armed agent is a restart, not a switch: said as such.
@@ -30,7 +40,9 @@ export function composeState({ user, snap, stopped, shell }: ComposeFacts): Comp
           // Short: the line is one row at 80 columns (the pane says the rest).
           note: stopped.undone ? 'with the conversation as it is now' : `with a replay up to #${stopped.seq}`,
         }
-      : undefined;
+      : snap && armedTitle && sameSession(snap)
+        ? { head: `Continue with ${armedTitle}`, note: 'The same session goes on, on another model. Nothing is sent until you send.' }
+        : undefined;
   return {
     author: `${user.name}@${user.device}`,
     // The account is said where it is not the CLI's own configuration.
