@@ -10,7 +10,8 @@ import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
 import type { IBufferCell, IBufferLine } from './xterm.js';
 import { heldLineView, rawLineView, type HeldLine, type RawLine } from './xterm-lines.js';
 import { heldLineRuns, keptRuns, PACKED, unpackRuns, type LineRuns, type Runs } from './xterm-runs.js';
-import { readBody, scan, scanText, StagingRing } from './xterm-staging.js';
+import { readBody, scan, StagingRing } from './xterm-staging.js';
+import { PlainSpan } from './plain-span.js';
 
 /**
  * One compacted line: its text when it is a single default-attribute run that does not
@@ -108,8 +109,8 @@ export function paintArchived(l: ArchivedLine, dest: BlessedRow, x0: number, wid
   return changed;
 }
 
-const isRaw = (l: HistoryLine | number): l is RawLine => typeof l === 'object' && 'kind' in l && l.kind === 'raw';
-const isHeld = (l: HistoryLine | number): l is HeldLine => typeof l === 'object' && 'kind' in l && l.kind === 'held';
+const isRaw = (l: HistoryLine | number | PlainSpan): l is RawLine => typeof l === 'object' && 'kind' in l && l.kind === 'raw';
+const isHeld = (l: HistoryLine | number | PlainSpan): l is HeldLine => typeof l === 'object' && 'kind' in l && l.kind === 'held';
 
 /** A line not compacted yet, read through the public line interface. */
 export function uncompacted(l: HistoryLine): IBufferLine | undefined {
@@ -136,8 +137,11 @@ export function historyWrapped(l: HistoryLine): boolean {
  * start (so a line's number, dropped + index, never changes).
  */
 export class History {
-  /** A number is the offset of a line staged during a flood (see xterm-staging.ts). */
-  private ring: (HistoryLine | number | undefined)[] = [];
+  /**
+   * A number is the offset of a line staged during a flood (see xterm-staging.ts); a span, a
+   * line of a flood never parsed (plain-span.ts; the line's number says which of the span's).
+   */
+  private ring: (HistoryLine | number | PlainSpan | undefined)[] = [];
   private head = 0;
   private count = 0;
   /** Lines at the ring's end not compacted yet. */
@@ -146,6 +150,9 @@ export class History {
   /** Where lines wait during a flood, while there are any. */
   private staging: StagingRing | undefined;
   private stagedLines = 0;
+  /** Spans with lines in the ring maybe, oldest first; and how many of the ring's lines are in one. */
+  private spans: PlainSpan[] = [];
+  private spanLines = 0;
 
   /**
    * `release` gets held lines back once they are compacted or evicted. At most `maxPending`
@@ -168,9 +175,9 @@ export class History {
     return this.uncompacted;
   }
 
-  /** Lines staged during a flood, compacted by compact() once it has the pending ones done. */
+  /** Lines staged or kept unparsed during a flood, compacted by compact() once it has the pending ones done. */
   get staged(): number {
-    return this.stagedLines;
+    return this.stagedLines + this.spanLines;
   }
 
   private slot(i: number): number {
@@ -190,10 +197,10 @@ export class History {
 
   /**
    * Lines of plain text a flood scrolled past unseen, never parsed (flood-lines.ts): line i is
-   * data[starts[i], starts[i + 1] - 2) (each was ended by CR LF). They go to the staging ring
-   * as bytes, as a flood's parsed lines do; those that would only fall off the start again
-   * (beyond `cap`) are counted and never read. Lines waiting uncompacted are staged first, so
-   * the pending ones stay the newest.
+   * data[starts[i], starts[i + 1] - 2) (each was ended by CR LF). They are kept as they are, in
+   * a PlainSpan (nothing is copied until a line is read or settled); those that would only
+   * fall off the start again (beyond `cap`) are counted and never read. Lines waiting
+   * uncompacted are staged first, so the pending ones stay the newest.
    */
   appendPlain(data: string, starts: Int32Array, from: number, to: number, cell: IBufferCell): void {
     const n = to - from;
@@ -206,27 +213,23 @@ export class History {
       this.dropped += n - this.cap;
       from = to - this.cap;
     } else if (this.uncompacted > 0) this.compact(this.uncompacted, cell, true);
-    for (let i = from; i < to; i++) {
-      const start = starts[i]!;
-      const end = starts[i + 1]! - 2;
-      const body = scanText(data, start, end, DEFAULT_ATTR);
-      this.staging ??= new StagingRing((at) => this.unstage(at));
-      // Its number: the line a push now would get.
-      const at = this.staging.stage(this.dropped + this.count, body);
-      if (at < 0) {
-        this.add(data.slice(start, end).replace(/ +$/, ''));
-        continue;
-      }
-      this.add(at);
-      this.stagedLines++;
-    }
+    // Its first line's number: the line a push now would get.
+    const span = new PlainSpan(data, starts.slice(from, to + 1), this.dropped + this.count);
+    this.spans.push(span);
+    for (let i = from; i < to; i++) this.add(span);
+    this.spanLines += to - from;
+    // Spans whose every line has left the ring are let go.
+    let gone = 0;
+    while (gone < this.spans.length - 1 && this.spans[gone]!.first + this.spans[gone]!.lines <= this.dropped) gone++;
+    if (gone > 0) this.spans.splice(0, gone);
   }
 
   /** Puts a line (or a staged record's offset) at the end, letting the oldest go when full. */
-  private add(l: HistoryLine | number): void {
+  private add(l: HistoryLine | number | PlainSpan): void {
     if (this.count === this.cap) {
       const gone = this.ring[this.head]!;
       if (typeof gone === 'number') this.stagedLines--;
+      else if (gone instanceof PlainSpan) this.spanLines--;
       else if (isHeld(gone)) this.release(gone);
       if (this.uncompacted === this.count) this.uncompacted--;
       this.ring[this.head] = l;
@@ -259,7 +262,27 @@ export class History {
     let settled = 0;
     while (n + settled < max && this.staging?.dropOldest()) settled++;
     if (this.staging && this.staging.records === 0) this.staging = undefined;
+    if (n + settled < max) settled += this.settleSpans(max - n - settled);
     return n + settled;
+  }
+
+  /** Up to `max` lines still in a span get their own strings, oldest first; returns how many. */
+  private settleSpans(max: number): number {
+    let done = 0;
+    while (done < max && this.spans.length > 0) {
+      const span = this.spans[0]!;
+      const end = span.first + span.lines;
+      for (let n = Math.max(span.first + span.settled, this.dropped); n < end && done < max; n++) {
+        span.settled = n + 1 - span.first;
+        const s = this.slot(n - this.dropped);
+        if (this.ring[s] !== span) continue;
+        this.ring[s] = span.text(n);
+        this.spanLines--;
+        done++;
+      }
+      if (span.first + span.settled >= end || end <= this.dropped) this.spans.shift();
+    }
+    return done;
   }
 
   /** The staged record's offset for the line being compacted (the oldest pending), or undefined when it cannot be staged. */
@@ -288,6 +311,12 @@ export class History {
     if (i < 0 || i >= this.count) return undefined;
     const s = this.slot(i);
     const l = this.ring[s];
+    if (l instanceof PlainSpan) {
+      const text = l.text(this.dropped + i);
+      this.ring[s] = text;
+      this.spanLines--;
+      return text;
+    }
     if (typeof l !== 'number') return l;
     const line = readBody(this.staging!.buf, this.staging!.bodyAt(l), DEFAULT_ATTR);
     this.ring[s] = line;
@@ -303,6 +332,8 @@ export class History {
     this.dropped += this.count;
     this.staging = undefined;
     this.stagedLines = 0;
+    this.spans = [];
+    this.spanLines = 0;
     this.ring = [];
     this.head = 0;
     this.count = 0;

@@ -83,22 +83,6 @@ export function scan(h: HeldLine, cell: IBufferCell, attrOf: (cell: IBufferCell)
   return BODY_HEAD + RUN_BYTES * runs + end;
 }
 
-/**
- * Takes `data[start, end)`, printable ASCII that a flood printed on a fresh line of default
- * attributes (flood-lines.ts), as scan() would have read that line from the emulator; returns
- * the bytes its body needs. Its trailing spaces are kept, as scan keeps them (readBody drops them).
- */
-export function scanText(data: string, start: number, end: number, defaultAttr: number): number {
-  const n = end - start;
-  if (chars.length < n) chars = Buffer.alloc(n * 2);
-  for (let x = 0; x < n; x++) chars[x] = data.charCodeAt(start + x);
-  runCount = 0;
-  if (n > 0) addRun(runCount++, defaultAttr, n);
-  charCount = n;
-  wrapped = false;
-  return BODY_HEAD + RUN_BYTES * runCount + n;
-}
-
 function addRun(r: number, attr: number, len: number): void {
   if (runTable.length < 2 * (r + 1)) {
     const bigger = new Int32Array(runTable.length * 2);

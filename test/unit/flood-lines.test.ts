@@ -21,10 +21,10 @@ const SCROLLBACK = 1000;
 /** Bytes fed in pieces of at most this many characters never take the shortcut. */
 const SHORT = 4 * MIN_SKIP - 1;
 
-function feed(data: string, whole: boolean, cols = COLS, rows = ROWS, scrollback = SCROLLBACK): PaneScreen {
+/** `data` parsed in pieces of `piece` characters (the whole of it by default). */
+function feed(data: string, piece = Infinity, cols = COLS, rows = ROWS, scrollback = SCROLLBACK): PaneScreen {
   const p = new PaneScreen(cols, rows, scrollback);
-  if (whole) assert.ok(p.parse(data));
-  else for (let i = 0; i < data.length; i += SHORT) assert.ok(p.parse(data.slice(i, i + SHORT)));
+  for (let i = 0; i < data.length; i += piece) assert.ok(p.parse(data.slice(i, i + piece)));
   return p;
 }
 
@@ -51,10 +51,10 @@ async function bare(data: string, cols = COLS, rows = ROWS, scrollback = SCROLLB
 }
 
 /** Asserts the shortcut and every-byte parsing agree, before and after the history settles, and agree with bare xterm. */
-async function agree(data: string, label: string, opts: { cols?: number; rows?: number; scrollback?: number } = {}): Promise<void> {
-  const { cols = COLS, rows = ROWS, scrollback = SCROLLBACK } = opts;
-  const fast = feed(data, true, cols, rows, scrollback);
-  const slow = feed(data, false, cols, rows, scrollback);
+async function agree(data: string, label: string, opts: { cols?: number; rows?: number; scrollback?: number; piece?: number } = {}): Promise<void> {
+  const { cols = COLS, rows = ROWS, scrollback = SCROLLBACK, piece } = opts;
+  const fast = feed(data, piece, cols, rows, scrollback);
+  const slow = feed(data, SHORT, cols, rows, scrollback);
   try {
     assert.equal(view(fast), view(slow), `${label}: while staged`);
     // Settle both histories (what the pane does once output goes quiet) and compare again.
@@ -86,7 +86,7 @@ s('plainLines finds complete lines of printable ASCII no longer than allowed, ea
 
 s('a seq flood: the shortcut stages lines unparsed, and everything readable matches parsing every byte', async () => {
   const data = `$ seq 1 5000\r\n${lines(1, 5000)}$ `;
-  const p = feed(data, true);
+  const p = feed(data);
   try {
     // Lines went to the staging ring as bytes: the history holds records, not parsed lines.
     assert.ok(p.history.staged > 0, 'staged');
@@ -101,6 +101,35 @@ s('a seq flood: the shortcut stages lines unparsed, and everything readable matc
 s('more lines in one chunk than the history keeps: the oldest are counted, never read, and numbering holds', async () => {
   await agree(lines(1, 3000), 'past the history', { scrollback: 300 });
   await agree(`prompt\r\n${lines(1, 2500)}tail`, 'past the history, partial last line', { scrollback: 500 });
+});
+
+s('a flood in many chunks, each past what the emulator holds: lines kept unparsed, parsed and let go interleave in the history', async () => {
+  // Pieces of ~400 lines (the emulator holds 207) through 1000 lines of scrollback: each
+  // piece's unparsed lines follow the lines it scrolled out of the emulator, and the oldest
+  // of both fall off the start.
+  await agree(
+    lines(1, 6000, (i) => `line ${i} of a long flood`),
+    'chunked',
+    { piece: 400 * 27 },
+  );
+  await agree(lines(1, 6000), 'chunked seq', { piece: 400 * 6 });
+  // A line read (scroll mode) while the flood is under way gets its own string; the rest settle later.
+  const p = feed(
+    lines(1, 4000, (i) => `row ${i} ${'x'.repeat(20)}`),
+    400 * 31,
+  );
+  try {
+    assert.ok(p.history.staged > 0, 'kept unparsed');
+    const n = p.firstLine + 10;
+    const before = p.lineText(n);
+    assert.match(before, /^row \d+ x{20}$/);
+    const cell = p.term.buffer.normal.getNullCell();
+    while (p.history.compact(1000, cell) > 0);
+    assert.is(p.history.staged, 0);
+    assert.is(p.lineText(n), before);
+  } finally {
+    p.dispose();
+  }
 });
 
 s('plain runs among everything else: colours, wide and combined characters, wrapped lines, tabs, trailing blanks', async () => {
