@@ -14,6 +14,7 @@ import { blessedSgr, SgrCache, SGR_RESET } from './sgr.js';
 import type { TerminalCaps } from './terminal-caps.js';
 import type { IBufferCell, IBufferLine } from './xterm.js';
 import { cellBgWord, cellFgWord, linkIdOf, type Hyperlink } from './xterm-cells.js';
+import { inkedLength } from './xterm-lines.js';
 
 /**
  * What a row looked like when written, per column: the characters of the cell starting
@@ -115,7 +116,11 @@ export class RowWriter {
     this.begin(place);
     if (!this.caps.hyperlinks) links = undefined;
     const width = place.width;
-    const n = line ? Math.min(line.length, width) : 0;
+    // A row reaching the terminal's edge has its blank tail erased (end()), so past its last
+    // used cell only the signature is filled: a flood's rows are mostly blank tail, and
+    // reading and writing each of those cells was most of what drawing a frame cost.
+    const tailErased = place.toEdge && !place.covered && !invert;
+    const n = line ? Math.min(tailErased ? inkedLength(line) : line.length, width) : 0;
     let fg = -1;
     let bg = -1;
     let sgr = SGR_RESET;
@@ -125,6 +130,10 @@ export class RowWriter {
     let wasInverted = false;
     let x = 0;
     while (x < width) {
+      if (x >= n && tailErased) {
+        this.blankTail(x);
+        break;
+      }
       if (x >= n || !cell || !line!.getCell(x, cell)) {
         if (invert && x >= invert.start && x < invert.end) this.put(x, 1, ' ', INVERSE, '', false);
         else this.put(x, 1, ' ', SGR_RESET, '', true);
@@ -168,6 +177,21 @@ export class RowWriter {
       x += w;
     }
     return this.end(last);
+  }
+
+  /** Columns from x on are blank, in the default look: their signature, and no bytes (end() erases them). */
+  private blankTail(x: number): void {
+    const sig = this.signature;
+    if (this.lastSgr !== SGR_RESET) {
+      this.lastSgr = SGR_RESET;
+      this.lastSgrId = this.idOf(this.sgrIds, SGR_RESET);
+    }
+    const reset = this.lastSgrId;
+    for (; x < this.place.width; x++) {
+      sig.chars[x] = ' ';
+      sig.sgr[x] = reset;
+      sig.link[x] = 0;
+    }
   }
 
   /** Row bytes for a row of blessed cells (scroll mode, notices): its limited attributes only. */

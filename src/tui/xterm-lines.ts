@@ -134,3 +134,15 @@ export function loadHeldCell(cell: IBufferCell, l: InternalLine, x: number, cont
     else c.bg &= ~HAS_EXTENDED;
   }
 }
+
+/**
+ * Cells of a screen line (the public view over xterm's own line) up to its last used one
+ * (usedCells); every cell after it is blank, in the default colours, linked nowhere. The
+ * line's whole length when it is not the expected shape.
+ */
+export function inkedLength(line: IBufferLine): number {
+  const l = (line as unknown as { _line?: Partial<InternalLine> })._line;
+  const data = l?._data;
+  const length = line.length;
+  return data instanceof Uint32Array && data.length >= length * CELL_WORDS ? usedCells(data, length) : length;
+}

@@ -218,4 +218,39 @@ for (const joins of [false, true]) {
   });
 }
 
+s('a row reaching the edge reads no cell past its last used one, and writes what reading every cell writes', async () => {
+  const rows = [
+    'hello',
+    '',
+    '\x1b[31mred\x1b[0m plain',
+    '\x1b[44mblue bg tail\x1b[K\x1b[0m',
+    'text\x1b[10G\x1b[42m \x1b[0m',
+    `wide at the end \u65e5\u672c`,
+    '\x1b[7minverse \x1b[0m',
+    '\x1b]8;;https://example.com\x1b\\link\x1b]8;;\x1b\\ after',
+    'x'.repeat(30),
+  ];
+  for (const [i, data] of rows.entries()) {
+    const { line, cell } = await program(data);
+    // The same line through a view that hides xterm's own line object: every cell is read.
+    const opaque = { length: line.length, isWrapped: line.isWrapped, getCell: (x: number, c?: typeof cell) => line.getCell(x, c) } as typeof line;
+    const fast = new RowWriter(TRUECOLOR);
+    const slow = new RowWriter(TRUECOLOR);
+    for (const place of [
+      { y: 1, x0: 0, width: 30, toEdge: true },
+      { y: 1, x0: 2, width: 28, toEdge: true },
+    ]) {
+      const a = fast.line(line, cell, place);
+      const b = slow.line(opaque, cell, place);
+      assert.is(a.bytes, b.bytes, `${i}: ${JSON.stringify(data)}`);
+      assert.equal(a.signature, b.signature, `${i}: signature`);
+      // Against the row as it was, and against another row: the same changed span.
+      const { line: other } = await program(rows[(i + 1) % rows.length]!);
+      const before = fast.line(other, cell, place).signature;
+      const beforeSlow = slow.line(other, cell, place).signature;
+      assert.is(fast.line(line, cell, place, undefined, undefined, before).bytes, slow.line(opaque, cell, place, undefined, undefined, beforeSlow).bytes);
+    }
+  }
+});
+
 s.run();
