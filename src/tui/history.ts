@@ -216,8 +216,27 @@ export class History {
     // Its first line's number: the line a push now would get.
     const span = new PlainSpan(data, starts.slice(from, to + 1), this.dropped + this.count);
     this.spans.push(span);
-    for (let i = from; i < to; i++) this.add(span);
-    this.spanLines += to - from;
+    let k = to - from;
+    this.spanLines += k;
+    // As add() does for each line (nothing waits uncompacted now), in one loop: a flood puts
+    // most of its lines here, and the line each one lets go is mostly of the span before.
+    const ring = this.ring;
+    for (; k > 0 && this.count < this.cap; k--) ring[this.slot(this.count++)] = span;
+    this.dropped += k;
+    let head = this.head;
+    let last: PlainSpan | undefined;
+    for (; k > 0; k--) {
+      const gone = ring[head]!;
+      if (gone === last) this.spanLines--;
+      else if (gone instanceof PlainSpan) {
+        last = gone;
+        this.spanLines--;
+      } else if (typeof gone === 'number') this.stagedLines--;
+      else if (isHeld(gone)) this.release(gone);
+      ring[head] = span;
+      if (++head === this.cap) head = 0;
+    }
+    this.head = head;
     // Spans whose every line has left the ring are let go.
     let gone = 0;
     while (gone < this.spans.length - 1 && this.spans[gone]!.first + this.spans[gone]!.lines <= this.dropped) gone++;

@@ -4,14 +4,20 @@
 // `seq`, of which the emulator must parse the last ~230 it can hold. Reading goes on while
 // bytes wait, so the program is not held up. Bounded: past MAX_READ_AHEAD the bytes are parsed
 // at once, and while that runs nothing is read (the kernel's buffer fills and the program
-// blocks, as before). A short read (a keystroke's echo, a prompt, the end of a flood) is
-// parsed at once with whatever waits before it, so nothing interactive waits. Owns one timer
-// and the bytes waiting; it knows nothing of what it parses.
+// blocks, as before). A short read (a keystroke's echo, a prompt, the end of a burst) is
+// parsed at once with whatever waits before it, so nothing interactive waits; but once a
+// flood has SUSTAINED characters waiting, a short read is mostly the reader catching up with
+// the program for a moment (on a busy machine, many times a second), so it waits for the
+// timer with the rest: each parse costs the emulator the screenful it holds whatever its
+// size, so parsing at every catch-up cost more than the flood's bytes did. Owns one timer and
+// the bytes waiting; it knows nothing of what it parses.
 
 /** A read at least this long is part of a flood: it waits for more. */
 export const FLOOD_READ = 2048;
-/** How long a flood's bytes may wait for more: half a frame at 60 frames a second. */
-export const READ_AHEAD_MS = 8;
+/** How long a flood's bytes may wait for more: a frame at 60 frames a second (what is drawn is at most that old). */
+export const READ_AHEAD_MS = 16;
+/** Characters waiting past which a short read no longer ends the wait: a flood is under way. */
+export const SUSTAINED = 32 * 1024;
 /** Characters read ahead past which they are parsed at once. */
 export const MAX_READ_AHEAD = 256 * 1024;
 
@@ -37,7 +43,7 @@ export class ReadAhead {
     }
     this.chunks.push(data);
     this.size += data.length;
-    if (data.length < FLOOD_READ || this.size >= MAX_READ_AHEAD) this.flush();
+    if ((data.length < FLOOD_READ && this.size - data.length < SUSTAINED) || this.size >= MAX_READ_AHEAD) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), READ_AHEAD_MS);
   }
 

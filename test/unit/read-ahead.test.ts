@@ -3,7 +3,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { FLOOD_READ, MAX_READ_AHEAD, ReadAhead } from '../../src/tui/read-ahead.js';
+import { FLOOD_READ, MAX_READ_AHEAD, ReadAhead, SUSTAINED } from '../../src/tui/read-ahead.js';
 
 const s = suite('read-ahead');
 
@@ -50,6 +50,22 @@ s('a short read after long ones is parsed at once, after them, in one piece', ()
   assert.is(ra.waiting, 0);
   ra.take('x');
   assert.equal(parsed, [`${long('a')}$ `, 'x']);
+});
+
+s('under way, a flood is not parsed at a short read (the reader caught up): it waits for the moment to pass, in order', async () => {
+  const { ra, parsed, next } = recorded();
+  const woke = next();
+  const n = Math.ceil(SUSTAINED / FLOOD_READ);
+  for (let i = 0; i < n; i++) ra.take(long('a'));
+  ra.take('12');
+  assert.equal(parsed, [], 'a short read in a sustained flood waits');
+  ra.take(long('b'));
+  await woke;
+  assert.equal(parsed, [long('a', n * FLOOD_READ) + '12' + long('b')]);
+  // Once parsed, a short read is parsed at once again.
+  ra.take('$ ');
+  assert.equal(parsed.at(-1), '$ ');
+  ra.dispose();
 });
 
 s('bounded: once MAX_READ_AHEAD characters wait they are parsed at once', () => {
