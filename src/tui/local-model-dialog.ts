@@ -34,6 +34,7 @@ export function withLocalRow<T extends { kind: string }>(choices: LiveChoices<T>
     },
     note: () => choices.note(),
     onChange: choices.onChange,
+    ...(choices.settled ? { settled: choices.settled } : {}),
   };
 }
 

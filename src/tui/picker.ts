@@ -55,6 +55,23 @@ export interface LiveChoices<T> {
   note(): string | undefined;
   /** list() or note() may say something new. */
   readonly onChange: Event<void>;
+  /** Settles once the list is complete (no more rows to come); without it the list counts as complete. */
+  readonly settled?: Promise<void>;
+}
+
+/** Said when Enter is pressed on a list still being filled with nothing to take yet. */
+export const NOT_YET = 'Nothing to take yet: the list is still coming. Enter takes a row once it is here; Esc closes.';
+
+/**
+ * What a row is, across changes of the list: its value (a row's label may be shared or
+ * change while it stays the same choice), else its label.
+ */
+function identity<T>(c: PickerChoice<T>): string {
+  try {
+    return JSON.stringify(c.value) ?? c.label;
+  } catch {
+    return c.label;
+  }
 }
 
 /**
@@ -73,10 +90,29 @@ export interface PickerToggle {
 /** A toggle's line: "s [x] a summary first". */
 export const toggleLine = (t: PickerToggle): string => `${t.key} [${t.on ? 'x' : ' '}] ${t.label}`;
 
+/** A picker's items, size and note lines (the note, then the toggles) for its choices as they are now. */
+function measurePicker<T>(host: OverlayHost, title: string, choices: PickerChoice<T>[], text: string | undefined, toggles: PickerToggle[]) {
+  const items = choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : ''));
+  const keys = toggles.map(toggleLine);
+  const textWidth = Math.max(
+    title.length + 4,
+    ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)),
+    text ? text.length : 0,
+    ...keys.map((k) => k.length),
+  );
+  const width = Math.min(textWidth + 6, (host.screen.width as number) - 2);
+  // A note wider than the screen allows wraps, the picker as tall as it then is; the toggles under it.
+  const noteLines = [...(text ? wrapLines([text], width - 4) : []), ...wrapLines(keys, width - 4)];
+  const height = Math.min(choices.length + 2 + (noteLines.length ? noteLines.length + 1 : 0), (host.screen.height as number) - 2);
+  return { items, width, height, noteLines };
+}
+
 /**
  * A list to pick one of; resolves with its value, or undefined on Esc / q. Given live
  * choices, it is drawn at once with what is known and redrawn as they change, the
- * selection staying on the same entry. `toggles`: keys that flip an option for the pick.
+ * selection staying on the entry the user was on; Enter with no entry under it while the
+ * list is still coming (a model list being asked for) is refused, said under the list, and
+ * the picker stays. `toggles`: keys that flip an option for the pick.
  */
 export function openPicker<T>(
   host: OverlayHost,
@@ -87,24 +123,16 @@ export function openPicker<T>(
 ): Promise<T | undefined> {
   const live = Array.isArray(given) ? undefined : given;
   let choices = live ? live.list() : (given as PickerChoice<T>[]);
-  const noteOf = () => live?.note() ?? note;
-  /** Items, size and note lines for the choices as they are now. */
-  const measure = () => {
-    const text = noteOf();
-    const items = choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : ''));
-    const keys = toggles.map(toggleLine);
-    const textWidth = Math.max(
-      title.length + 4,
-      ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)),
-      text ? text.length : 0,
-      ...keys.map((k) => k.length),
-    );
-    const width = Math.min(textWidth + 6, (host.screen.width as number) - 2);
-    // A note wider than the screen allows wraps, the picker as tall as it then is; the toggles under it.
-    const noteLines = [...(text ? wrapLines([text], width - 4) : []), ...wrapLines(keys, width - 4)];
-    const height = Math.min(choices.length + 2 + (noteLines.length ? noteLines.length + 1 : 0), (host.screen.height as number) - 2);
-    return { items, width, height, noteLines };
+  // Until a live list has settled, Enter with nothing under the selection is refused (said
+  // once, until the list changes), not taken as a dismissal: it was meant for a row to come.
+  let complete = !live?.settled;
+  void live?.settled?.then(() => (complete = true));
+  let refused = false;
+  const noteOf = () => {
+    const text = live?.note() ?? note;
+    return refused ? [NOT_YET, text].filter(Boolean).join(' ') : text;
   };
+  const measure = () => measurePicker(host, title, choices, noteOf(), toggles);
   const first = measure();
   // Made at its size: blessed may draw an element as soon as it has a parent.
   const list = blessed.list({
@@ -138,12 +166,14 @@ export function openPicker<T>(
   };
   layout(first);
   return new Promise((resolve) => {
+    // The selection stays on the row the user was on (by identity) as rows come and go.
     const watching = live?.onChange(() => {
       const at = (list as unknown as { selected: number }).selected;
-      const was = choices[at]?.label;
+      const was = choices[at] ? identity(choices[at]) : undefined;
       choices = live.list();
+      refused = false;
       layout();
-      const same = choices.findIndex((c) => c.label === was);
+      const same = was === undefined ? -1 : choices.findIndex((c) => identity(c) === was);
       list.select(same >= 0 ? same : Math.min(at, choices.length - 1));
       host.screen.render();
     });
@@ -151,7 +181,13 @@ export function openPicker<T>(
       watching?.dispose();
       resolve(v);
     });
-    list.on('select', (_item: unknown, index: number) => finish(choices[index]?.value));
+    list.on('select', (_item: unknown, index: number) => {
+      const choice = choices[index];
+      if (choice || complete) return finish(choice?.value);
+      refused = true;
+      layout();
+      host.screen.render();
+    });
     list.key(['escape', 'q', 'C-c'], () => finish(undefined));
     for (const toggle of toggles)
       list.key([toggle.key], () => {

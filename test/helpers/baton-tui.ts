@@ -122,16 +122,23 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
   };
 }
 
+/** Where the picker box stands on screen: the row of its top border and the column of its corner. */
+function pickerBox(t: TestTerminal): { rows: string[]; top: number; col: number } | undefined {
+  // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
+  const rows = t.rows();
+  const top = rows.findIndex((r) => /┌─ (New tab|Continue with|The fork continues with|Model of [^─]+) /.test(r));
+  if (top < 0) return undefined;
+  return { rows, top, col: [...rows[top]!].indexOf('┌') };
+}
+
 /**
  * The entries of the picker on screen (New tab, Continue with, an agent's models): the rows between its
  * borders, each entry's label and detail as drawn.
  */
 export function pickerEntries(t: TestTerminal): string[] {
-  // The picker box is drawn over whatever the pane shows; its rows are what sits between its borders.
-  const rows = t.rows();
-  const top = rows.findIndex((r) => /┌─ (New tab|Continue with|The fork continues with|Model of [^─]+) /.test(r));
-  if (top < 0) return [];
-  const col = [...rows[top]!].indexOf('┌');
+  const box = pickerBox(t);
+  if (!box) return [];
+  const { rows, top, col } = box;
   const items: string[] = [];
   for (const r of rows.slice(top + 1)) {
     if ([...r][col] !== '│') break;
@@ -144,6 +151,21 @@ export function pickerEntries(t: TestTerminal): string[] {
     );
   }
   return items;
+}
+
+/** The picker entry on screen that is selected (drawn inverse), if any. */
+export function pickerSelected(t: TestTerminal): string | undefined {
+  const box = pickerBox(t);
+  if (!box) return undefined;
+  const buffer = t.term.buffer.active;
+  const entries = pickerEntries(t);
+  const at = entries.findIndex((_, i) =>
+    buffer
+      .getLine(buffer.viewportY + box.top + 1 + i)
+      ?.getCell(box.col + 1)
+      ?.isInverse(),
+  );
+  return at < 0 ? undefined : entries[at];
 }
 
 /**

@@ -1,7 +1,8 @@
 // The new-tab picker in the real TUI (a real PTY at 100x30): one picker at a time, however
 // quickly the prefix commands come; drawn at once while an agent is still being detected
 // (a drop-in whose detect() answers only when the test lets it), its version filled in
-// when the answer comes.
+// when the answer comes; keys pressed while a picker's list is still filling keep what the
+// user did (the selection stays on its row as rows come; Enter with no row to take waits).
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addAccount } from '../../src/plugins/account-store.js';
-import { openPlainShell, pickEntry, pickerEntries, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { openPlainShell, pickEntry, pickerEntries, pickerSelected, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 
 /**
  * baton with a drop-in agent "Slow agent" whose detect() answers (version 4.5.6) only once
@@ -192,6 +193,91 @@ export default {
   } finally {
     await b.cleanup();
     rmSync(batonHome, { recursive: true, force: true });
+  }
+});
+
+/**
+ * baton with a drop-in agent "Gated agent" whose detect() answers only once releaseDetect()
+ * was called, and whose model list (model-a, model-b) only once releaseModels() was; its TUI
+ * says the model it was started with.
+ */
+function withGatedAgent(): BatonTui & { releaseDetect(): void; releaseModels(): void } {
+  const gateDir = mkdtempSync(join(tmpdir(), 'baton-gated-agent-'));
+  const detectGate = join(gateDir, 'detect');
+  const modelsGate = join(gateDir, 'models');
+  const plugin = `
+import { existsSync } from 'node:fs';
+const until = async (file) => { while (!existsSync(file)) await new Promise((r) => setTimeout(r, 20)); };
+export default {
+  name: 'gated-agent',
+  title: 'Gated agent',
+  async detect() {
+    await until(${JSON.stringify(detectGate)});
+    return { installed: true, version: '2.0.0', installHint: 'none' };
+  },
+  async models() {
+    await until(${JSON.stringify(modelsGate)});
+    return { models: [{ id: 'model-a' }, { id: 'model-b' }], source: 'table', note: 'the test' };
+  },
+  launch: ({ cwd, model }) => ({ command: '/bin/sh', args: ['-c', 'echo "RUNS-$M"; exec cat'], env: { M: model ?? 'its-default' }, cwd }),
+};
+`;
+  const b = startBatonTui({ plugins: { 'gated-agent.mjs': plugin } });
+  return {
+    ...b,
+    releaseDetect: () => writeFileSync(detectGate, ''),
+    releaseModels: () => writeFileSync(modelsGate, ''),
+    async cleanup() {
+      writeFileSync(detectGate, '');
+      writeFileSync(modelsGate, '');
+      await b.cleanup();
+      rmSync(gateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+s('the selection moved while an agent is still being detected stays on its row as the rows under that agent come', async () => {
+  const b = withGatedAgent();
+  try {
+    // Every other agent answered (gone, or an install row): only the gated one is checking.
+    const checking = () => pickerEntries(b.t).filter((e) => e.endsWith('checking…'));
+    await b.t.waitFor(
+      () => checking().length === 1 && checking()[0]!.startsWith('Gated agent') && pickerEntries(b.t).some((e) => e.startsWith('Plain shell')),
+      30_000,
+      'the picker, the agent being detected',
+    );
+    const shell = pickerEntries(b.t).findIndex((e) => e.startsWith('Plain shell'));
+    for (let i = 0; i < shell; i++) b.t.press('Down');
+    await b.t.waitFor(() => pickerSelected(b.t)?.startsWith('Plain shell') === true, 10_000, 'the plain shell selected');
+    b.releaseDetect();
+    // Its model row comes under it, above the selection.
+    await b.t.waitFor(() => pickerEntries(b.t).some((e) => e.startsWith('Gated agent · other model…')), 30_000, 'the agent detected');
+    assert.ok(pickerSelected(b.t)?.startsWith('Plain shell'), `the selection stayed: ${pickerEntries(b.t).join(' | ')}`);
+    b.t.press('Enter');
+    await b.t.waitFor(/^\$$/m, 15_000, 'the shell it was on');
+  } finally {
+    await b.cleanup();
+  }
+});
+
+// Before: Enter pressed while the agent's model list was still being asked for found no row
+// and closed the picker as a dismissal: nothing was chosen and nothing said.
+s('Enter in the model picker before its list is here is refused, said, and the picker stays for the list', async () => {
+  const b = withGatedAgent();
+  try {
+    b.releaseDetect();
+    await pickEntry(b.t, 'Gated agent · other model…');
+    await b.t.waitFor(/┌─ Model of Gated agent [^]*asking for its models…/, 10_000, 'the model picker, its list still coming');
+    b.t.press('Down', 'Enter');
+    await b.t.waitFor((scr) => scr.replace(/[│\s]+/g, ' ').includes('Nothing to take yet: the list is still coming.'), 10_000, 'the refusal said');
+    assert.match(b.t.screenText(), /┌─ Model of Gated agent /, 'the picker stays');
+    b.releaseModels();
+    await b.t.waitFor(() => pickerEntries(b.t).some((e) => e.startsWith('model-b')), 30_000, 'the list filled');
+    assert.not.match(b.t.screenText().replace(/[│\s]+/g, ' '), /Nothing to take yet/, 'the refusal goes with the list');
+    await pickEntry(b.t, 'model-b');
+    await b.t.waitFor(/RUNS-model-b/, 15_000, 'the agent started with the model chosen from the list');
+  } finally {
+    await b.cleanup();
   }
 });
 
