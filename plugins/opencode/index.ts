@@ -29,7 +29,9 @@ export const driver: DriverDefinition = {
   families: ['claude', 'gpt', 'gemini', 'qwen'],
   testedVersions: OPENCODE_TESTED_VERSIONS,
   // A bracketed paste and its Enter in one write submit it (9/9 first-try, tui-delivery).
-  capabilities: { resume: true, fork: true, enterWithPaste: true, accounts: true, permissionModes: true },
+  // `--session ID --model M` runs the session's last model, not M (seen with 1.18.33): the
+  // model is changed through its dialog once the TUI is up.
+  capabilities: { resume: true, fork: true, enterWithPaste: true, accounts: true, permissionModes: true, resumeKeepsModel: true },
   detect: ({ env }) => detectCli(CLI, env),
   launch: opencodeLaunch,
   loginStatus: opencodeLoginStatus,

@@ -7,7 +7,8 @@
 // seconds. `--model` is taken only by a session with no messages yet: opencode 1.18.33 opened on
 // one with messages runs its last message's model whatever `--model` says (seen by hand and in
 // test/real/tui-model-opencode.test.ts without the in-place change), so a switch to another
-// model is made in the running TUI (model-change.ts).
+// model is made in the running TUI (model-change.ts), and after a relaunch on such a session
+// too (capabilities.resumeKeepsModel).
 
 import type { LaunchOptions, LaunchSpec } from '../../src/plugins/kit.js';
 import { opencodeAccountEnv } from './home.js';

@@ -7,9 +7,13 @@
 // mode on the same session, no brief; then the message is delivered.
 // Anything it cannot do in place (another account, a local server, a summary first, a
 // session that offers no model change, a brief to hear) is left to the relaunch.
+// A CLI whose resume keeps the session's last model whatever its launch names
+// (capabilities.resumeKeepsModel: opencode) gets the same change once it is up again
+// (modelAfterResume), so what the transcript records is what it runs.
 
+import type { HarnessDriver } from '../plugins/api.js';
 import type { UserAuthor } from '../transcript/types.js';
-import { planHandoff, recordHandoff } from './handoff-plan.js';
+import { type HandoffPlan, planHandoff, recordHandoff } from './handoff-plan.js';
 import type { TabSessionDelivery } from './tab-session-delivery.js';
 import type { ArmedSwitch, SwitchOutcome } from './tab-session-state.js';
 
@@ -63,4 +67,35 @@ export async function changeModelInPlace(
     kind: 'unknown',
     message: `${driver.title} now runs ${plan.model} but never showed your message. Check the pane before sending again; your message was not recorded and is back in the compose bar.`,
   };
+}
+
+/**
+ * After a relaunch that resumed `plan.resume` on `plan.model`, for a driver whose resume keeps
+ * the session's last model (capabilities.resumeKeepsModel): changes the model in the running
+ * session when that session last ran another one. Undefined when nothing was needed or the
+ * change took; else what the user must know (the agent runs its earlier model).
+ */
+export async function modelAfterResume(session: TabSessionDelivery, driver: HarnessDriver, plan: HandoffPlan): Promise<string | undefined> {
+  const { terminal, conversation: conv, env } = session.deps;
+  if (!driver.capabilities.resumeKeepsModel || !driver.changeModelInTab || !plan.resume || plan.fork || plan.local || plan.model === 'default')
+    return undefined;
+  // The model the resumed session ran last: its newest segment before the one just recorded.
+  const segments = conv.transcript.segments;
+  const before = segments
+    .slice(0, -1)
+    .reverse()
+    .find((s) => s.harness === driver.name && s.agentSession === plan.resume);
+  if (!before || before.model === plan.model) return undefined;
+  const changed = await driver.changeModelInTab({
+    session: plan.resume,
+    model: plan.model,
+    env,
+    cwd: conv.meta.data.cwd,
+    ...(plan.account ? { account: plan.account } : {}),
+    write: (data) => terminal.write(data),
+    screen: () => terminal.screenLines(),
+    timeoutMs: ANSWER_MS,
+  });
+  if (changed.kind === 'changed') return undefined;
+  return `${driver.title} resumed its session on ${before.model} and could not be moved to ${plan.model} (${changed.why}); choose the model again from the switch picker.`;
 }

@@ -18,7 +18,7 @@ import type { HarnessDriver, Ingestor, LaunchSpec, PermissionMode } from '../plu
 import type { LocalEndpointRef, UserAuthor } from '../transcript/types.js';
 import { planHandoff, recordHandoff, type HandoffPlan } from './handoff-plan.js';
 import { localRunSpec } from './local-run.js';
-import { changeModelInPlace } from './model-in-place.js';
+import { changeModelInPlace, modelAfterResume } from './model-in-place.js';
 import type { TabSessionDelivery } from './tab-session-delivery.js';
 import { summarizeInTab } from './tab-summary-turn.js';
 import type { ArmedSwitch, SwitchOutcome } from './tab-session-state.js';
@@ -186,8 +186,9 @@ export async function launchAgent(
       message: `Switched to ${driver.title}, but it is not ready for input yet. Your message is queued and goes out as soon as it is.`,
     };
   }
+  const kept = await modelAfterResume(session, driver, plan);
   const sent = await session.deliver(message, { switchId, ...(author ? { author } : {}) });
-  if (sent.kind === 'delivered') return { kind: 'switched', message: `Continued with ${driver.title}.` };
+  if (sent.kind === 'delivered') return { kind: 'switched', message: kept ? `Continued with ${driver.title}. ${kept}` : `Continued with ${driver.title}.` };
   // Not taken: deliver queued it when nothing was typed yet or the CLI is gone (its input box
   // with it), else handed it back to the compose bar (never to the queue: it may still sit in
   // the CLI's input box) and keeps it claimable should it show up late.

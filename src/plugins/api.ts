@@ -303,6 +303,12 @@ export interface Capabilities {
    * Default: false, and baton then refuses a tab a mode rather than start it in another.
    */
   launchModes?: boolean;
+  /**
+   * A resumed session runs the model it ran last, whatever `model` its launch names (opencode's
+   * TUI): baton then changes the model in the running session (changeModelInTab) once the CLI
+   * is ready, before the message goes. Default: false.
+   */
+  resumeKeepsModel?: boolean;
 }
 
 /** One model an agent can run, as its CLI takes it (`--model ID`). */

@@ -17,6 +17,7 @@ export const DEFAULT_CAPABILITIES: Readonly<Capabilities> = {
   accounts: false,
   permissionModes: false,
   launchModes: false,
+  resumeKeepsModel: false,
 };
 
 /**
@@ -70,6 +71,7 @@ export function normalizeDriver(def: DriverDefinition): HarnessDriver {
       accounts: caps.accounts ?? DEFAULT_CAPABILITIES.accounts,
       permissionModes: caps.permissionModes ?? DEFAULT_CAPABILITIES.permissionModes,
       launchModes: caps.launchModes ?? DEFAULT_CAPABILITIES.launchModes,
+      resumeKeepsModel: caps.resumeKeepsModel ?? DEFAULT_CAPABILITIES.resumeKeepsModel,
     },
     detect: async (opts) => withTestedRange(await def.detect(opts), def.testedVersions),
     launch: (opts) => {

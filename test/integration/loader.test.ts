@@ -149,12 +149,23 @@ t("a drop-in may leave out families, capabilities and a launch's env; planMode a
     accounts: false,
     permissionModes: false,
     launchModes: false,
+    resumeKeepsModel: false,
   });
   assert.equal(await bare.launch({ cwd: root, env }), { command: 'bare', args: [], env: {}, cwd: root });
   const older = r.get('older');
   assert.equal(
     older.capabilities,
-    { resume: false, fork: true, tabSession: true, tab: true, enterWithPaste: false, accounts: false, permissionModes: false, launchModes: false },
+    {
+      resume: false,
+      fork: true,
+      tabSession: true,
+      tab: true,
+      enterWithPaste: false,
+      accounts: false,
+      permissionModes: false,
+      launchModes: false,
+      resumeKeepsModel: false,
+    },
     'only the fields baton reads',
   );
   assert.equal((await older.launch({ cwd: root, env })).env, {});

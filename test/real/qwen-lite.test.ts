@@ -48,6 +48,7 @@ s('defaults a drop-in may leave out: no families, resume only, a tab can open a 
     accounts: false,
     permissionModes: false,
     launchModes: false,
+    resumeKeepsModel: false,
   });
   assert.is(cli.driver.testedVersions, '0.15.x');
 });

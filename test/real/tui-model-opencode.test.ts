@@ -1,4 +1,4 @@
-// real CLIs: opencode
+// real CLIs: opencode, claude
 // A model change mid-conversation in an opencode tab (issue 14 item 2), the built baton in a
 // real PTY with the real opencode TUI against the fake LLM, its config given a second model of
 // the fake provider: after a first turn, the switch picker's "opencode · other model…" row
@@ -8,6 +8,11 @@
 // request names the new model and carries the first turn, no brief is sent, the transcript
 // has a handoff to the new model in resume mode, and opencode's recent-model list (model.json,
 // the default a new session starts on) is as it was before the change.
+// Coming back to opencode from another agent on another model resumes its session, which
+// opencode runs on the session's last model whatever --model says: baton changes it through the
+// same dialog once the TUI is up, so the request names the model the transcript records. The
+// same when the model change itself is a relaunch (a summary first, asked for with `s`: the
+// in-place change is not made then).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -117,6 +122,80 @@ s('opencode: another model from the switch picker changes model in the running s
     .filter((e) => e.kind === 'user_message')
     .map((e) => e.text);
   assert.equal(said, [first, second], 'each message recorded once, as typed');
+});
+
+s('opencode, then Claude Code, then opencode on another model: its session resumed and moved to that model', async () => {
+  ({ fake, menv } = await startRealEnv(['opencode', 'claude']));
+  secondModel(menv.env);
+  t = startRealBaton(menv, { cols: 140, rows: 40 });
+  await pickEntry(t, TUI_TITLE.opencode, 90_000);
+  await t.waitFor((scr) => idle.test(scr) && TUI_READY.opencode.test(scr), 120_000, 'opencode ready');
+  const first = 'first turn BACK-ONE-opencode';
+  await compose(first);
+  await t.waitFor(idle, 90_000, 'idle after the first turn');
+
+  t.press('C-b', 'a');
+  await pickEntry(t, TUI_TITLE.claude, 60_000);
+  await t.waitFor(/Continue with Claude Code/, 10_000, 'the switch to Claude Code armed');
+  const second = 'on claude BACK-TWO-claude';
+  await compose(second);
+  await t.waitFor(new RegExp(`1:${TUI_TITLE.claude} idle(?= |$)`, 'm'), 90_000, 'Claude Code idle');
+
+  t.press('C-b', 'a');
+  await pickEntry(t, `${TUI_TITLE.opencode} · other model…`, 60_000);
+  await t.waitFor(new RegExp(`┌─ Model of ${TUI_TITLE.opencode} `), 30_000, 'the model picker');
+  await pickEntry(t, PICK, 90_000);
+  await t.waitFor(new RegExp(`Continue with ${TUI_TITLE.opencode} · ${PICK}`), 10_000, 'the switch back armed');
+  const third = 'back on opencode BACK-THREE-opencode';
+  await compose(third);
+  const asked = fake.requestsContaining(third);
+  assert.ok(asked.length > 0 && asked.every((r) => r.model === 'fake-model-2'), `every request of the turn names fake-model-2: ${asked.map((r) => r.model)}`);
+  assert.ok(
+    asked.some((r) => bodyContains(r, first)),
+    'its own session resumed: the first turn is in the request',
+  );
+  const handoff = entries()
+    .filter((e) => e.kind === 'handoff')
+    .at(-1) as { to?: { harness: string; model: string }; mode?: string } | undefined;
+  assert.is(handoff?.to?.model, PICK);
+  assert.is(handoff?.mode, 'resume', JSON.stringify(handoff));
+  assert.not.match(t.screenText(), /could not be moved/);
+});
+
+s('opencode to another model with a summary first: relaunched on its session, then moved to that model in it', async () => {
+  ({ fake, menv } = await startRealEnv(['opencode']));
+  secondModel(menv.env);
+  t = startRealBaton(menv, { cols: 140, rows: 40 });
+  await pickEntry(t, TUI_TITLE.opencode, 90_000);
+  await t.waitFor((scr) => idle.test(scr) && TUI_READY.opencode.test(scr), 120_000, 'opencode ready');
+  const first = 'first turn SUM-ONE-opencode';
+  await compose(first);
+  await t.waitFor(idle, 90_000, 'idle after the first turn');
+
+  t.press('C-b', 'a');
+  await t.waitFor(/s \[ \] opencode writes a summary first/, 60_000, 'the switch picker offering the summary key');
+  t.type('s');
+  await t.waitFor(/s \[x\] opencode writes a summary first/, 10_000, 'the summary asked for');
+  await pickEntry(t, `${TUI_TITLE.opencode} · other model…`, 60_000);
+  await t.waitFor(new RegExp(`┌─ Model of ${TUI_TITLE.opencode} `), 30_000, 'the model picker');
+  await pickEntry(t, PICK, 90_000);
+  await t.waitFor(new RegExp(`Continue with ${TUI_TITLE.opencode} · ${PICK}.*summary first`), 10_000, 'the model change armed, a summary first');
+  const before = tuiPids();
+  const second = 'after the summary SUM-TWO-opencode';
+  await compose(second);
+  const asked = fake.requestsContaining(second);
+  assert.ok(asked.length > 0 && asked.every((r) => r.model === 'fake-model-2'), `every request of the turn names fake-model-2: ${asked.map((r) => r.model)}`);
+  assert.ok(
+    asked.some((r) => bodyContains(r, first)),
+    'its own session resumed: the first turn is in the request',
+  );
+  assert.not.equal(tuiPids(), before, 'relaunched (the summary turn came first)');
+  assert.is(entries().filter((e) => e.kind === 'summary').length, 1, 'the summary recorded');
+  const handoff = entries()
+    .filter((e) => e.kind === 'handoff')
+    .at(-1) as { to?: { harness: string; model: string }; mode?: string } | undefined;
+  assert.is(handoff?.to?.model, PICK);
+  assert.is(handoff?.mode, 'resume', JSON.stringify(handoff));
 });
 
 s.run();

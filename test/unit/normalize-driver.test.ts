@@ -34,6 +34,7 @@ s('left out: no families, no resume, no fork, tabSession true, no env additions'
     accounts: false,
     permissionModes: false,
     launchModes: false,
+    resumeKeepsModel: false,
   });
   assert.equal(d.launch(opts), { command: 'min', args: [], env: {}, cwd: '/w' });
 });
@@ -50,6 +51,7 @@ s('given: kept as written; a partial capabilities object gets the rest from the 
     accounts: false,
     permissionModes: false,
     launchModes: false,
+    resumeKeepsModel: false,
   });
   assert.is(
     normalizeDriver(minimal({ capabilities: { enterWithPaste: true } })).capabilities.enterWithPaste,
@@ -73,6 +75,7 @@ s('capability fields baton does not read (planMode, submit, anything newer) pass
     accounts: false,
     permissionModes: false,
     launchModes: false,
+    resumeKeepsModel: false,
   });
   // The fields baton does read are still checked.
   assert.equal(driverProblems({ ...minimal(), capabilities: { resume: 'yes' } }), ['capabilities.resume: expected true or false, got "yes"']);
