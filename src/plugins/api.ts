@@ -6,13 +6,19 @@
 // Two views of one driver: a DriverDefinition is what a plugin writes (fields with an
 // obvious default may be left out); a HarnessDriver is what the rest of baton uses, made
 // from it once by the registry (normalize-driver.ts) with every default filled in and the
-// tested-version verdict added to what detect() finds.
+// tested-version verdict added to what detect() finds. Its parts for local model servers and
+// for models are in api-local.ts and api-models.ts, re-exported here.
 
 import { BatonError, EXIT } from '../errors.js';
 import type { TranscriptEvent } from '../transcript/types.js';
+import type { LocalEndpointOptions, LocalEndpointSpec } from './api-local.js';
+import type { ModelChangeOptions, ModelChangeResult, ModelList, ModelListOptions } from './api-models.js';
 import type { AcpAgentDecl } from './validate.js';
 
 export type { TranscriptEvent, Usage } from '../transcript/types.js';
+export type { LocalEndpointOptions, LocalEndpointSpec } from './api-local.js';
+export { LOCAL_REQUEST_TIMEOUT_MS } from './api-local.js';
+export type { ModelChangeOptions, ModelChangeResult, ModelInfo, ModelList, ModelListOptions } from './api-models.js';
 
 /**
  * Linux refuses a single argv string over 128 KiB (MAX_ARG_STRLEN). baton never puts a
@@ -41,28 +47,6 @@ export interface Detection extends DetectResult {
    */
   untestedVersion?: string;
 }
-
-export interface LocalEndpointOptions {
-  /** The server's base URL, without `/v1` (local-endpoint.ts normalizeEndpoint). */
-  endpoint: string;
-  api: 'openai-chat' | 'openai-responses' | 'anthropic-messages';
-  model: string;
-  /** The user's environment, for a setting baton adds to rather than replaces (opencode's OPENCODE_CONFIG_CONTENT). */
-  env?: NodeJS.ProcessEnv;
-}
-
-export interface LocalEndpointSpec {
-  args: string[];
-  env: Record<string, string>;
-  /**
-   * The model as the CLI must be given it, when not the name the user gave (opencode:
-   * `<provider>/<model>`). The transcript keeps the user's name.
-   */
-  model?: string;
-}
-
-/** How long a request to a local model may take: local prompt processing of a large brief is slow. */
-export const LOCAL_REQUEST_TIMEOUT_MS = 30 * 60 * 1000;
 
 export interface DriverEnv {
   /** The user's environment, passed through unchanged to the CLI. */
@@ -311,36 +295,6 @@ export interface Capabilities {
   resumeKeepsModel?: boolean;
 }
 
-/** One model an agent can run, as its CLI takes it (`--model ID`). */
-export interface ModelInfo {
-  id: string;
-  /** What the CLI calls it, when that differs from the id. */
-  name?: string;
-  description?: string;
-}
-
-/** The models an agent can run, and where that list came from. */
-export interface ModelList {
-  models: ModelInfo[];
-  /** The model the CLI runs when baton names none (its own setting or default), when known. */
-  current?: string;
-  /**
-   * `acp`: the agent's own `session/new` answer; `cli`: the CLI asked for its catalog
-   * (codex debug models); `table`: a table in the driver, which can be stale (the CLI may
-   * take more, or newer, names than it lists).
-   */
-  source: 'acp' | 'cli' | 'table';
-  /** Where the list comes from, in a few words for the user (a table's CLI version, the command asked). */
-  note?: string;
-}
-
-export interface ModelListOptions extends DriverEnv {
-  cwd: string;
-  account?: string;
-  /** Ask the CLI again rather than use what was cached for this build. */
-  refresh?: boolean;
-}
-
 /** Which account a call is about: a baton account's name, or none for the CLI's own configuration. */
 export interface AccountOptions extends DriverEnv {
   account?: string;
@@ -466,25 +420,3 @@ export interface DriverParts {
    */
   changeModelInTab?(opts: ModelChangeOptions): Promise<ModelChangeResult>;
 }
-
-export interface ModelChangeOptions {
-  /** The session the conversation records for the tab's run (a view's id). */
-  session: string;
-  model: string;
-  env: NodeJS.ProcessEnv;
-  /** The conversation's dir, where the session runs (claude finds its log by it). */
-  cwd?: string;
-  /** The baton account the session runs under (absent: the CLI's own configuration). */
-  account?: string;
-  write(data: string): void;
-  /**
-   * The tab's visible screen as plain text lines, as its emulator has it now: for a CLI whose
-   * model dialog must be seen open before it is typed into (the confirmation still comes from
-   * the CLI's own files where it writes one).
-   */
-  screen(): string[];
-  /** How long to wait for the program to answer. */
-  timeoutMs: number;
-}
-
-export type ModelChangeResult = { kind: 'changed' } | { kind: 'unsupported'; why: string } | { kind: 'refused'; why: string };
