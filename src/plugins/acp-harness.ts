@@ -27,7 +27,7 @@ import type { AcpClient, AuthMethod, InitializeResponse, PromptResponse, Request
 import { AcpEventMapper } from './acp-events.js';
 import { acpModelList } from './acp-models.js';
 import { acpOffersFork, BATON_VERSION } from './acp-probe.js';
-import { findExecutable, probeVersion } from './find-executable.js';
+import { findExecutable, npmPackageVersion, probeVersion } from './find-executable.js';
 import type { ProcessGroup } from '../proc/index.js';
 import { endAgent, keepStderr, spawnAgent, Stop, TurnStops } from './acp-agent-process.js';
 import type { AcpAgentDecl } from './validate.js';
@@ -50,10 +50,11 @@ export async function detectAcpAgent(decl: AcpAgentDecl, opts: DriverEnv): Promi
   if (decl.loginHint) base.loginHint = decl.loginHint;
   if (!path) return base;
   base.path = path;
-  if (decl.versionArgs) {
-    const version = await probeVersion(path, decl.versionArgs, env);
-    if (version) base.version = version;
-  }
+  // The package's own record first: no start of the agent (and the adapters print no version).
+  const version =
+    (decl.npmPackage ? npmPackageVersion(path, decl.npmPackage) : undefined) ??
+    (decl.versionArgs ? await probeVersion(path, decl.versionArgs, env) : undefined);
+  if (version) base.version = version;
   return base;
 }
 

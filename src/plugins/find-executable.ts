@@ -1,11 +1,12 @@
 // Where would a CLI run from, and which version is it? `detect()` helpers shared by drivers:
 // a PATH lookup against the environment the CLI will get (not baton's own), and a version
 // probe run as its own process group under a deadline so a hanging `--version` cannot hang
-// `baton agents`; a version found is cached per executable file. Never installs, logs in or
+// `baton agents` (or, without starting anything, the version its npm package records); a
+// version found is cached per executable file. Never installs, logs in or
 // changes anything (but that cache).
 
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { runGroup } from '../proc/index.js';
 import { cachedVersion } from './version-cache.js';
 import { extractVersion } from './version-range.js';
@@ -50,4 +51,27 @@ export function probeVersion(path: string, args: readonly string[], env: NodeJS.
       return undefined;
     }
   });
+}
+
+/**
+ * The version in the package.json of npm package `name`, looked for in the resolved
+ * executable's directory and up to three above it (a package's bin/ or dist/); undefined
+ * for an executable outside that package (another installer's binary).
+ */
+export function npmPackageVersion(bin: string, name: string): string | undefined {
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(bin));
+  } catch {
+    return undefined;
+  }
+  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: unknown };
+      if (pkg.name === name) return typeof pkg.version === 'string' ? pkg.version : undefined;
+    } catch {
+      // not here: one level up
+    }
+  }
+  return undefined;
 }

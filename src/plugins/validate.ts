@@ -30,6 +30,11 @@ export interface AcpAgentDecl {
   loginHint?: string;
   /** Arguments (after `command`) that print the version, e.g. ["--version"]. */
   versionArgs?: string[];
+  /**
+   * The npm package `command` comes from: its version is read from that package's
+   * package.json where the command resolves into it (an adapter that prints no version).
+   */
+  npmPackage?: string;
   testedVersions?: string;
   defaultModel?: string;
   /** Flag that selects a model, e.g. "--model": `--model M` is appended to args. */
@@ -153,7 +158,7 @@ export function acpDeclProblems(value: unknown, field = 'agent'): string[] {
   str(p, value, 'installHint', `${field}.installHint`, true);
   str(p, value, 'loginHint', `${field}.loginHint`, false);
   strings(p, value, 'versionArgs', `${field}.versionArgs`, false);
-  for (const k of ['testedVersions', 'defaultModel', 'modelArg', 'yesMode', 'authMethod']) str(p, value, k, `${field}.${k}`, false);
+  for (const k of ['npmPackage', 'testedVersions', 'defaultModel', 'modelArg', 'yesMode', 'authMethod']) str(p, value, k, `${field}.${k}`, false);
   if (value.tui !== undefined) {
     if (!isObj(value.tui)) p.push(`${field}.tui: expected an object, got ${typeOf(value.tui)}`);
     else {

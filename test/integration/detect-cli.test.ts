@@ -8,7 +8,8 @@ import * as assert from 'uvu/assert';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectCli, npmPackageVersion, type CliFacts } from '../../src/plugins/detect-cli.js';
+import { detectCli, type CliFacts } from '../../src/plugins/detect-cli.js';
+import { npmPackageVersion } from '../../src/plugins/find-executable.js';
 
 let dir = '';
 const t = suite('detect-cli');

@@ -308,4 +308,49 @@ t('rows for `baton agents`: installed and version, install hint when missing, un
   assert.is((await describeAgents(r)).find((x) => x.name === 'ghost-a')!.installed, false, 'the registry’s own environment is unchanged');
 });
 
+// Before: each agent with a view was listed twice (`gemini` and `gemini-view`, the same CLI,
+// installed or not together), and the ACP adapters, which print no version, read "version
+// unknown" though their npm package says which version they are.
+t('`baton agents`: an agent is one row, its view named on it; an ACP adapter’s version is read from its npm package', async () => {
+  const pkg = join(root, 'prefix/lib/node_modules/@acme/adapter');
+  mkdirSync(join(pkg, 'dist'), { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: '@acme/adapter', version: '0.9.1' }));
+  writeFileSync(join(pkg, 'dist/index.js'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+  const bin = join(root, 'prefix/bin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(join(pkg, 'dist/index.js'), join(bin, 'acme-adapter'));
+  overlay({
+    acpAgents: [
+      {
+        name: 'acme-adapter',
+        title: 'Acme (ACP adapter)',
+        command: 'acme-adapter',
+        args: [],
+        npmPackage: '@acme/adapter',
+        installHint: 'npm i -g @acme/adapter',
+      },
+    ],
+  });
+  writeFixtureDropIn(join(cfg, 'plugins'));
+  const r = await open();
+  assert.ok(r.has('acp-fixture-view') && r.has('acme-adapter-view'), 'the views are drivers still');
+  const rows = await describeAgents(r, { ...env, PATH: bin });
+  const names = rows.map((x) => x.name);
+  assert.not.ok(
+    names.some((n) => n.endsWith('-view')),
+    `no view listed as an agent: ${names}`,
+  );
+  assert.is(names.filter((n) => n === 'acp-fixture').length, 1);
+  assert.equal(rows.find((x) => x.name === 'acp-fixture')!.view, { name: 'acp-fixture-view', title: 'ACP fixture agent (baton view)' });
+  const acme = rows.find((x) => x.name === 'acme-adapter')!;
+  assert.is(acme.installed, true);
+  assert.is(acme.version, '0.9.1', 'from its package.json, the adapter never asked');
+  assert.is(acme.view?.name, 'acme-adapter-view');
+  const text = formatAgents(rows);
+  assert.match(text, /^acme-adapter +Acme \(ACP adapter\) — installed 0\.9\.1 /m);
+  assert.match(text, /^ +view: acp-fixture-view \(its ACP session drawn by baton in a tab\)$/m);
+  assert.not.match(text, /^\S+-view /m);
+  assert.not.match(text, /version unknown/);
+});
+
 t.run();
