@@ -7,9 +7,10 @@
 import type { TabSnapshot } from '../conversation/index.js';
 import type { Registry } from '../plugins/registry.js';
 import type { App } from './app.js';
+import type { OverlayHost } from './overlay.js';
 import { AgentChoices, type Choice } from './agent-choices.js';
 import { askLocalModel, withLocalRow, type LocalPick, type LocalRow } from './local-model-dialog.js';
-import { withModel } from './model-choices.js';
+import { pickModel, type ModelPickOptions } from './model-choices.js';
 import { openPicker, type PickerToggle } from './picker.js';
 import { summaryToggle } from './summary-toggle.js';
 
@@ -66,6 +67,24 @@ async function pickAgent(
   const choice = await openPicker(ctx.app, title, withLocalRow(choices), note, toggles);
   if (choice?.kind === 'local') return choice;
   return withModel(ctx.app, choice, { registry: ctx.registry, cwd: ctx.cwd, env: ctx.env, running });
+}
+
+/**
+ * A picker's answer with its model: the "other model…" row opens the agent's model picker
+ * (`running`: the tab's agent and model, marked there); any other answer is returned as it is.
+ */
+async function withModel(
+  host: OverlayHost,
+  choice: Choice | undefined,
+  opts: Omit<ModelPickOptions, 'running'> & { running?: { agent?: string; model?: string } },
+): Promise<Choice | undefined> {
+  if (choice?.kind !== 'agent' || !choice.pickModel) return choice;
+  const { running, ...rest } = opts;
+  const model = await pickModel(host, opts.registry.get(choice.name), {
+    ...rest,
+    ...(running?.agent === choice.name && running.model ? { running: running.model } : {}),
+  });
+  return model ? { kind: 'agent', name: choice.name, model } : undefined;
 }
 
 /** The picker's "Local model…": asked, probed and chosen (local-model-dialog.ts); undefined when given up. */

@@ -11,7 +11,6 @@ import { Emitter, type Event } from '../lifecycle/index.js';
 import type { HarnessDriver } from '../plugins/api.js';
 import { modelsOf, type AgentModels } from '../plugins/describe-models.js';
 import type { Registry } from '../plugins/registry.js';
-import type { Choice } from './agent-choices.js';
 import type { OverlayHost } from './overlay.js';
 import { openPicker, type LiveChoices, type PickerChoice } from './picker.js';
 
@@ -80,22 +79,4 @@ export class ModelChoices implements LiveChoices<string> {
 /** The model picker for `driver`; resolves with the model chosen, or undefined when dismissed. */
 export function pickModel(host: OverlayHost, driver: HarnessDriver, opts: ModelPickOptions): Promise<string | undefined> {
   return openPicker(host, modelPickerTitle(driver.title), new ModelChoices(driver, opts));
-}
-
-/**
- * A picker's answer with its model: the "other model…" row opens the agent's model picker
- * (`running`: the tab's agent and model, marked there); any other answer is returned as it is.
- */
-export async function withModel(
-  host: OverlayHost,
-  choice: Choice | undefined,
-  opts: Omit<ModelPickOptions, 'running'> & { running?: { agent?: string; model?: string } },
-): Promise<Choice | undefined> {
-  if (choice?.kind !== 'agent' || !choice.pickModel) return choice;
-  const { running, ...rest } = opts;
-  const model = await pickModel(host, opts.registry.get(choice.name), {
-    ...rest,
-    ...(running?.agent === choice.name && running.model ? { running: running.model } : {}),
-  });
-  return model ? { kind: 'agent', name: choice.name, model } : undefined;
 }
