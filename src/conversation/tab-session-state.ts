@@ -232,9 +232,13 @@ export abstract class TabSessionState {
     return this.runningModel;
   }
 
-  /** Nothing has been said in this conversation yet: a switch has no context to carry. */
+  /**
+   * Nothing has been said in this conversation yet: a switch has no context to carry. A
+   * message being delivered counts as said: its agent may answer on screen before its log
+   * confirms it, and a switch picked then must carry it, not start the agent afresh.
+   */
   get noContext(): boolean {
-    return !this.conversation.transcript.entries.some((e) => e.kind === 'user_message');
+    return !this.delivering && !this.conversation.transcript.entries.some((e) => e.kind === 'user_message');
   }
 
   /**

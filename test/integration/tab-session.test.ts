@@ -24,16 +24,22 @@ import { exists } from '../../src/proc/index.js';
 import { until } from '../helpers/wait.js';
 
 // The CLI: each line typed at it is logged as the user's message, then answered at once
-// (the answer reaches the log while baton is still taking the message's checkpoint).
-const CLI = `import { appendFileSync } from 'node:fs';
+// (the answer reaches the log while baton is still taking the message's checkpoint). With
+// TYPED_LOG_GATE, the screen answers at once and the log is written once that file exists.
+const CLI = `import { appendFileSync, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 const log = process.env.TYPED_CLI_LOG;
+const gate = process.env.TYPED_LOG_GATE;
 const rec = (r) => appendFileSync(log, JSON.stringify(r) + '\\n');
+const logLater = async (records) => {
+  while (!existsSync(gate)) await new Promise((r) => setTimeout(r, 20));
+  for (const r of records) rec(r);
+};
 process.stdout.write('typed-cli ready\\n> ');
 createInterface({ input: process.stdin }).on('line', (line) => {
-  rec({ type: 'user_text', text: line });
-  rec({ type: 'agent_text', text: 'ok: ' + line });
-  rec({ type: 'turn_end' });
+  const records = [{ type: 'user_text', text: line }, { type: 'agent_text', text: 'ok: ' + line }, { type: 'turn_end' }];
+  if (gate) void logLater(records);
+  else for (const r of records) rec(r);
   process.stdout.write('ok: ' + line + '\\n> ');
 });
 `;
@@ -45,7 +51,7 @@ const dropIn = (cli: string) => `export default (kit) => ({
   capabilities: { resume: false, fork: false },
   async detect() { return { installed: true, installHint: 'written by test/tab-session.test.ts' }; },
   launch(opts) {
-    return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG }, cwd: opts.cwd, session: 'typed-session-1' };
+    return { command: process.execPath, args: [${JSON.stringify(cli)}], env: { TYPED_CLI_LOG: opts.env.TYPED_CLI_LOG, ...(opts.env.TYPED_LOG_GATE ? { TYPED_LOG_GATE: opts.env.TYPED_LOG_GATE } : {}) }, cwd: opts.cwd, session: 'typed-session-1' };
   },
   async ingest(opts) {
     // What baton gave the ingest to bind the run by, for the test to read.
@@ -267,6 +273,28 @@ s(
     );
   },
 );
+
+// Before: the agent's answer was on screen while its log had not yet confirmed the message,
+// and a switch picked then (C-b a) found 'nothing said yet' and started the agent afresh
+// instead of arming the switch (seen in tui-acp-view-model under load).
+s('a message on its way counts as said: answered on screen before its log confirms it, there is context to carry', async () => {
+  const gateDir = mkdtempSync(join(tmpdir(), 'baton-log-gate-'));
+  const gate = join(gateDir, 'open');
+  try {
+    const { session, terminal } = await world({ checkpoints: false, env: { TYPED_LOG_GATE: gate } });
+    await until(() => session.status.current === 'idle', 'the CLI reads idle');
+    assert.ok(session.snapshot().noContext, 'nothing said yet');
+    const sending = session.send('first words');
+    await until(() => terminal.screenLines().some((l) => l.includes('ok: first words')), 'the answer on screen');
+    assert.not.ok(session.snapshot().noContext, 'the message on its way is context');
+    writeFileSync(gate, '');
+    assert.is((await sending).kind, 'delivered');
+    assert.not.ok(session.snapshot().noContext, 'and once its log confirmed it');
+  } finally {
+    writeFileSync(gate, '');
+    rmSync(gateDir, { recursive: true, force: true });
+  }
+});
 
 s.run();
 
