@@ -193,6 +193,8 @@ export class App implements OverlayHost {
       subs.add(pane.onBell(() => this.screen.program.write('\x07')));
       subs.add(pane.onClipboard((payload) => this.screen.program.write(`\x1b]52;${payload}\x07`)));
       subs.add(pane.onChange(() => this.frames.request(performance.now() - this.lastKeyAt < ECHO_WINDOW_MS)));
+      pane.shown(true);
+      subs.add({ dispose: () => pane.shown(false) });
       this.front.value = { pane, dispose: () => subs.dispose() };
     }
     pane.resize(this.paneSize().cols, this.paneSize().rows);

@@ -13,7 +13,7 @@ import { DEFAULT_SCROLLBACK, PaneScreen, type LineSource } from './pane-screen.j
 import { DisposableStore, Emitter, type Event } from '../lifecycle/index.js';
 import { readStat, sessionGroups, signalGroup } from '../proc/index.js';
 import { PtyInput } from './pty-input.js';
-import { ReadAhead } from './read-ahead.js';
+import { READ_AHEAD_MS, ReadAhead, SHOWN_READ_AHEAD_MS } from './read-ahead.js';
 import { onRefreshRows, type CursorShape, type Terminal } from './xterm.js';
 
 export { DEFAULT_SCROLLBACK } from './pane-screen.js';
@@ -221,6 +221,15 @@ export class Pane implements LineSource {
     }, ms);
   }
   private holdTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * The pane is drawn (the tab in front) or not: a drawn pane's flood is parsed about once a
+   * frame, as often as what is drawn changes; one out of sight in half-frame pieces, so the
+   * tab in front is never held long behind a neighbour's parse (see read-ahead.ts).
+   */
+  shown(drawn: boolean): void {
+    this.readAhead.waitMs = drawn ? SHOWN_READ_AHEAD_MS : READ_AHEAD_MS;
+  }
 
   /** Pasted text: wrapped in bracketed-paste markers only when the program asked for them. */
   paste(text: string): void {

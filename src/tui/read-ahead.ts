@@ -15,11 +15,13 @@
 /** A read at least this long is part of a flood: it waits for more. */
 export const FLOOD_READ = 2048;
 /**
- * How long a flood's bytes may wait for more: half a frame at 60 frames a second. (A frame,
- * 16 ms, halves the parses of a flood but doubles each: a neighbour tab's flood then held an
- * ACP card back, p95 at a turn's start 12.8 ms against 8.9.)
+ * How long a flood's bytes may wait for more, out of sight: half a frame at 60 frames a second.
+ * (A frame halves the parses of a flood but doubles each: a neighbour tab's flood then held
+ * an ACP card back, p95 at a turn's start 12.8 ms against 8.9.)
  */
 export const READ_AHEAD_MS = 8;
+/** The same for the pane drawn (in front): a frame, as often as what is drawn changes. */
+export const SHOWN_READ_AHEAD_MS = 16;
 /** Characters waiting past which a short read no longer ends the wait: a flood is under way. */
 export const SUSTAINED = 32 * 1024;
 /** Characters read ahead past which they are parsed at once. */
@@ -30,6 +32,8 @@ export class ReadAhead {
   private size = 0;
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
+  /** How long a flood's bytes wait (READ_AHEAD_MS, or SHOWN_READ_AHEAD_MS for the pane drawn). */
+  waitMs = READ_AHEAD_MS;
 
   constructor(private readonly parse: (data: string) => void) {}
 
@@ -48,7 +52,7 @@ export class ReadAhead {
     this.chunks.push(data);
     this.size += data.length;
     if ((data.length < FLOOD_READ && this.size - data.length < SUSTAINED) || this.size >= MAX_READ_AHEAD) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), READ_AHEAD_MS);
+    else this.timer ??= setTimeout(() => this.flush(), this.waitMs);
   }
 
   /** Parses whatever waits, now (before a resize or the exit, which must come after it). */
