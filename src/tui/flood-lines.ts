@@ -2,10 +2,10 @@
 // holds many complete lines of plain text (printable ASCII, shorter than the screen is wide,
 // each ended by CR LF: `seq`, most logs) and the emulator is in the state where each such line
 // prints as just its text on a fresh line (xterm-plain.ts), the emulator parses only the last
-// lines it can hold; the earlier ones go straight to the history as the bytes they are
-// (History.appendPlain), in order after the lines the emulator let go. Screen, scrollback and
-// line numbers come out exactly as if every byte had been parsed (a test holds the two ways
-// together); any other chunk is parsed whole, as before.
+// lines it can hold; the earlier ones go straight to the history as the text they are
+// (History.appendPlain, plain-span.ts), in order after the lines the emulator let go.
+// Screen, scrollback and line numbers come out exactly as if every byte had been parsed (a
+// test holds the two ways together); any other chunk is parsed whole, as before.
 
 import type { IBufferCell, Terminal } from './xterm.js';
 import type { History } from './history.js';
