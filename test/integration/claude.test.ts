@@ -48,6 +48,7 @@ s('identity and capabilities', () => {
     accounts: true,
     permissionModes: true,
     launchModes: true,
+    resumeKeepsModel: false,
   });
 });
 

@@ -53,6 +53,7 @@ s('identity and capabilities: resume, no native fork', () => {
     accounts: true,
     permissionModes: true,
     launchModes: true,
+    resumeKeepsModel: false,
   });
 });
 
