@@ -20,7 +20,8 @@ import {
   withPlanInstruction,
 } from '../../src/plugins/kit.js';
 import { CodexExecMapper } from './headless-events.js';
-import { codexAccountEnv } from './home.js';
+import { codexAccountEnv, codexHome } from './home.js';
+import { endCodexDaemons } from './leftovers.js';
 
 export const CODEX_INSTALL_HINT = 'npm install -g @openai/codex@0.171.0';
 export const CODEX_LOGIN_HINT =
@@ -70,6 +71,7 @@ export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> 
   if (turn.signal?.aborted) throw new BatonError('codex turn cancelled before it started', EXIT.agentFailed);
 
   const mapper = new CodexExecMapper(turn.onEvent);
+  const started = new Date();
   const info = await runHeadlessProcess(path, codexExecArgs(turn), turn, {
     env,
     graceMs: 2000,
@@ -83,6 +85,9 @@ export async function runCodexTurn(turn: HeadlessTurn): Promise<HeadlessResult> 
         : new BatonError(`codex could not be started: ${err.message}`, EXIT.agentFailed, err.code === 'ENOENT' ? `is ${turn.cwd} a directory?` : undefined),
   });
 
+  // A process of codex's own that left the group (its app-server daemon: leftovers.ts) is
+  // ended too: once, in a full run under load, one outlived `codex exec` in the test's home.
+  await endCodexDaemons({ codexHome: codexHome(turn.env, turn.account), startedAfter: started });
   const stderr = info.stderr;
   const said = lastWords(stderr);
   if (info.timedOut) {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ResumeFailedError, type ImportedSession } from '../../src/plugins/api.js';
 import { findExecutable } from '../../src/plugins/find-executable.js';
 import type { BatonError } from '../../src/errors.js';
-import { processesUnder } from '../../src/proc/index.js';
+import { cmdlineOf, processesUnder } from '../../src/proc/index.js';
 import { cliEnv, type CliEnv } from './cli-env.js';
 import { rejects, textOf, token, typesOf, type Of, type RealDriver, type TurnOutcome } from './real-driver.js';
 
@@ -53,7 +53,11 @@ export function headlessTurnTest(cli: RealDriver, spec: TurnSpec<TurnOutcome & {
     assert.is(end.type, 'turn_end');
     assert.ok((end.usage?.inputTokens ?? 0) > 0 && (end.usage?.outputTokens ?? 0) > 0, JSON.stringify(end));
     assert.ok(cli.carrying(before, prompt).length > 0, 'the token reached the model');
-    assert.equal(cli.left(), [], `nothing of ${cli.name} left running`);
+    const left = cli.left();
+    // What is left named by its command line: a daemon that left the group is not the same
+    // failure as the group itself outliving the turn.
+    const named = left.map((pid) => `${pid} ${(cmdlineOf(pid) ?? ['(gone)']).join(' ')}`).join('; ');
+    assert.equal(left, [], `nothing of ${cli.name} left running: ${named}`);
     spec.check?.({ result, events, tok });
     cli.first = { token: tok, session: result.agentSession! };
   });
