@@ -10,13 +10,11 @@
 // Anything else (no log, no answer in time, a name outside the safe charset) is `unsupported`,
 // and the switch relaunches the CLI on its session as before.
 
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ModelChangeOptions, ModelChangeResult } from '../../src/plugins/kit.js';
+import { appendedSince, fileSize, type ModelChangeOptions, type ModelChangeResult, SAFE_MODEL_NAME } from '../../src/plugins/kit.js';
 import { claudeConfigDir, findSessionLog } from './home.js';
 
-/** Only names made of these are typed: nothing else can reach the prompt. */
-const SAFE_MODEL = /^[A-Za-z0-9][A-Za-z0-9._:[\]-]{0,99}$/;
 const SET = /<local-command-stdout>Set model to /;
 /** Between the typed command and its Enter, so the TUI takes the text as typed, not one paste with a newline. */
 const SETTLE_MS = 300;
@@ -26,32 +24,9 @@ const POLL_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
 /** Whether the log, past `from`, has the command's "Set model to" answer (only what was appended is read: the log may be large, and this is asked every poll). */
 function answered(log: string, from: number): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(log, 'r');
-    const size = fstatSync(fd).size;
-    if (size <= from) return false;
-    const buf = Buffer.alloc(size - from);
-    readSync(fd, buf, 0, buf.length, from);
-    return buf
-      .toString('utf8')
-      .split('\n')
-      .some((line) => SET.test(line));
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  return appendedSince(log, from).some((line) => SET.test(line));
 }
 
 /** settings.json's `model` key as it is now ('absent' when there is none), or undefined when unreadable. */
@@ -81,13 +56,13 @@ function restoreDefault(path: string, before: { value: unknown } | 'absent' | un
 }
 
 export async function changeClaudeModel(opts: ModelChangeOptions): Promise<ModelChangeResult> {
-  if (!SAFE_MODEL.test(opts.model)) return { kind: 'unsupported', why: `model name ${JSON.stringify(opts.model)} is not typed into the CLI` };
+  if (!SAFE_MODEL_NAME.test(opts.model)) return { kind: 'unsupported', why: `model name ${JSON.stringify(opts.model)} is not typed into the CLI` };
   const configDir = claudeConfigDir(opts.env, opts.account);
   const log = findSessionLog(configDir, opts.cwd ?? opts.env.PWD ?? process.cwd(), opts.session);
   if (!log) return { kind: 'unsupported', why: `no log of session ${opts.session}` };
   const settings = join(configDir, 'settings.json');
   const before = settingsModel(settings);
-  const from = sizeOf(log);
+  const from = fileSize(log);
   opts.write(`/model ${opts.model}`);
   await sleep(SETTLE_MS);
   opts.write('\r');

@@ -13,25 +13,14 @@
 // time, is `unsupported`: the switch relaunches codex on its session with -m, which runs any
 // name the provider serves.
 
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import type { ModelChangeOptions, ModelChangeResult } from '../../src/plugins/kit.js';
+import { appendedSince, fileSize, type ModelChangeOptions, type ModelChangeResult, SAFE_MODEL_NAME } from '../../src/plugins/kit.js';
 import { codexHome, findRollout } from './home.js';
 
-/** Only names made of these are typed: nothing else can reach the prompt. */
-const SAFE_MODEL = /^[A-Za-z0-9][A-Za-z0-9._:[\]-]{0,99}$/;
 /** How long the typed command may take to show in codex's prompt before the Enter. */
 const TYPED_MS = 5_000;
 const POLL_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
 
 /** Whether a rollout line is codex's record of the thread now running `model`. */
 export function appliedModel(line: string, model: string): boolean {
@@ -46,22 +35,7 @@ export function appliedModel(line: string, model: string): boolean {
 
 /** Whether the rollout, past `from`, records the thread on `model` (only what was appended is read). */
 function applied(rollout: string, from: number, model: string): boolean {
-  let fd: number | undefined;
-  try {
-    fd = openSync(rollout, 'r');
-    const size = fstatSync(fd).size;
-    if (size <= from) return false;
-    const buf = Buffer.alloc(size - from);
-    readSync(fd, buf, 0, buf.length, from);
-    return buf
-      .toString('utf8')
-      .split('\n')
-      .some((line) => appliedModel(line, model));
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  return appendedSince(rollout, from).some((line) => appliedModel(line, model));
 }
 
 /** Whether codex's prompt line holds exactly `command` (its composer: `› ` then the text). */
@@ -86,10 +60,10 @@ async function poll<T>(test: () => T | undefined, ms: number): Promise<T | undef
 }
 
 export async function changeCodexModel(opts: ModelChangeOptions): Promise<ModelChangeResult> {
-  if (!SAFE_MODEL.test(opts.model)) return { kind: 'unsupported', why: `model name ${JSON.stringify(opts.model)} is not typed into the CLI` };
+  if (!SAFE_MODEL_NAME.test(opts.model)) return { kind: 'unsupported', why: `model name ${JSON.stringify(opts.model)} is not typed into the CLI` };
   const rollout = findRollout(codexHome(opts.env, opts.account), opts.session);
   if (!rollout) return { kind: 'unsupported', why: `no rollout of session ${opts.session}` };
-  const from = sizeOf(rollout);
+  const from = fileSize(rollout);
   const command = `/model ${opts.model}`;
   // An earlier answer for the same name may still be on screen: only a new one counts.
   const refusedBefore = unavailableCount(opts.screen(), opts.model);
