@@ -5,6 +5,7 @@
 // is redacted first (redact.ts), so what is kept in memory and in the log holds no secret.
 
 import type { GitFacts } from './git-facts-types.js';
+import { lastIndexAtOrBelow } from './brief-index.js';
 import { redactEntry } from './redact.js';
 import { checkEvent, type EventRefusal } from './validate-event.js';
 import type { AgentRef, Author, Entry, EntryBody, LocalEndpointRef, NativeCursor, Segment, TranscriptEvent, UserAuthor } from './types.js';
@@ -274,14 +275,17 @@ export class Transcript {
     return out[out.length - 1]!;
   }
 
+  // The list is in seq order (commit() numbers and pushes; the store skips out-of-order lines),
+  // so a handoff at 100k entries searches it rather than filtering it whole.
+
   /** Entries with seq <= `seq`. */
   upto(seq: number): Entry[] {
-    return this.list.filter((e) => e.seq <= seq);
+    return this.list.slice(0, lastIndexAtOrBelow(this.list, seq) + 1);
   }
 
   /** Entries with seq > `seq`. */
   since(seq: number): Entry[] {
-    return this.list.filter((e) => e.seq > seq);
+    return this.list.slice(lastIndexAtOrBelow(this.list, seq) + 1);
   }
 
   entry(seq: number): Entry | undefined {

@@ -115,6 +115,25 @@ t('upto and since slice by seq', () => {
   assert.is(tr.entry(4)!.seq, 4);
 });
 
+t('upto and since are exact where a loaded log has a gap in its seqs (a skipped corrupt line)', () => {
+  const full = make();
+  full.startSegment({ harness: 'a', model: 'm', switchId: 's' });
+  for (let i = 0; i < 6; i++) full.apply({ type: 'user_text', text: `m${i}` });
+  const tr = new Transcript({ id: 'c1', entries: full.entries.filter((e) => e.seq !== 4) });
+  for (const seq of [0, 1, 3, 4, 5, 7, 99]) {
+    assert.equal(
+      tr.upto(seq).map((e) => e.seq),
+      [1, 2, 3, 5, 6, 7].filter((s) => s <= seq),
+      `upto(${seq})`,
+    );
+    assert.equal(
+      tr.since(seq).map((e) => e.seq),
+      [1, 2, 3, 5, 6, 7].filter((s) => s > seq),
+      `since(${seq})`,
+    );
+  }
+});
+
 t('cursors advance only by confirm, and a failed resume invalidates them', () => {
   const tr = make();
   tr.startSegment({ harness: 'claude', model: 'm', switchId: 's' });
