@@ -58,7 +58,9 @@ async function timedRegistry(): Promise<{ registry: Registry; cliMs: () => numbe
 }
 
 async function seed(entries: number): Promise<string> {
-  const c = await createConversation(env.BATON_HOME, { cwd: repo, title: 'bench', user });
+  // As the product creates one in a repository (conversation/store/conversations.ts): on the
+  // branch it started on, so a handoff's git facts are the branch and the diff stat from it.
+  const c = await createConversation(env.BATON_HOME, { cwd: repo, title: 'bench', user, baseBranch: 'main' });
   const t = c.transcript;
   t.startSegment({ harness: 'alpha', model: 'default', switchId: 'seed' });
   let n = 0;
