@@ -9,11 +9,12 @@
 import { suite, type Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { alive, endPids } from '../../src/proc/index.js';
+import { alive, childrenOf, endPids, readStat } from '../../src/proc/index.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { builtBaton, ROOT } from './built-baton.js';
 import { TestTerminal } from './term.js';
+import { until } from './wait.js';
 
 export { builtBaton, ROOT } from './built-baton.js';
 
@@ -120,6 +121,34 @@ export function startBatonTui(opts: StartOptions = {}): BatonTui {
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The command names of the programs that hold the terminals of this test's tabs (the leader
+ * of each terminal's foreground process group, read from /proc): `sh` at a prompt, `cat`
+ * while the shell runs cat. The tabs' programs are children of baton's server, or of baton
+ * itself where it runs without one.
+ */
+export function foregroundPrograms(b: BatonTui): string[] {
+  const out: string[] = [];
+  for (const root of [...serverPids(b.runtime), b.t.pid]) {
+    for (const pid of childrenOf(root)) {
+      const tpgid = readStat(pid)?.tpgid ?? -1;
+      const comm = tpgid > 0 ? readStat(tpgid)?.comm : undefined;
+      if (comm) out.push(comm);
+    }
+  }
+  return out;
+}
+
+/**
+ * Waits until `name` holds a tab's terminal: the shell has forked it, handed it the terminal
+ * and it has exec'd. Keys meant for a program (C-c above all) must wait for this, not for the
+ * command line's echo: a C-c that lands before the shell hands the terminal over interrupts
+ * the shell instead, and the program then runs on with nothing to end it.
+ */
+export async function waitForeground(b: BatonTui, name: string, timeoutMs = 30_000): Promise<void> {
+  await until(() => foregroundPrograms(b).includes(name), `${name} in the foreground of a tab's terminal`, timeoutMs);
 }
 
 /** Where the picker box stands on screen: the row of its top border and the column of its corner. */

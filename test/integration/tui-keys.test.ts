@@ -14,7 +14,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
-import { builtBaton, endServers, openPlainShell, pickEntry, plainShellSuite, serverEnv, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import {
+  builtBaton,
+  endServers,
+  openPlainShell,
+  pickEntry,
+  plainShellSuite,
+  serverEnv,
+  startBatonTui,
+  waitForeground,
+  type BatonTui,
+} from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
 
 const s = plainShellSuite('tui keys');
@@ -45,9 +55,10 @@ s("cursor keys arrive in the encoding the program asked for (DECCKM), whatever b
 s('Ctrl-C interrupts the program in the tab and baton stays', async ({ b }) => {
   b.t.type('clear\r');
   await b.t.waitFor((scr) => scr.split('\n')[1] === '$');
-  // C-c before the shell starts the command would hit the shell, not sleep: wait for the marker.
-  b.t.type('echo STARTED; sleep 300\r');
-  await b.t.waitFor(/^STARTED$/m);
+  // C-c before the shell hands sleep the terminal would hit the shell, not sleep (the shell
+  // prints a marker before it forks, so no marker can say so): wait for sleep to hold it.
+  b.t.type('sleep 300\r');
+  await waitForeground(b, 'sleep');
   b.t.press('C-c');
   await b.t.waitFor(/\^C\n\$$/m);
   assert.match(b.t.row(0), /1:sh/);
@@ -87,7 +98,9 @@ custom('a prefix from $XDG_CONFIG_HOME/baton/keys.json replaces C-b, which then 
     await openPlainShell(b);
     assert.match(b.t.row(-1), /C-a c new tab/);
     b.t.type('cat -v\r');
-    await b.t.waitFor(/cat -v$/m);
+    // Not the command line's echo: a C-c before cat holds the terminal went to the shell,
+    // and cat ran on (under load: ^B and ^C under `cat -v`, and no prompt for 30 s).
+    await waitForeground(b, 'cat');
     b.t.press('C-b');
     b.t.type('\r');
     await b.t.waitFor(/^\^B$/m);

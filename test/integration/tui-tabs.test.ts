@@ -6,7 +6,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { pickEntry, serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
+import { pickEntry, serverPids, startBatonTui, waitForeground, type BatonTui } from '../helpers/baton-tui.js';
 import { alive, childrenOf, readStat } from '../../src/proc/index.js';
 import { until } from '../helpers/wait.js';
 
@@ -79,7 +79,7 @@ s('prefix q asks first while a command runs; n keeps baton; after it ends q quit
   const children = () => serverPids(b.runtime).flatMap((pid) => shellPids(pid));
   await until(() => children().length === 2, "two shells under baton's server");
   // The shell hands the terminal to sleep a moment after reading the line.
-  await until(() => children().some((sh) => childNamed(sh, 'sleep')), 'sleep running in the shell');
+  await waitForeground(b, 'sleep');
   b.t.press('C-b', 'q');
   const screen = await b.t.waitFor('Quit baton');
   assert.match(screen, /still running something/);
@@ -98,11 +98,6 @@ s('prefix q asks first while a command runs; n keeps baton; after it ends q quit
 /** Children of `parent` whose command name is `name`. */
 function childrenNamed(parent: number, name: string): number[] {
   return childrenOf(parent).filter((pid) => readStat(pid)?.comm === name);
-}
-
-/** Whether `parent` has a child process called `name`. */
-function childNamed(parent: number, name: string): boolean {
-  return childrenNamed(parent, name).length > 0;
 }
 
 /** Pids of the shells baton started (direct children of its node process). */
