@@ -37,7 +37,7 @@ export interface AgentChoicesOptions {
   registry: Registry;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** The agent running now (marked "current"). */
+  /** The agent running now (marked "current"; the picker's selection starts on its row). */
   current?: string;
   /** Without the plain shell (the switch and fork pickers). */
   agentsOnly?: boolean;
@@ -92,7 +92,7 @@ export class AgentChoices {
       if (f && !f.usable) continue;
       const model = this.opts.registry.settings(d.name).model ?? d.defaultModel;
       const detail = f ? [f.detection.version, model, d.name === this.opts.current ? 'current' : undefined].filter(Boolean).join(' · ') : CHECKING;
-      out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name } });
+      out.push({ label: d.title, detail, value: { kind: 'agent', name: d.name }, ...(d.name === this.opts.current ? { current: true as const } : {}) });
       // A baton view lists its models only in the switch picker of the view tab in front (a
       // change in its running session): elsewhere its rows stay short.
       const viewElsewhere = d.name.endsWith(VIEW_SUFFIX) && d.name !== this.opts.current;

@@ -62,9 +62,10 @@ export class ModelChoices implements LiveChoices<string> {
       label: m.id,
       detail: [m.name, m.id === running ? 'current' : undefined, m.current ? 'its default' : undefined].filter(Boolean).join(' · '),
       value: m.id,
+      ...(m.id === running ? { current: true as const } : {}),
     }));
     // A model the tab runs that the list does not name is still said, first.
-    if (running && !rows.some((r) => r.value === running)) rows.unshift({ label: running, detail: 'current', value: running });
+    if (running && !rows.some((r) => r.value === running)) rows.unshift({ label: running, detail: 'current', value: running, current: true });
     return rows;
   }
 

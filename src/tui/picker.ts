@@ -14,6 +14,11 @@ export interface PickerChoice<T> {
   value: T;
   /** Shown after the label, dimmed: a model, "not installed", "current". */
   detail?: string;
+  /**
+   * The row of what runs now (the tab's agent, its model; its detail says "current"): the
+   * selection starts on it, as tmux's choosers start on the current window, not on the first.
+   */
+  current?: true;
 }
 
 /** Resolves the dialog once: closes the overlay, destroys the element, hands back the answer. */
@@ -108,9 +113,10 @@ function measurePicker<T>(host: OverlayHost, title: string, choices: PickerChoic
 }
 
 /**
- * A list to pick one of; resolves with its value, or undefined on Esc / q. Given live
- * choices, it is drawn at once with what is known and redrawn as they change, the
- * selection staying on the entry the user was on; Enter with no entry under it while the
+ * A list to pick one of; resolves with its value, or undefined on Esc / q. The selection
+ * starts on the current row (PickerChoice.current), else the first. Given live choices, it is
+ * drawn at once with what is known and redrawn as they change, the selection staying on the
+ * entry the user was on (on the current row, until the user presses a key); Enter with no entry under it while the
  * list is still coming (a model list being asked for) is refused, said under the list, and
  * the picker stays. `toggles`: keys that flip an option for the pick.
  */
@@ -165,6 +171,10 @@ export function openPicker<T>(
     }
   };
   layout(first);
+  // Until a key is pressed the selection is the picker's: it goes to the current row when
+  // that row comes (a model list arrives after the picker is drawn). Afterwards it is the user's.
+  let touched = false;
+  const currentRow = () => choices.findIndex((c) => c.current);
   return new Promise((resolve) => {
     // The selection stays on the row the user was on (by identity) as rows come and go.
     const watching = live?.onChange(() => {
@@ -174,7 +184,8 @@ export function openPicker<T>(
       refused = false;
       layout();
       const same = was === undefined ? -1 : choices.findIndex((c) => identity(c) === was);
-      list.select(same >= 0 ? same : Math.min(at, choices.length - 1));
+      const current = touched ? -1 : currentRow();
+      list.select(current >= 0 ? current : same >= 0 ? same : Math.min(at, choices.length - 1));
       host.screen.render();
     });
     const finish = closer<T | undefined>(host, list, (v) => {
@@ -188,6 +199,7 @@ export function openPicker<T>(
       layout();
       host.screen.render();
     });
+    list.on('keypress', () => (touched = true));
     list.key(['escape', 'q', 'C-c'], () => finish(undefined));
     for (const toggle of toggles)
       list.key([toggle.key], () => {
@@ -196,7 +208,7 @@ export function openPicker<T>(
         host.screen.render();
       });
     host.openOverlay(list);
-    list.select(0);
+    list.select(Math.max(0, currentRow()));
   });
 }
 

@@ -182,27 +182,31 @@ export function pickerEntries(t: TestTerminal): string[] {
   return items;
 }
 
-/** The picker entry on screen that is selected (drawn inverse), if any. */
-export function pickerSelected(t: TestTerminal): string | undefined {
+/** The index among pickerEntries of the entry on screen that is selected (drawn inverse); -1 when none is. */
+export function pickerSelectedIndex(t: TestTerminal): number {
   const box = pickerBox(t);
-  if (!box) return undefined;
+  if (!box) return -1;
   const buffer = t.term.buffer.active;
-  const entries = pickerEntries(t);
-  const at = entries.findIndex((_, i) =>
+  return pickerEntries(t).findIndex((_, i) =>
     buffer
       .getLine(buffer.viewportY + box.top + 1 + i)
       ?.getCell(box.col + 1)
       ?.isInverse(),
   );
-  return at < 0 ? undefined : entries[at];
+}
+
+/** The picker entry on screen that is selected (drawn inverse), if any. */
+export function pickerSelected(t: TestTerminal): string | undefined {
+  const at = pickerSelectedIndex(t);
+  return at < 0 ? undefined : pickerEntries(t)[at];
 }
 
 /**
  * Takes the entry whose label is `label` in the picker on screen: waits until it is listed
  * and no agent is still being detected (a row saying "checking…" goes if the agent is not
- * installed, which would move the entries below it), then moves the selection down to it and
- * takes it with Enter. Installed agents come before the plain shell, so no test may assume
- * the first entry.
+ * installed, which would move the entries below it), then moves the selection from where it
+ * is to it and takes it with Enter. Installed agents come before the plain shell, and a
+ * switch or model picker starts on the current row, so no test may assume the first entry.
  */
 export async function pickEntry(t: TestTerminal, label: string, timeoutMs = 60_000): Promise<void> {
   const at = () => pickerEntries(t).findIndex((i) => i === label || i.startsWith(`${label}  `));
@@ -210,7 +214,9 @@ export async function pickEntry(t: TestTerminal, label: string, timeoutMs = 60_0
   await t.waitFor(settled, timeoutMs, `the picker listing ${label}, every agent detected`);
   const n = at();
   assert.ok(n >= 0, `the picker lists ${label}: ${pickerEntries(t).join(' | ')}`);
-  for (let i = 0; i < n; i++) t.press('Down');
+  const from = Math.max(0, pickerSelectedIndex(t));
+  for (let i = from; i < n; i++) t.press('Down');
+  for (let i = n; i < from; i++) t.press('Up');
   t.press('Enter');
 }
 

@@ -196,6 +196,39 @@ export default {
   }
 });
 
+/** A drop-in agent `title` that is installed (version 1.0.0) and whose TUI is cat, after saying `<name>-READY`. */
+const catAgent = (name: string, title: string): string => `
+export default {
+  name: '${name}',
+  title: '${title}',
+  detect: async () => ({ installed: true, version: '1.0.0', installHint: 'none' }),
+  launch: ({ cwd }) => ({ command: '/bin/sh', args: ['-c', 'echo ${name}-READY; exec cat'], cwd }),
+};
+`;
+
+// Before: the switch picker's selection started on its first row whatever agent the tab ran,
+// unlike tmux's choosers, which start on the current window: Enter at once armed another agent.
+s("the switch picker (prefix a) starts on the tab's own agent, marked current", async () => {
+  const b = startBatonTui({ plugins: { 'agent-a.mjs': catAgent('agent-a', 'Agent A'), 'agent-b.mjs': catAgent('agent-b', 'Agent B') } });
+  try {
+    await pickEntry(b.t, 'Agent B');
+    await b.t.waitFor(/agent-b-READY/, 30_000, 'Agent B in its tab');
+    b.t.press('C-b', 'a');
+    await b.t.waitFor(/┌─ Continue with /, 30_000, 'the switch picker');
+    await b.t.waitFor(() => pickerSelected(b.t)?.startsWith('Agent B  ') === true, 10_000, 'Agent B selected');
+    const entries = pickerEntries(b.t);
+    assert.match(pickerSelected(b.t)!, /^Agent B  1\.0\.0 · current$/, 'marked current');
+    assert.ok(
+      entries.findIndex((e) => e.startsWith('Agent A  ')) < entries.findIndex((e) => e.startsWith('Agent B  ')),
+      `not the first row: ${entries.join(' | ')}`,
+    );
+    b.t.press('Escape');
+    await b.t.waitForGone(/┌─ Continue with /, 10_000);
+  } finally {
+    await b.cleanup();
+  }
+});
+
 /**
  * baton with a drop-in agent "Gated agent" whose detect() answers only once releaseDetect()
  * was called, and whose model list (model-a, model-b) only once releaseModels() was; its TUI

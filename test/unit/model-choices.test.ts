@@ -72,7 +72,7 @@ test('model picker: a running model the list does not name comes first; an empty
   const d = agent('alpha', { models: async () => listed });
   const choices = new ModelChoices(d, { registry: registryOf([d]), cwd: '/tmp', env: {}, running: 'custom-7b' });
   await choices.settled;
-  assert.equal(choices.list()[0], { label: 'custom-7b', detail: 'current', value: 'custom-7b' });
+  assert.equal(choices.list()[0], { label: 'custom-7b', detail: 'current', value: 'custom-7b', current: true });
   const none = agent('none', { models: async () => ({ models: [], source: 'acp' }) });
   const empty = new ModelChoices(none, { registry: registryOf([none]), cwd: '/tmp', env: {} });
   await empty.settled;
