@@ -3,7 +3,8 @@
 // baton (dist/src/cli.js) started in a real PTY against a multiCliEnv (its own BATON_HOME,
 // config dir and server socket dir inside the env's scratch dir), the work dir made a git
 // repository as a user's project is, an Esc pressed alone, and reading back the messages baton
-// recorded under a BATON_HOME, quitting baton, and ending all a suite started (endRealTui).
+// recorded under a BATON_HOME, quitting baton, and ending all a suite started (endRealTui);
+// a message sent from the compose bar and its turn awaited; opencode given a second model.
 // It must never use the user's real home, config or server socket.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -21,7 +22,6 @@ export function gitInit(dir: string, { commit = true } = {}): void {
   if (commit) execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '--allow-empty', '-m', 'init']);
 }
 
-/** Of `all`, the CLIs this run is about: `npm run test:real -- claude` sets BATON_TEST_CLIS (unset: all). */
 /** The five agent CLIs whose TUIs the real e2e suites drive. */
 export type TuiCli = Extract<CliName, 'claude' | 'codex' | 'gemini' | 'qwen' | 'opencode'>;
 export const TUI_CLIS: readonly TuiCli[] = ['claude', 'codex', 'gemini', 'qwen', 'opencode'];
@@ -36,6 +36,7 @@ export const TUI_READY: Record<TuiCli, RegExp> = {
   opencode: /ctrl\+p commands/,
 };
 
+/** Of `all`, the CLIs this run is about: `npm run test:real -- claude` sets BATON_TEST_CLIS (unset: all). */
 export function selectedClis<C extends string>(all: readonly C[]): C[] {
   const only = process.env.BATON_TEST_CLIS?.split(',').filter(Boolean);
   return all.filter((c) => !only?.length || only.includes(c));
@@ -213,4 +214,48 @@ export function recordedUserMessages(batonHome: string): string[] {
   return recordedEntries(batonHome)
     .filter((e) => e.kind === 'user_message')
     .map((e) => e.text ?? '');
+}
+
+/**
+ * Sends `text` from the compose bar (C-b m, typed, Enter) and waits until the fake LLM was
+ * asked about it; on a timeout the error carries the screen, which says where it stuck.
+ */
+export async function composeSend(t: TestTerminal, fake: FakeLlm, text: string, timeoutMs = 180_000): Promise<void> {
+  t.press('C-b', 'm');
+  await t.waitFor(/›/, 10_000, 'the compose bar');
+  t.type(text);
+  await t.waitFor((scr) => scr.includes(`› ${text}`), 10_000, 'the draft');
+  t.press('Enter');
+  await until(() => fake.requestsContaining(text).length > 0, `the model asked about ${text}`, timeoutMs).catch((err: Error) => {
+    throw new Error(`${err.message}; the screen:\n${t.screenText()}`);
+  });
+}
+
+/**
+ * Waits until the turn on `text` is recorded as ended under `batonHome`: until then the tab
+ * counts as working, and a switch is refused.
+ */
+export function turnRecordedEnded(batonHome: string, text: string, timeoutMs = 120_000): Promise<void> {
+  return until(
+    () => {
+      const rows = recordedEntries(batonHome);
+      const at = rows.findIndex((e) => e.kind === 'user_message' && e.text === text);
+      return at >= 0 && rows.slice(at).some((e) => e.kind === 'turn_end');
+    },
+    `the turn on ${text} recorded as ended`,
+    timeoutMs,
+  );
+}
+
+/** A whole turn from the compose bar: `text` sent (composeSend), and its turn recorded as ended. */
+export async function composeTurn(t: TestTerminal, fake: FakeLlm, batonHome: string, text: string, timeoutMs = 180_000): Promise<void> {
+  await composeSend(t, fake, text, timeoutMs);
+  await turnRecordedEnded(batonHome, text, timeoutMs);
+}
+
+/** opencode's config (in `env`) given a second model of the fake provider; the first is the one it runs. */
+export function secondOpencodeModel(env: Record<string, string>): void {
+  const config = JSON.parse(env.OPENCODE_CONFIG_CONTENT!) as { provider: { fake: { models: Record<string, unknown> } } };
+  config.provider.fake.models['fake-model-2'] = { name: 'Fake Model 2' };
+  env.OPENCODE_CONFIG_CONTENT = JSON.stringify(config);
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
 import { BatonError } from '../../src/errors.js';
 import definition from '../../plugins/claude/index.js';
-import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
+import { DEFAULT_CAPABILITIES, normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { claudeStatusFromScreen } from '../../plugins/claude/screen.js';
 import { headlessArgs, ROOT_ALLOWED_TOOLS } from '../../plugins/claude/headless.js';
 import { claudeConfigDir, findSessionLog, projectDir, projectSlug } from '../../plugins/claude/home.js';
@@ -39,17 +39,7 @@ s('identity and capabilities', () => {
   assert.is(driver.title, 'Claude Code');
   assert.equal(driver.families, ['claude']);
   assert.is(driver.testedVersions, '2.1.197');
-  assert.equal(driver.capabilities, {
-    resume: true,
-    fork: true,
-    tabSession: true,
-    tab: true,
-    enterWithPaste: false,
-    accounts: true,
-    permissionModes: true,
-    launchModes: true,
-    resumeKeepsModel: false,
-  });
+  assert.equal(driver.capabilities, { ...DEFAULT_CAPABILITIES, resume: true, fork: true, accounts: true, permissionModes: true, launchModes: true });
 });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -11,6 +11,7 @@ import { delimiter, join } from 'node:path';
 import type { HarnessDriver } from '../../src/plugins/api.js';
 import { describeAgents } from '../../src/plugins/describe-agents.js';
 import { configDir, defaultPluginDir, listPluginFiles } from '../../src/plugins/loader.js';
+import { DEFAULT_CAPABILITIES } from '../../src/plugins/normalize-driver.js';
 import { loadRegistry, type Registry, type RegistryChange } from '../../src/plugins/registry.js';
 
 async function until(cond: () => boolean, ms = 10_000): Promise<void> {
@@ -140,34 +141,10 @@ t("a drop-in may leave out families, capabilities and a launch's env; planMode a
   assert.equal(r.problems, []);
   const bare = r.get('bare');
   assert.equal(bare.families, []);
-  assert.equal(bare.capabilities, {
-    resume: false,
-    fork: false,
-    tabSession: true,
-    tab: true,
-    enterWithPaste: false,
-    accounts: false,
-    permissionModes: false,
-    launchModes: false,
-    resumeKeepsModel: false,
-  });
+  assert.equal(bare.capabilities, DEFAULT_CAPABILITIES);
   assert.equal(await bare.launch({ cwd: root, env }), { command: 'bare', args: [], env: {}, cwd: root });
   const older = r.get('older');
-  assert.equal(
-    older.capabilities,
-    {
-      resume: false,
-      fork: true,
-      tabSession: true,
-      tab: true,
-      enterWithPaste: false,
-      accounts: false,
-      permissionModes: false,
-      launchModes: false,
-      resumeKeepsModel: false,
-    },
-    'only the fields baton reads',
-  );
+  assert.equal(older.capabilities, { ...DEFAULT_CAPABILITIES, fork: true }, 'only the fields baton reads');
   assert.equal((await older.launch({ cwd: root, env })).env, {});
 });
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
 import definition from '../../plugins/qwen/index.js';
-import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
+import { DEFAULT_CAPABILITIES, normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { qwenStatusFromScreen } from '../../plugins/qwen/screen.js';
 import { qwenHeadlessArgs } from '../../plugins/qwen/headless.js';
 import { chatsDir, findChatLog, qwenHome, qwenProjectId, qwenRuntimeDir, writeSystemSettings } from '../../plugins/qwen/home.js';
@@ -44,17 +44,7 @@ s('identity and capabilities: resume, no native fork', () => {
   assert.is(driver.title, 'Qwen Code');
   assert.equal(driver.families, ['qwen']);
   assert.is(driver.testedVersions, '0.15.10');
-  assert.equal(driver.capabilities, {
-    resume: true,
-    fork: false,
-    tabSession: true,
-    tab: true,
-    enterWithPaste: false,
-    accounts: true,
-    permissionModes: true,
-    launchModes: true,
-    resumeKeepsModel: false,
-  });
+  assert.equal(driver.capabilities, { ...DEFAULT_CAPABILITIES, resume: true, accounts: true, permissionModes: true, launchModes: true });
 });
 
 s('launch: args, model, resume, never a prompt on the command line; auto-update forced off', async () => {

@@ -12,6 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_CAPABILITIES } from '../../src/plugins/normalize-driver.js';
 import { loadRegistry } from '../../src/plugins/registry.js';
 import { qwenStatusFromScreen } from '../../plugins/qwen/screen.js';
 import { realDriverSuite, token, typesOf, type Of } from '../helpers/real-driver.js';
@@ -39,17 +40,7 @@ const s = cli.suite;
 
 s('defaults a drop-in may leave out: no families, resume only, a tab can open a session by id', () => {
   assert.equal(cli.driver.families, []);
-  assert.equal(cli.driver.capabilities, {
-    resume: true,
-    fork: false,
-    tabSession: true,
-    tab: true,
-    enterWithPaste: false,
-    accounts: false,
-    permissionModes: false,
-    launchModes: false,
-    resumeKeepsModel: false,
-  });
+  assert.equal(cli.driver.capabilities, { ...DEFAULT_CAPABILITIES, resume: true });
   assert.is(cli.driver.testedVersions, '0.15.x');
 });
 

@@ -19,11 +19,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { cmdlineOf, exeOf } from '../../src/proc/index.js';
 import { bodyContains, type FakeLlm } from '../fake-llm/server.js';
-import { endServers, pickEntry, pickerEntries } from '../helpers/baton-tui.js';
+import { pickEntry, pickerEntries } from '../helpers/baton-tui.js';
 import { type MultiCliEnv, processesWithHome } from '../helpers/multi-cli-env.js';
-import { recordedEntries, serverRun, startRealBaton, startRealEnv, TUI_READY, TUI_TITLE } from '../helpers/real-tui.js';
+import { composeTurn, endRealTui, recordedEntries, secondOpencodeModel, startRealBaton, startRealEnv, TUI_READY, TUI_TITLE } from '../helpers/real-tui.js';
 import type { TestTerminal } from '../helpers/term.js';
-import { until } from '../helpers/wait.js';
 
 const PICK = 'fake/fake-model-2';
 const TURN_MS = 180_000;
@@ -34,19 +33,9 @@ let menv: MultiCliEnv | undefined;
 let t: TestTerminal | undefined;
 
 s.after.each(async () => {
-  await t?.kill();
-  if (menv) await endServers(serverRun(menv.dir));
-  await menv?.cleanup();
-  await fake?.close();
+  await endRealTui([t], menv, fake);
   t = menv = fake = undefined;
 });
-
-/** opencode's config with a second model of the fake provider (the first is the one it runs). */
-function secondModel(env: Record<string, string>): void {
-  const config = JSON.parse(env.OPENCODE_CONFIG_CONTENT!) as { provider: { fake: { models: Record<string, unknown> } } };
-  config.provider.fake.models['fake-model-2'] = { name: 'Fake Model 2' };
-  env.OPENCODE_CONFIG_CONTENT = JSON.stringify(config);
-}
 
 /** The pids of the running opencode TUI (its native binary, not an `opencode acp` asked for its models) in this env's home. */
 const tuiPids = () => processesWithHome(menv!.home).filter((pid) => exeOf(pid)?.endsWith('/opencode-ai/bin/opencode.exe') && !cmdlineOf(pid)?.includes('acp'));
@@ -55,29 +44,11 @@ const idle = new RegExp(`1:${TUI_TITLE.opencode} idle(?= |$)`, 'm');
 const entries = () => recordedEntries(join(menv!.dir, 'baton-home'));
 
 /** Sends `text` from the compose bar and waits until the model was asked about it and the turn is recorded as ended. */
-async function compose(text: string): Promise<void> {
-  t!.press('C-b', 'm');
-  await t!.waitFor(/›/, 10_000, 'the compose bar');
-  t!.type(text);
-  await t!.waitFor((scr) => scr.includes(`› ${text}`), 10_000, 'the draft');
-  t!.press('Enter');
-  await until(() => fake!.requestsContaining(text).length > 0, `the model asked about ${text}`, TURN_MS).catch((err: Error) => {
-    throw new Error(`${err.message}; the screen:\n${t!.screenText()}`);
-  });
-  await until(
-    () => {
-      const rows = entries();
-      const at = rows.findIndex((e) => e.kind === 'user_message' && e.text === text);
-      return at >= 0 && rows.slice(at).some((e) => e.kind === 'turn_end');
-    },
-    `the turn on ${text} recorded as ended`,
-    TURN_MS,
-  );
-}
+const compose = (text: string) => composeTurn(t!, fake!, join(menv!.dir, 'baton-home'), text, TURN_MS);
 
 s('opencode: another model from the switch picker changes model in the running session, recorded as a new segment', async () => {
   ({ fake, menv } = await startRealEnv(['opencode']));
-  secondModel(menv.env);
+  secondOpencodeModel(menv.env);
   t = startRealBaton(menv, { cols: 140, rows: 40 });
   await pickEntry(t, TUI_TITLE.opencode, 90_000);
   await t.waitFor((scr) => idle.test(scr) && TUI_READY.opencode.test(scr), 120_000, 'opencode ready');
@@ -126,7 +97,7 @@ s('opencode: another model from the switch picker changes model in the running s
 
 s('opencode, then Claude Code, then opencode on another model: its session resumed and moved to that model', async () => {
   ({ fake, menv } = await startRealEnv(['opencode', 'claude']));
-  secondModel(menv.env);
+  secondOpencodeModel(menv.env);
   t = startRealBaton(menv, { cols: 140, rows: 40 });
   await pickEntry(t, TUI_TITLE.opencode, 90_000);
   await t.waitFor((scr) => idle.test(scr) && TUI_READY.opencode.test(scr), 120_000, 'opencode ready');
@@ -164,7 +135,7 @@ s('opencode, then Claude Code, then opencode on another model: its session resum
 
 s('opencode to another model with a summary first: relaunched on its session, then moved to that model in it', async () => {
   ({ fake, menv } = await startRealEnv(['opencode']));
-  secondModel(menv.env);
+  secondOpencodeModel(menv.env);
   t = startRealBaton(menv, { cols: 140, rows: 40 });
   await pickEntry(t, TUI_TITLE.opencode, 90_000);
   await t.waitFor((scr) => idle.test(scr) && TUI_READY.opencode.test(scr), 120_000, 'opencode ready');

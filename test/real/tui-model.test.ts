@@ -16,12 +16,21 @@ import { join } from 'node:path';
 import { configuredModel } from '../../plugins/codex/models.js';
 import { cmdlineOf, exeOf } from '../../src/proc/index.js';
 import { bodyContains, type FakeLlm } from '../fake-llm/server.js';
-import { endServers, pickEntry, pickerEntries } from '../helpers/baton-tui.js';
+import { pickEntry, pickerEntries } from '../helpers/baton-tui.js';
 import { FAKE_MODEL } from '../helpers/cli-env.js';
 import { processesWithHome, type MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { recordedEntries, selectedClis, serverRun, startRealBaton, startRealEnv, TUI_READY, TUI_TITLE } from '../helpers/real-tui.js';
+import {
+  composeSend,
+  endRealTui,
+  recordedEntries,
+  selectedClis,
+  startRealBaton,
+  startRealEnv,
+  TUI_READY,
+  TUI_TITLE,
+  turnRecordedEnded,
+} from '../helpers/real-tui.js';
 import type { TestTerminal } from '../helpers/term.js';
-import { until } from '../helpers/wait.js';
 
 const clis = selectedClis(['claude', 'codex', 'gemini', 'qwen'] as const);
 /** The model chosen in the picker, and what the CLI then names in its requests. */
@@ -71,39 +80,18 @@ let menv: MultiCliEnv | undefined;
 let t: TestTerminal | undefined;
 
 s.after.each(async () => {
-  await t?.kill();
-  if (menv) await endServers(serverRun(menv.dir));
-  await menv?.cleanup();
-  await fake?.close();
+  await endRealTui([t], menv, fake);
   t = menv = fake = undefined;
 });
 
 const idle = (cli: (typeof clis)[number]) => new RegExp(`1:${TUI_TITLE[cli]} idle(?= |$)`, 'm');
-const entries = () => recordedEntries(join(menv!.dir, 'baton-home'));
+const batonHome = () => join(menv!.dir, 'baton-home');
+const entries = () => recordedEntries(batonHome());
 
 /** Sends `text` from the compose bar and waits until the model was asked about it. */
-async function compose(text: string): Promise<void> {
-  t!.press('C-b', 'm');
-  await t!.waitFor(/›/, 10_000, 'the compose bar');
-  t!.type(text);
-  await t!.waitFor((scr) => scr.includes(`› ${text}`), 10_000, 'the draft');
-  t!.press('Enter');
-  await until(() => fake!.requestsContaining(text).length > 0, `the model asked about ${text}`, 180_000).catch((err: Error) => {
-    throw new Error(`${err.message}; the screen:\n${t!.screenText()}`);
-  });
-}
-
+const compose = (text: string) => composeSend(t!, fake!, text);
 /** The turn on `text` recorded as ended (until then the tab counts as working and a switch is refused). */
-const ended = (text: string) =>
-  until(
-    () => {
-      const rows = entries();
-      const at = rows.findIndex((e) => e.kind === 'user_message' && e.text === text);
-      return at >= 0 && rows.slice(at).some((e) => e.kind === 'turn_end');
-    },
-    `the turn on ${text} recorded as ended`,
-    120_000,
-  );
+const ended = (text: string) => turnRecordedEnded(batonHome(), text);
 
 for (const cli of clis) {
   const how = IN_PLACE.has(cli) ? 'changes model in the running session' : 'relaunches on the same session';

@@ -14,11 +14,10 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bodyContains, type FakeLlm } from '../fake-llm/server.js';
-import { endServers, pickEntry, pickerEntries } from '../helpers/baton-tui.js';
+import { pickEntry, pickerEntries } from '../helpers/baton-tui.js';
 import type { MultiCliEnv } from '../helpers/multi-cli-env.js';
-import { recordedEntries, selectedClis, serverRun, startRealBaton, startRealEnv, TUI_TITLE } from '../helpers/real-tui.js';
+import { composeTurn, endRealTui, recordedEntries, secondOpencodeModel, selectedClis, startRealBaton, startRealEnv, TUI_TITLE } from '../helpers/real-tui.js';
 import type { TestTerminal } from '../helpers/term.js';
-import { until } from '../helpers/wait.js';
 
 const clis = selectedClis(['gemini', 'opencode', 'claude-code-acp'] as const);
 const TITLE: Record<(typeof clis)[number], string> = { gemini: TUI_TITLE.gemini, opencode: TUI_TITLE.opencode, 'claude-code-acp': 'Claude Code (ACP adapter)' };
@@ -30,12 +29,6 @@ const NEXT: Record<(typeof clis)[number], { pick: string; sent: RegExp; via: str
   'claude-code-acp': { pick: 'haiku', sent: /haiku/, via: 'set_model' },
 };
 
-/** opencode's config with a second model of the fake provider (the first is the one it runs). */
-function secondOpencodeModel(env: Record<string, string>): void {
-  const config = JSON.parse(env.OPENCODE_CONFIG_CONTENT!) as { provider: { fake: { models: Record<string, unknown> } } };
-  config.provider.fake.models['fake-model-2'] = { name: 'Fake Model 2' };
-  env.OPENCODE_CONFIG_CONTENT = JSON.stringify(config);
-}
 const TURN_MS = 180_000;
 
 const s = suite('a model change in a view tab, in the running session');
@@ -44,35 +37,14 @@ let menv: MultiCliEnv | undefined;
 let t: TestTerminal | undefined;
 
 s.after.each(async () => {
-  await t?.kill();
-  if (menv) await endServers(serverRun(menv.dir));
-  await menv?.cleanup();
-  await fake?.close();
+  await endRealTui([t], menv, fake);
   t = menv = fake = undefined;
 });
 
 const entries = () => recordedEntries(join(menv!.dir, 'baton-home'));
 
 /** Sends `text` from the compose bar and waits until the model was asked about it and the turn is recorded as ended. */
-async function compose(text: string): Promise<void> {
-  t!.press('C-b', 'm');
-  await t!.waitFor(/›/, 10_000, 'the compose bar');
-  t!.type(text);
-  await t!.waitFor((scr) => scr.includes(`› ${text}`), 10_000, 'the draft');
-  t!.press('Enter');
-  await until(() => fake!.requestsContaining(text).length > 0, `the model asked about ${text}`, TURN_MS).catch((err: Error) => {
-    throw new Error(`${err.message}; the screen:\n${t!.screenText()}`);
-  });
-  await until(
-    () => {
-      const rows = entries();
-      const at = rows.findIndex((e) => e.kind === 'user_message' && e.text === text);
-      return at >= 0 && rows.slice(at).some((e) => e.kind === 'turn_end');
-    },
-    `the turn on ${text} recorded as ended`,
-    TURN_MS,
-  );
-}
+const compose = (text: string) => composeTurn(t!, fake!, join(menv!.dir, 'baton-home'), text, TURN_MS);
 
 for (const cli of clis) {
   const view = `${TITLE[cli]} (baton view)`;

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { AgentStatus, DetectResult, DriverDefinition, DriverEnv, LaunchOptions, LaunchSpecDefinition } from '../../src/plugins/api.js';
 import { driverProblems } from '../../src/plugins/validate.js';
-import { normalizeDriver, withTestedRange } from '../../src/plugins/normalize-driver.js';
+import { DEFAULT_CAPABILITIES, normalizeDriver, withTestedRange } from '../../src/plugins/normalize-driver.js';
 
 const s = suite('normalize-driver');
 
@@ -25,34 +25,16 @@ s('left out: no families, no resume, no fork, tabSession true, no env additions'
   assert.equal(driverProblems(def), []);
   const d = normalizeDriver(def);
   assert.equal(d.families, []);
-  assert.equal(d.capabilities, {
-    resume: false,
-    fork: false,
-    tabSession: true,
-    tab: true,
-    enterWithPaste: false,
-    accounts: false,
-    permissionModes: false,
-    launchModes: false,
-    resumeKeepsModel: false,
-  });
+  assert.equal(d.capabilities, DEFAULT_CAPABILITIES);
+  const { resume, fork, tabSession, tab } = d.capabilities;
+  assert.equal({ resume, fork, tabSession, tab }, { resume: false, fork: false, tabSession: true, tab: true }, 'the defaults the contract states');
   assert.equal(d.launch(opts), { command: 'min', args: [], env: {}, cwd: '/w' });
 });
 
 s('given: kept as written; a partial capabilities object gets the rest from the defaults', () => {
   const d = normalizeDriver(minimal({ families: ['qwen'], capabilities: { resume: true, tabSession: false } }));
   assert.equal(d.families, ['qwen']);
-  assert.equal(d.capabilities, {
-    resume: true,
-    fork: false,
-    tabSession: false,
-    tab: true,
-    enterWithPaste: false,
-    accounts: false,
-    permissionModes: false,
-    launchModes: false,
-    resumeKeepsModel: false,
-  });
+  assert.equal(d.capabilities, { ...DEFAULT_CAPABILITIES, resume: true, tabSession: false });
   assert.is(
     normalizeDriver(minimal({ capabilities: { enterWithPaste: true } })).capabilities.enterWithPaste,
     true,
@@ -66,17 +48,7 @@ s('given: kept as written; a partial capabilities object gets the rest from the 
 s('capability fields baton does not read (planMode, submit, anything newer) pass validation and are left out', () => {
   const legacy = { ...minimal(), capabilities: { resume: true, fork: true, planMode: true, submit: 'paste', modes: ['plan'] } };
   assert.equal(driverProblems(legacy), []);
-  assert.equal(normalizeDriver(legacy as DriverDefinition).capabilities, {
-    resume: true,
-    fork: true,
-    tabSession: true,
-    tab: true,
-    enterWithPaste: false,
-    accounts: false,
-    permissionModes: false,
-    launchModes: false,
-    resumeKeepsModel: false,
-  });
+  assert.equal(normalizeDriver(legacy as DriverDefinition).capabilities, { ...DEFAULT_CAPABILITIES, resume: true, fork: true });
   // The fields baton does read are still checked.
   assert.equal(driverProblems({ ...minimal(), capabilities: { resume: 'yes' } }), ['capabilities.resume: expected true or false, got "yes"']);
   assert.equal(driverProblems({ ...minimal(), capabilities: 3 }), ['capabilities: expected an object, got 3']);
