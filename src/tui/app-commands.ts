@@ -1,13 +1,29 @@
 // What baton's own commands do in the App when the caller (the conversation layer) gave no
 // handler for them: the tab keys, help, scroll mode, closing a tab and quitting, each
-// asking first when it would end something still running. Through App's public surface only.
+// asking first when it would end something still running. Through the CommandHost surface
+// only, which App implements: this module never imports the app that calls it.
 
-import type { App } from './app.js';
 import { openHelp } from './help.js';
 import { type Command, type KeyConfig, type SimpleCommand, tmuxPrefixNote } from './keys.js';
+import type { OverlayHost } from './overlay.js';
 import { confirm } from './picker.js';
+import type { Tab } from './tab.js';
 
-export async function runBuiltIn(app: App, command: Command, keys: KeyConfig, env: NodeJS.ProcessEnv): Promise<void> {
+/** What the built-in commands use of the app: its tabs, overlays for their questions, and the acts they ask of it. */
+export interface CommandHost extends OverlayHost {
+  readonly tabs: readonly Tab[];
+  readonly active: number;
+  readonly activeTab: Tab | undefined;
+  select(index: number): void;
+  isAgentTab(tab: Tab): boolean;
+  newTabFromPicker(): Promise<void>;
+  enterScroll(): void;
+  closeTab(tab: Tab): Promise<void>;
+  quit(): Promise<void>;
+  showMessage(text: string | undefined, ms?: number): void;
+}
+
+export async function runBuiltIn(app: CommandHost, command: Command, keys: KeyConfig, env: NodeJS.ProcessEnv): Promise<void> {
   const n = app.tabs.length;
   switch (command as SimpleCommand) {
     case 'new-tab':
@@ -40,7 +56,7 @@ export async function runBuiltIn(app: App, command: Command, keys: KeyConfig, en
   }
 }
 
-async function closeActiveTab(app: App): Promise<void> {
+async function closeActiveTab(app: CommandHost): Promise<void> {
   const tab = app.activeTab;
   if (!tab) return;
   if (tab.busy() && !(await confirm(app, 'Close tab', `${tab.label} is still running something.\nClose it and end what runs in it?`))) return;
@@ -48,7 +64,7 @@ async function closeActiveTab(app: App): Promise<void> {
 }
 
 /** Asks only when a tab is busy; `note` (what else a quit leaves, e.g. fork worktrees) is added to that question. */
-export async function askToQuit(app: App, note?: string): Promise<void> {
+export async function askToQuit(app: CommandHost, note?: string): Promise<void> {
   const busy = app.tabs.filter((t) => t.busy());
   if (busy.length) {
     // By key and title: several tabs may run the same agent.

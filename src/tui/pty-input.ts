@@ -4,7 +4,14 @@
 // does not take now (a large paste) is retried shortly. It never reads the PTY.
 
 import { writeSync } from 'node:fs';
-import type { IPty } from './pane.js';
+
+/**
+ * What this takes of node-pty's handle: its writer, used where the build exposes no `fd`.
+ * Stated here, not imported from pane.ts (node-pty's one door), which imports this module.
+ */
+export interface PtyWriter {
+  write(data: string): void;
+}
 
 export class PtyInput {
   private queue: Buffer[] = [];
@@ -12,7 +19,7 @@ export class PtyInput {
   private closed = false;
   private readonly fd: number | undefined;
 
-  constructor(private readonly pty: IPty) {
+  constructor(private readonly pty: PtyWriter) {
     const fd = (pty as unknown as { fd?: unknown }).fd;
     this.fd = typeof fd === 'number' ? fd : undefined;
   }
