@@ -1,26 +1,25 @@
 // The baton screen: tab bar, the active tab's pane, the compose bar's place, the status
-// line; routes keyboard input (raw bytes to the focused program, prefix commands to
-// baton, keys to an open overlay) and paces frames. The only module that owns the
-// blessed screen. It never parses a program's output itself (panes do) and never
+// line; its tabs and overlays, the commands that reach it (routed from the keyboard by
+// app-input.ts: raw bytes to the focused program, prefix commands to baton, keys to an open
+// overlay), and the pacing of frames. The only module that owns the blessed screen. It never parses a program's output itself (panes do) and never
 // decides about conversations: commands it does not implement are hooks for the caller.
 
 import blessed from './blessed.js';
-import { PassThrough } from 'node:stream';
 import { BatonError } from '../errors.js';
 import { fsFailure } from '../fs-failure.js';
 import { AppChrome, STATUS_ROWS, TOP_ROWS } from './app-chrome.js';
 import { FrameScheduler } from './frames.js';
-import { InputRouter, pasteAsKeys, type Command, type KeyConfig, type RouterAction, type SimpleCommand } from './keys.js';
-import { OuterTerminal, refreshOuterSize } from './outer-terminal.js';
+import { AppInput } from './app-input.js';
+import type { Command, InputRouter, KeyConfig, SimpleCommand } from './keys.js';
+import { OuterTerminal } from './outer-terminal.js';
 import type { OverlayHost } from './overlay.js';
-import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../lifecycle/index.js';
-import type { Pane } from './pane.js';
+import { Emitter, type Disposable, type Event } from '../lifecycle/index.js';
+import { FrontPane } from './front-pane.js';
 import { PaneView } from './pane-view.js';
 import { openPicker, type PickerChoice } from './picker.js';
 import type { BlessedKey } from './scroll-mode.js';
-import { HeldInput } from './held-input.js';
 import { ScrollWiring } from './scroll-wiring.js';
-import { askToQuit, runBuiltIn } from './app-commands.js';
+import { askToQuit, runBuiltIn, type CommandHost } from './app-commands.js';
 import { Tab, type TabLaunch } from './tab.js';
 import { terminalCaps, type TerminalCaps } from './terminal-caps.js';
 
@@ -47,12 +46,10 @@ const PICKER_COMMANDS: ReadonlySet<Command> = new Set<Command>(['new-tab', 'swit
 
 /** A change within this long after a keystroke in the focused pane is drawn at once. */
 const ECHO_WINDOW_MS = 100;
-/** How long background tabs are not read after a keystroke in the focused one. */
-const BACKGROUND_HOLD_MS = 50;
 /** Longest wait for a program's synchronized update to end before drawing anyway. */
 const SYNC_UPDATE_MAX_MS = 500;
 
-export class App implements OverlayHost {
+export class App implements OverlayHost, CommandHost {
   readonly screen: blessed.Widgets.Screen;
   readonly tabs: Tab[] = [];
   active = -1;
@@ -61,33 +58,33 @@ export class App implements OverlayHost {
   readonly frames: FrameScheduler;
   /** The tab bar, the compose rows and the status line with its message. */
   private readonly chrome: AppChrome;
-  private readonly uiInput = new PassThrough();
+  /** The keyboard: routed to the front pane, to baton's commands, or to the overlay on top. */
+  private readonly input: AppInput;
   private overlays: blessed.Widgets.BlessedElement[] = [];
   /** Scroll mode of the active tab's pane, when open. */
   private readonly scroll: ScrollWiring;
   private chromeDirty = true;
-  private lastKeyAt = -Infinity;
   private readonly outer: OuterTerminal;
   private quitting: Promise<void> | undefined;
-  private readonly onInput = (d: string | Buffer) => {
-    refreshOuterSize(this.opts.output);
-    const data = typeof d === 'string' ? d : d.toString('utf8');
-    if (!this.heldInput.keepIfHeld(data)) this.feed(data);
-  };
-
-  /** Input held while a picker's choice is carried out, and picker commands one at a time. */
-  private readonly heldInput = new HeldInput({
-    feed: (data) => this.feed(data),
-    stopRouter: () => this.router.stop(),
-    say: (text) => this.showMessage(text),
-  });
 
   constructor(private readonly opts: AppOptions) {
-    this.router = new InputRouter(opts.keys);
+    this.input = new AppInput(
+      {
+        tabs: () => this.tabs,
+        activeTab: () => this.activeTab,
+        topOverlay: () => this.overlays[this.overlays.length - 1],
+        run: (command) => this.run(command),
+        showMessage: (text) => this.showMessage(text),
+        showFailure: (e) => this.showFailure(e),
+      },
+      opts.keys,
+      opts.output,
+    );
+    this.router = this.input.router;
     // blessed never reads the real terminal: raw bytes are ours to route, and only keys meant
     // for an overlay are handed to blessed's parser through this stream.
     this.screen = blessed.screen({
-      input: this.uiInput as unknown as NodeJS.ReadStream,
+      input: this.input.uiInput as unknown as NodeJS.ReadStream,
       output: opts.output,
       terminal: 'xterm-256color',
       fullUnicode: true,
@@ -115,7 +112,7 @@ export class App implements OverlayHost {
     this.screen.on('keypress', (ch: string | undefined, key: BlessedKey) => this.scroll.handleKey(ch, key));
     opts.input.setEncoding?.('utf8');
     if (opts.input.isTTY) opts.input.setRawMode(true);
-    opts.input.on('data', this.onInput);
+    opts.input.on('data', this.input.onData);
     opts.input.resume();
     // Pasted text arrives marked (so it is not taken for keys); focus changes are reported.
     this.screen.program.write('\x1b[?2004h\x1b[?1004h');
@@ -176,7 +173,9 @@ export class App implements OverlayHost {
   }
 
   /** The terminal the user sits at has the focus, as it last reported (true until it reports otherwise). */
-  outerFocused = true;
+  get outerFocused(): boolean {
+    return this.input.outerFocused;
+  }
 
   /** Whether a tab runs an agent (the conversation layer knows); without one, every tab is a plain shell's. */
   isAgentTab: (tab: Tab) => boolean = () => false;
@@ -187,24 +186,18 @@ export class App implements OverlayHost {
 
   private attach(tab: Tab): void {
     const pane = tab.pane;
-    if (this.front.value?.pane !== pane) {
-      const subs = new DisposableStore();
-      // Only the tab in front may ring or set the clipboard, as in tmux.
-      subs.add(pane.onBell(() => this.screen.program.write('\x07')));
-      subs.add(pane.onClipboard((payload) => this.screen.program.write(`\x1b]52;${payload}\x07`)));
-      subs.add(pane.onChange(() => this.frames.request(performance.now() - this.lastKeyAt < ECHO_WINDOW_MS)));
-      pane.shown(true);
-      subs.add({ dispose: () => pane.shown(false) });
-      this.front.value = { pane, dispose: () => subs.dispose() };
-    }
+    this.front.set(pane);
     pane.resize(this.paneSize().cols, this.paneSize().rows);
     this.view.setPane(pane, tab.notice);
     this.chromeDirty = true;
     this.frames.request(true);
   }
 
-  /** The app's subscriptions to the pane in front (frames, bell, clipboard): one pane's at a time. */
-  private readonly front = new MutableDisposable<Disposable & { pane: Pane }>();
+  /** The pane in front: only it rings, sets the clipboard, and asks for frames (an echo's at once). */
+  private readonly front = new FrontPane({
+    write: (data) => this.screen.program.write(data),
+    changed: () => this.frames.request(performance.now() - this.input.lastKeyAt < ECHO_WINDOW_MS),
+  });
   /** The app's subscription to each open tab (the tab bar follows it), ended as the tab closes. */
   private readonly tabSubs = new Map<Tab, Disposable>();
 
@@ -214,7 +207,7 @@ export class App implements OverlayHost {
     if (this.activeTab === tab) this.scroll.leave();
     this.tabs.splice(i, 1);
     if (this.view.getPane() === tab.pane) this.view.setPane(undefined);
-    if (this.front.value?.pane === tab.pane) this.front.clear();
+    if (this.front.pane === tab.pane) this.front.clear();
     if (this.tabs.length === 0) this.active = -1;
     else this.select(Math.min(i, this.tabs.length - 1));
     // (select may see the same Tab at the index and stay quiet: the front changed all the same.)
@@ -272,66 +265,9 @@ export class App implements OverlayHost {
 
   // ---- input ----
 
+  /** Handles `data` as if the user typed it now. */
   feed(data: string): void {
-    this.router.feed(
-      data,
-      (a) => this.dispatch(a),
-      (rest) => {
-        if (!this.heldInput.keepIfHeld(rest)) this.feed(rest);
-      },
-    );
-  }
-
-  private dispatch(a: RouterAction): void {
-    const pane = this.activeTab?.pane;
-    switch (a.kind) {
-      case 'pane':
-        if (!pane) {
-          // Typed before the first view opened (the picker at start-up): keep it for that view.
-          if (this.tabs.length === 0 && this.earlyInput.length < 1024) this.earlyInput += a.data;
-          return;
-        }
-        this.lastKeyAt = performance.now();
-        this.holdBackground();
-        pane.write(a.data);
-        return;
-      case 'paste':
-        if (!pane) return;
-        this.lastKeyAt = performance.now();
-        pane.paste(a.text);
-        return;
-      case 'focus':
-        this.outerFocused = a.focused;
-        pane?.focus(a.focused);
-        return;
-      case 'ui':
-        // Straight to blessed's key parser, synchronously, so a key that closes a view has
-        // done so before the router looks at the next one.
-        this.uiInput.emit('data', a.data);
-        return;
-      case 'ui-paste': {
-        // A view that takes text (the compose bar listens for 'paste') gets it whole; any other, as one line of keys.
-        const top = this.overlays[this.overlays.length - 1];
-        if (top && top.listeners('paste').length > 0) top.emit('paste', a.text);
-        else this.uiInput.emit('data', pasteAsKeys(a.text));
-        return;
-      }
-      case 'unbound':
-        this.showMessage(`${this.opts.keys.prefix} ${a.key} is not bound · ${this.opts.keys.prefix} ? lists the keys`);
-        return;
-      case 'command':
-        void this.run(a.command).catch((e: unknown) => this.showFailure(e));
-        return;
-    }
-  }
-
-  /**
-   * Background tabs stop being read for a moment after each keystroke, so a flooding
-   * neighbour's parsing cannot sit between the key and its echo on the one main thread.
-   */
-  private holdBackground(): void {
-    const active = this.activeTab;
-    for (const t of this.tabs) if (t !== active) t.pane.hold(BACKGROUND_HOLD_MS);
+    this.input.feed(data);
   }
 
   async run(command: Command): Promise<void> {
@@ -341,7 +277,7 @@ export class App implements OverlayHost {
     }
     const custom = this.opts.commands?.[command as SimpleCommand];
     const builtIn = () => runBuiltIn(this, command, this.opts.keys, this.opts.env);
-    if (PICKER_COMMANDS.has(command)) return this.heldInput.runPicker(() => (custom ? custom(this) : builtIn()));
+    if (PICKER_COMMANDS.has(command)) return this.input.held.runPicker(() => (custom ? custom(this) : builtIn()));
     if (custom) return custom(this);
     return builtIn();
   }
@@ -366,7 +302,7 @@ export class App implements OverlayHost {
     this.quitting ??= (async () => {
       this.frames.dispose();
       this.chrome.dispose();
-      this.opts.input.off('data', this.onInput);
+      this.opts.input.off('data', this.input.onData);
       this.front.dispose();
       this.view.dispose();
       for (const sub of this.tabSubs.values()) sub.dispose();
@@ -385,24 +321,17 @@ export class App implements OverlayHost {
   // ---- overlays ----
 
   openOverlay(el: blessed.Widgets.BlessedElement): void {
-    // A confirmation the command asks next gets what was typed after the picker.
-    this.earlyInput += this.heldInput.overlayOpened();
     this.overlays.push(el);
     this.router.mode = 'ui';
     el.focus();
     this.requestChrome();
-    if (this.earlyInput) {
-      const early = this.earlyInput;
-      this.earlyInput = '';
-      this.feed(early);
-    }
+    // What was typed for it (after a picker, before the first view) goes to it now.
+    this.input.overlayOpened();
   }
-
-  private earlyInput = '';
 
   closeOverlay(el: blessed.Widgets.BlessedElement): void {
     this.overlays = this.overlays.filter((o) => o !== el);
-    if (this.overlays.length === 0) this.heldInput.overlaysClosed();
+    if (this.overlays.length === 0) this.input.held.overlaysClosed();
     if (this.overlays.length === 0 && !this.scroll.active) this.router.mode = 'pane';
     this.view.invalidate();
     this.requestChrome();
