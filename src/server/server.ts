@@ -5,13 +5,12 @@
 // a client's keys go to the view (unless it attached read-only). Like tmux, the view is
 // drawn at the smallest size among the clients that may resize it.
 // One per user and name: a lock file holds the server's pid while it runs, and a socket
-// left by a server that died is noticed (nothing answers on it) and replaced.
+// left by a server that died is noticed (nothing answers on it) and replaced (server-claim.ts).
 // It ends when the view quits (C-b q, or the last tab closed with nobody attached), on
 // `baton kill-server`, or on SIGTERM; detaching (C-b d) or a client dying changes nothing.
 
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync, chmodSync, constants } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { alive } from '../proc/index.js';
+import { chmodSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
 import { packageVersion } from '../package-root.js';
 import type { App } from '../tui/app.js';
 import type { ConversationTabs } from '../tui/conversation-tabs.js';
@@ -20,7 +19,8 @@ import { runBaton } from '../tui/run-baton.js';
 import { commonCaps, terminalCapsOf } from '../tui/terminal-caps.js';
 import { notificationBytes, type Notification, type NotifySettings } from '../tui/desktop-notify.js';
 import { authorOf } from './client-author.js';
-import { checkSocketFile, type SocketPlace } from './socket-place.js';
+import { claimPlace, releaseLock } from './server-claim.js';
+import type { SocketPlace } from './socket-place.js';
 import {
   decodeJson,
   encodeFrame,
@@ -59,48 +59,6 @@ interface Client {
   readOnly: boolean;
 }
 
-/** True when a server answers on the socket. */
-export function serverAnswers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createConnection(path);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-  });
-}
-
-/**
- * Takes the server's lock (O_EXCL, holding this pid). A lock whose pid is gone is stale and
- * is taken over; one whose pid lives means another server of this name runs: false.
- */
-export function takeLock(path: string): boolean {
-  for (let i = 0; i < 3; i++) {
-    try {
-      const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    let pid = NaN;
-    try {
-      pid = Number(readFileSync(path, 'utf8').trim());
-    } catch {
-      continue;
-    }
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) return false;
-    try {
-      unlinkSync(path);
-    } catch {
-      // Another starter removed it first.
-    }
-  }
-  return false;
-}
-
 export class BatonServer {
   private net: Server | undefined;
   private readonly clients = new Set<Client>();
@@ -128,21 +86,7 @@ export class BatonServer {
   /** Listens; false when another server of this name already runs. */
   async start(): Promise<boolean> {
     const { place } = this.opts;
-    if (!takeLock(place.lock)) return false;
-    try {
-      checkSocketFile(place.path);
-      if (await serverAnswers(place.path)) {
-        this.releaseLock();
-        return false;
-      }
-      this.opts.log(`a socket was left by a server that is gone: replaced (${place.path})`);
-      unlinkSync(place.path);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.releaseLock();
-        throw e;
-      }
-    }
+    if (!(await claimPlace(place, this.opts.log))) return false;
     const net = createServer((socket) => this.accept(socket));
     this.net = net;
     // The socket is made 0600 from the start (the directory already keeps others out).
@@ -400,17 +344,9 @@ export class BatonServer {
       } catch {
         // Gone already.
       }
-      this.releaseLock();
+      releaseLock(this.opts.place.lock);
       this.resolveDone();
     })();
     return this.ending;
-  }
-
-  private releaseLock(): void {
-    try {
-      if (readFileSync(this.opts.place.lock, 'utf8').trim() === String(process.pid)) unlinkSync(this.opts.place.lock);
-    } catch {
-      // Not ours, or gone.
-    }
   }
 }
