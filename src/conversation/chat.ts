@@ -6,7 +6,7 @@
 // `fork`) forks that agent's own session instead of continuing it, and sends the message
 // alone; should the fork fail before the prompt reached the model, the turn falls back to
 // the replay with the full brief. Everything is checked before anything is written,
-// so bad input changes nothing; once the message is recorded, a failure leaves it and an
+// so bad input changes nothing (chat-check.ts); once the message is recorded, a failure leaves it and an
 // error entry in the transcript, never loses it. The driver's time limits are baton's to
 // keep (turn-guard.ts: its deadline and a cancel hold whatever the driver does), and a turn
 // that ends without an answer (see `answered`) is a failure too, never a silent success.
@@ -17,12 +17,12 @@ import { ResumeFailedError, type HarnessDriver, type HeadlessResult, type LocalE
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import { DEFAULT_ACCOUNT } from '../plugins/account-dir.js';
-import { checkRunAccount, requireAccount } from '../plugins/account-store.js';
-import { briefMaxCharsFromEnv } from '../transcript/settings.js';
+import { requireAccount } from '../plugins/account-store.js';
 import { titleFrom } from '../transcript/store.js';
 import type { OpenConversation } from '../transcript/store.js';
 import type { Transcript } from '../transcript/transcript.js';
 import type { Entry, LocalEndpointRef } from '../transcript/types.js';
+import { checkTurn } from './chat-check.js';
 import { localRunSpec } from './local-run.js';
 import { briefFor, planHandoff, recordHandoff, type HandoffInput, type HandoffPlan } from './handoff-plan.js';
 import { summarizeBeforeSwitch } from './summary-turn.js';
@@ -82,49 +82,10 @@ export interface ChatResult {
   stopReason?: string;
 }
 
-/** How long a driver's `detect()` may take before `baton chat` gives up on it (version probes take 5 s at most each). */
-export const DETECT_TIMEOUT_MS = 30_000;
-
-async function readyDriver(registry: Registry, name: string, signal: AbortSignal | undefined): Promise<HarnessDriver> {
-  const driver = registry.get(name);
-  // A driver's detect() is its own code: bounded, and a cancel does not wait for it.
-  let timer: NodeJS.Timeout | undefined;
-  let onAbort: (() => void) | undefined;
-  const found = await Promise.race([
-    registry.detect(name),
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new BatonError(
-              `${driver.title} (${name}) did not say whether it is installed within ${DETECT_TIMEOUT_MS / 1000} s`,
-              EXIT.agentFailed,
-              'see `baton agents`; a drop-in driver may be at fault',
-            ),
-          ),
-        DETECT_TIMEOUT_MS,
-      );
-      onAbort = () => reject(new BatonError(`the turn was cancelled (${String(signal!.reason)}) before ${driver.title} started`, EXIT.cancelled));
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-  ]).finally(() => {
-    clearTimeout(timer);
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-  });
-  if (!found.installed) {
-    throw new BatonError(`${driver.title} (${name}) is not installed`, EXIT.agentNotInstalled, found.installHint);
-  }
-  if (!driver.headless) {
-    throw new BatonError(`${driver.title} (${name}) has no headless mode`, EXIT.badInput, 'open it in the TUI instead: baton');
-  }
-  return driver;
-}
-
 /** One turn: checked, planned, recorded, run (falling back once to a fresh session), settled. */
 export async function runChat(turn: ChatTurn, deps: ChatDeps): Promise<ChatResult> {
   const { conversation: conv, registry } = deps;
-  const { name, driver } = await checkTurn(turn, deps);
+  const { name, driver } = await checkTurn(turn, { registry, current: conv.transcript.currentSegment?.harness, ...(deps.warn ? { warn: deps.warn } : {}) });
   const input: HandoffInput = {
     conversation: conv,
     registry,
@@ -179,30 +140,6 @@ interface TurnRun {
   resume: string | undefined;
   fork: boolean;
   handoff?: ChatResult['handoff'];
-}
-
-/**
- * Everything that can be refused before anything is written (so bad input changes nothing):
- * the message, the agent, its driver installed and headless. A clamped budget is a warning.
- */
-async function checkTurn(turn: ChatTurn, deps: ChatDeps): Promise<{ name: string; driver: HarnessDriver }> {
-  if (!turn.prompt.trim()) throw new BatonError('the message is empty', EXIT.badInput, 'give the message to send as the last argument');
-  const budget = briefMaxCharsFromEnv(turn.env);
-  if (budget.warning) deps.warn?.(budget.warning);
-  const name = turn.agent ?? deps.conversation.transcript.currentSegment?.harness;
-  if (!name) {
-    throw new BatonError('this conversation has no agent yet', EXIT.badInput, `choose one with --agent NAME (known: ${deps.registry.names().join(', ')})`);
-  }
-  const driver = await readyDriver(deps.registry, name, turn.signal);
-  if (turn.account !== undefined) checkRunAccount(driver, turn.account, turn.env);
-  if ((turn.mode === 'plan' || turn.mode === 'accept-edits') && !driver.capabilities.permissionModes) {
-    throw new BatonError(
-      `${driver.title} (${name}) cannot run a turn in ${turn.mode} mode`,
-      EXIT.badInput,
-      'its driver does not say it honours modes; run it with --mode default, or in a tab where you answer its own prompts',
-    );
-  }
-  return { name, driver };
 }
 
 /** Records the handoff, when the plan is a switch, and the user's message with its checkpoint: the turn is under way. */
