@@ -3,37 +3,12 @@
 // launch makes a session in the user's store, and every picker opening made one.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
-import type { DriverDefinition, HarnessDriver } from '../../src/plugins/api.js';
-import type { Registry } from '../../src/plugins/registry.js';
 import { AgentChoices, CHECKING } from '../../src/tui/agent-choices.js';
 import { addAccount, setDefaultAccount } from '../../src/plugins/account-store.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-function agent(name: string, over: Partial<DriverDefinition> = {}, launched: string[] = []): HarnessDriver {
-  return normalizeDriver({
-    name,
-    title: name.toUpperCase(),
-    detect: async () => ({ installed: true, version: '1.0.0', installHint: `install ${name}` }),
-    launch: async (opts) => {
-      launched.push(name);
-      return { command: name, args: [], cwd: opts.cwd };
-    },
-    ...over,
-  } as DriverDefinition);
-}
-
-function registryOf(drivers: HarnessDriver[]): Registry {
-  // Only what AgentChoices reads of a registry; detection as the registry gives it.
-  const subset = {
-    drivers: () => drivers,
-    settings: () => ({}),
-    detect: (name: string) => drivers.find((d) => d.name === name)!.detect({ env: {} }),
-  };
-  return subset as unknown as Registry;
-}
+import { registryOf, testDriver as agent } from '../helpers/test-registry.js';
 
 test('offered: installed agents with a terminal UI; no launch is tried to find out', async () => {
   const launched: string[] = [];

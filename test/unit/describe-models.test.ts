@@ -10,37 +10,18 @@ import * as assert from 'uvu/assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DriverDefinition, HarnessDriver, ModelList } from '../../src/plugins/api.js';
+import type { DriverDefinition, ModelList } from '../../src/plugins/api.js';
 import { modelsFromSession } from '../../src/plugins/acp-models.js';
 import { describeModels, formatModels, markCurrent, modelsOf } from '../../src/plugins/describe-models.js';
 import { cachedModels, modelEnvDigest } from '../../src/plugins/model-cache.js';
 import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
-import type { Registry } from '../../src/plugins/registry.js';
 import { driverProblems } from '../../src/plugins/validate.js';
 import { codexCatalogModels, configuredModel } from '../../plugins/codex/models.js';
 import { qwenModelName } from '../../plugins/qwen/models.js';
 import { claudeModels } from '../../plugins/claude/models.js';
+import { registryOf, testDriver as agent } from '../helpers/test-registry.js';
 
 const s = suite('models');
-
-function agent(name: string, over: Partial<DriverDefinition> = {}): HarnessDriver {
-  return normalizeDriver({
-    name,
-    title: name.toUpperCase(),
-    detect: async () => ({ installed: true, version: '1.0.0', installHint: `install ${name}` }),
-    launch: (opts) => ({ command: name, args: [], cwd: opts.cwd }),
-    ...over,
-  } as DriverDefinition);
-}
-
-function registryOf(drivers: HarnessDriver[], settings: Record<string, { model?: string }> = {}): Registry {
-  const subset = {
-    drivers: () => drivers,
-    settings: (n: string) => settings[n] ?? {},
-    detect: (name: string) => drivers.find((d) => d.name === name)!.detect({ env: {} }),
-  };
-  return subset as unknown as Registry;
-}
 
 const list = (current?: string): ModelList => ({
   models: [{ id: 'small' }, { id: 'big', name: 'Big One', description: 'the strong one' }],

@@ -12,9 +12,9 @@ import { addAccount, setDefaultAccount } from '../../src/plugins/account-store.j
 import type { DriverDefinition, HarnessDriver } from '../../src/plugins/api.js';
 import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
 import { packageRoot } from '../../src/package-root.js';
-import type { Registry } from '../../src/plugins/registry.js';
 import { AgentChoices, NO_AGENT_NOTE } from '../../src/tui/agent-choices.js';
 import { INSTALL_NOTE, installTab } from '../../src/tui/install-choices.js';
+import { registryOf } from '../helpers/test-registry.js';
 
 function missing(name: string, title: string): HarnessDriver {
   return normalizeDriver({
@@ -23,15 +23,6 @@ function missing(name: string, title: string): HarnessDriver {
     detect: async () => ({ installed: false, installHint: `install ${name}` }),
     launch: async (opts) => ({ command: name, args: [], cwd: opts.cwd }),
   } as DriverDefinition);
-}
-
-function registryOf(drivers: HarnessDriver[]): Registry {
-  const subset = {
-    drivers: () => drivers,
-    settings: () => ({}),
-    detect: (name: string) => drivers.find((d) => d.name === name)!.detect({ env: {} }),
-  };
-  return subset as unknown as Registry;
 }
 
 const drivers = [missing('qwen', 'Qwen Code'), missing('gamma', 'Gamma'), missing('claude', 'Claude Code')];

@@ -5,31 +5,10 @@
 // the CLI's own "its default", a running model the list does not name first.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { DriverDefinition, HarnessDriver, ModelList } from '../../src/plugins/api.js';
-import { normalizeDriver } from '../../src/plugins/normalize-driver.js';
-import type { Registry } from '../../src/plugins/registry.js';
+import type { ModelList } from '../../src/plugins/api.js';
 import { AgentChoices } from '../../src/tui/agent-choices.js';
 import { ASKING, ModelChoices, OTHER_MODEL } from '../../src/tui/model-choices.js';
-
-function agent(name: string, over: Partial<DriverDefinition> = {}): HarnessDriver {
-  return normalizeDriver({
-    name,
-    title: name.toUpperCase(),
-    detect: async () => ({ installed: true, version: '1.0.0', installHint: `install ${name}` }),
-    launch: (opts) => ({ command: name, args: [], cwd: opts.cwd }),
-    ...over,
-  } as DriverDefinition);
-}
-
-function registryOf(drivers: HarnessDriver[]): Registry {
-  const subset = {
-    drivers: () => drivers,
-    get: (n: string) => drivers.find((d) => d.name === n)!,
-    settings: () => ({}),
-    detect: (name: string) => drivers.find((d) => d.name === name)!.detect({ env: {} }),
-  };
-  return subset as unknown as Registry;
-}
+import { registryOf, testDriver as agent } from '../helpers/test-registry.js';
 
 const listed: ModelList = { models: [{ id: 'small', name: 'Small' }, { id: 'big' }], current: 'small', source: 'table', note: 'a test table' };
 
