@@ -4,12 +4,15 @@
 // unit suites may import this. Processes (alive, groups, ending them) are src/proc's.
 // It must never sleep for a fixed time in place of a condition.
 
-/** Poll until `cond` is true; throws with `what` after the deadline. */
-export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Poll until `cond` is true, every `pollMs`; throws with `what` after the deadline. Tests of
+ * in-process state machines poll faster (5 ms): a state they wait for may last only moments.
+ */
+export async function until(cond: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000, pollMs = 20): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await cond())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
 }
 

@@ -7,6 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { groupAlive } from '../../src/proc/index.js';
 import { lastLines, resumeHonoured, runHeadlessProcess, type HeadlessProcessOptions } from '../../src/plugins/headless-process.js';
+import { until } from '../helpers/wait.js';
 
 const node = process.execPath;
 const t = suite('headless-process');
@@ -28,14 +29,6 @@ function run(script: string, more: Partial<HeadlessProcessOptions & { cwd: strin
     },
   );
   return { records, done };
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 t('records in order from stdout, the prompt on stdin, the exit code and what stderr said', async () => {

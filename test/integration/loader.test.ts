@@ -13,14 +13,7 @@ import { describeAgents } from '../../src/plugins/describe-agents.js';
 import { configDir, defaultPluginDir, listPluginFiles } from '../../src/plugins/loader.js';
 import { DEFAULT_CAPABILITIES } from '../../src/plugins/normalize-driver.js';
 import { loadRegistry, type Registry, type RegistryChange } from '../../src/plugins/registry.js';
-
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+import { until } from '../helpers/wait.js';
 
 const driverSource = (name: string, title = 'Test driver', extra = '') => `
 export default {
@@ -196,24 +189,24 @@ t('while baton runs, added, edited and removed drop-ins are picked up (chokidar)
 
   const file = join(pluginDir, 'late.mjs');
   writeFileSync(file, driverSource('late', 'Late v1'));
-  await until(() => r.has('late'));
+  await until(() => r.has('late'), 'the late plugin loaded');
   assert.ok(changes.some((c) => c.added.includes('late')));
 
   writeFileSync(file, driverSource('late', 'Late v2'));
-  await until(() => r.has('late') && r.get('late').title === 'Late v2');
+  await until(() => r.has('late') && r.get('late').title === 'Late v2', 'the late plugin reloaded as v2');
   assert.ok(changes.some((c) => c.updated.includes('late')));
 
   // A --plugins directory that did not exist when baton started.
   mkdirSync(extraDir);
   writeFileSync(join(extraDir, 'later.mjs'), driverSource('later'));
-  await until(() => r.has('later'));
+  await until(() => r.has('later'), 'the later plugin loaded');
 
   writeFileSync(join(pluginDir, 'broken.mjs'), 'export default 42;\n');
-  await until(() => r.problems.some((p) => p.path === join(pluginDir, 'broken.mjs')));
+  await until(() => r.problems.some((p) => p.path === join(pluginDir, 'broken.mjs')), 'broken.mjs reported');
   assert.ok(r.has('late') && r.has('later'), 'a broken newcomer does not take the others down');
 
   unlinkSync(file);
-  await until(() => !r.has('late'));
+  await until(() => !r.has('late'), 'the late plugin gone');
   assert.ok(changes.some((c) => c.removed.includes('late')));
 });
 

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { alive, groupAlive, groupMembers, readStat, runGroup, signalGroup, spawnGroup } from '../../src/proc/index.js';
+import { until } from '../helpers/wait.js';
 
 const node = process.execPath;
 // A helper that ignores SIGTERM: only a SIGKILL ends it (the codex-acp shim's orphan).
@@ -14,14 +15,6 @@ const stubborn = "process.on('SIGTERM',()=>{});setInterval(()=>{},1000)";
 const leaderWithStubbornHelper = `const c=require('child_process').spawn(process.execPath,['-e',${JSON.stringify(stubborn)}],{stdio:'ignore'});console.log(c.pid);setInterval(()=>{},1000)`;
 
 const pgidOf = (pid: number) => readStat(pid)!.pgrp;
-
-async function until(cond: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error('condition not met before the deadline');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
   return new Promise((resolve) => {
@@ -71,7 +64,7 @@ t('a deadline stops the whole group and says so', async () => {
   // The deadline may land before the program is even running: only what holds either way is checked.
   const g = await spawnGroup(node, ['-e', stubborn], { timeoutMs: 200, graceMs: 200 });
   const exit = await g.exited;
-  await until(() => !groupAlive(g.pgid));
+  await until(() => !groupAlive(g.pgid), 'the group gone');
   assert.ok(g.timedOut);
   assert.ok(exit.signal === 'SIGTERM' || exit.signal === 'SIGKILL', `ended by a signal, got ${exit.signal}`);
   await g.stop();
@@ -113,7 +106,7 @@ t('when baton exits, the groups it started are killed', async () => {
   const [pgid, helper] = (await firstLine(child.stdout!)).split(' ').map(Number) as [number, number];
   await new Promise((r) => child.once('exit', r));
   try {
-    await until(() => !groupAlive(pgid) && !alive(helper));
+    await until(() => !groupAlive(pgid) && !alive(helper), 'the group and its helper gone');
   } finally {
     signalGroup(pgid, 'SIGKILL'); // gone already, as it should be
   }

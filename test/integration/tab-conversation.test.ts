@@ -11,16 +11,12 @@ import { join } from 'node:path';
 import { BatonError, EXIT } from '../../src/errors.js';
 import { openTabConversation, type TabConversation } from '../../src/conversation/index.js';
 import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+import { until as poll } from '../helpers/wait.js';
 
 const USER = { type: 'user', name: 'tester', device: 'test' } as const;
 
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Polled every 5 ms: a state awaited here may last only moments. */
+const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
 
 const userTexts = (tab: TabConversation) =>
   tab

@@ -12,6 +12,7 @@ import { NeedsYouRule, type NeedsYou, type StatusReading } from '../../src/conve
 import { TabSession } from '../../src/conversation/tab-session.js';
 import { createConversation } from '../../src/transcript/store.js';
 import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+import { until as poll } from '../helpers/wait.js';
 
 /** What the rule says at each reading, in order. */
 function told(readings: Partial<StatusReading>[]): (NeedsYou | undefined)[] {
@@ -85,13 +86,8 @@ session.after.each(async () => {
   home = undefined;
 });
 
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Polled every 5 ms: a state awaited here may last only moments. */
+const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
 
 async function started(): Promise<{ term: FakeTerminal; session: TabSession; heard: NeedsYou[] }> {
   home = mkdtempSync(join(tmpdir(), 'baton-needs-you-'));

@@ -11,14 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Ingestor, TranscriptEvent } from '../../src/plugins/api.js';
 import { followSessionLog, type LogParser, type SessionLogPlace } from '../../src/plugins/session-log-follower.js';
+import { until } from '../helpers/wait.js';
 
-async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 const settle = () => new Promise((r) => setTimeout(r, 400));
 
 /** Each record `{ said }` is one agent_text. */

@@ -19,6 +19,7 @@ import { addAccount, removeAccount } from '../../src/plugins/account-store.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { FakeTerminal, fakeDriver, registryOf, type FakeDriverOptions } from '../helpers/fake-agent.js';
+import { until as poll } from '../helpers/wait.js';
 
 const TIMEOUT_MS = 120;
 
@@ -35,13 +36,8 @@ interface World {
 
 let w: World | undefined;
 
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Polled every 5 ms: a state awaited here may last only moments. */
+const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
 
 const handoffs = (c: OpenConversation) => c.transcript.entries.filter((e): e is Entry & { kind: 'handoff' } => e.kind === 'handoff');
 const users = (c: OpenConversation) => c.transcript.entries.filter((e): e is Entry & { kind: 'user_message' } => e.kind === 'user_message');

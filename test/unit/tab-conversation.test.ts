@@ -14,6 +14,7 @@ import { TabConversation } from '../../src/conversation/tab-conversation.js';
 import { TabSession } from '../../src/conversation/tab-session.js';
 import { createConversation, openConversation, type OpenConversation } from '../../src/transcript/store.js';
 import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+import { until as poll } from '../helpers/wait.js';
 
 interface World {
   home: string;
@@ -27,13 +28,8 @@ interface World {
 
 let w: World | undefined;
 
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Polled every 5 ms: a state awaited here may last only moments. */
+const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
 
 const userSeq = (c: OpenConversation, text: string) => c.transcript.entries.find((e) => e.kind === 'user_message' && e.text === text)!.seq;
 const shownTexts = (tab: TabConversation) =>

@@ -16,6 +16,7 @@ import { TabSession } from '../../src/conversation/tab-session.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import { FakeTerminal, fakeDriver, PASTE, registryOf } from '../helpers/fake-agent.js';
 import type { UserAuthor } from '../../src/transcript/types.js';
+import { until as poll } from '../helpers/wait.js';
 
 interface World {
   home: string;
@@ -54,13 +55,8 @@ async function world(opts: { checkpoint?: (seq: number) => Promise<string | unde
   return w;
 }
 
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Polled every 5 ms: a state awaited here may last only moments. */
+const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
 
 const users = (c: OpenConversation) => c.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
 

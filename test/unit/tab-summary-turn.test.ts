@@ -16,6 +16,7 @@ import type { SwitchOutcome } from '../../src/conversation/switch-transaction.js
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { FakeTerminal, fakeDriver, registryOf, type FakeDriverOptions } from '../helpers/fake-agent.js';
+import { until as poll } from '../helpers/wait.js';
 
 const SUMMARY = 'SUMMARY-TEXT-7731: the user wants the filler kept; nothing is open. '.repeat(3);
 /** Long enough that the brief (its budget below) leaves the first turn out or shortens it: the summary stands in. */
@@ -33,13 +34,8 @@ interface World {
 
 let w: World | undefined;
 
-async function until(cond: () => boolean, what: string, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+/** Polled every 5 ms: a state awaited here may last only moments. */
+const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
 
 const kinds = (c: OpenConversation, kind: Entry['kind']) => c.transcript.entries.filter((e) => e.kind === kind);
 const texts = (c: OpenConversation, kind: Entry['kind']) => kinds(c, kind).map((e) => (e as { text: string }).text);
