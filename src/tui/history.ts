@@ -150,6 +150,12 @@ export class History {
   /** Where lines wait during a flood, while there are any. */
   private staging: StagingRing | undefined;
   private stagedLines = 0;
+  /**
+   * Lines pushed are counted as fallen off, not kept: set by flood-lines.ts while the
+   * emulator lets go of lines that the plain lines it appends next push out anyway (as many
+   * as the history holds, or more). Their numbers come out the same.
+   */
+  discarding = false;
   /** Spans with lines in the ring maybe, oldest first; and how many of the ring's lines are in one. */
   private spans: PlainSpan[] = [];
   private spanLines = 0;
@@ -185,7 +191,7 @@ export class History {
   }
 
   push(l: HistoryLine): void {
-    if (this.cap <= 0) {
+    if (this.cap <= 0 || this.discarding) {
       if (isHeld(l)) this.release(l);
       this.dropped++;
       return;
@@ -344,7 +350,9 @@ export class History {
   }
 
   clear(): void {
-    for (let i = 0; i < this.count; i++) {
+    // Held lines are only among the newest, the ones not compacted yet (a flood clears a
+    // history of ~10k lines at each parse: looking at every line cost it ~30 ms).
+    for (let i = this.count - this.uncompacted; i < this.count; i++) {
       const l = this.ring[this.slot(i)]!;
       if (isHeld(l)) this.release(l);
     }

@@ -103,6 +103,16 @@ s('more lines in one chunk than the history keeps: the oldest are counted, never
   await agree(`prompt\r\n${lines(1, 2500)}tail`, 'past the history, partial last line', { scrollback: 500 });
 });
 
+s('chunks whose unparsed lines alone fill the history: the lines the emulator lets go meanwhile are only counted, and everything agrees', async () => {
+  // scrollback 400 keeps 200 lines in the emulator and 200 in the history; each chunk of
+  // ~600 lines skips past both, after styled lines that are in the emulator when it comes.
+  const styled = (i: number) => `\x1b[3${i % 8}mstyled ${i}\x1b[0m\r\n`;
+  let data = '';
+  for (let c = 0; c < 6; c++) data += styled(c) + lines(c * 1000 + 1, c * 1000 + 600) + styled(c + 10);
+  await agree(data, 'skips past the history', { scrollback: 400, piece: 610 * 6 });
+  await agree(lines(1, 20000), 'seq past the history', { scrollback: 400, piece: 2500 * 6 });
+});
+
 s('a flood in many chunks, each past what the emulator holds: lines kept unparsed, parsed and let go interleave in the history', async () => {
   // Pieces of ~400 lines (the emulator holds 207) through 1000 lines of scrollback: each
   // piece's unparsed lines follow the lines it scrolled out of the emulator, and the oldest
