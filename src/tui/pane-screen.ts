@@ -39,6 +39,9 @@ const COMPACT_BATCH = 250;
  */
 const MAX_PENDING_HISTORY = 250;
 
+/** Characters of output parsed at most between two calls of parse()'s `between`. */
+const PARSE_PIECE = 16 * 1024;
+
 /** Lines by absolute number, as scroll mode reads them (see PaneScreen). */
 export interface LineSource {
   readonly cols: number;
@@ -96,13 +99,26 @@ export class PaneScreen implements LineSource {
   /**
    * Parse program output now and return true; or return false, having done nothing, when
    * this xterm cannot parse synchronously (the caller then queues it with term.write()).
+   * `between` is called between the pieces of a long parse (the pane reads its PTY then).
    */
-  parse(data: string): boolean {
-    if (!this.writeSync || this.disposed) return false;
+  parse(data: string, between?: () => void): boolean {
+    const writeSync = this.writeSync;
+    if (!writeSync || this.disposed) return false;
+    // In pieces, `between` after each: the emulator parses a few MB a second before V8 has
+    // optimised it, so a large chunk it cannot skip would keep the PTY unread for long. (The
+    // parser keeps its state across writes, a split character included.)
+    const write = between
+      ? (s: string) => {
+          for (let at = 0; at < s.length; at += PARSE_PIECE) {
+            writeSync(s.length <= PARSE_PIECE ? s : s.slice(at, at + PARSE_PIECE));
+            between();
+          }
+        }
+      : writeSync;
     this.tap?.ensure();
     // Only with the tap: skipped lines go to the history, which needs the emulator's own
     // scrollback to leave through it, in order, first.
-    if (!this.tap || !parseFlood(data, this.term, this.writeSync, this.history, this.archiveCell)) this.writeSync(data);
+    if (!this.tap || !parseFlood(data, this.term, write, this.history, this.archiveCell)) write(data);
     this.tap?.settle();
     if (this.historyGrew) {
       this.historyGrew = false;

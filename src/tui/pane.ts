@@ -12,6 +12,7 @@ import type { History } from './history.js';
 import { DEFAULT_SCROLLBACK, PaneScreen, type LineSource } from './pane-screen.js';
 import { DisposableStore, Emitter, type Event } from '../lifecycle/index.js';
 import { readStat, sessionGroups, signalGroup } from '../proc/index.js';
+import { PtyDrain } from './pty-drain.js';
 import { PtyInput } from './pty-input.js';
 import { READ_AHEAD_MS, ReadAhead, SHOWN_READ_AHEAD_MS } from './read-ahead.js';
 import { onRefreshRows, type CursorShape, type Terminal } from './xterm.js';
@@ -99,7 +100,17 @@ export class Pane implements LineSource {
 
   private readonly input: PtyInput;
   /** A flood's reads wait a moment to be parsed together (see read-ahead.ts). */
-  private readonly readAhead = new ReadAhead((data) => this.parse(data));
+  private readonly readAhead = new ReadAhead(
+    (data) => this.parse(data),
+    (room) => this.drain?.drain(room, this.deliver),
+  );
+  /** Reads the PTY between the pieces of a parse, so the program never waits for it (pty-drain.ts). */
+  private readonly drain: PtyDrain | undefined;
+  private readonly deliver = (data: string): void => this.onPtyData(data);
+  /** Called by the emulator's parse between its pieces: what the program wrote meanwhile is read. */
+  private readonly between = (): void => {
+    this.drain?.drain(this.readAhead.room, this.deliver);
+  };
 
   constructor(opts: PaneOptions) {
     this.screen = new PaneScreen(opts.cols, opts.rows, opts.scrollback ?? DEFAULT_SCROLLBACK);
@@ -120,6 +131,7 @@ export class Pane implements LineSource {
     this.pty = pty.spawn(opts.command, opts.args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env });
     this.pid = this.pty.pid;
     this.input = new PtyInput(this.pty);
+    this.drain = new PtyDrain(this.pty);
 
     this.exitPromise = new Promise((resolve) => {
       // (node-pty's own subscriptions end with the PTY: its exit is their last event.)
@@ -165,7 +177,7 @@ export class Pane implements LineSource {
   private parse(data: string): void {
     if (this.disposed) return;
     const len = data.length;
-    if (this.screen.parse(data)) {
+    if (this.screen.parse(data, this.between)) {
       this.bytesParsed += len;
       // writeSync fires no onWriteParsed: tell the viewers here.
       if (!this.hasRefreshSignal) this.changed(0, this.term.rows - 1);
@@ -327,6 +339,7 @@ export class Pane implements LineSource {
     if (this.disposed) return;
     this.disposed = true;
     this.readAhead.dispose();
+    this.drain?.dispose();
     this.input.dispose();
     if (this.holdTimer) clearTimeout(this.holdTimer);
     this.holdTimer = undefined;

@@ -9,8 +9,10 @@
 // flood has SUSTAINED characters waiting, a short read is mostly the reader catching up with
 // the program for a moment (on a busy machine, many times a second), so it waits for the
 // timer with the rest: each parse costs the emulator the screenful it holds whatever its
-// size, so parsing at every catch-up cost more than the flood's bytes did. Owns one timer and
-// the bytes waiting; it knows nothing of what it parses.
+// size, so parsing at every catch-up cost more than the flood's bytes did. Just before a
+// parse it tops up with what the program has written meanwhile (`read`: PtyDrain), and what
+// arrives while a parse runs (read between its pieces) waits for the next one. Owns one timer
+// and the bytes waiting; it knows nothing of what it parses.
 
 /** A read at least this long is part of a flood: it waits for more. */
 export const FLOOD_READ = 2048;
@@ -32,10 +34,24 @@ export class ReadAhead {
   private size = 0;
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
+  /** A parse runs: what is taken now waits (for the timer), never parsed inside it. */
+  private busy = false;
   /** How long a flood's bytes wait (READ_AHEAD_MS, or SHOWN_READ_AHEAD_MS for the pane drawn). */
   waitMs = READ_AHEAD_MS;
 
-  constructor(private readonly parse: (data: string) => void) {}
+  /**
+   * `read(room)`, when given, reads what the program has written and not been read yet, up
+   * to about `room` characters, into take(): called before each parse of what waits.
+   */
+  constructor(
+    private readonly parse: (data: string) => void,
+    private readonly read?: (room: number) => void,
+  ) {}
+
+  /** Characters that may still be read ahead before what waits must be parsed. */
+  get room(): number {
+    return Math.max(0, MAX_READ_AHEAD - this.size);
+  }
 
   /** Characters read and not parsed yet. */
   get waiting(): number {
@@ -45,25 +61,49 @@ export class ReadAhead {
   /** Bytes read from the PTY, in order. */
   take(data: string): void {
     if (this.disposed) return;
-    if (this.size === 0 && data.length < FLOOD_READ) {
-      this.parse(data);
+    if (this.busy) {
+      this.queue(data);
       return;
     }
-    this.chunks.push(data);
-    this.size += data.length;
+    if (this.size === 0 && data.length < FLOOD_READ) {
+      this.run(data);
+      return;
+    }
+    this.queue(data);
     if ((data.length < FLOOD_READ && this.size - data.length < SUSTAINED) || this.size >= MAX_READ_AHEAD) this.flush();
-    else this.timer ??= setTimeout(() => this.flush(), this.waitMs);
   }
 
   /** Parses whatever waits, now (before a resize or the exit, which must come after it). */
   flush(): void {
+    if (this.busy || this.disposed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.size === 0 || this.disposed) return;
+    if (this.size === 0) return;
+    this.busy = true;
+    try {
+      this.read?.(this.room);
+    } finally {
+      this.busy = false;
+    }
     const data = this.chunks.length === 1 ? this.chunks[0]! : this.chunks.join('');
     this.chunks = [];
     this.size = 0;
-    this.parse(data);
+    this.run(data);
+  }
+
+  private queue(data: string): void {
+    this.chunks.push(data);
+    this.size += data.length;
+    this.timer ??= setTimeout(() => this.flush(), this.waitMs);
+  }
+
+  private run(data: string): void {
+    this.busy = true;
+    try {
+      this.parse(data);
+    } finally {
+      this.busy = false;
+    }
   }
 
   /** Drops what waits: the pane is going away. */

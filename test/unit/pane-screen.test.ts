@@ -89,4 +89,19 @@ s('a line feed at the bottom of a region at the top row reaches the scrollback (
   }
 });
 
+s('a long parse runs in pieces with `between` after each, and parses exactly as one write', () => {
+  // Coloured lines (no flood shortcut), ~90 KB: several pieces.
+  const bytes = Array.from({ length: 3000 }, (_, i) => `\x1b[3${i % 8}m${i} é€😀 ${'x'.repeat(i % 9)}\x1b[0m`).join('\r\n');
+  const whole = fed(bytes, 40, 6, 5000);
+  const pieces = new PaneScreen(40, 6, 5000);
+  let calls = 0;
+  assert.ok(pieces.parse(bytes, () => calls++));
+  assert.ok(calls >= 5, `between called ${calls} times`);
+  assert.equal(lines(pieces), lines(whole));
+  assert.equal(pieces.cursor(), whole.cursor());
+  for (let n = pieces.firstLine; n < pieces.endLine; n += 97) assert.equal(pieces.fullLine(n)?.translateToString(), whole.fullLine(n)?.translateToString());
+  whole.dispose();
+  pieces.dispose();
+});
+
 s.run();

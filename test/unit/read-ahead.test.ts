@@ -95,4 +95,50 @@ s('flush parses what waits now (a resize or the exit must come after it); dispos
   assert.equal(parsed, [long('a')], 'nothing parsed after dispose');
 });
 
+s('before a parse, `read` tops up what waits with what the program wrote meanwhile, within the room left, in order', () => {
+  const parsed: string[] = [];
+  const rooms: number[] = [];
+  const ra: ReadAhead = new ReadAhead(
+    (d) => parsed.push(d),
+    (room) => {
+      rooms.push(room);
+      ra.take(long('b'));
+      ra.take('12');
+    },
+  );
+  ra.take(long('a'));
+  ra.flush();
+  assert.equal(rooms, [MAX_READ_AHEAD - FLOOD_READ]);
+  assert.equal(parsed, [`${long('a')}${long('b')}12`], 'one parse, what was read after what waited');
+  assert.is(ra.waiting, 0);
+  // A short read parsed at once is not topped up (nothing waits before it).
+  ra.take('$ ');
+  assert.equal(parsed.at(-1), '$ ');
+  assert.is(rooms.length, 1);
+  ra.dispose();
+});
+
+s('what is taken while a parse runs (read between its pieces) waits for the next parse, never parsed inside it', async () => {
+  const parsed: string[] = [];
+  let depth = 0;
+  let wake: (() => void) | undefined;
+  const ra: ReadAhead = new ReadAhead((d) => {
+    depth++;
+    assert.is(depth, 1, 'no parse inside a parse');
+    parsed.push(d);
+    if (parsed.length === 1) {
+      ra.take('x');
+      ra.take(long('c'));
+    }
+    depth--;
+    wake?.();
+  });
+  ra.take('first');
+  assert.equal(parsed, ['first']);
+  assert.is(ra.waiting, 1 + FLOOD_READ, 'taken during the parse, waiting');
+  await new Promise<void>((r) => (wake = r));
+  assert.equal(parsed, ['first', `x${long('c')}`]);
+  ra.dispose();
+});
+
 s.run();
