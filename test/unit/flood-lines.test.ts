@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { DEFAULT_ATTR, type BlessedRow } from '../../src/tui/cells.js';
 import { lineStarts, MIN_SKIP, parseFlood, plainLines } from '../../src/tui/flood-lines.js';
 import { PaneScreen } from '../../src/tui/pane-screen.js';
-import { createTerminal } from '../../src/tui/xterm.js';
+import { createTerminal, writeSyncOf } from '../../src/tui/xterm.js';
 import { plainLinesCapacity } from '../../src/tui/xterm-plain.js';
 
 const s = suite('flood-lines');
@@ -96,6 +96,27 @@ s('a seq flood: the shortcut stages lines unparsed, and everything readable matc
     p.dispose();
   }
   await agree(data, 'seq');
+});
+
+s('a flood on a screen not yet full (a fresh tab, after clear) parses a screenful, then skips the rest', async () => {
+  const data = `$ seq 1 5000\r\n${lines(1, 5000)}$ `;
+  const p = new PaneScreen(COLS, ROWS, SCROLLBACK);
+  try {
+    const write = writeSyncOf(p.term)!;
+    let parsed = 0;
+    const counted = (d: string) => {
+      parsed += d.length;
+      write(d);
+    };
+    assert.ok(parseFlood(data, p.term, counted, p.history, p.term.buffer.normal.getNullCell()));
+    // The emulator holds ROWS + 200 lines (HOT_SCROLLBACK): about that many were parsed, not 5000.
+    assert.ok(parsed < 300 * 6, `parsed ${parsed} characters of ${data.length}`);
+  } finally {
+    p.dispose();
+  }
+  await agree(data, 'fresh screen');
+  await agree(`${lines(1, 3)}\x1b[H\x1b[2J${lines(1, 4000)}x`, 'after clear');
+  await agree(`${lines(1, 3)}\x1b[H\x1b[2J${lines(1, 4000)}x`, 'after clear, small history', { scrollback: 300 });
 });
 
 s('more lines in one chunk than the history keeps: the oldest are counted, never read, and numbering holds', async () => {
