@@ -379,33 +379,17 @@ export class App implements OverlayHost, CommandHost {
     } else {
       this.view.flush();
     }
-    this.placeCursor();
+    // The terminal's cursor: the pane's (or scroll mode's) when nothing covers the pane.
+    this.outer.follow(pane, {
+      overlay: this.overlays.length > 0,
+      scroll: this.scroll.active ? this.scroll : undefined,
+      left: this.view.left,
+      top: this.view.top,
+    });
   }
 
   private syncSince: number | undefined;
 
   /** Set by the conversation layer once it draws the compose bar itself. */
   composeBarOwned = false;
-
-  /** The terminal cursor: the pane's (or scroll mode's) when nothing covers the pane. */
-  private placeCursor(): void {
-    const pane = this.activeTab?.pane;
-    let at: { x: number; y: number } | undefined;
-    if (this.overlays.length > 0) {
-      // (An overlay draws its own caret: the compose bar's is an inverted cell.)
-      this.outer.cursor(undefined);
-      this.outer.keyModes(pane?.term.modes);
-      return;
-    }
-    if (pane) {
-      if (this.scroll.active) at = this.scroll.cursor;
-      else {
-        const c = pane.cursor();
-        if (c.visible && !pane.exited) at = { x: c.x, y: c.y };
-        this.outer.shape(c.shape);
-      }
-    }
-    this.outer.cursor(at && { x: this.view.left + at.x, y: this.view.top + at.y });
-    this.outer.keyModes(pane?.term.modes);
-  }
 }

@@ -9,6 +9,25 @@ import type { CursorShape } from './xterm.js';
 
 const SHAPE_CODE = { block: 2, underline: 4, bar: 6 } as const;
 
+type KeyModes = { applicationCursorKeysMode: boolean; applicationKeypadMode: boolean };
+
+/** What the terminal's cursor follows of the pane in front (a Pane). */
+export interface CursorSource {
+  readonly exited: unknown;
+  cursor(): { x: number; y: number; visible: boolean; shape: CursorShape };
+  readonly term: { modes: KeyModes };
+}
+
+/** What covers or stands in for the pane, and where the pane starts on screen. */
+export interface CursorCover {
+  /** An overlay is open: it draws its own caret (the compose bar's is an inverted cell). */
+  overlay: boolean;
+  /** Scroll mode is open: its cursor stands in for the program's. */
+  scroll: { cursor: { x: number; y: number } | undefined } | undefined;
+  left: number;
+  top: number;
+}
+
 export class OuterTerminal {
   private cursorState = '';
   private shapeState = '';
@@ -45,10 +64,33 @@ export class OuterTerminal {
   }
 
   /**
+   * The cursor, its shape and the key modes for the pane in front: hidden under an overlay;
+   * scroll mode's in scroll mode; else the program's own where it shows it (none once it exited).
+   */
+  follow(pane: CursorSource | undefined, cover: CursorCover): void {
+    let at: { x: number; y: number } | undefined;
+    if (cover.overlay) {
+      this.cursor(undefined);
+      this.keyModes(pane?.term.modes);
+      return;
+    }
+    if (pane) {
+      if (cover.scroll) at = cover.scroll.cursor;
+      else {
+        const c = pane.cursor();
+        if (c.visible && !pane.exited) at = { x: c.x, y: c.y };
+        this.shape(c.shape);
+      }
+    }
+    this.cursor(at && { x: cover.left + at.x, y: cover.top + at.y });
+    this.keyModes(pane?.term.modes);
+  }
+
+  /**
    * Cursor keys (DECCKM) and keypad (DECKPAM) as the program in front set them; both off
    * when there is none. blessed turns both on when it starts.
    */
-  keyModes(m: { applicationCursorKeysMode: boolean; applicationKeypadMode: boolean } | undefined): void {
+  keyModes(m: KeyModes | undefined): void {
     const want = `${m?.applicationCursorKeysMode ? 1 : 0}${m?.applicationKeypadMode ? 1 : 0}`;
     if (want === this.modesState) return;
     this.modesState = want;
