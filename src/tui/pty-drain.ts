@@ -15,7 +15,6 @@
 // nothing at all. Part of pane.ts's door to node-pty.
 
 import { readSync } from 'node:fs';
-import type { IPty } from './pane.js';
 
 /** node-pty's read stream, as far as this reads it (Node's Readable and net.Socket). */
 interface PtyStream {
@@ -35,7 +34,11 @@ export class PtyDrain {
   private buf: Buffer | undefined;
   private stopped = false;
 
-  constructor(pty: IPty) {
+  /**
+   * `pty`: node-pty's handle (IPty), read by its shape alone: taken as an object so this
+   * module need not import pane.ts, which imports it.
+   */
+  constructor(pty: object) {
     const p = pty as unknown as { _fd?: unknown; _socket?: PtyStream };
     const s = p._socket;
     const ok = typeof p._fd === 'number' && !!s && typeof s._readableState?.decoder?.write === 'function';
