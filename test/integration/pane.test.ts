@@ -237,28 +237,33 @@ s('a flood arrives complete and in order while the PTY is paused and resumed', a
 
 // A flood is read ahead and its unseen lines may go to the history unparsed (read-ahead.ts,
 // flood-lines.ts): what is kept must still be exactly what a terminal fed the same bytes keeps.
-s('after a flood the scrollback and screen are exactly what a bare emulator fed the same bytes keeps', async () => {
-  const script = 'seq 1 60000; printf "\\033[32mgreen\\033[0m\\n"; seq 60001 90000 | sed "s/$/   /"; printf "%s\\n" a b; printf "end-flood"; sleep 30';
-  const p = sh(script, { cols: 30, rows: 8, scrollback: 5000 });
-  try {
-    await until(() => screen(p).includes('end-flood'), 'end of flood', 60_000);
-    assert.is(p.bytesParsed, p.bytesIn);
-    // The same bytes, as the PTY delivered them (LF as CR LF), fed to a bare emulator that keeps it all.
-    const seq = (a: number, b: number, tail = '') => Array.from({ length: b - a + 1 }, (_, i) => `${a + i}${tail}\r\n`).join('');
-    const bytes = `${seq(1, 60000)}\x1b[32mgreen\x1b[0m\r\n${seq(60001, 90000, '   ')}a\r\nb\r\nend-flood`;
-    const bare = createTerminal(30, 8, 5000);
-    await new Promise<void>((r) => bare.write(bytes, r));
-    const b = bare.buffer.active;
-    const want = Array.from({ length: b.length }, (_, i) => b.getLine(i)!.translateToString(true).replace(/\s+$/, ''));
-    bare.dispose();
-    const got = Array.from({ length: p.endLine - p.firstLine }, (_, i) => p.lineText(p.firstLine + i));
-    assert.is(got.length, want.length);
-    assert.equal(got, want);
-    assert.is(p.lineText(p.screenTop), want[want.length - 8]);
-  } finally {
-    await p.dispose();
-  }
-});
+for (const drawn of [false, true])
+  s(
+    `after a flood the scrollback and screen are exactly what a bare emulator fed the same bytes keeps${drawn ? ' (the pane drawn: its PTY read during parses too)' : ''}`,
+    async () => {
+      const script = 'seq 1 60000; printf "\\033[32mgreen\\033[0m\\n"; seq 60001 90000 | sed "s/$/   /"; printf "%s\\n" a b; printf "end-flood"; sleep 30';
+      const p = sh(script, { cols: 30, rows: 8, scrollback: 5000 });
+      p.shown(drawn);
+      try {
+        await until(() => screen(p).includes('end-flood'), 'end of flood', 60_000);
+        assert.is(p.bytesParsed, p.bytesIn);
+        // The same bytes, as the PTY delivered them (LF as CR LF), fed to a bare emulator that keeps it all.
+        const seq = (a: number, b: number, tail = '') => Array.from({ length: b - a + 1 }, (_, i) => `${a + i}${tail}\r\n`).join('');
+        const bytes = `${seq(1, 60000)}\x1b[32mgreen\x1b[0m\r\n${seq(60001, 90000, '   ')}a\r\nb\r\nend-flood`;
+        const bare = createTerminal(30, 8, 5000);
+        await new Promise<void>((r) => bare.write(bytes, r));
+        const b = bare.buffer.active;
+        const want = Array.from({ length: b.length }, (_, i) => b.getLine(i)!.translateToString(true).replace(/\s+$/, ''));
+        bare.dispose();
+        const got = Array.from({ length: p.endLine - p.firstLine }, (_, i) => p.lineText(p.firstLine + i));
+        assert.is(got.length, want.length);
+        assert.equal(got, want);
+        assert.is(p.lineText(p.screenTop), want[want.length - 8]);
+      } finally {
+        await p.dispose();
+      }
+    },
+  );
 
 s('terminal queries are answered (cursor position report)', async () => {
   const p = sh('stty -echo raw; printf "\\033[2;3H\\033[6n"; head -c 6 | od -An -c; sleep 30', { cols: 60 });
