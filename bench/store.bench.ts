@@ -9,7 +9,7 @@ import { closeSync, fsyncSync, mkdtempSync, openSync, readFileSync, rmSync, stat
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createConversation, readConversation } from '../src/transcript/store.js';
-import { LogWriter, createLog } from '../src/transcript/store-log.js';
+import { LogWriter, createLog } from '../src/transcript/store-log-writer.js';
 import type { OpenConversation } from '../src/transcript/store.js';
 
 const user = { type: 'user' as const, name: 'bench', device: 'bench' };

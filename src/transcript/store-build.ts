@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { redactEntry } from './redact.js';
 import type { Entry } from './types.js';
 import { DIR_MODE, TRANSCRIPT_FILE, conversationsDir, ensurePrivateDir, fsyncDir, newConversationId } from './store-home.js';
-import { LogWriter, createLog, type LogHeader } from './store-log.js';
+import type { LogHeader } from './store-log.js';
+import { LogWriter, createLog } from './store-log-writer.js';
 import { writeMeta, type ConversationMeta } from './store-meta.js';
 
 /**

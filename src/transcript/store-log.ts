@@ -2,7 +2,7 @@
 // append-only. Reading tolerates a torn last line and corrupt lines anywhere, keeps
 // entries of kinds this version does not know, and reports every problem with its line
 // number, lines that are not UTF-8 and a file left empty included. Writing (buffered,
-// fsynced at sync points) is in store-log-writer.ts, re-exported here.
+// fsynced at sync points) is store-log-writer.ts's, which takes the header's shape from here.
 // It must never rewrite, truncate or reorder the file: damage is reported, not repaired.
 
 import { isUtf8 } from 'node:buffer';
@@ -11,8 +11,6 @@ import { BatonError, EXIT } from '../errors.js';
 import { printable } from './store-home.js';
 import { KNOWN_KINDS } from './types.js';
 import type { Entry } from './types.js';
-
-export { LogWriter, appendHeader, createLog, entryLine, headerLine } from './store-log-writer.js';
 
 export const FORMAT = 'baton-transcript';
 export const FORMAT_VERSION = 1;

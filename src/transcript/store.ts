@@ -22,7 +22,8 @@ import {
   noConversation,
   printable,
 } from './store-home.js';
-import { FORMAT, FORMAT_VERSION, LogWriter, appendHeader, readLog } from './store-log.js';
+import { FORMAT, FORMAT_VERSION, readLog } from './store-log.js';
+import { LogWriter, appendHeader } from './store-log-writer.js';
 import type { LoadProblem, LogRead } from './store-log.js';
 import { acquireLock } from './store-lock.js';
 import type { Lock } from './store-lock.js';

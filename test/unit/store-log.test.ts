@@ -8,7 +8,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatonError } from '../../src/errors.js';
-import { LogWriter, createLog, entryLine, formatProblem, parseLog, readLog } from '../../src/transcript/store-log.js';
+import { formatProblem, parseLog, readLog } from '../../src/transcript/store-log.js';
+import { LogWriter, createLog, entryLine } from '../../src/transcript/store-log-writer.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { until } from '../helpers/wait.js';
 
