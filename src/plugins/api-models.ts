@@ -1,8 +1,7 @@
 // The driver contract's part for models: the list an agent can run (the picker, `baton
 // agents --models`) and a model change in a tab's running session (changeModelInTab).
-// Re-exported by api.ts, the module drivers are written against.
-
-import type { DriverEnv } from './api.js';
+// Re-exported by api.ts, the module drivers are written against; it imports nothing of api.ts
+// (which imports it), so its options state the user's environment themselves.
 
 /** One model an agent can run, as its CLI takes it (`--model ID`). */
 export interface ModelInfo {
@@ -27,7 +26,9 @@ export interface ModelList {
   note?: string;
 }
 
-export interface ModelListOptions extends DriverEnv {
+export interface ModelListOptions {
+  /** The user's environment, passed through unchanged to the CLI (as api.ts's DriverEnv). */
+  env: NodeJS.ProcessEnv;
   cwd: string;
   account?: string;
   /** Ask the CLI again rather than use what was cached for this build. */

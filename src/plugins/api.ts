@@ -13,7 +13,7 @@ import { BatonError, EXIT } from '../errors.js';
 import type { TranscriptEvent } from '../transcript/types.js';
 import type { LocalEndpointOptions, LocalEndpointSpec } from './api-local.js';
 import type { ModelChangeOptions, ModelChangeResult, ModelList, ModelListOptions } from './api-models.js';
-import type { AcpAgentDecl } from './validate.js';
+import type { AcpAgentDecl } from './acp-decl.js';
 
 export type { TranscriptEvent, Usage } from '../transcript/types.js';
 export type { LocalEndpointOptions, LocalEndpointSpec } from './api-local.js';

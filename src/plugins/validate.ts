@@ -3,49 +3,17 @@
 // the field (`capabilities.resume: expected true or false, got "yes"`) so a plugin author
 // can fix it without reading baton. Fields a driver may leave out are checked only when
 // given (normalize-driver.ts fills in their defaults); capability fields baton does not
-// know are not checked at all. Checks only; never calls into the thing it checks.
+// know are not checked at all. Checks only; never calls into the thing it checks. The ACP
+// declaration's type is acp-decl.ts's, re-exported here.
 
 import { PERMISSION_MODES, type PermissionMode } from './api.js';
 import { type LocalFamilyRule, readLocalRules } from './local-family.js';
 import { DEFAULT_CAPABILITIES, METHODS } from './normalize-driver.js';
+import type { AcpAgentDecl } from './acp-decl.js';
+
+export type { AcpAgentDecl } from './acp-decl.js';
 
 export const DRIVER_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-
-export interface AcpAgentDecl {
-  /** Short stable id, like a driver name. */
-  name: string;
-  title?: string;
-  /** Program that speaks ACP on stdio, looked up on PATH unless it contains a slash. */
-  command: string;
-  args?: string[];
-  /** Additions to the user's environment for this agent. */
-  env?: Record<string, string>;
-  /** Offer the client file system (fs/read_text_file, fs/write_text_file). Default true. */
-  fs?: boolean;
-  /** Offer client terminals (terminal/*). Default true. */
-  terminal?: boolean;
-  families?: string[];
-  /** The command that installs the agent, shown when it is missing. */
-  installHint: string;
-  loginHint?: string;
-  /** Arguments (after `command`) that print the version, e.g. ["--version"]. */
-  versionArgs?: string[];
-  /**
-   * The npm package `command` comes from: its version is read from that package's
-   * package.json where the command resolves into it (an adapter that prints no version).
-   */
-  npmPackage?: string;
-  testedVersions?: string;
-  defaultModel?: string;
-  /** Flag that selects a model, e.g. "--model": `--model M` is appended to args. */
-  modelArg?: string;
-  /** Session mode to switch to when tool use is allowed (`--yes`), e.g. codex-acp's "full-access". */
-  yesMode?: string;
-  /** Auth method id to `authenticate` with after initialize, when the agent needs the call. */
-  authMethod?: string;
-  /** The agent's own terminal UI for a PTY tab, when it has one. */
-  tui?: { command: string; args?: string[] };
-}
 
 export interface FamilyDecl {
   name: string;
