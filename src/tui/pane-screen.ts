@@ -12,6 +12,7 @@ import {
   cursorHidden,
   cursorShape,
   keepScrolledUpLines,
+  shrinkParseBuffer,
   writeSyncOf,
   type CursorShape,
   type IBufferCell,
@@ -38,6 +39,8 @@ const COMPACT_BATCH = 250;
  * panes that had shown a burst kept ~10 MB of them resident.
  */
 const MAX_PENDING_HISTORY = 250;
+/** A chunk longer than xterm's first parse buffer (4096 characters) grows it. */
+const LONG_CHUNK = 4096;
 
 /** Characters of output parsed at most between two calls of parse()'s `between`. */
 const PARSE_PIECE = 16 * 1024;
@@ -120,7 +123,8 @@ export class PaneScreen implements LineSource {
     // scrollback to leave through it, in order, first.
     if (!this.tap || !parseFlood(data, this.term, write, this.history, this.archiveCell)) write(data);
     this.tap?.settle();
-    if (this.historyGrew) {
+    // (A long chunk grew xterm's parse buffer: the quiet moment after it gives that back.)
+    if (this.historyGrew || data.length > LONG_CHUNK) {
       this.historyGrew = false;
       this.scheduleCompaction();
     }
@@ -159,6 +163,11 @@ export class PaneScreen implements LineSource {
     if (this.disposed) return;
     this.history.compact(COMPACT_BATCH, this.archiveCell);
     if (this.history.pending + this.history.staged > 0) this.compactTimer = setTimeout(() => this.compactSome(), 0);
+    else {
+      // Quiet and compacted: what the burst grew for its own speed goes, not kept for days.
+      shrinkParseBuffer(this.term);
+      this.tap?.emptyPool();
+    }
   }
 
   // ---- lines by absolute number: archived history, then the emulator's buffer ----

@@ -50,6 +50,11 @@ export class ScrollbackTap {
     if (this.pool.length < POOL_MAX) this.pool.push(h.line);
   }
 
+  /** Lets the pooled lines go (the pane is quiet: a flood primes the pool again as it starts). */
+  emptyPool(): void {
+    this.pool = [];
+  }
+
   static attach(term: XTerminal, onDrop: (line: RawLine | HeldLine) => void, onErase: () => void): ScrollbackTap | undefined {
     const list = normalLines(term);
     const methods = ['push', 'recycle', 'splice', 'shiftElements', 'trimStart', 'get'] as const;

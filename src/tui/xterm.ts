@@ -107,6 +107,21 @@ export function writeSyncOf(term: XTerminal): ((data: string) => void) | undefin
   return (data) => c.writeSync!.call(c, data);
 }
 
+/** The size xterm gives its parse buffer at first (InputHandler: 4096 code points). */
+const PARSE_BUFFER_START = 4096;
+
+/**
+ * Gives back the parse buffer a burst of output grew. xterm decodes each chunk into a buffer
+ * of 4 bytes a character that it never shrinks: one chunk of 128k characters (a flood's
+ * reads are parsed together) leaves 512 KB per pane, 4 MB for 8 panes that once showed a
+ * flood. Call it between parses only (the pane is quiet); xterm grows it again when needed.
+ */
+export function shrinkParseBuffer(term: XTerminal): void {
+  const ih = core(term)._inputHandler as { _parseBuffer?: unknown; _parseStack?: { paused?: boolean } } | undefined;
+  if (!ih || !(ih._parseBuffer instanceof Uint32Array) || ih._parseBuffer.length <= PARSE_BUFFER_START || ih._parseStack?.paused) return;
+  ih._parseBuffer = new Uint32Array(PARSE_BUFFER_START);
+}
+
 /** A blank cell of a small terminal of its own, to decode lines into when the caller has none (xterm-lines.ts). */
 export function scratchCell(): IBufferCell {
   return new TerminalCtor({ cols: 2, rows: 1, allowProposedApi: true, logLevel: 'off' }).buffer.active.getNullCell();

@@ -104,4 +104,30 @@ s('a long parse runs in pieces with `between` after each, and parses exactly as 
   pieces.dispose();
 });
 
+/** xterm's parse buffer, in code points (private: what shrinkParseBuffer gives back). */
+const parseBufferLength = (p: PaneScreen) =>
+  (p.term as unknown as { _core: { _inputHandler: { _parseBuffer: Uint32Array } } })._core._inputHandler._parseBuffer.length;
+
+s('a long chunk grows the parse buffer; once the pane is quiet it is given back, and later output parses exactly', async () => {
+  const p = new PaneScreen(100, 30, 10_000);
+  try {
+    // 2,000 coloured lines in one chunk of ~190k characters: xterm decodes it into 512 KB.
+    const chunk = (from: number) =>
+      Array.from({ length: 2000 }, (_, i) => `\x1b[32m${String(from + i).padStart(6, '0')}\x1b[0m ${'x'.repeat(80)}`).join('\r\n') + '\r\n';
+    assert.ok(p.parse(chunk(0)));
+    assert.is(parseBufferLength(p), 131072);
+    // Quiet: compaction runs after 150 ms, then gives the buffer back.
+    await new Promise((r) => setTimeout(r, 400));
+    assert.is(p.history.pending + p.history.staged, 0);
+    assert.is(parseBufferLength(p), 4096);
+    assert.ok(p.parse(chunk(2000)));
+    const all = lines(p);
+    assert.is(all.pop(), '', 'the cursor line after the last CR LF');
+    assert.is(all.length, 4000);
+    for (const [i, t] of all.entries()) assert.is(t, `${String(i).padStart(6, '0')} ${'x'.repeat(80)}`);
+  } finally {
+    p.dispose();
+  }
+});
+
 s.run();
