@@ -3,7 +3,8 @@
 // are ~100 MB); here a line ends up as its text in runs of one blessed attribute, trailing
 // blanks dropped — a plain line is just its string. A line arrives as xterm's own line
 // object (taken, not copied: see ScrollbackTap) and is compacted once more than a few
-// hundred wait or the pane goes quiet. It reads lines only through IBufferLine views and
+// hundred wait or the pane goes quiet; all but the newest 512 are then sealed in deflated
+// blocks of 256 (history-blocks.ts). It reads lines only through IBufferLine views and
 // xterm-lines.ts's and xterm-runs.ts's helpers (they know the raw format) and never draws.
 
 import { cellAttr, DEFAULT_ATTR, paintRow, type BlessedRow } from './cells.js';
@@ -12,6 +13,7 @@ import { heldLineView, rawLineView, type HeldLine, type RawLine } from './xterm-
 import { heldLineRuns, keptRuns, PACKED, unpackRuns, type LineRuns, type Runs } from './xterm-runs.js';
 import { readBody, scan, StagingRing } from './xterm-staging.js';
 import { PlainSpan } from './plain-span.js';
+import { BLOCK_LINES, SealedBlock } from './history-blocks.js';
 
 /**
  * One compacted line: its text when it is a single default-attribute run that does not
@@ -109,8 +111,20 @@ export function paintArchived(l: ArchivedLine, dest: BlessedRow, x0: number, wid
   return changed;
 }
 
-const isRaw = (l: HistoryLine | number | PlainSpan): l is RawLine => typeof l === 'object' && 'kind' in l && l.kind === 'raw';
-const isHeld = (l: HistoryLine | number | PlainSpan): l is HeldLine => typeof l === 'object' && 'kind' in l && l.kind === 'held';
+/** What a slot of the ring holds (see History.ring). */
+type Slot = HistoryLine | number | PlainSpan | SealedBlock;
+
+const isRaw = (l: Slot): l is RawLine => typeof l === 'object' && 'kind' in l && l.kind === 'raw';
+const isHeld = (l: Slot): l is HeldLine => typeof l === 'object' && 'kind' in l && l.kind === 'held';
+/** A compacted line (what a block may hold), not a reference to where one waits. */
+const isArchived = (l: Slot | undefined): l is ArchivedLine =>
+  typeof l === 'string' || (typeof l === 'object' && !(l instanceof PlainSpan) && !(l instanceof SealedBlock) && !('kind' in l));
+
+/**
+ * The newest lines of the history stay strings of their own, never sealed (scroll mode reads
+ * them first, and a block is sealed only once whole); older ones go into SealedBlocks.
+ */
+const OPEN_LINES = 512;
 
 /** A line not compacted yet, read through the public line interface. */
 export function uncompacted(l: HistoryLine): IBufferLine | undefined {
@@ -139,9 +153,10 @@ export function historyWrapped(l: HistoryLine): boolean {
 export class History {
   /**
    * A number is the offset of a line staged during a flood (see xterm-staging.ts); a span, a
-   * line of a flood never parsed (plain-span.ts; the line's number says which of the span's).
+   * line of a flood never parsed (plain-span.ts; the line's number says which of the span's);
+   * a block, a compacted line sealed in it (history-blocks.ts), read from it, never put back.
    */
-  private ring: (HistoryLine | number | PlainSpan | undefined)[] = [];
+  private ring: (Slot | undefined)[] = [];
   private head = 0;
   private count = 0;
   /** Lines at the ring's end not compacted yet. */
@@ -159,6 +174,8 @@ export class History {
   /** Spans with lines in the ring maybe, oldest first; and how many of the ring's lines are in one. */
   private spans: PlainSpan[] = [];
   private spanLines = 0;
+  /** Number of the line after the last one sealed in a block. */
+  private sealedEnd = 0;
 
   /**
    * `release` gets held lines back once they are compacted or evicted. At most `maxPending`
@@ -250,7 +267,7 @@ export class History {
   }
 
   /** Puts a line (or a staged record's offset) at the end, letting the oldest go when full. */
-  private add(l: HistoryLine | number | PlainSpan): void {
+  private add(l: Slot): void {
     if (this.count === this.cap) {
       const gone = this.ring[this.head]!;
       if (typeof gone === 'number') this.stagedLines--;
@@ -288,7 +305,38 @@ export class History {
     while (n + settled < max && this.staging?.dropOldest()) settled++;
     if (this.staging && this.staging.records === 0) this.staging = undefined;
     if (n + settled < max) settled += this.settleSpans(max - n - settled);
+    if (n + settled < max) settled += this.sealBlock();
     return n + settled;
+  }
+
+  /** Lines kept sealed in blocks. */
+  get sealed(): number {
+    return Math.max(0, this.sealedEnd - this.dropped);
+  }
+
+  /** Whether a block could be sealed now (compact() seals one a call, once nothing waits). */
+  get sealable(): boolean {
+    return this.sealFrom() !== undefined;
+  }
+
+  /** Number of the first line of the next block to seal, when its BLOCK_LINES lines are all compacted and old enough. */
+  private sealFrom(): number | undefined {
+    const from = Math.max(this.sealedEnd, this.dropped);
+    if (from + BLOCK_LINES > this.dropped + this.count - OPEN_LINES) return undefined;
+    for (let n = from; n < from + BLOCK_LINES; n++) if (!isArchived(this.ring[this.slot(n - this.dropped)])) return undefined;
+    return from;
+  }
+
+  /** Seals the next block of old lines; returns how many lines went into it (0: none ready). */
+  private sealBlock(): number {
+    const from = this.sealFrom();
+    if (from === undefined) return 0;
+    const lines: ArchivedLine[] = [];
+    for (let n = from; n < from + BLOCK_LINES; n++) lines.push(this.ring[this.slot(n - this.dropped)] as ArchivedLine);
+    const block = SealedBlock.seal(from, lines);
+    for (let n = from; n < from + BLOCK_LINES; n++) this.ring[this.slot(n - this.dropped)] = block;
+    this.sealedEnd = from + BLOCK_LINES;
+    return BLOCK_LINES;
   }
 
   /** Up to `max` lines still in a span get their own strings, oldest first; returns how many. */
@@ -336,6 +384,7 @@ export class History {
     if (i < 0 || i >= this.count) return undefined;
     const s = this.slot(i);
     const l = this.ring[s];
+    if (l instanceof SealedBlock) return l.line(this.dropped + i);
     if (l instanceof PlainSpan) {
       const text = l.text(this.dropped + i);
       this.ring[s] = text;

@@ -151,7 +151,8 @@ export class PaneScreen implements LineSource {
 
   /**
    * Compact the history once output has paused (each new chunk pushes the moment back), a
-   * batch per turn of the event loop, so neither a flood nor a keystroke waits for it.
+   * batch (or one sealed block) per turn of the event loop, so neither a flood nor a
+   * keystroke waits for it.
    */
   private scheduleCompaction(): void {
     if (this.compactTimer) this.compactTimer.refresh();
@@ -162,7 +163,7 @@ export class PaneScreen implements LineSource {
     this.compactTimer = undefined;
     if (this.disposed) return;
     this.history.compact(COMPACT_BATCH, this.archiveCell);
-    if (this.history.pending + this.history.staged > 0) this.compactTimer = setTimeout(() => this.compactSome(), 0);
+    if (this.history.pending + this.history.staged > 0 || this.history.sealable) this.compactTimer = setTimeout(() => this.compactSome(), 0);
     else {
       // Quiet and compacted: what the burst grew for its own speed goes, not kept for days.
       shrinkParseBuffer(this.term);

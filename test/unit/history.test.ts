@@ -1,7 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_ATTR, paintRow, type BlessedRow } from '../../src/tui/cells.js';
-import { archivedRuns, archiveLine, archivedText, History, paintArchived, type ArchivedLine } from '../../src/tui/history.js';
+import { archivedRuns, archiveLine, archivedText, History, historyText, paintArchived, type ArchivedLine } from '../../src/tui/history.js';
 import { cellAttr } from '../../src/tui/cells.js';
 import type { HeldLine } from '../../src/tui/xterm-lines.js';
 import { heldLineRuns, keptRuns } from '../../src/tui/xterm-runs.js';
@@ -114,6 +114,43 @@ s('the history keeps at most cap lines, counting what fell off', () => {
   const none = new History(0);
   none.push('x');
   assert.is(none.length, 0);
+});
+
+s('old lines are sealed in compressed blocks and read back exactly, while the newest stay open', () => {
+  const cell = createTerminal(2, 1, 0).buffer.active.getNullCell();
+  // Every shape a compacted line takes: text, packed runs, runs with cells (wide, combined,
+  // astral), a wrapped line, an empty one, a lone surrogate, characters JSON escapes.
+  const shapes: ArchivedLine[] = [
+    'plain text',
+    keptRuns([(1 << 18) | (2 << 9) | 0x1ff, '000042', DEFAULT_ATTR, ' lorem ipsum'], false),
+    [DEFAULT_ATTR, ['日', '', 'e\u0301', '😀', '']],
+    { wrapped: true, runs: [0x7fffff, 'continued \\ "quoted" \t tab'] },
+    '',
+    'lone \ud800 surrogate',
+  ];
+  const line = (n: number): ArchivedLine => {
+    const l = shapes[n % shapes.length]!;
+    return typeof l === 'string' && l !== '' ? `${l} ${n}` : l;
+  };
+  const h = new History(5000);
+  for (let n = 0; n < 3000; n++) h.push(line(n));
+  while (h.sealable) h.compact(250, cell);
+  // 3000 lines: 512 stay open, so nine blocks of 256 were sealed.
+  assert.is(h.sealed, 9 * 256);
+  for (let i = 0; i < h.length; i++) assert.equal(h.get(i), line(i), `line ${i}`);
+  // Lines fall off the start of a block: the rest of it still reads right, and so does the next seal.
+  for (let n = 3000; n < 6000; n++) h.push(line(n));
+  assert.is(h.dropped, 1000);
+  while (h.sealable) h.compact(250, cell);
+  assert.ok(h.sealed > 4000);
+  for (let i = 0; i < h.length; i++) assert.equal(h.get(i), line(1000 + i), `line ${1000 + i}`);
+  // (Line 4370 is in the last block sealed.)
+  assert.is(historyText(h.get(4370)!), 'plain text 5370');
+  // Cleared, then filled again: nothing of the old blocks is read.
+  h.clear();
+  for (let n = 0; n < 1000; n++) h.push(`after ${n}`);
+  while (h.sealable) h.compact(250, cell);
+  for (let i = 0; i < h.length; i++) assert.is(h.get(i), `after ${i}`);
 });
 
 s.run();
