@@ -51,12 +51,15 @@ function connectOnce(path: string): Promise<Socket> {
 }
 
 /**
- * The server's young generation is held to 4 MB a half (V8's default grows it to 16 MB, and
+ * The server's young generation is held to 2 MB a half (V8's default grows it to 16 MB, and
  * it stays there long after the burst that grew it): the server lives for days with every
  * tab's scrollback, and after a flood of output it kept ~20 MB more resident for nothing.
- * The CPU a flood costs it did not change measurably (1M lines: 2.3-3.6 s either way).
+ * 4 MB, then 2 MB, did not change the CPU a flood costs it measurably (`seq 1 1000000`,
+ * server CPU from /proc over 4 alternating rounds at load 10-13: 4 MB 440/490/390/480 ms,
+ * 2 MB 450/530/420/400 ms); 2 MB keeps 4 MB less committed (8 tabs: 79-83 -> 72-76 MB).
+ * --expose-gc: the server collects a burst's garbage once its panes are quiet (tui/burst-gc.ts).
  */
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=4'];
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--expose-gc'];
 
 /** Starts `baton server -L name` detached: its own session, output to its log file. */
 export function startServer(name: string, env: NodeJS.ProcessEnv, pluginDirs: readonly string[] = []): string {

@@ -5,6 +5,7 @@
 // screen, so a test can feed it captured output. It must never write to a program.
 
 import { paintRow, type BlessedRow } from './cells.js';
+import { burstActive, burstSettled } from './burst-gc.js';
 import { parseFlood } from './flood-lines.js';
 import { History, historyText, historyWrapped, paintHistory, uncompacted } from './history.js';
 import {
@@ -71,6 +72,8 @@ export class PaneScreen implements LineSource {
   private readonly disposables: IDisposable[] = [];
   private compactTimer: NodeJS.Timeout | undefined;
   private historyGrew = false;
+  /** Lines the history had taken (dropped + kept) when it last settled. */
+  private settledLines = 0;
   private disposed = false;
 
   constructor(cols: number, rows: number, scrollback = DEFAULT_SCROLLBACK) {
@@ -107,6 +110,7 @@ export class PaneScreen implements LineSource {
   parse(data: string, between?: () => void): boolean {
     const writeSync = this.writeSync;
     if (!writeSync || this.disposed) return false;
+    burstActive();
     // In pieces, `between` after each: the emulator parses a few MB a second before V8 has
     // optimised it, so a large chunk it cannot skip would keep the PTY unread for long. (The
     // parser keeps its state across writes, a split character included.)
@@ -168,6 +172,9 @@ export class PaneScreen implements LineSource {
       // Quiet and compacted: what the burst grew for its own speed goes, not kept for days.
       shrinkParseBuffer(this.term);
       this.tap?.emptyPool();
+      const taken = this.history.dropped + this.history.length;
+      burstSettled(taken - this.settledLines);
+      this.settledLines = taken;
     }
   }
 
