@@ -340,10 +340,11 @@ async function memoryAndIdle(): Promise<void> {
     await waitFile(join(tmp, `tfilled-${n}`), 120_000, false);
   }
   await sleep(1000);
-  const rssFull = sum(batonPids(b.c).map(rssMb));
+  const [clientFull = NaN, serverFull = NaN] = batonPids(b.c).map(rssMb);
+  const rssFull = clientFull + serverFull;
   const trssFull = sum(tpids.map(rssMb));
   console.log(
-    `RSS (server + client): baton 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k lines of 85-column output ${rssFull.toFixed(0)} MB  |  tmux ${trssFull.toFixed(0)} MB  (target <= 150 MB)`,
+    `RSS (server + client): baton 8 tabs ${rss8.toFixed(0)} MB, 8 tabs x 10k lines of 85-column output ${rssFull.toFixed(0)} MB (server ${serverFull.toFixed(0)}, client ${clientFull.toFixed(0)})  |  tmux ${trssFull.toFixed(0)} MB  (target <= 150 MB)`,
   );
   // Reattach: detach, then time a new client until its first full frame (tab bar and status line drawn).
   b.c.write('\x02d');
