@@ -23,6 +23,7 @@ import {
   type Refusal,
   type Welcome,
 } from '../server/protocol.js';
+import { serverEnv } from '../server/server-malloc.js';
 import { checkSocketFile, socketPlace, type SocketPlace } from '../server/socket-place.js';
 import { makeDirs, resolveHome } from '../transcript/store-home.js';
 import type { RemoteOptions } from './ssh-command.js';
@@ -75,7 +76,8 @@ export function startServer(name: string, env: NodeJS.ProcessEnv, pluginDirs: re
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, cli, ...pluginDirs.flatMap((d) => ['--plugins', d]), 'server', '-L', name], {
     detached: true,
     stdio: ['ignore', fd, fd],
-    env,
+    // (With baton's malloc setting, which the server keeps to itself: server-malloc.ts.)
+    env: serverEnv(env),
     cwd: home,
   });
   child.unref();

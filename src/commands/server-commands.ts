@@ -18,6 +18,7 @@ import { stripControls } from '../transcript/sanitize.js';
 import { pluginDirs } from './plugin-dirs.js';
 import type { Io } from './io.js';
 import type { Argv } from './yargs.js';
+import { restoreUserTunables } from '../server/server-malloc.js';
 
 /** `-L NAME`, on every command that talks to a server. */
 export const serverNameOption = {
@@ -73,6 +74,9 @@ async function ask(
 
 /** What `baton server` does: serves until the server ends (started detached by the first `baton`). */
 export async function serve(io: Io, name: string): Promise<void> {
+  // Before anything is started: baton's malloc setting stays the server's own.
+  restoreUserTunables(process.env);
+  restoreUserTunables(io.env);
   const place = socketPlace(io.env, name);
   // Loaded here: the server hosts the TUI, which the client commands never need.
   const { BatonServer } = await import('../server/server.js');
