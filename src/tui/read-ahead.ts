@@ -3,15 +3,16 @@
 // and is never parsed (flood-lines.ts), where a PTY read (4 KB on Linux) is ~600 lines of
 // `seq`, of which the emulator must parse the last ~230 it can hold. Reading goes on while
 // bytes wait, so the program is not held up. Bounded: past MAX_READ_AHEAD the bytes are parsed
-// at once, and while that runs nothing is read (the kernel's buffer fills and the program
-// blocks, as before). A short read (a keystroke's echo, a prompt, the end of a burst) is
+// at once, and while that runs at most MAX_READ_AHEAD more are read (between its pieces, in
+// the pane drawn), then nothing: the kernel's buffer fills and the program blocks. A short read (a keystroke's echo, a prompt, the end of a burst) is
 // parsed at once with whatever waits before it, so nothing interactive waits; but once a
 // flood has SUSTAINED characters waiting, a short read is mostly the reader catching up with
 // the program for a moment (on a busy machine, many times a second), so it waits for the
 // timer with the rest: each parse costs the emulator the screenful it holds whatever its
 // size, so parsing at every catch-up cost more than the flood's bytes did. Just before a
 // parse it tops up with what the program has written meanwhile (`read`: PtyDrain), and what
-// arrives while a parse runs (read between its pieces) waits for the next one. Owns one timer
+// arrives while a parse runs (read between its pieces) waits for the next one, right after it
+// when it ends with a short read as above, else for the timer. Owns one timer
 // and the bytes waiting; it knows nothing of what it parses.
 
 /** A read at least this long is part of a flood: it waits for more. */
@@ -36,6 +37,8 @@ export class ReadAhead {
   private disposed = false;
   /** A parse runs: what is taken now waits (for the timer), never parsed inside it. */
   private busy = false;
+  /** What was taken during the parse that runs ends with a short read, little before it. */
+  private soon = false;
   /** How long a flood's bytes wait (READ_AHEAD_MS, or SHOWN_READ_AHEAD_MS for the pane drawn). */
   waitMs = READ_AHEAD_MS;
 
@@ -63,6 +66,7 @@ export class ReadAhead {
     if (this.disposed) return;
     if (this.busy) {
       this.queue(data);
+      this.soon = data.length < FLOOD_READ && this.size - data.length < SUSTAINED;
       return;
     }
     if (this.size === 0 && data.length < FLOOD_READ) {
@@ -99,10 +103,18 @@ export class ReadAhead {
 
   private run(data: string): void {
     this.busy = true;
+    this.soon = false;
     try {
       this.parse(data);
     } finally {
       this.busy = false;
+    }
+    // What was read during the parse ended with a short read (the program paused): it is
+    // parsed right after, as a short read is, not a frame later.
+    if (this.soon && this.size > 0 && !this.disposed) {
+      this.soon = false;
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.flush(), 0);
     }
   }
 

@@ -4,6 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { FLOOD_READ, MAX_READ_AHEAD, ReadAhead, SUSTAINED } from '../../src/tui/read-ahead.js';
+import { within } from '../helpers/wait.js';
 
 const s = suite('read-ahead');
 
@@ -138,6 +139,26 @@ s('what is taken while a parse runs (read between its pieces) waits for the next
   assert.is(ra.waiting, 1 + FLOOD_READ, 'taken during the parse, waiting');
   await new Promise<void>((r) => (wake = r));
   assert.equal(parsed, ['first', `x${long('c')}`]);
+  ra.dispose();
+});
+
+s('what was read during a parse and ends with a short read (the program paused) is parsed right after it, not a frame later', async () => {
+  const parsed: string[] = [];
+  let wake: (() => void) | undefined;
+  const ra: ReadAhead = new ReadAhead((d) => {
+    parsed.push(d);
+    if (parsed.length === 1) {
+      ra.take(long('c'));
+      ra.take('$ ');
+    }
+    wake?.();
+  });
+  // A timer this long never fires within the test: only "right after" can parse it.
+  ra.waitMs = 60_000;
+  ra.take('first');
+  assert.equal(parsed, ['first']);
+  await within(new Promise<void>((r) => (wake = r)), 5000, undefined);
+  assert.equal(parsed, ['first', `${long('c')}$ `]);
   ra.dispose();
 });
 
