@@ -53,7 +53,10 @@ export interface DeliveryMeta {
 }
 
 export interface Pending {
+  /** The message, as its log entry is expected to end (the user's words, without a brief). */
   text: string;
+  /** What was typed for it (a brief before the message, or the message alone); undefined when nothing was (argv). */
+  typed?: string;
   meta: DeliveryMeta;
   resolve: (ok: boolean) => void;
   /** Given up on before the log showed it: a claim now is a late one. */
@@ -134,7 +137,10 @@ export class Delivery {
     const baseline = occurrences(before, needle);
     // Waiting starts before the first byte goes out: a fast CLI logs the message at once.
     let entry: Pending | undefined;
-    const done = this.wait(logged, meta, true, (p) => (entry = p));
+    const done = this.wait(logged, meta, true, (p) => {
+      entry = p;
+      p.typed = text;
+    });
     const body = text.replace(/\r?\n/g, '\r');
     if (this.terminal.bracketedPaste() && this.hooks.enterWithPaste?.()) {
       this.terminal.write(`\x1b[200~${body}\x1b[201~\r`);
@@ -166,22 +172,24 @@ export class Delivery {
 
   /**
    * Called with each user message the CLI's log shows. The message we wait for that it is the
-   * echo of (the log may hold more around it: a brief before it), else one given up on
-   * (`late` set), else undefined.
+   * echo of (the log may hold more around it: a brief before it, or a draft the user had in the
+   * CLI's input box, which the paste joined before or after: received-text.ts says what to
+   * record then), else one given up on (`late` set; only as the log's message ends, so a short
+   * one is not found inside a later message of the user's), else undefined.
    */
   claim(logged: string): Pending | undefined {
     const seen = normalize(logged);
-    const matches = (p: Pending) => {
+    const matches = (inside: boolean) => (p: Pending) => {
       const want = normalize(p.text);
-      return seen === want || seen.endsWith(want) || (want.length > 200 && seen.includes(want.slice(-200)));
+      return seen === want || seen.endsWith(want) || (inside && seen.includes(want)) || (want.length > 200 && seen.includes(want.slice(-200)));
     };
-    const i = this.pending.findIndex(matches);
+    const i = this.pending.findIndex(matches(true));
     if (i >= 0) {
       const [p] = this.pending.splice(i, 1);
       p!.resolve(true);
       return p;
     }
-    const j = this.late.findIndex(matches);
+    const j = this.late.findIndex(matches(false));
     if (j < 0) return undefined;
     const [p] = this.late.splice(j, 1);
     if (this.leftover?.pending === p) this.leftover = undefined;

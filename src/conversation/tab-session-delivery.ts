@@ -13,6 +13,7 @@ import { titleFrom } from '../transcript/store.js';
 import type { UserAuthor } from '../transcript/types.js';
 import { briefAndMessage } from '../plugins/handoff-file.js';
 import { type Delivery, quietTerminal } from './delivery.js';
+import { receivedText } from './received-text.js';
 import { TabSessionState, type PendingBrief, type SendResult } from './tab-session-state.js';
 
 export abstract class TabSessionDelivery extends TabSessionState {
@@ -256,11 +257,13 @@ export abstract class TabSessionDelivery extends TabSessionState {
 
   protected record(e: TranscriptEvent, claimed: ReturnType<Delivery['claim']>): void {
     if (claimed) {
-      // Our own message, now seen in the CLI's log: recorded as the user wrote it, in log order.
+      // Our own message, now seen in the CLI's log: recorded as the CLI received it (with a
+      // draft of the user's the paste joined in its input box, if any), in log order, by its author.
       if (claimed.meta.record !== false) {
         const { checkpoint, switchId, author } = claimed.meta;
-        this.conversation.transcript.apply({ type: 'user_text', text: claimed.text, checkpoint, switchId, ...(author ? { author } : {}) });
-        this.nameAfter(claimed.text);
+        const text = e.type === 'user_text' && claimed.typed !== undefined ? receivedText(e.text, claimed.typed, claimed.text) : claimed.text;
+        this.conversation.transcript.apply({ type: 'user_text', text, checkpoint, switchId, ...(author ? { author } : {}) });
+        this.nameAfter(text);
       }
       if (claimed.late && claimed.meta.record !== false) {
         // Given up on, then taken (Enter pressed in the pane, or the CLI took it late): the

@@ -14,11 +14,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DriverDefinition, HarnessDriver } from '../../src/plugins/api.js';
 import { Delivery } from '../../src/conversation/delivery.js';
-import type { AgentTerminal } from '../../src/conversation/agent-terminal.js';
-import { Emitter } from '../../src/lifecycle/index.js';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
 import { cliEnv } from '../helpers/cli-env.js';
-import { asBaton, tuiSession, type TuiRun } from '../helpers/fixture-capture.js';
+import { asBaton, tuiSession } from '../helpers/fixture-capture.js';
+import { agentTerminal } from '../helpers/run-agent-terminal.js';
 import { selectedClis, TUI_CLIS, type TuiCli } from '../helpers/real-tui.js';
 import { until } from '../helpers/wait.js';
 import claude from '../../plugins/claude/index.js';
@@ -38,29 +37,6 @@ const MESSAGES = Number(process.env.BATON_DELIVERY_MESSAGES) || 3;
 const clis = selectedClis(TUI_CLIS);
 /** Per CLI and way: messages delivered, and how many of them at the first Enter. */
 const table = new Map<string, { delivered: number; firstTry: number }>();
-
-/** The TUI in a TestTerminal, as a tab's AgentTerminal is to a TabSession: what Delivery types into and reads. */
-function agentTerminal(run: TuiRun, writes: string[]): AgentTerminal & { dispose(): void } {
-  const output = new Emitter<void>();
-  const off = run.tui.onParsed(() => output.fire());
-  return {
-    launch: async () => undefined,
-    write: (data) => {
-      writes.push(data);
-      run.tui.type(data);
-    },
-    bracketedPaste: () => run.tui.term.modes.bracketedPasteMode,
-    stop: async () => undefined,
-    isRunning: () => run.tui.exitCode === undefined,
-    screenLines: () => run.tui.rows(),
-    onExit: new Emitter<void>().event,
-    onOutput: output.event,
-    dispose: () => {
-      off();
-      output.dispose();
-    },
-  };
-}
 
 /** One fresh TUI of `cli`; MESSAGES messages typed in `way`, each waited on to its turn's end. */
 async function measure(fake: FakeLlm, cli: TuiCli, driver: HarnessDriver, way: Way): Promise<{ delivered: number; firstTry: number }> {
