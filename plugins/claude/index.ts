@@ -21,7 +21,7 @@ import {
 } from '../../src/plugins/kit.js';
 import { claudeConfigDir, findSessionLog, projectDir } from './home.js';
 import { claudeLaunch } from './launch.js';
-import { claudeStatusFromScreen } from './screen.js';
+import { claudeInputDraft, claudeStatusFromScreen } from './screen.js';
 import { CLAUDE_INSTALL_HINT, CLAUDE_LOGIN_HINT, runClaudeTurn } from './headless.js';
 import { claudeLocalEndpoint } from './local.js';
 import { carryClaudeSession } from './carry.js';
@@ -72,6 +72,7 @@ const driver: DriverDefinition = {
   login: claudeLogin,
   ingest: ingestClaude,
   statusFromScreen: claudeStatusFromScreen,
+  inputDraft: claudeInputDraft,
   headless: runClaudeTurn,
   localEndpoint: claudeLocalEndpoint,
   readSession,

@@ -15,7 +15,7 @@ import { codexSessionLogPath, ingestCodex, readCodexSession } from './ingest.js'
 import { codexLaunch } from './launch.js';
 import { changeCodexModel } from './model-change.js';
 import { codexModels } from './models.js';
-import { codexStatusFromScreen } from './screen.js';
+import { codexInputDraft, codexStatusFromScreen } from './screen.js';
 import { codexLogin, codexLoginStatus } from './login.js';
 
 export const CODEX_TESTED_VERSIONS = '0.171.x';
@@ -45,6 +45,7 @@ export const driver: CodexDriver = {
   login: codexLogin,
   ingest: ingestCodex,
   statusFromScreen: codexStatusFromScreen,
+  inputDraft: codexInputDraft,
   headless: runCodexTurn,
   localEndpoint: codexLocalEndpoint,
   models: codexModels,

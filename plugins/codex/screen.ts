@@ -1,7 +1,8 @@
 // What Codex 0.171's TUI shows, read as a status: the last resort after the session log and
 // terminal signals. Pure.
+// Also what the user left in its input box (inputDraft), read the same way.
 
-import type { AgentStatus } from '../../src/plugins/kit.js';
+import { type AgentStatus, inputBoxText } from '../../src/plugins/kit.js';
 
 // What codex 0.171's TUI shows. Approval prompts and the folder-trust dialog first: they also
 // show the working footer, and an Enter from baton would answer them. So does a choice list
@@ -18,4 +19,17 @@ export function codexStatusFromScreen(lines: readonly string[]): AgentStatus | u
   if (WORKING.test(screen)) return 'working';
   if (IDLE.test(screen)) return 'idle';
   return undefined;
+}
+
+/**
+ * What the user left in the composer: the last `›` line (those above are the history's echo)
+ * and the lines under it down to the blank line over the footer. Its placeholders in an empty
+ * composer are these two (codex 0.171's binary holds no others).
+ */
+export function codexInputDraft(lines: readonly string[]): string | undefined {
+  return inputBoxText(lines, {
+    prompt: /^›(\s|$)/,
+    end: (l) => !l.trim(),
+    placeholders: [/^Ask Codex to do anything$/, /^Ask a follow-up question$/],
+  });
 }

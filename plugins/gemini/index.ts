@@ -12,7 +12,7 @@ import { GEMINI_INSTALL_HINT, GEMINI_LOGIN_HINT, runGeminiTurn } from './headles
 import { geminiSessionLogPath, ingestGemini, readGeminiSession } from './ingest.js';
 import { geminiLaunch } from './launch.js';
 import { changeGeminiModel } from './model-change.js';
-import { geminiStatusFromScreen } from './screen.js';
+import { geminiInputDraft, geminiStatusFromScreen } from './screen.js';
 import { geminiLogin, geminiLoginStatus } from './login.js';
 
 export const GEMINI_TESTED_VERSIONS = '0.61.x';
@@ -39,6 +39,7 @@ export const driver: DriverDefinition = {
   login: geminiLogin,
   ingest: ingestGemini,
   statusFromScreen: geminiStatusFromScreen,
+  inputDraft: geminiInputDraft,
   headless: runGeminiTurn,
   readSession: readGeminiSession,
   sessionLogPath: geminiSessionLogPath,

@@ -1,7 +1,8 @@
 // What Gemini CLI 0.61's TUI shows, read as a status: the last resort after the session log and
 // terminal signals. Pure.
+// Also what the user left in its input box (inputDraft), read the same way.
 
-import type { AgentStatus } from '../../src/plugins/kit.js';
+import { type AgentStatus, inputBoxText } from '../../src/plugins/kit.js';
 
 // What gemini 0.61's TUI shows. A confirmation box or the folder-trust dialog first: the
 // spinner line may show with it, and an Enter from baton would answer it.
@@ -38,4 +39,14 @@ export function geminiStatusFromScreen(lines: readonly string[]): AgentStatus | 
   if (WORKING.test(screen)) return 'working';
   if (IDLE.test(screen)) return stillStarting(lines) ? undefined : 'idle';
   return undefined;
+}
+
+/**
+ * What the user left in the input box: the last `>` line (the history's echo of earlier
+ * messages is boxed the same way, above it) down to the box's lower edge. Its placeholder
+ * in an empty box: "Type your message or @path/to/file". (In shell mode, `!`, no verdict.)
+ */
+export function geminiInputDraft(lines: readonly string[]): string | undefined {
+  // (Its edges are rows of half blocks where colour is drawn, blank rows where it is not.)
+  return inputBoxText(lines, { prompt: /^\s*>\s/, end: (l) => !l.trim() || /^\s*▀/.test(l), placeholders: [/^Type your message or @path\/to\/file$/] });
 }

@@ -16,7 +16,7 @@ import { ingestOpencode, opencodeSessionLogPath, readOpencodeSession } from './i
 import { opencodeLaunch } from './launch.js';
 import { changeOpencodeModel } from './model-change.js';
 import { opencodeLocalEndpoint } from './local.js';
-import { opencodeStatusFromScreen } from './screen.js';
+import { opencodeInputDraft, opencodeStatusFromScreen } from './screen.js';
 import { opencodeLogin, opencodeLoginStatus } from './login.js';
 
 export const OPENCODE_TESTED_VERSIONS = '1.18.x';
@@ -38,6 +38,7 @@ export const driver: DriverDefinition = {
   login: opencodeLogin,
   ingest: ingestOpencode,
   statusFromScreen: opencodeStatusFromScreen,
+  inputDraft: opencodeInputDraft,
   headless: runOpencodeTurn,
   readSession: readOpencodeSession,
   sessionLogPath: opencodeSessionLogPath,

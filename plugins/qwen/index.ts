@@ -28,7 +28,7 @@ import { ingestQwen } from './ingest.js';
 import { QwenLogParser } from './log.js';
 import { qwenLaunch } from './launch.js';
 import { changeQwenModel } from './model-change.js';
-import { qwenStatusFromScreen } from './screen.js';
+import { qwenInputDraft, qwenStatusFromScreen } from './screen.js';
 import { qwenLogin, qwenLoginStatus } from './login.js';
 
 const TESTED = '0.15.10';
@@ -73,6 +73,7 @@ const driver: DriverDefinition = {
   login: qwenLogin,
   ingest: ingestQwen,
   statusFromScreen: qwenStatusFromScreen,
+  inputDraft: qwenInputDraft,
   headless: runQwenTurn,
   localEndpoint: qwenLocalEndpoint,
   readSession,

@@ -30,6 +30,12 @@ export interface AgentTerminal {
   processGroup?(): number | undefined;
   /** The visible screen as plain text lines (for status heuristics). */
   screenLines(): string[];
+  /**
+   * The visible screen as plain text lines with faint (dim) cells blank: a TUI's placeholder or
+   * suggestion in its empty input box is faint, a user's draft is not (a driver's inputDraft
+   * reads these). Absent: screenLines is read instead.
+   */
+  inputLines?(): string[];
   /** The program exited on its own (or was stopped). */
   readonly onExit: Event<void>;
   /** The program's output was parsed onto the screen (once per chunk it wrote: cheap listeners only). */

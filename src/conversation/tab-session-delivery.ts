@@ -5,7 +5,8 @@
 // bar. Events of the log are recorded in the log's order, behind the checkpoint of a message
 // typed straight into the CLI. Part of TabSession (tab-session.ts), on its state
 // (tab-session-state.ts). It must never type while the CLI is not idle, nor type a message
-// again that may still be in the CLI's input box.
+// again that may still be in the CLI's input box, nor paste after a draft the user left there
+// (the CLI would take both as one message): such a message waits in the queue, saying why.
 
 import { DisposableStore, toDisposable } from '../lifecycle/index.js';
 import type { TranscriptEvent } from '../plugins/api.js';
@@ -16,7 +17,15 @@ import { type Delivery, quietTerminal } from './delivery.js';
 import { receivedText } from './received-text.js';
 import { TabSessionState, type PendingBrief, type SendResult } from './tab-session-state.js';
 
+/** How long the queue waits after a draft left the CLI's input box for the log to show it was sent (else it was cleared). */
+const DRAFT_SETTLE_MS = 4000;
+
 export abstract class TabSessionDelivery extends TabSessionState {
+  /** A draft was in the CLI's input box when last looked at. */
+  private draftSeen = false;
+  /** It has just gone: nothing is typed until the log shows it was sent, or a while has passed (cleared). Called: over. */
+  private settling: (() => void) | undefined;
+
   /**
    * A new program was just launched in the tab: it counts as working (messages are queued)
    * until its screen reads idle, and `brief`, if any, waits for the next message. A driver
@@ -68,10 +77,50 @@ export abstract class TabSessionDelivery extends TabSessionState {
     });
   }
 
-  /** Idle by both witnesses (read afresh), nothing on its way in, and nothing of ours left in the CLI's input box. */
+  /**
+   * Idle by both witnesses (read afresh), nothing on its way in, nothing of ours left in the
+   * CLI's input box, and no draft of the user's there either: pasted after it, the CLI would
+   * take the two as one message.
+   */
   protected mayType(): boolean {
     if (this.screen.lookNow()) this.changed();
-    return this.status.current === 'idle' && !this.delivering && this.delivery.leftoverShowing() === undefined;
+    if (this.status.current !== 'idle' || this.delivering || this.delivery.leftoverShowing() !== undefined) return false;
+    if (this.draftInBox()) {
+      this.draftSeen = true;
+      return false;
+    }
+    if (this.draftSeen) {
+      this.draftSeen = false;
+      this.afterDraft();
+      return false;
+    }
+    return !this.settling;
+  }
+
+  /**
+   * The draft left the box: sent with Enter in the pane (a turn is starting, though neither
+   * the screen nor the log may say so yet: opencode took a message pasted then into its own
+   * queue, and the model heard both in one turn) or cleared. The queue waits until the log
+   * shows a message typed in the pane (the turn is then open, and the queue goes at its end),
+   * or DRAFT_SETTLE_MS (it was cleared).
+   */
+  private afterDraft(): void {
+    const wait = this.owned.add(new DisposableStore());
+    const timer = setTimeout(() => this.settling?.(), DRAFT_SETTLE_MS);
+    wait.add(toDisposable(() => clearTimeout(timer)));
+    this.settling = () => {
+      this.settling = undefined;
+      this.owned.delete(wait);
+      if (!this.disposed) this.readScreen();
+    };
+  }
+
+  /** What the user left in the CLI's own input box, when its driver can read it ('' or undefined: nothing, or it cannot tell). */
+  protected draftInBox(): string | undefined {
+    const read = this.driver?.inputDraft;
+    if (!read) return undefined;
+    const term = this.deps.terminal;
+    return read(term.inputLines?.() ?? term.screenLines());
   }
 
   protected enqueue(text: string, author: UserAuthor | undefined): SendResult {
@@ -88,6 +137,7 @@ export abstract class TabSessionDelivery extends TabSessionState {
       return `${title} needs you first: answer it in its pane (a dialog, a permission or a question); then the message goes.`;
     if (this.delivery.leftoverShowing() !== undefined)
       return `${title}'s input box still holds a message of yours that was not sent: press Enter in its pane to send it, or clear it there; then this one goes.`;
+    if (this.draftInBox()) return `${title}'s input box has text of yours: send it (Enter in its pane) or clear it there first.`;
     return `sent when ${title} is idle.`;
   }
 
@@ -275,6 +325,8 @@ export abstract class TabSessionDelivery extends TabSessionState {
       const author = e.author ?? this.deps.typist?.();
       this.conversation.transcript.apply(author ? { ...e, author } : e);
       this.nameAfter(e.text);
+      // (The draft the queue waited on was sent: its turn is open now.)
+      queueMicrotask(() => this.settling?.());
     } else if (this.ownTurnSink && e.type !== 'session') {
       // baton's own turn (the summary before a switch): its caller keeps what it needs.
       this.ownTurnSink(e);

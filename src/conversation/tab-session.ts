@@ -174,7 +174,8 @@ export class TabSession extends TabSessionDelivery {
   async ownTurn(text: string, timeoutMs: number): Promise<{ text: string } | { failed: string }> {
     const title = this.driver?.title ?? 'the agent';
     if (!this.ingestor) return { failed: `baton does not read ${title}'s log in a tab, so its answer could not be kept` };
-    if (!this.mayType()) return { failed: `${title} was not ready for input` };
+    if (!this.mayType())
+      return { failed: this.draftInBox() ? `${title}'s input box has text of yours (send or clear it there first)` : `${title} was not ready for input` };
     let answer = '';
     let ended = false;
     this.ownTurnSink = (e) => {

@@ -277,6 +277,13 @@ export interface DriverParts {
   /** Status from the screen when events do not say (last resort). */
   statusFromScreen?(lines: readonly string[]): AgentStatus | undefined;
   /**
+   * What the user left in the CLI's own input box, read from its screen: '' when the box is
+   * empty (a placeholder it shows is not text), undefined when the screen does not show the
+   * box as the driver knows it. baton pastes a compose-bar message only into an empty box:
+   * pasted after a draft, the CLI would take both as one message.
+   */
+  inputDraft?(lines: readonly string[]): string | undefined;
+  /**
    * One turn without a PTY. It must answer: emit text that is not blank, a tool call or an
    * approval request. A turn that settles with none of these (only reasoning, usage, notices
    * or errors) is a failed turn for baton (exit 4, an error entry).

@@ -45,6 +45,7 @@ export { followSessionSwitches, type SessionSwitches } from './session-switch-fo
 export { importSessionLog } from './session-log-import.js';
 export { cachedModels } from './model-cache.js';
 export { unboundIngest } from './unbound-ingest.js';
+export { inputBoxText, type InputBoxShape } from './input-box.js';
 export { appendedSince, fileSize, jsonRecords, SAFE_MODEL_NAME, stillInInput, typeCommand, type TypedCommand } from './typed-command.js';
 export { addUsage } from './usage.js';
 export { PLAN_INSTRUCTION, turnMode, withPlanInstruction } from './plan-mode.js';

@@ -40,6 +40,7 @@ const isThenable = <T>(v: unknown): v is PromiseLike<T> => typeof (v as { then?:
 export const METHODS = [
   'ingest',
   'statusFromScreen',
+  'inputDraft',
   'headless',
   'readSession',
   'endLeftovers',

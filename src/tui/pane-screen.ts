@@ -251,6 +251,25 @@ export class PaneScreen implements LineSource {
     return b.getLine(b.baseY + y)?.translateToString(true) ?? '';
   }
 
+  /**
+   * Plain text of a viewport row with its faint (dim) cells blank: TUIs draw a placeholder, a
+   * suggestion or ghost text in an empty input box faint, and what the user typed plain.
+   */
+  rowTextUndimmed(y: number): string {
+    const b = this.term.buffer.active;
+    const line = b.getLine(b.baseY + y);
+    if (!line) return '';
+    const cell = b.getNullCell();
+    let out = '';
+    for (let x = 0; x < line.length; x++) {
+      line.getCell(x, cell);
+      const w = cell.getWidth();
+      if (w === 0) continue;
+      out += cell.isDim() ? ' '.repeat(w) : cell.getChars() || ' ';
+    }
+    return out.trimEnd();
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

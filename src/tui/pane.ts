@@ -324,6 +324,11 @@ export class Pane implements LineSource {
     return this.screen.rowText(y);
   }
 
+  /** A viewport row's text with its faint cells blank (pane-screen.ts rowTextUndimmed). */
+  rowTextUndimmed(y: number): string {
+    return this.screen.rowTextUndimmed(y);
+  }
+
   /**
    * Whether a job other than the program itself holds the terminal (a shell running a
    * command). Linux only: reads the tty's foreground process group from /proc.

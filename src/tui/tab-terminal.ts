@@ -62,6 +62,14 @@ export class TabTerminal implements AgentTerminal, Disposable {
     return out;
   }
 
+  inputLines(): string[] {
+    const pane = this.tab?.pane;
+    if (!pane) return [];
+    const out: string[] = [];
+    for (let y = 0; y < pane.term.rows; y++) out.push(pane.rowTextUndimmed(y));
+    return out;
+  }
+
   dispose(): void {
     this.watching.dispose();
     this.outputEmitter.dispose();

@@ -125,6 +125,8 @@ export interface FakeDriverOptions {
   launchFails?: string;
   /** Each LaunchOptions the driver was asked to launch with. */
   launched?: LaunchOptions[];
+  /** The driver reads its input box (inputDraft: what follows `READY> `); default: it cannot. */
+  readsInput?: boolean;
 }
 
 /** A driver for the CLI in `term`: its ingest is the terminal's log, its status the screen's line. */
@@ -156,6 +158,15 @@ export function fakeDriver(term: FakeTerminal, o: FakeDriverOptions = {}): Harne
       if (screen.includes('READY>')) return 'idle';
       return undefined;
     },
+    ...(o.readsInput
+      ? {
+          inputDraft: (lines: readonly string[]) =>
+            [...lines]
+              .reverse()
+              .find((l) => l.startsWith('READY> '))
+              ?.slice('READY> '.length),
+        }
+      : {}),
   };
 }
 
