@@ -19,9 +19,6 @@ import { onRefreshRows, type CursorShape, type Terminal } from './xterm.js';
 
 export { DEFAULT_SCROLLBACK } from './pane-screen.js';
 
-/** node-pty's handle, for the modules beside this one (pane.ts is node-pty's one door). */
-export type { IPty } from 'node-pty';
-
 export interface PaneLaunch {
   command: string;
   args: string[];

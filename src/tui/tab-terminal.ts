@@ -55,18 +55,19 @@ export class TabTerminal implements AgentTerminal, Disposable {
   }
 
   screenLines(): string[] {
-    const pane = this.tab?.pane;
-    if (!pane) return [];
-    const out: string[] = [];
-    for (let y = 0; y < pane.term.rows; y++) out.push(pane.rowText(y));
-    return out;
+    return this.rows((pane, y) => pane.rowText(y));
   }
 
   inputLines(): string[] {
+    return this.rows((pane, y) => pane.rowTextUndimmed(y));
+  }
+
+  /** Each row of the screen as `read` gives it; none without a pane. */
+  private rows(read: (pane: Pane, y: number) => string): string[] {
     const pane = this.tab?.pane;
     if (!pane) return [];
     const out: string[] = [];
-    for (let y = 0; y < pane.term.rows; y++) out.push(pane.rowTextUndimmed(y));
+    for (let y = 0; y < pane.term.rows; y++) out.push(read(pane, y));
     return out;
   }
 
