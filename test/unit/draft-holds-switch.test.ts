@@ -1,0 +1,117 @@
+// A draft the user left in the CLI's own input box, and the commands of baton's that act on
+// that CLI other than a compose-bar message (src/conversation/tab-session.ts send and
+// startInstead, tab-session-delivery.ts draftHold), through a TabSession and the in-memory CLI
+// of test/helpers/fake-agent.ts: an armed switch to another agent (it stops the CLI: the draft
+// would be lost), another model of the same agent changed in its running session (`/model …`
+// typed after the draft would join it) and a restart in place (startInstead) wait while the
+// box has text, saying so in one line, with the message back in the compose bar and the switch
+// still armed; once the box is empty the same send goes through. (On main each stopped the CLI
+// or typed into the box at once.)
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TabSession } from '../../src/conversation/tab-session.js';
+import type { HarnessDriver } from '../../src/plugins/api.js';
+import { createConversation } from '../../src/transcript/store.js';
+import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+import { until as poll } from '../helpers/wait.js';
+
+const s = suite('a draft in the input box holds a switch');
+let home: string | undefined;
+let session: TabSession | undefined;
+s.after.each(async () => {
+  await session?.dispose();
+  if (home) rmSync(home, { recursive: true, force: true });
+  session = undefined;
+  home = undefined;
+});
+
+const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
+const HOLD = /^Alpha's input box has text of yours: send it \(Enter in its pane\) or clear it there first\./;
+
+/** A tab running Alpha (whose driver reads its box and changes model in its session) after one answered turn, in session A-1. */
+async function world() {
+  home = mkdtempSync(join(tmpdir(), 'baton-draft-switch-'));
+  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
+  const term = new FakeTerminal();
+  const modelChanges: string[] = [];
+  const alpha: HarnessDriver = {
+    ...fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, tabSession: true }, readsInput: true }),
+    changeModelInTab: async (o) => {
+      modelChanges.push(o.model);
+      return { kind: 'changed' };
+    },
+  };
+  const beta = fakeDriver(term, { name: 'beta', title: 'Beta', capabilities: { resume: true, tabSession: true }, readsInput: true });
+  session = new TabSession({ conversation: conv, registry: registryOf(alpha, beta), terminal: term, env: {}, deliveryTimeoutMs: 150, readyTimeoutMs: 2000 });
+  assert.is((await session.start('alpha')).kind, 'started');
+  await until(() => session!.status.current === 'idle', 'Alpha ready');
+  assert.is((await session.send('MARK-ONE')).kind, 'delivered');
+  term.emit({ type: 'session', agentSession: 'A-1' });
+  term.finish();
+  await until(() => session!.status.current === 'idle', 'Alpha answered');
+  const users = () => conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
+  return { term, session, modelChanges, users };
+}
+
+s('a switch to another agent: refused while the box has text, nothing stopped or typed, the switch still armed; then it goes', async () => {
+  const { term, session, users } = await world();
+  session.arm('beta');
+  term.box = 'half a thought';
+  term.output();
+  const writes = term.writes.length;
+  const r = await session.send('over to beta MARK-TWO');
+  assert.is(r.kind, 'refused');
+  assert.match(r.kind === 'refused' ? r.message : '', HOLD);
+  assert.match(r.kind === 'refused' ? r.message : '', /the switch stays armed/);
+  assert.ok(term.isRunning(), 'Alpha was not stopped');
+  assert.is(term.box, 'half a thought', 'the draft is in the box as the user left it');
+  assert.is(term.launches.length, 1, 'nothing launched');
+  assert.is(term.writes.length, writes, 'nothing typed');
+  assert.is(session.snapshot().armed?.agent, 'beta', 'the switch stays armed');
+  // The user clears the box; the same send goes through.
+  term.box = '';
+  term.output();
+  const again = await session.send('over to beta MARK-TWO');
+  assert.is(again.kind, 'switch');
+  assert.is(again.kind === 'switch' ? again.outcome.kind : '', 'switched', JSON.stringify(again));
+  assert.is(term.launches.at(-1)?.agent, 'beta');
+  assert.equal(users(), ['MARK-ONE', 'over to beta MARK-TWO']);
+});
+
+s('another model in the running session: no `/model` typed after the draft; once the box is empty the model changes in place', async () => {
+  const { term, session, modelChanges, users } = await world();
+  session.arm('alpha', 'alpha-2');
+  term.box = 'ow';
+  term.output();
+  const r = await session.send('on the new model MARK-THREE');
+  assert.is(r.kind, 'refused');
+  assert.match(r.kind === 'refused' ? r.message : '', HOLD);
+  assert.equal(modelChanges, [], 'no model change was typed');
+  assert.is(term.box, 'ow');
+  assert.is(term.launches.length, 1);
+  term.box = '';
+  term.output();
+  const again = await session.send('on the new model MARK-THREE');
+  assert.is(again.kind === 'switch' ? again.outcome.kind : again.kind, 'switched', JSON.stringify(again));
+  assert.equal(modelChanges, ['alpha-2'], 'changed in the running session');
+  assert.is(term.launches.length, 1, 'not relaunched');
+  await until(() => users().length === 2, 'the message recorded');
+  assert.equal(users(), ['MARK-ONE', 'on the new model MARK-THREE']);
+});
+
+s('a restart in place (startInstead) while the box has text: nothing stopped, said why', async () => {
+  const { term, session } = await world();
+  term.box = 'not yet sent';
+  term.output();
+  const out = await session.startInstead('beta');
+  assert.is(out.kind, 'not-sent');
+  assert.match(out.message, HOLD);
+  assert.ok(term.isRunning());
+  assert.is(term.box, 'not yet sent');
+  assert.is(term.launches.length, 1);
+});
+
+s.run();
