@@ -123,12 +123,6 @@ export abstract class TabSessionDelivery extends TabSessionState {
     return read(term.inputLines?.() ?? term.screenLines());
   }
 
-  /** Why baton leaves the running CLI alone (a queued send, its own turn, a switch, a `/model`): its box holds a draft. */
-  draftHold(): string | undefined {
-    if (!this.deps.terminal.isRunning() || !this.draftInBox()) return undefined;
-    return `${this.driver?.title ?? 'The agent'}'s input box has text of yours: send it (Enter in its pane) or clear it there first.`;
-  }
-
   protected enqueue(text: string, author: UserAuthor | undefined): SendResult {
     this.queued.push(text, author);
     this.changed();
@@ -143,8 +137,7 @@ export abstract class TabSessionDelivery extends TabSessionState {
       return `${title} needs you first: answer it in its pane (a dialog, a permission or a question); then the message goes.`;
     if (this.delivery.leftoverShowing() !== undefined)
       return `${title}'s input box still holds a message of yours that was not sent: press Enter in its pane to send it, or clear it there; then this one goes.`;
-    const held = this.draftHold();
-    if (held) return held;
+    if (this.draftInBox()) return `${title}'s input box has text of yours: send it (Enter in its pane) or clear it there first.`;
     return `sent when ${title} is idle.`;
   }
 

@@ -54,12 +54,6 @@ export class TabSession extends TabSessionDelivery {
    * layer's own stop-then-start; a tab never runs one beside it.
    */
   async startInstead(agent: string, model?: string, account?: string, local?: LocalEndpointRef): Promise<SwitchOutcome> {
-    // (Stopping the CLI would lose what the user left in its input box.)
-    const held = this.draftHold();
-    if (held) {
-      this.sayOutcome(`${held} Nothing changed.`);
-      return { kind: 'not-sent', message: `${held} Nothing changed.` };
-    }
     this.switching = true;
     try {
       await this.stopAgent(3000);
@@ -133,10 +127,6 @@ export class TabSession extends TabSessionDelivery {
       if (isBusy(this.status.current)) {
         return this.refuse(`${title} is still working. Nothing was sent — wait for it to finish and retry.`);
       }
-      // Stopping the CLI would lose what the user left in its input box, and a `/model …` typed
-      // there would join it: the switch waits, armed, with the message back in the compose bar.
-      const held = this.draftHold();
-      if (held) return this.refuse(`${held} Nothing was sent; the switch stays armed.`);
       this.switching = true;
       let outcome: SwitchOutcome;
       try {
@@ -185,7 +175,7 @@ export class TabSession extends TabSessionDelivery {
     const title = this.driver?.title ?? 'the agent';
     if (!this.ingestor) return { failed: `baton does not read ${title}'s log in a tab, so its answer could not be kept` };
     if (!this.mayType())
-      return { failed: this.draftHold() ? `${title}'s input box has text of yours (send or clear it there first)` : `${title} was not ready for input` };
+      return { failed: this.draftInBox() ? `${title}'s input box has text of yours (send or clear it there first)` : `${title} was not ready for input` };
     let answer = '';
     let ended = false;
     this.ownTurnSink = (e) => {
