@@ -5,34 +5,15 @@
 // the message is confirmed in the CLI's log, and an Enter the CLI lost is pressed once more.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TabSession } from '../../src/conversation/tab-session.js';
-import { createConversation } from '../../src/transcript/store.js';
-import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+import type { TabSession } from '../../src/conversation/tab-session.js';
+import type { FakeTerminal } from '../helpers/fake-agent.js';
+import { fakeSessions } from '../helpers/fake-session.js';
 
 const s = suite('delivery');
-let home: string | undefined;
-let session: TabSession | undefined;
-s.after.each(async () => {
-  await session?.dispose();
-  if (home) rmSync(home, { recursive: true, force: true });
-  session = undefined;
-  home = undefined;
-});
+const start = fakeSessions(s, 'baton-delivery-');
 
 async function started(enterWithPaste: boolean): Promise<{ term: FakeTerminal; session: TabSession; users: () => string[] }> {
-  home = mkdtempSync(join(tmpdir(), 'baton-delivery-'));
-  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
-  const term = new FakeTerminal();
-  const driver = fakeDriver(term, { capabilities: { enterWithPaste } });
-  session = new TabSession({ conversation: conv, registry: registryOf(driver), terminal: term, env: {}, deliveryTimeoutMs: 150 });
-  const out = await session.start('fake');
-  assert.is(out.kind, 'started', out.message);
-  term.output();
-  const deadline = Date.now() + 5000;
-  while (session.status.current !== 'idle' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+  const { term, session, conv } = await start({ capabilities: { enterWithPaste } });
   const users = () => conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
   return { term, session, users };
 }

@@ -8,46 +8,24 @@
 // as not taken.)
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TabSession } from '../../src/conversation/tab-session.js';
-import { createConversation } from '../../src/transcript/store.js';
 import type { UserAuthor } from '../../src/transcript/types.js';
-import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+import { fakeSessions } from '../helpers/fake-session.js';
+import { until as poll } from '../helpers/wait.js';
 
 const s = suite('draft in the input box');
-let home: string | undefined;
-let session: TabSession | undefined;
-s.after.each(async () => {
-  await session?.dispose();
-  if (home) rmSync(home, { recursive: true, force: true });
-  session = undefined;
-  home = undefined;
-});
+const start = fakeSessions(s, 'baton-draft-');
 
 const ALICE: UserAuthor = { type: 'user', name: 'alice', device: 'laptop' };
 const PANE_TYPIST: UserAuthor = { type: 'user', name: 'pane', device: 'here' };
 
 async function started(readsInput: boolean) {
-  home = mkdtempSync(join(tmpdir(), 'baton-draft-'));
-  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
-  const term = new FakeTerminal();
-  const driver = fakeDriver(term, { readsInput });
-  session = new TabSession({ conversation: conv, registry: registryOf(driver), terminal: term, env: {}, deliveryTimeoutMs: 150, typist: () => PANE_TYPIST });
-  const out = await session.start('fake');
-  assert.is(out.kind, 'started', out.message);
-  term.output();
-  await until(() => session!.status.current === 'idle');
+  const { term, session, conv } = await start({ readsInput }, { typist: () => PANE_TYPIST });
   const users = () => conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [{ text: e.text, author: (e.author as UserAuthor).name }] : []));
   return { term, session, users };
 }
 
-async function until(ok: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(ok(), 'in time');
-}
+/** Polled every 5 ms: a state awaited here may last only moments. */
+const until = (ok: () => boolean, ms = 5000) => poll(ok, 'in time', ms, 5);
 
 s("a driver that cannot read its box: a draft before the paste is recorded with it, as the CLI received it, by the message's author", async () => {
   const { term, session, users } = await started(false);
