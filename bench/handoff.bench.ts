@@ -1,6 +1,6 @@
 // baton's own overhead per handoff at 1k, 10k and 100k entries: a `baton chat` turn that
 // hands a conversation from one real ACP agent (the test fixture agent) to another, timed
-// in-process with the conversation already open (as in the TUI), minus the time spent inside
+// in-process with the conversation already open (as a tab's is in the server), minus the time spent inside
 // the target's headless turn (the CLI process). What remains is baton's work: git facts, building
 // the brief, recording and fsyncing the handoff, the bookkeeping, closing. Detection (the
 // agent's own `--version`) counts as CLI time too.
@@ -84,25 +84,28 @@ for (const size of [1_000, 10_000, 100_000]) {
   const id = await seed(size);
   const overhead: number[] = [];
   const cli: number[] = [];
-  const load: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const { registry, cliMs } = await timedRegistry();
-    const t0 = performance.now();
-    const conv = await openConversation(env.BATON_HOME, id, { write: true, user });
-    const t1 = performance.now();
+  const { registry, cliMs } = await timedRegistry();
+  // Opened once and kept open across the handoffs, as a tab's conversation is in the server:
+  // the first handoff also builds what the brief keeps for the next ones (printed apart).
+  const t0 = performance.now();
+  const conv = await openConversation(env.BATON_HOME, id, { write: true, user });
+  const load = performance.now() - t0;
+  for (let i = 0; i <= rounds; i++) {
+    const cliBefore = cliMs();
     // Alternate targets so every round is a handoff (alpha -> beta -> alpha ...).
     const target = conv.transcript.currentSegment!.harness === 'alpha' ? 'beta' : 'alpha';
+    const t1 = performance.now();
     await runChat({ agent: target, prompt: `round ${i}`, yes: false, timeoutMs: 60_000, env }, { conversation: conv, registry, git: createGitFactsProvider() });
     const total = performance.now() - t1;
-    await conv.close();
-    load.push(t1 - t0);
-    cli.push(cliMs());
-    overhead.push(total - cliMs());
-    await registry.dispose();
+    cli.push(cliMs() - cliBefore);
+    overhead.push(total - (cliMs() - cliBefore));
   }
-  const o = median(overhead);
+  await conv.close();
+  await registry.dispose();
+  const [first, ...rest] = overhead;
+  const o = median(rest);
   console.log(
-    `${String(size).padStart(6)} entries: baton ${o.toFixed(1)} ms per handoff with the conversation open (median of ${rounds}), agent turn ${median(cli).toFixed(1)} ms, baton/agent ${(o / median(cli)).toFixed(2)}x; target <= 50 ms${o <= 50 ? ' (met)' : ' (MISSED)'}; a fresh \`baton chat\` process also loads it: ${median(load).toFixed(1)} ms`,
+    `${String(size).padStart(6)} entries: baton ${o.toFixed(1)} ms per handoff with the conversation open (median of ${rounds}; the first after opening ${first!.toFixed(1)} ms), agent turn ${median(cli).toFixed(1)} ms, baton/agent ${(o / median(cli)).toFixed(2)}x; target <= 50 ms${o <= 50 ? ' (met)' : ' (MISSED)'}; a fresh \`baton chat\` process also loads it: ${load.toFixed(1)} ms`,
   );
 }
 rmSync(root, { recursive: true, force: true });

@@ -6,8 +6,8 @@
 // and never fail a brief: a fact it cannot find is left out.
 
 import type { Dirent } from 'node:fs';
-import { lstat, open, readdir } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { lstat, open, readdir, readFile } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
 import { BatonError } from '../errors.js';
 import { GitError, gitTry, resolveCommit, upstreamBranch } from './git.js';
 import type { ContextFile, GitFacts, GitFactsProvider } from '../transcript/git-facts-types.js';
@@ -106,6 +106,35 @@ function cachedRepoPaths(cwd: string): Promise<RepoPaths | null> {
   return p;
 }
 
+/**
+ * The branch HEAD names, read from the working tree's own HEAD file beside its index (a
+ * linked worktree's is in its own git dir): what `git symbolic-ref --short HEAD` answers for
+ * a branch, without a git start, each of which forks baton's whole process (more the more it
+ * holds: at 100k transcript entries, the most of a handoff's own time). Null when HEAD is
+ * detached (a commit id); undefined when the file says anything else (a reftable
+ * repository's placeholder, a ref outside refs/heads, an unreadable file): ask git then.
+ */
+async function branchFromHeadFile(paths: RepoPaths): Promise<string | null | undefined> {
+  let head: string;
+  try {
+    head = (await readFile(join(dirname(paths.index), 'HEAD'), 'utf8')).trim();
+  } catch {
+    return undefined;
+  }
+  if (/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head)) return null;
+  const m = /^ref: refs\/heads\/(.+)$/.exec(head);
+  if (!m || m[1] === '.invalid') return undefined;
+  return m[1]!;
+}
+
+/** The branch HEAD names (null: detached, or git could not say). */
+async function headBranch(cwd: string, paths: RepoPaths | null): Promise<string | null> {
+  const fromFile = paths ? await branchFromHeadFile(paths) : undefined;
+  if (fromFile !== undefined) return fromFile;
+  const r = await gitTry(['symbolic-ref', '-q', '--short', 'HEAD'], { cwd }).catch(() => null);
+  return r?.code === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
 /** Reads at most maxChars characters of a file; null when it looks binary (NUL byte or not UTF-8). */
 async function readText(file: string, maxChars: number): Promise<{ text: string; truncated: boolean } | null> {
   const fh = await open(file, 'r');
@@ -189,24 +218,24 @@ export async function gitFacts(cwd: string, base?: string, limits: GitFactsLimit
   const facts: GitFacts = {};
   let top = cwd;
   try {
-    // Everything that can start at once does: the branch, the upstream (when no base is
-    // given) and the diff stat run side by side once the (cached) repository paths are known.
-    const branchP = gitTry(['symbolic-ref', '-q', '--short', 'HEAD'], { cwd }).catch(() => null);
+    // Everything that can start at once does: the upstream (when no base is given) beside
+    // the (cached) repository paths, then the branch, the diff stat and .context/ side by side.
     const upstreamP = base ? Promise.resolve(null) : upstreamBranch(cwd).catch(() => null);
     const paths = await cachedRepoPaths(cwd);
     if (paths) {
       top = paths.root;
       const filesP = contextFiles(top, limits);
+      const branchP = headBranch(cwd, paths);
       const against = base ?? (await upstreamP) ?? undefined;
       const [branch, stat, files] = await Promise.all([branchP, against ? diffStatFact(paths, against, limits) : undefined, filesP]);
       // The brief's contract: no branch when HEAD is detached.
-      if (branch?.code === 0) facts.branch = branch.stdout.toString('utf8').trim();
+      if (branch) facts.branch = branch;
       if (against) facts.base = against;
       if (stat) facts.diffStat = stat;
       if (files.length) facts.contextFiles = files;
       return facts;
     }
-    await branchP;
+    await upstreamP;
   } catch (err) {
     // git missing or failing: the brief goes without those facts rather than not at all.
     if (!(err instanceof BatonError)) throw err;

@@ -104,6 +104,33 @@ t('detached HEAD: no branch (the brief contract), the stat still against the bas
   assert.equal(await gitFacts(fresh, 'trunk'), { branch: 'trunk', base: 'trunk' });
 });
 
+t('the branch read from HEAD agrees with git symbolic-ref: a branch with a slash, a linked worktree, detached, and a HEAD only git can read', async () => {
+  const d = repo();
+  const symbolic = (cwd: string) => {
+    try {
+      return sh(cwd, 'symbolic-ref', '-q', '--short', 'HEAD');
+    } catch {
+      return undefined;
+    }
+  };
+  sh(d, 'checkout', '-q', '-b', 'feature/deep/name');
+  assert.is((await gitFacts(d)).branch, symbolic(d));
+  assert.is(symbolic(d), 'feature/deep/name');
+  // A linked worktree has its own HEAD, in its own git dir, beside its own index.
+  const wt = join(tmp(), 'wt');
+  sh(d, 'worktree', 'add', '-q', '-b', 'side', wt);
+  assert.is((await gitFacts(wt)).branch, 'side');
+  assert.is((await gitFacts(d)).branch, 'feature/deep/name');
+  sh(wt, 'checkout', '-q', '--detach');
+  assert.is((await gitFacts(wt)).branch, undefined);
+  assert.is(symbolic(wt), undefined);
+  // HEAD pointing outside refs/heads (as `git symbolic-ref HEAD refs/remotes/...` can make it):
+  // the file is not read as a branch, git is asked and answers as before.
+  sh(d, 'symbolic-ref', 'HEAD', 'refs/remotes/origin/trunk');
+  assert.is((await gitFacts(d)).branch, symbolic(d));
+  assert.is(symbolic(d), 'origin/trunk');
+});
+
 t('the diff stat is bounded', async () => {
   const d = repo();
   for (let i = 0; i < 200; i++) writeFileSync(join(d, `file-with-a-rather-long-name-${String(i).padStart(3, '0')}.txt`), `${i}\n`);
