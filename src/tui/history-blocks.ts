@@ -1,5 +1,5 @@
 // The older part of a pane's history, sealed in compressed blocks: a run of BLOCK_LINES
-// compacted lines (history.ts ArchivedLine: text, or runs with their attributes) as one
+// compacted lines (history-line.ts ArchivedLine: text, or runs with their attributes) as one
 // deflated JSON array. A compacted line still costs a string of its own (~110 bytes for an
 // 85-column line in two colours: 80k lines were 9 MB of the server's heap); program output
 // repeats itself, so a block of it deflates 4x (`git log -p`) to 30x (numbered log lines).
@@ -8,7 +8,7 @@
 // (NULs, lone surrogates) and attribute number as it was.
 
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { ArchivedLine } from './history.js';
+import type { ArchivedLine } from './history-line.js';
 
 /** Lines a block holds: big enough to deflate well, small enough to inflate in well under a millisecond. */
 export const BLOCK_LINES = 256;

@@ -7,7 +7,8 @@
 import { paintRow, type BlessedRow } from './cells.js';
 import { burstActive, burstSettled } from './burst-gc.js';
 import { parseFlood } from './flood-lines.js';
-import { History, historyText, historyWrapped, paintHistory, uncompacted } from './history.js';
+import { History } from './history.js';
+import { historyText, historyWrapped, paintHistory, uncompacted } from './history-line.js';
 import {
   createTerminal,
   cursorHidden,

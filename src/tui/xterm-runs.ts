@@ -11,7 +11,7 @@ import { loadHeldCell, usedCells, type HeldLine } from './xterm-lines.js';
 export type Runs = (number | string | string[])[];
 
 /**
- * A line as runs (see history.ts ArchivedLine): a line that is one run in the default
+ * A line as runs (see history-line.ts ArchivedLine): a line that is one run in the default
  * attribute and does not continue the previous line is just its text; any other line that
  * does not continue the previous one, when its runs are all plain text, is one string of
  * its runs each as PACKED, its attribute in 3 chars (0-255 each), then its text; else its

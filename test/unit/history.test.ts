@@ -1,7 +1,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEFAULT_ATTR, paintRow, type BlessedRow } from '../../src/tui/cells.js';
-import { archivedRuns, archiveLine, archivedText, History, historyText, paintArchived, type ArchivedLine } from '../../src/tui/history.js';
+import { History } from '../../src/tui/history.js';
+import { archivedRuns, archiveLine, archivedText, historyText, paintArchived, type ArchivedLine } from '../../src/tui/history-line.js';
 import { cellAttr } from '../../src/tui/cells.js';
 import type { HeldLine } from '../../src/tui/xterm-lines.js';
 import { heldLineRuns, keptRuns } from '../../src/tui/xterm-runs.js';
