@@ -6,6 +6,8 @@
 // flag, another prefix). It installs into a staging dir beside the final one and moves it
 // into place only once the command is there, so a failure (a registry that cannot be
 // reached, a cancel) leaves nothing half-installed; the link in agents/bin is made last.
+// The prefix's package.json names the packages whose install scripts the CLI needs
+// (allowScripts: npm 11 warns on unreviewed ones, and a later npm skips them).
 // It never runs a shell string and never updates a CLI the user installed themselves.
 
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -242,6 +244,21 @@ async function askRegistry(step: Step, cwd: string): Promise<{ registry: string;
   return { registry, ...(unpackedSize ? { unpackedSize } : {}) };
 }
 
+/**
+ * The prefix's own package.json: npm reads the allowScripts of the package.json at its
+ * --prefix, and only the packages named there may run install scripts once npm skips
+ * unreviewed ones (claude-code's postinstall puts its native binary in place, opencode-ai's
+ * too). By name: a --version the user picks runs its scripts as the tested one does.
+ */
+export function prefixManifest(recipe: InstallRecipe): Record<string, unknown> {
+  return {
+    name: `baton-agent-${recipe.name}`,
+    private: true,
+    description: `${recipe.package}, installed by baton agents install ${recipe.name}`,
+    allowScripts: Object.fromEntries(recipe.allowScripts.map((p) => [p, true])),
+  };
+}
+
 /** npm install into `staging` with a private cache, reporting bytes and packages as they come. */
 async function npmInstall(
   step: Step,
@@ -252,6 +269,7 @@ async function npmInstall(
   const { recipe } = step;
   const cache = join(staging, '.npm-cache');
   const unpacking = join(staging, 'node_modules', recipe.package);
+  writeFileSync(join(staging, 'package.json'), `${JSON.stringify(prefixManifest(recipe), null, 2)}\n`, { mode: 0o600 });
   // Download progress: what npm's private cache for this install holds so far, and how much
   // of the CLI's own package is unpacked.
   const poll = setInterval(() => {

@@ -51,6 +51,8 @@ export interface InstallRecipe {
   command: string;
   /** What the CLI needs before it can run a turn: a login, an API key, a local server. */
   needs: string;
+  /** Packages of its tree whose install scripts must run (npm's allowScripts, by name). */
+  allowScripts: string[];
 }
 
 let recipes: Map<string, InstallRecipe> | undefined;
@@ -63,8 +65,9 @@ export function installRecipes(): ReadonlyMap<string, InstallRecipe> {
   for (const [name, v] of Object.entries(raw)) {
     if (name.startsWith('$') || !v || typeof v !== 'object') continue;
     const r = v as Record<string, unknown>;
+    const allowScripts = Array.isArray(r.allowScripts) ? r.allowScripts.filter((x): x is string => typeof x === 'string') : [];
     if ([r.package, r.version, r.command, r.needs].every((x) => typeof x === 'string'))
-      recipes.set(name, { name, package: String(r.package), version: String(r.version), command: String(r.command), needs: String(r.needs) });
+      recipes.set(name, { name, package: String(r.package), version: String(r.version), command: String(r.command), needs: String(r.needs), allowScripts });
   }
   return recipes;
 }

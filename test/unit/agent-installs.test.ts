@@ -2,18 +2,24 @@
 // config/agent-installs.json pins the version test/clis/package.json pins (what the real
 // tier runs) and that version is inside its driver's testedVersions, so an install never
 // lands outside what was tested; the managed bin dir goes after the user's PATH, once;
-// the progress line's bar.
+// the progress line's bar; the install scripts a prefix allows are the ones the test CLIs'
+// pins allow.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { progressLine } from '../../src/commands/agents-install.js';
+import { prefixManifest } from '../../src/plugins/agent-install.js';
 import type { DriverDefinition } from '../../src/plugins/api.js';
 import { installRecipes, managedAgentsDir, managedBinDir, withManagedAgents } from '../../src/plugins/managed-agents.js';
 import { versionInRange } from '../../src/plugins/version-range.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const pins = (JSON.parse(readFileSync(join(ROOT, 'test/clis/package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+const testClis = JSON.parse(readFileSync(join(ROOT, 'test/clis/package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  allowScripts: Record<string, boolean>;
+};
+const pins = testClis.dependencies;
 
 test('the five built-in CLIs, each at the version the tests pin and inside its driver’s tested range', async () => {
   const recipes = installRecipes();
@@ -25,6 +31,16 @@ test('the five built-in CLIs, each at the version the tests pin and inside its d
     assert.is(versionInRange(r.version, driver.testedVersions!), true, `${r.name} ${r.version} in ${driver.testedVersions}`);
     assert.ok(r.needs.length > 10, `${r.name} says what it needs`);
   }
+});
+
+test('each prefix allows the install scripts its CLI needs: together, the ones test/clis/package.json allows', () => {
+  const recipes = [...installRecipes().values()];
+  const allowed = recipes.flatMap((r) => r.allowScripts);
+  assert.equal([...new Set(allowed)].sort(), Object.keys(testClis.allowScripts).sort());
+  const claude = installRecipes().get('claude')!;
+  assert.equal(prefixManifest(claude).allowScripts, { '@anthropic-ai/claude-code': true });
+  assert.equal(prefixManifest(installRecipes().get('gemini')!).allowScripts, { '@github/keytar': true, 'node-pty': true });
+  assert.equal(prefixManifest(installRecipes().get('qwen')!).allowScripts, {});
 });
 
 test('the managed bin dir: under XDG_DATA_HOME (else ~/.local/share), after the user’s PATH, added once', () => {
