@@ -274,8 +274,11 @@ t('detect results are cached until asked to refresh', async () => {
   const r = await open();
   const a = r.detect('acp-fixture');
   assert.is(r.detect('acp-fixture'), a);
-  assert.is.not(r.detect('acp-fixture', { refresh: true }), a);
+  const fresh = r.detect('acp-fixture', { refresh: true });
+  assert.is.not(fresh, a);
   assert.is((await a).version, '1.2.3');
+  // Its probe writes the version cache under the test's HOME: done before the dir is removed.
+  await fresh;
 });
 
 t('rows for `baton agents`: installed and version, install hint when missing, untested-version warning', async () => {
