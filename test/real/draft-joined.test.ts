@@ -12,13 +12,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DriverDefinition } from '../../src/plugins/api.js';
-import { Delivery } from '../../src/conversation/delivery.js';
+import type { Pending } from '../../src/conversation/delivery.js';
 import { receivedText } from '../../src/conversation/received-text.js';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { cliEnv } from '../helpers/cli-env.js';
-import { asBaton, tuiSession } from '../helpers/fixture-capture.js';
+import { asBaton } from '../helpers/fixture-capture.js';
 import { selectedClis, TUI_CLIS, type TuiCli } from '../helpers/real-tui.js';
-import { agentTerminal } from '../helpers/run-agent-terminal.js';
+import { withDelivery } from '../helpers/run-agent-terminal.js';
 import { until } from '../helpers/wait.js';
 import claude from '../../plugins/claude/index.js';
 import codex from '../../plugins/codex/index.js';
@@ -40,52 +39,34 @@ s.after(async () => {
 for (const cli of selectedClis(TUI_CLIS)) {
   s(`${cli}: the draft and the message reach the model as one, and that one is what is recorded, once`, async () => {
     const driver = asBaton(DEFINITIONS[cli]);
-    const env = cliEnv(cli, { fakeUrl: fake.url });
     const mark = `J${cli.toUpperCase()}`;
     const DRAFT = `ow ${mark}-1 draft`;
     const MESSAGE = `queued ${mark}-2`;
-    try {
-      await tuiSession(driver, env, async (run) => {
-        const writes: string[] = [];
-        const term = agentTerminal(run, writes);
-        const delivery = new Delivery(term, 8000, {
-          mayPressEnter: () => driver.statusFromScreen!(run.tui.rows()) !== 'approval',
-          enterWithPaste: () => driver.capabilities.enterWithPaste === true,
-        });
-        const recorded: string[] = [];
-        let seen = 0;
-        // The ingest's user messages claim what delivery waits for, and are recorded as a tab session records them.
-        const claims = setInterval(() => {
-          for (const e of run.events.slice(seen)) {
-            if (e.type !== 'user_text') continue;
-            const p = delivery.claim(e.text);
-            recorded.push(p?.typed !== undefined ? receivedText(e.text, p.typed, p.text) : `(unclaimed) ${e.text}`);
-          }
-          seen = run.events.length;
-        }, 20);
-        try {
-          await run.screen('idle', 120_000);
-          await new Promise((r) => setTimeout(r, 500));
-          run.tui.type(DRAFT);
-          await run.tui.waitFor(DRAFT, 15_000, 'the draft in the input box');
-          assert.is(driver.inputDraft?.(run.tui.rows()), DRAFT, "the driver reads the draft in the CLI's box");
-          assert.ok(await delivery.submit(MESSAGE), 'the log showed the message');
-          await until(() => recorded.length > 0, 'the message recorded', 10_000);
-          // (A CLI may log the message before it asks the model: opencode does.)
-          const asked = () =>
-            fake.requestsContaining(`${mark}-2`).filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${DRAFT}${MESSAGE}`));
-          await until(() => asked().length > 0, 'the model asked', 60_000).catch(() => undefined);
-          assert.ok(asked().length >= 1, `the model was asked the two as one: ${JSON.stringify(fake.requestsContaining(`${mark}-2`).map((r) => r.reply))}`);
-          assert.equal(recorded, [`${DRAFT}${MESSAGE}`], 'recorded as the CLI received it, once');
-        } finally {
-          clearInterval(claims);
-          delivery.cancel();
-          term.dispose();
-        }
-      });
-    } finally {
-      await env.cleanup();
-    }
+    // The ingest's user messages claim what delivery waits for, and are recorded as a tab session records them.
+    const recorded: string[] = [];
+    const onClaim = (logged: string, p: Pending | undefined) =>
+      recorded.push(p?.typed !== undefined ? receivedText(logged, p.typed, p.text) : `(unclaimed) ${logged}`);
+    await withDelivery(
+      cli,
+      driver,
+      fake.url,
+      { timeoutMs: 8000, enterWithPaste: driver.capabilities.enterWithPaste === true, onClaim },
+      async (run, delivery) => {
+        await run.screen('idle', 120_000);
+        await new Promise((r) => setTimeout(r, 500));
+        run.tui.type(DRAFT);
+        await run.tui.waitFor(DRAFT, 15_000, 'the draft in the input box');
+        assert.is(driver.inputDraft?.(run.tui.rows()), DRAFT, "the driver reads the draft in the CLI's box");
+        assert.ok(await delivery.submit(MESSAGE), 'the log showed the message');
+        await until(() => recorded.length > 0, 'the message recorded', 10_000);
+        // (A CLI may log the message before it asks the model: opencode does.)
+        const asked = () =>
+          fake.requestsContaining(`${mark}-2`).filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(`You said: ${DRAFT}${MESSAGE}`));
+        await until(() => asked().length > 0, 'the model asked', 60_000).catch(() => undefined);
+        assert.ok(asked().length >= 1, `the model was asked the two as one: ${JSON.stringify(fake.requestsContaining(`${mark}-2`).map((r) => r.reply))}`);
+        assert.equal(recorded, [`${DRAFT}${MESSAGE}`], 'recorded as the CLI received it, once');
+      },
+    );
   });
 }
 

@@ -13,11 +13,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { DriverDefinition, HarnessDriver } from '../../src/plugins/api.js';
-import { Delivery } from '../../src/conversation/delivery.js';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server.js';
-import { cliEnv } from '../helpers/cli-env.js';
-import { asBaton, tuiSession } from '../helpers/fixture-capture.js';
-import { agentTerminal } from '../helpers/run-agent-terminal.js';
+import { asBaton } from '../helpers/fixture-capture.js';
+import { withDelivery } from '../helpers/run-agent-terminal.js';
 import { selectedClis, TUI_CLIS, type TuiCli } from '../helpers/real-tui.js';
 import { until } from '../helpers/wait.js';
 import claude from '../../plugins/claude/index.js';
@@ -40,51 +38,28 @@ const table = new Map<string, { delivered: number; firstTry: number }>();
 
 /** One fresh TUI of `cli`; MESSAGES messages typed in `way`, each waited on to its turn's end. */
 async function measure(fake: FakeLlm, cli: TuiCli, driver: HarnessDriver, way: Way): Promise<{ delivered: number; firstTry: number }> {
-  const env = cliEnv(cli, { fakeUrl: fake.url });
   let delivered = 0;
   let firstTry = 0;
-  try {
-    await tuiSession(driver, env, async (run) => {
-      const writes: string[] = [];
-      const term = agentTerminal(run, writes);
-      const delivery = new Delivery(term, DELIVERY_TIMEOUT_MS, {
-        mayPressEnter: () => driver.statusFromScreen!(run.tui.rows()) !== 'approval',
-        enterWithPaste: () => way === 'same write',
-      });
-      // The ingest's user messages claim what delivery waits for, as a tab session's do.
-      let seen = 0;
-      const claims = setInterval(() => {
-        for (const e of run.events.slice(seen)) if (e.type === 'user_text') delivery.claim(e.text);
-        seen = run.events.length;
-      }, 20);
-      try {
-        for (let i = 1; i <= MESSAGES; i++) {
-          const marker = `MARK-${cli}-${way === 'same write' ? 'SW' : 'AE'}-${i}`;
-          const text = i % 3 === 2 ? `line one of ${i}\nline two ${marker}` : `message ${i} ${marker}`;
-          await run.screen('idle', 120_000);
-          // As a tab session's whenReady: the input box drawn a moment before it takes keys.
-          await new Promise((r) => setTimeout(r, 500));
-          const enters = () => writes.filter((w) => w === '\r').length;
-          const before = enters();
-          const ends = run.turnEnds();
-          const ok = await delivery.submit(text);
-          if (!ok) continue;
-          delivered++;
-          // The first Enter is in the paste's write (same write) or the first bare one (after echo); any more is the retry.
-          if (enters() - before === (way === 'same write' ? 0 : 1)) firstTry++;
-          await until(() => run.turnEnds() > ends, `${cli}'s turn on message ${i} in its log`, 120_000);
-          const answers = fake.requestsContaining(marker).filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(marker));
-          assert.is(answers.length, 1, `message ${i} answered once`);
-        }
-      } finally {
-        clearInterval(claims);
-        delivery.cancel();
-        term.dispose();
-      }
-    });
-  } finally {
-    await env.cleanup();
-  }
+  await withDelivery(cli, driver, fake.url, { timeoutMs: DELIVERY_TIMEOUT_MS, enterWithPaste: way === 'same write' }, async (run, delivery, writes) => {
+    for (let i = 1; i <= MESSAGES; i++) {
+      const marker = `MARK-${cli}-${way === 'same write' ? 'SW' : 'AE'}-${i}`;
+      const text = i % 3 === 2 ? `line one of ${i}\nline two ${marker}` : `message ${i} ${marker}`;
+      await run.screen('idle', 120_000);
+      // As a tab session's whenReady: the input box drawn a moment before it takes keys.
+      await new Promise((r) => setTimeout(r, 500));
+      const enters = () => writes.filter((w) => w === '\r').length;
+      const before = enters();
+      const ends = run.turnEnds();
+      const ok = await delivery.submit(text);
+      if (!ok) continue;
+      delivered++;
+      // The first Enter is in the paste's write (same write) or the first bare one (after echo); any more is the retry.
+      if (enters() - before === (way === 'same write' ? 0 : 1)) firstTry++;
+      await until(() => run.turnEnds() > ends, `${cli}'s turn on message ${i} in its log`, 120_000);
+      const answers = fake.requestsContaining(marker).filter((r) => r.reply?.kind === 'text' && r.reply.text.endsWith(marker));
+      assert.is(answers.length, 1, `message ${i} answered once`);
+    }
+  });
   return { delivered, firstTry };
 }
 
