@@ -76,8 +76,10 @@ export function npmCommand(env: NodeJS.ProcessEnv): { command: string; args: str
 }
 
 // The user's npm settings stay (registry, proxy, certificates); what would install elsewhere
-// or globally, or make npm ask or notify, goes.
-const DROP = /^npm_config_(global|prefix|location|save.*|update_notifier|fund|audit|loglevel|progress|cache|yes|dry_run)$/i;
+// or globally, or make npm ask or notify, goes. So does allow-scripts from the environment
+// (npm's setting for npx and -g): npm refuses it in an install whose prefix has a package.json
+// (EALLOWSCRIPTS), and that package.json names the scripts the CLI needs.
+const DROP = /^npm_config_(global|prefix|location|save.*|update_notifier|fund|audit|loglevel|progress|cache|yes|dry_run|allow_scripts)$/i;
 
 function npmEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};

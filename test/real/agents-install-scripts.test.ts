@@ -8,6 +8,8 @@
 // stand-in serves Claude Code's own package.json, install.cjs and cli-wrapper.cjs and its
 // platform package's package.json, from .cache/clis, each with a small file in place of the
 // binary (the real one is ~240 MB): the test checks which of the two `claude` ends up as.
+// The user's npm_config_allow_scripts (npm refuses it from the environment in such an
+// install) does not stop it.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -64,11 +66,16 @@ s.after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-s('with npm refusing unreviewed install scripts, claude installs and its postinstall puts the native binary in place', async () => {
-  const io = bufferIo(env, join(dir, 'work'));
+/** `baton agents install claude` in `e`; its agents dir. */
+async function installClaude(e: Record<string, string>): Promise<string> {
+  const io = bufferIo(e, join(dir, 'work'));
   const code = await main(['agents', 'install', 'claude'], io);
   assert.is(code, 0, io.stderr());
-  const agents = join(env.XDG_DATA_HOME!, 'baton/agents');
+  return join(e.XDG_DATA_HOME!, 'baton/agents');
+}
+
+s('with npm refusing unreviewed install scripts, claude installs and its postinstall puts the native binary in place', async () => {
+  const agents = await installClaude(env);
   const manifest = JSON.parse(readFileSync(join(agents, 'claude/package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> };
   assert.equal(manifest.allowScripts, { [WRAPPER]: true });
   assert.ok(
@@ -76,6 +83,13 @@ s('with npm refusing unreviewed install scripts, claude installs and its postins
     `the platform package came from the stand-in: ${registry.served.join(', ')}`,
   );
   // agents/bin/claude -> node_modules/.bin/claude -> bin/claude.exe, which install.cjs replaced.
+  assert.is(readFileSync(join(agents, 'bin/claude'), 'utf8'), NATIVE);
+});
+
+// npm's allow-scripts setting is for npx and -g; from the environment, npm refuses it in an
+// install with a package.json of its own (EALLOWSCRIPTS), which baton's prefix is.
+s("the user's npm_config_allow_scripts (meant for npx and -g) does not stop the install", async () => {
+  const agents = await installClaude({ ...env, XDG_DATA_HOME: join(dir, 'data-2'), npm_config_allow_scripts: 'esbuild' });
   assert.is(readFileSync(join(agents, 'bin/claude'), 'utf8'), NATIVE);
 });
 
