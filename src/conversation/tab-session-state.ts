@@ -81,6 +81,8 @@ export interface TabSnapshot {
   running: boolean;
   /** The last thing to tell the user (an outcome, a refusal, a dropped switch). */
   notice: string | undefined;
+  /** How many notices were said so far: a new one is told when this grows, not at every change. */
+  noticeSeq: number;
   /** A switch whose outcome is unknown must be reconciled before another send. */
   unresolved: boolean;
   /** The next message carries a brief (the conversation so far, or what a returning agent missed). */
@@ -133,6 +135,7 @@ export abstract class TabSessionState {
   // commands (and by the switch transaction through launched() / settle()).
   protected armedSwitch: (ArmedSwitch & { switchId?: string; summarized?: boolean }) | undefined;
   protected noticeText: string | undefined;
+  private noticeCount = 0;
   protected unresolvedSwitch = false;
   /**
    * Why the running CLI's own session could not be told apart from another run's (ingest
@@ -285,6 +288,7 @@ export abstract class TabSessionState {
       armed: this.armed,
       queue: this.queue,
       notice: this.noticeText,
+      noticeSeq: this.noticeCount,
       unresolved: this.unresolvedSwitch,
       noContext: this.noContext,
       running: this.deps.terminal.isRunning(),
@@ -294,6 +298,7 @@ export abstract class TabSessionState {
 
   say(message: string | undefined): void {
     this.noticeText = message;
+    if (message) this.noticeCount++;
     this.changed();
   }
 

@@ -60,6 +60,11 @@ export class AppChrome {
     this.hooks.changed();
   }
 
+  /** Clears the status line if it still says `text` (what it said has stopped being true). */
+  withdrawMessage(text: string): void {
+    if (this.message === text) this.showMessage(undefined, 0);
+  }
+
   /** Gives the compose bar `rows` rows, at most what leaves the pane three on a screen `screenRows` high; false when it had them. */
   setComposeRows(rows: number, screenRows: number): boolean {
     rows = Math.max(1, Math.min(Math.floor(rows), Math.max(1, screenRows - TOP_ROWS - STATUS_ROWS - 3)));

@@ -233,6 +233,11 @@ export class App implements OverlayHost, CommandHost {
     this.chrome.showMessage(text, ms);
   }
 
+  /** Clears the status line if it still says `text`. */
+  withdrawMessage(text: string): void {
+    this.chrome.withdrawMessage(text);
+  }
+
   /**
    * Everything drawn again from nothing, on a terminal that may have shown something else
    * meanwhile (a client attached to this view): the terminal's modes set again, the screen

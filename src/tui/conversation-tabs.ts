@@ -64,6 +64,14 @@ export class ConversationTabs {
   private app!: App;
   /** Subscriptions that live as long as this module (the app's front-tab changes). */
   private readonly owned = new DisposableStore();
+  /**
+   * Each tab's last notice shown (its noticeSeq): a notice is told once, when said, not again
+   * at every later change of the tab (a turn's start and end, an armed switch), where an
+   * old "Claude Code started." read as news.
+   */
+  private readonly noticesShown = new WeakMap<TabConversation, number>();
+  /** The status line's "queued (#N): …" and whose queue it was: taken off once that queue is empty. */
+  private queuedSaid: { session: TabConversation; text: string } | undefined;
 
   constructor(private readonly opts: ConversationTabsOptions) {
     this.sessions = new TabSessions(opts.prefix);
@@ -186,7 +194,15 @@ export class ConversationTabs {
       if (snap.status !== tab.status && tab.status !== 'exited' && tab.status !== 'stopped') tab.setStatus(snap.status === 'exited' ? 'exited' : snap.status);
       if (snap.agentTitle && tab.launch.agent !== snap.agent) tab.setTitle(snap.agentTitle);
     });
-    if (snap.notice && session === this.active) this.app.showMessage(snap.notice, 8000);
+    if (snap.notice && session === this.active && snap.noticeSeq !== this.noticesShown.get(session)) {
+      this.noticesShown.set(session, snap.noticeSeq);
+      this.app.showMessage(snap.notice, 8000);
+    }
+    if (this.queuedSaid?.session === session && snap.queue.length === 0) {
+      // Sent: "queued … sent when <Agent> is idle" would read as still waiting.
+      this.app.withdrawMessage(this.queuedSaid.text);
+      this.queuedSaid = undefined;
+    }
     if (session === this.active) this.refreshCompose();
   }
 
@@ -223,7 +239,10 @@ export class ConversationTabs {
         // (A delivery the agent did not take comes back through the session's 'draft' event.)
         if (r.kind === 'refused') this.compose.restoreFor(tab, text);
         if (r.kind === 'switch' && r.outcome.draft) this.compose.restoreFor(tab, r.outcome.draft);
-        if (r.kind === 'queued') this.app.showMessage(r.message, 8000);
+        if (r.kind === 'queued' && s.snapshot().queue.length > 0) {
+          this.app.showMessage(r.message, 8000);
+          this.queuedSaid = { session: s, text: r.message };
+        }
         this.refreshCompose();
         await this.remember();
       },

@@ -2,7 +2,8 @@
 // new-tab picker (a drop-in agent whose CLI draws a prompt and waits), typed into, and
 // closed, leave nothing behind: no timer (unref'd ones included: counted with async_hooks),
 // no watcher, PTY or other handle, no process, and no listener on the process or on the
-// terminal streams. And idle tabs run no timer at all: nothing is polled.
+// terminal streams. And idle tabs run no timer at all: nothing is polled. A tab's notice (its
+// start's outcome) is said on the status line once, not again at each later change of the tab.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHook } from 'node:async_hooks';
@@ -132,7 +133,8 @@ interface World {
 
 let w: World | undefined;
 
-async function world(): Promise<World> {
+/** `said`: each status-line message as it is shown (the app's own hook; a server logs them). */
+async function world(said?: (text: string) => void): Promise<World> {
   const home = mkdtempSync(join(tmpdir(), 'baton-convtabs-'));
   const cli = join(home, 'idle-cli.mjs');
   writeFileSync(cli, CLI);
@@ -166,6 +168,7 @@ async function world(): Promise<World> {
     env,
     choices: () => [],
     commands: { 'new-tab': () => tabs.newTab(), 'close-tab': () => tabs.closeTab() },
+    ...(said ? { said } : {}),
   });
   tabs.attach(app);
   w = { home, app, tabs, registry, input, output };
@@ -254,6 +257,29 @@ s('idle agent tabs run no timer at all: nothing is polled', async () => {
   const ran = await resources.timersRun(() => wait);
   ran.pop();
   assert.equal(ran, [], 'timer callbacks run while 3 agent tabs sat idle for 3 s');
+});
+
+s("a tab's notice is said once: later changes of the tab that say nothing do not show it again", async () => {
+  const said: string[] = [];
+  const x = await world((text) => said.push(text));
+  await openAgentTab(x);
+  await until(() => said.includes('Idle CLI started.'), 'the start said on the status line');
+  // The status line moves on (another message, or the start's notice timed out).
+  x.app.showMessage('something else');
+  // The tab changes without a word: a switch armed (another model) and dropped again, as a
+  // turn's start and end change it. By hand, "Claude Code started." came back at each.
+  const tab = x.tabs.active!;
+  assert.ok(tab.arm('idle', 'other-model').armed, 'a switch to another model armed');
+  tab.arm('idle');
+  assert.is(tab.snapshot().armed, undefined, 'and dropped');
+  assert.equal(
+    said.filter((m) => m === 'Idle CLI started.'),
+    ['Idle CLI started.'],
+    `the start said once: ${JSON.stringify(said)}`,
+  );
+  // A notice said again is news again.
+  tab.say('Idle CLI started.');
+  assert.is(said.filter((m) => m === 'Idle CLI started.').length, 2, `a new notice is said: ${JSON.stringify(said)}`);
 });
 
 s.run();

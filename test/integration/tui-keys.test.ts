@@ -247,7 +247,7 @@ compose('a paste into the compose bar stays in the draft, newlines and all; the 
   t.press('Enter');
   // Had the pasted newline sent the first line, the agent would be working and this be queued.
   await t.waitFor(/^before line one\nline two redc$/m, 10_000, 'the whole message in the agent');
-  assert.not.match(t.screenText(), /queued/);
+  assert.not.match(t.screenText(), /queued/, t.screenText());
   assert.not.match(t.screenText(), /\^\[/, 'no escape byte reached the agent');
   assert.match(t.row(0), /^ ?1:Paste agent/, 'the pasted C-b c opened no tab');
 });

@@ -22,6 +22,7 @@ function snap(armed: TabSnapshot['armed'], more: Partial<TabSnapshot> = {}): Tab
     noContext: false,
     running: true,
     notice: undefined,
+    noticeSeq: 0,
     unresolved: false,
     briefPending: false,
     ...more,
