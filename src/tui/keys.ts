@@ -217,7 +217,12 @@ export class InputRouter {
   mode: RouterMode = 'pane';
   private paste: string | undefined;
 
-  constructor(private readonly cfg: KeyConfig) {}
+  /** Esc then the prefix, as they arrive in one read (none for a prefix that is itself an Alt key). */
+  private readonly escPrefix: string | undefined;
+
+  constructor(private readonly cfg: KeyConfig) {
+    this.escPrefix = cfg.prefixBytes.startsWith('\x1b') ? undefined : `\x1b${cfg.prefixBytes}`;
+  }
 
   /** Set by stop(): the rest of the read being routed is handed back, not routed. */
   private stopping = false;
@@ -263,6 +268,15 @@ export class InputRouter {
         const chunk = p < 0 ? rest : rest.slice(0, p);
         let used = 0;
         for (const key of parseKeys(chunk, true).keys) {
+          if (key.seq === this.escPrefix) {
+            // An Esc and the prefix in one read (typed fast, or joined on the way over ssh)
+            // parse as one key, Alt-prefix, which no view takes (blessed drops it, and the
+            // compose bar kept the key after it as text): they are two keys. The view gets
+            // the Esc, and the prefix is routed again in the mode the Esc leaves.
+            dispatch({ kind: 'ui', data: '\x1b' });
+            used += 1;
+            break;
+          }
           dispatch({ kind: 'ui', data: key.seq });
           used += key.seq.length;
           if (this.stopping || this.mode !== 'ui') break;

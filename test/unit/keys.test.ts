@@ -212,6 +212,38 @@ r('a command that opens a view switches the rest of the same read to it', () => 
   ]);
 });
 
+r('an Esc and the prefix in one read are two keys: the view gets the Esc, the prefix commands', () => {
+  const router = new InputRouter(cfg());
+  router.mode = 'ui';
+  const out: RouterAction[] = [];
+  // The compose bar focused: Esc leaves it, C-b m comes back to it, and Enter sends from it.
+  const compose = (a: RouterAction) => {
+    out.push(a);
+    if (a.kind === 'ui' && a.data === '\x1b') router.mode = 'pane';
+    if (a.kind === 'command' && a.command === 'compose') router.mode = 'ui';
+  };
+  router.feed('hi\x1b\x02m\r', compose);
+  assert.equal(out, [
+    { kind: 'ui', data: 'h' },
+    { kind: 'ui', data: 'i' },
+    { kind: 'ui', data: '\x1b' },
+    { kind: 'command', command: 'compose', key: 'm' },
+    { kind: 'ui', data: '\r' },
+  ]);
+  // An Esc the view keeps open for (a queued message selected is let go): it gets the prefix as a key too.
+  out.length = 0;
+  router.mode = 'ui';
+  router.feed('\x1b\x02', (a) => out.push(a));
+  assert.equal(out, [
+    { kind: 'ui', data: '\x1b' },
+    { kind: 'ui', data: '\x02' },
+  ]);
+  // Alt with any other key is still one key.
+  out.length = 0;
+  router.feed('\x1bx', (a) => out.push(a));
+  assert.equal(out, [{ kind: 'ui', data: '\x1bx' }]);
+});
+
 r('a key that closes a view hands the rest of the same read back: q, then prefix q', () => {
   const router = new InputRouter(cfg());
   router.mode = 'ui';
