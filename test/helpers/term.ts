@@ -71,8 +71,12 @@ export class TestTerminal {
     });
     this.exited = new Promise((resolve) => {
       this.proc.onExit((e) => {
-        this.exitCode = e.exitCode;
-        resolve(e.exitCode);
+        // node-pty reports the exit after the last output was read, but the emulator parses
+        // asynchronously: the end is told once the screen shows everything written before it.
+        this.term.write('', () => {
+          this.exitCode = e.exitCode;
+          resolve(e.exitCode);
+        });
       });
     });
   }
