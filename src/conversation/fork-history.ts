@@ -142,10 +142,18 @@ export function forkAt(
 const busyRefusal = (s: TabSession, what: string) =>
   `${s.driver?.title ?? 'The agent'} is still working. Nothing was ${what} — wait for it to finish (or interrupt it) and retry.`;
 
+/** Why the agent may not be stopped for a reset or its undo now: it works, or its input box holds a draft of the user's (lost with it). */
+function stopRefusal(s: TabSession, what: string): string | undefined {
+  if (isBusy(s.snapshot().status)) return busyRefusal(s, what);
+  const held = s.draftHold();
+  return held ? `${held} Nothing was ${what}.` : undefined;
+}
+
 export function resetFacts(s: TabSession, seq: number, titles: Record<string, string>): ResetFacts {
   const conv = s.conversation;
   const t = conv.transcript;
-  if (isBusy(s.snapshot().status)) return { refused: busyRefusal(s, 'reset') };
+  const refused = stopRefusal(s, 'reset');
+  if (refused) return { refused };
   // Counted as the view shows them: bookkeeping entries (cursors, sessions) draw nothing.
   const hidden = t.visible().filter((e) => e.seq > seq && isRendered(e)).length;
   if (!hidden) return { refused: `#${seq} is the last entry: a reset to it would hide nothing.` };
@@ -154,11 +162,13 @@ export function resetFacts(s: TabSession, seq: number, titles: Record<string, st
 }
 
 /**
- * Refused (nothing changed) while the agent is busy; a BatonError from the reset itself (an
- * entry that is not shown, a worktree the checkpoint cannot be restored over) is thrown.
+ * Refused (nothing changed) while the agent is busy or its input box holds a draft of the
+ * user's; a BatonError from the reset itself (an entry that is not shown, a worktree the
+ * checkpoint cannot be restored over) is thrown.
  */
 export async function resetTo(s: TabSession, seq: number, opts: { restore?: boolean; force?: boolean }): Promise<ResetDone | { refused: string }> {
-  if (isBusy(s.snapshot().status)) return { refused: busyRefusal(s, 'reset') };
+  const refused = stopRefusal(s, 'reset');
+  if (refused) return { refused };
   const conv = s.conversation;
   const stoppedTitle = s.driver?.title;
   // A message typed into the CLI whose checkpoint is still being taken goes before the reset entry.
@@ -191,14 +201,16 @@ export function undoFacts(s: TabSession): UndoFacts {
   const t = s.conversation.transcript;
   const reset = resetInForce(t);
   if (!reset) return { refused: 'No reset to undo in this conversation.' };
-  if (isBusy(s.snapshot().status)) return { refused: busyRefusal(s, 'undone') };
+  const refused = stopRefusal(s, 'undone');
+  if (refused) return { refused };
   const running = s.snapshot().running ? s.driver?.title : undefined;
   return { toSeq: reset.toSeq, back: comingBack(t, reset), ...(running ? { runningTitle: running } : {}) };
 }
 
 export async function undoReset(s: TabSession): Promise<UndoDone | { refused: string }> {
   const conv = s.conversation;
-  if (isBusy(s.snapshot().status)) return { refused: busyRefusal(s, 'undone') };
+  const refused = stopRefusal(s, 'undone');
+  if (refused) return { refused };
   await s.ingested();
   const reset = resetInForce(conv.transcript);
   if (!reset) return { refused: 'No reset to undo in this conversation.' };

@@ -6,7 +6,8 @@
 // relaunch (handoff-plan.ts): a new segment for the same agent with the new model, in resume
 // mode on the same session, no brief; then the message is delivered.
 // Anything it cannot do in place (another account, a local server, a summary first, a
-// session that offers no model change, a brief to hear) is left to the relaunch.
+// session that offers no model change, a brief to hear, text in the CLI's input box) is left
+// to the relaunch.
 // A CLI whose resume keeps the session's last model whatever its launch names
 // (capabilities.resumeKeepsModel: opencode) gets the same change once it is up again
 // (modelAfterResume), so what the transcript records is what it runs.
@@ -34,6 +35,10 @@ export async function changeModelInPlace(
   const driver = session.driver;
   const current = conv.transcript.currentSegment;
   if (!driver?.changeModelInTab || driver.name !== armed.agent || armed.local || armed.summary || !terminal.isRunning()) return undefined;
+  // Text in the input box (a recorded message the CLI put back after an interrupt: a draft of
+  // the user's holds the switch before this) would join a `/model …` typed after it and go to
+  // the model as a message: the relaunch on the same session changes the model instead.
+  if (session.boxText()) return undefined;
   if (!current?.agentSession || current.harness !== driver.name || armed.model === current.model) return undefined;
   if (armed.account !== undefined && armed.account !== current.account) return undefined;
   const plan = await planHandoff({ conversation: conv, registry, driver, model: armed.model, env, git, inTab: true });

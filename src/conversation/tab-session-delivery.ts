@@ -85,7 +85,7 @@ export abstract class TabSessionDelivery extends TabSessionState {
   protected mayType(): boolean {
     if (this.screen.lookNow()) this.changed();
     if (this.status.current !== 'idle' || this.delivering || this.delivery.leftoverShowing() !== undefined) return false;
-    if (this.draftInBox()) {
+    if (this.boxText()) {
       this.draftSeen = true;
       return false;
     }
@@ -115,14 +115,6 @@ export abstract class TabSessionDelivery extends TabSessionState {
     };
   }
 
-  /** What the user left in the CLI's own input box, when its driver can read it ('' or undefined: nothing, or it cannot tell). */
-  protected draftInBox(): string | undefined {
-    const read = this.driver?.inputDraft;
-    if (!read) return undefined;
-    const term = this.deps.terminal;
-    return read(term.inputLines?.() ?? term.screenLines());
-  }
-
   protected enqueue(text: string, author: UserAuthor | undefined): SendResult {
     this.queued.push(text, author);
     this.changed();
@@ -137,7 +129,11 @@ export abstract class TabSessionDelivery extends TabSessionState {
       return `${title} needs you first: answer it in its pane (a dialog, a permission or a question); then the message goes.`;
     if (this.delivery.leftoverShowing() !== undefined)
       return `${title}'s input box still holds a message of yours that was not sent: press Enter in its pane to send it, or clear it there; then this one goes.`;
-    if (this.draftInBox()) return `${title}'s input box has text of yours: send it (Enter in its pane) or clear it there first.`;
+    const held = this.draftHold();
+    if (held) return held;
+    // (A copy of an earlier message, put back by an interrupt or recalled: pasted after, it would join it all the same.)
+    if (this.boxText())
+      return `${title}'s input box holds a copy of an earlier message of yours: send it (Enter in its pane) or clear it there first; then this one goes.`;
     return `sent when ${title} is idle.`;
   }
 

@@ -1,9 +1,11 @@
 // A tab's session, its state: what TabSession (tab-session.ts) holds and shows. The types the
 // conversation layer gives out for a tab (TabSnapshot, SendResult, ArmedSwitch), the fields
 // (status, queue, armed switch, notice, the running driver, the pending brief), the getters
-// and snapshot(), and changed()/say(), which tell the TUI. The delivery of messages and the
-// ingest of the CLI's log (tab-session-delivery.ts) and the commands (tab-session.ts) build
-// on it; it is never used on its own. It must never change state outside those files.
+// and snapshot(), what the CLI's own input box holds (a draft of the user's, or a copy of a
+// recorded message: recorded-copy.ts), and changed()/say(), which tell the TUI. The delivery
+// of messages and the ingest of the CLI's log (tab-session-delivery.ts) and the commands
+// (tab-session.ts) build on it; it is never used on its own. It must never change state
+// outside those files.
 
 import { DisposableStore, Emitter, type Event } from '../lifecycle/index.js';
 import type { AgentStatus, HarnessDriver, Ingestor, TranscriptEvent } from '../plugins/api.js';
@@ -18,6 +20,7 @@ import { Delivery } from './delivery.js';
 import { MessageQueue } from './message-queue.js';
 import { NeedsYouRule, type NeedsYou } from './needs-you.js';
 import { OrderedIngest } from './ordered-ingest.js';
+import { userDraftIn } from './recorded-copy.js';
 import { ScreenWatch } from './screen-watch.js';
 
 export interface TabSessionDeps {
@@ -224,6 +227,37 @@ export abstract class TabSessionState {
   /** Why nothing is recorded (the ingest could not bind to this run's session), if so. */
   get unbound(): string | undefined {
     return this.unboundReason;
+  }
+
+  /**
+   * What the CLI's own input box holds, when its driver can read it ('' or undefined: nothing,
+   * or it cannot tell): a draft of the user's, or a copy of a recorded message the CLI put back.
+   * Either way a paste after it would join it.
+   */
+  boxText(): string | undefined {
+    const read = this.driver?.inputDraft;
+    if (!read || !this.deps.terminal.isRunning()) return undefined;
+    const term = this.deps.terminal;
+    return read(term.inputLines?.() ?? term.screenLines());
+  }
+
+  /**
+   * The box's text when it is the user's own draft, which stopping the CLI would lose: not a
+   * message the transcript has (put back by an interrupt, recalled with Up), nor baton's own
+   * given up on, whose copy is back in the compose bar (recorded-copy.ts).
+   */
+  protected userDraft(): string | undefined {
+    return userDraftIn(this.boxText(), this.conversation.transcript.entries, this.delivery.leftoverShowing());
+  }
+
+  /**
+   * Why baton must not stop the running CLI or type a command into it now (a switch, another
+   * model, a restart, a reset): its box holds a draft of the user's, which would be lost or
+   * joined. The switch or restart is the user's to redo once the box is sent or cleared.
+   */
+  draftHold(): string | undefined {
+    if (!this.userDraft()) return undefined;
+    return `${this.driver?.title ?? 'The agent'}'s input box has text of yours: send it (Enter in its pane) or clear it there first.`;
   }
 
   /** The driver of the agent the tab runs (or ran last). */

@@ -54,6 +54,13 @@ export class TabSession extends TabSessionDelivery {
    * layer's own stop-then-start; a tab never runs one beside it.
    */
   async startInstead(agent: string, model?: string, account?: string, local?: LocalEndpointRef): Promise<SwitchOutcome> {
+    // (Stopping the CLI would lose what the user left in its input box.)
+    const held = this.draftHold();
+    if (held) {
+      const outcome: SwitchOutcome = { kind: 'not-sent', message: `${held} Nothing changed.` };
+      this.sayOutcome(outcome.message);
+      return outcome;
+    }
     this.switching = true;
     try {
       await this.stopAgent(3000);
@@ -127,6 +134,11 @@ export class TabSession extends TabSessionDelivery {
       if (isBusy(this.status.current)) {
         return this.refuse(`${title} is still working. Nothing was sent — wait for it to finish and retry.`);
       }
+      // Stopping the CLI would lose the draft the user left in its input box, and a `/model …`
+      // typed there would join it: the switch waits, armed, with the message back in the
+      // compose bar. (A copy of a recorded message there does not hold it: model-in-place.ts.)
+      const held = this.draftHold();
+      if (held) return this.refuse(`${held} Nothing was sent; the switch stays armed.`);
       this.switching = true;
       let outcome: SwitchOutcome;
       try {
@@ -175,7 +187,7 @@ export class TabSession extends TabSessionDelivery {
     const title = this.driver?.title ?? 'the agent';
     if (!this.ingestor) return { failed: `baton does not read ${title}'s log in a tab, so its answer could not be kept` };
     if (!this.mayType())
-      return { failed: this.draftInBox() ? `${title}'s input box has text of yours (send or clear it there first)` : `${title} was not ready for input` };
+      return { failed: this.boxText() ? `${title}'s input box has text in it (send or clear it there first)` : `${title} was not ready for input` };
     let answer = '';
     let ended = false;
     this.ownTurnSink = (e) => {
