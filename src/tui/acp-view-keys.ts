@@ -1,5 +1,7 @@
 // Keys as baton's ACP view reads them from its terminal (raw mode): text typed or pasted
-// (bracketed paste, which the view turns on, arrives whole even when split across reads),
+// (bracketed paste, which the view turns on, arrives whole even when split across reads, its
+// line breaks as \n: a terminal sends a pasted newline as CR, and so does baton's delivery of
+// a brief or a message of several lines, which the agent must get as lines, not CRs),
 // Enter, Backspace, Esc, Ctrl-C, Ctrl-U, Shift-Tab (the mode key); an APC string (ESC _ … ESC \,
 // which no key makes: baton's own requests, such as a model change, typed in by the view
 // driver) whole even when split; other escape sequences (arrows, function keys) are
@@ -55,7 +57,7 @@ export class KeyReader {
           this.paste += data.slice(i);
           return keys;
         }
-        keys.push({ k: 'paste', text: this.paste + data.slice(i, end) });
+        keys.push({ k: 'paste', text: (this.paste + data.slice(i, end)).replace(/\r\n?/g, '\n') });
         this.paste = undefined;
         i = end + PASTE_END.length;
         continue;

@@ -5,7 +5,9 @@
 // Enter's or a thought's, held it back up to 16 ms). A view reopened where its agent cannot
 // continue the session (no loadSession, or the load refused) says so, in the view and its
 // log, and its next turn runs in a new session, given the conversation so far from baton's
-// log with the next message.
+// log with the next message. A paste of several lines, its line breaks CRs as a terminal and
+// baton's delivery send them, reaches the agent and the log with \n between the lines (before,
+// the CRs went through: a brief reached gemini as one line, and the view drew it joined).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +69,36 @@ s('a message entered while the agent starts is sent once it is ready, once', asy
   );
   // Frames are paced (at most one per frame interval), so the last one may follow the log's turn_end.
   await until(() => screen.includes('echo: typed before ready'), 'the reply drawn', 5_000);
+});
+
+s("a paste of several lines (CR line breaks, as a terminal and baton's delivery send them) reaches the agent and the log as lines", async () => {
+  await program?.dispose();
+  const logPath = join(dir, 'lines.jsonl');
+  const home = join(dir, 'lines-home');
+  program = new AcpViewProgram({
+    decl: fixtureDecl() as unknown as AcpAgentDecl,
+    cwd: dir,
+    env: { ...process.env, ACP_FIXTURE_HOME: home },
+    viewId: 'v-lines',
+    logPath,
+    out: { write: () => undefined, cols: () => 80, rows: () => 24 },
+  });
+  await program.start();
+  // What Delivery.submit types for a brief and a message (\n made CR), Enter after it.
+  program.feed('\x1b[200~[brief]\rline one\r\rline two\x1b[201~\r');
+  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the pasted message answered', 20_000);
+  assert.equal(
+    records(logPath)
+      .filter((r) => r.t === 'user')
+      .map((r) => r.text),
+    ['[brief]\nline one\n\nline two'],
+  );
+  const acp = lines(logPath).find((l) => l.acp)!.acp!;
+  const turns = (JSON.parse(readFileSync(join(home, `${acp}.json`), 'utf8')) as { turns: { prompt: string }[] }).turns;
+  assert.equal(
+    turns.map((t) => t.prompt),
+    ['[brief]\nline one\n\nline two'],
+  );
 });
 
 s('a card is drawn at once, even when a frame was drawn just before it', async () => {

@@ -10,13 +10,15 @@ import { lineText, span, textWidth, wrap } from '../../src/tui/acp-view-text.js'
 
 const s = suite('acp-view text');
 
-s('keys: text, Enter, Backspace, Esc, Ctrl-C; arrows are dropped; a bracketed paste split over reads arrives whole', () => {
+s('keys: text, Enter, Backspace, Esc, Ctrl-C; arrows are dropped; a bracketed paste split over reads arrives whole, its CRs line breaks', () => {
   const k = new KeyReader();
   assert.equal(k.read('hi\x7f\r'), [{ k: 'text', text: 'hi' }, { k: 'backspace' }, { k: 'enter' }]);
   assert.equal(k.read('\x1b'), [{ k: 'escape' }]);
   assert.equal(k.read('\x1b[A\x1b[1;5Cx\x03'), [{ k: 'text', text: 'x' }, { k: 'interrupt' }]);
   assert.equal(k.read('\x1b[200~line one\nline'), []);
   assert.equal(k.read(' two\x1b[201~\r'), [{ k: 'paste', text: 'line one\nline two' }, { k: 'enter' }]);
+  // A terminal (and baton's delivery) sends a pasted line break as CR: the paste keeps it as a line break.
+  assert.equal(k.read('\x1b[200~a\rb\r\nc\x1b[201~'), [{ k: 'paste', text: 'a\nb\nc' }]);
 });
 
 s('wrapping counts cells (wide characters take two) and hangs continuation lines', () => {
