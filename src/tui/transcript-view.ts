@@ -150,6 +150,23 @@ export function nextMatch(lines: readonly { text: string }[], query: string, fro
   return undefined;
 }
 
+/** The view's box, over the screen between the tab bar and the status line. */
+function viewBox(host: OverlayHost, title: string): blessed.Widgets.BoxElement {
+  return blessed.box({
+    parent: host.screen,
+    label: escapeTags(viewLabel(title, (host.screen.width as number) - 4)),
+    top: 1,
+    left: 0,
+    width: '100%',
+    height: (host.screen.height as number) - 2,
+    tags: true,
+    // Every row is fitted to the width already (viewRows): blessed's wrap broke one that fills
+    // it and ends in style tags (a divider, the selected row) at its last space.
+    wrap: false,
+    ...OVERLAY_STYLE,
+  });
+}
+
 /** Opens the view over the host's screen; resolves when it closes (q, Esc, or an action that closes it, a fork). */
 export function openTranscriptView(
   host: OverlayHost,
@@ -161,16 +178,7 @@ export function openTranscriptView(
   let lines = lay(t, titles);
   let sel = Math.max(0, lines.length - 1);
   let query = '';
-  const box = blessed.box({
-    parent: host.screen,
-    label: escapeTags(viewLabel(title, (host.screen.width as number) - 4)),
-    top: 1,
-    left: 0,
-    width: '100%',
-    height: (host.screen.height as number) - 2,
-    tags: true,
-    ...OVERLAY_STYLE,
-  });
+  const box = viewBox(host, title);
   const rows = () => Math.max(1, (box.height as number) - 2);
   const width = () => Math.max(10, (box.width as number) - 2);
   let closed = false;

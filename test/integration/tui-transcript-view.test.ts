@@ -1,6 +1,6 @@
 // The transcript view in the real TUI (baton open, a real PTY): the "Switched this
 // conversation from A to B" divider is one row fitted to the width at 80 and at 120
-// columns. The conversation is made beforehand with `baton chat` (the ACP fixture agent under
+// columns, and at a width that leaves its rule one cell. The conversation is made beforehand with `baton chat` (the ACP fixture agent under
 // two drop-in names titled as real CLIs are) and reopened through baton's offer to restore
 // the tabs of that directory.
 
@@ -55,11 +55,18 @@ s.before(async () => {
 });
 s.after(() => rmSync(dir, { recursive: true, force: true }));
 
-for (const cols of [80, 120]) {
+/** The divider's words and tail at 120 columns, without its rule: a later case fits the view to it. */
+let head = '';
+for (const cols of [80, 120, 0]) {
   // Before: the divider, with the brief's mode and size after it, was longer than the view:
   // it was cut mid-word at the view's edge.
-  s(`at ${cols} columns the switch divider is one row fitted to the view, its words whole`, async () => {
-    const b = startBatonTui({ cols, rows: 30, work, env: { BATON_HOME: batonHome }, plugins });
+  // 0: a view one cell wider than the divider's words (a rule of one cell). Before, blessed
+  // wrapped that row at its last space (the row ends in the closing style tags, so it looked
+  // longer than the view): the rule went to a row of its own and pushed the entries down.
+  s(`at ${cols || 'its words + 1'} columns the switch divider is one row fitted to the view, its words whole`, async () => {
+    if (cols === 0) assert.ok(head, 'the 120-column case measured the divider');
+    const width = cols || [...head].length + 3;
+    const b = startBatonTui({ cols: width, rows: 30, work, env: { BATON_HOME: batonHome }, plugins });
     try {
       await b.t.waitFor('Restore tabs', 30_000, 'the offer to restore the tab');
       b.t.type('y');
@@ -82,9 +89,10 @@ for (const cols of [80, 120]) {
       };
       const row = inside(rows[at]!);
       assert.match(row, /Switched this conversation from Claude Code to Codex CLI/);
-      assert.is([...row].length, cols - 2, 'the divider spans the view between its borders');
+      assert.is([...row].length, width - 2, 'the divider spans the view between its borders');
       // Fitted: what follows the sentence is whole or left out, and a rule fills the row.
-      assert.match(row, cols >= 120 ? /── \[\d+\] fresh start with a brief, \d+ chars ─+$/ : /── \[\d+\] ─+$/, JSON.stringify(row));
+      assert.match(row, cols === 80 ? /── \[\d+\] ─+$/ : /── \[\d+\] fresh start with a brief, \d+ chars ─+$/, JSON.stringify(row));
+      if (cols === 120) head = row.replace(/─+$/, '');
       // The row under it is the next entry, not the divider's tail.
       assert.match(inside(rows[at + 1]!), /^\[\d+\] /, `the next row starts an entry: ${JSON.stringify(rows[at + 1])}`);
     } finally {
