@@ -33,6 +33,13 @@ const OPEN_TIMEOUT_MS = 120_000;
 /** How long a cancelled turn's agent has to end the commands it runs in baton's terminals before baton ends them. */
 const CANCEL_GRACE_MS = 2000;
 /**
+ * Gemini CLI announces each change of its approval mode in band, as a message chunk of its own
+ * ("[MODE_UPDATE] autoEdit"), in a turn or out of one: its UI state, which baton shows as the
+ * mode's notice, not something the agent said to the user.
+ */
+const MODE_ANNOUNCEMENT = /^\[MODE_UPDATE\] \S+$/;
+
+/**
  * What a session/load replays of the history. An agent may go on replaying after it has
  * answered the load (Gemini CLI 0.61 streams it without awaiting), so these are dropped
  * until baton sends the first prompt, not only until the answer.
@@ -175,6 +182,7 @@ export class AcpSession {
       if (this.modes) this.modes = { ...this.modes, currentModeId: update.currentModeId };
       if (this.live) this.opts.onModeChange?.(update.currentModeId);
     }
+    if (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' && MODE_ANNOUNCEMENT.test(update.content.text)) return;
     // A load's replay: baton has this history already.
     if (!this.live || (this.replaying && REPLAYED.has(update.sessionUpdate))) return;
     this.opts.onUpdate(update);

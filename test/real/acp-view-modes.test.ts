@@ -5,7 +5,8 @@
 // Shift-Tab leaves plan in the same session, and the same write, approved, is on disk. Gemini
 // CLI, Qwen Code and claude-code-acp have plan mode of their own (session/set_mode; the status line says
 // "plan"); opencode has none over ACP, so baton emulates it ("plan (emulated)": the plan
-// instruction with the message, every change refused). `BATON_TEST_CLIS=qwen` runs one.
+// instruction with the message, every change refused). A mode change shows and is recorded as
+// a notice only, never as something the agent said. `BATON_TEST_CLIS=qwen` runs one.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -90,6 +91,16 @@ for (const cli of selectedClis(['gemini', 'qwen', 'claude-code-acp', 'opencode']
     assert.is(sessions.size, 1, 'one agent session');
     const modes = events().flatMap((e) => (e.type === 'notice' && e.text.startsWith('mode:') ? [e.text] : []));
     assert.equal(modes, [`mode: ${PLAN[cli]!.replace(/^· | ·$/g, '')}`, 'mode: default']);
+    // The agent says nothing outside a turn: a mode change is a notice, not agent text (Gemini
+    // CLI announces it in band, as a message chunk "[MODE_UPDATE] default").
+    let inTurn = false;
+    const outside = events().flatMap((e) => {
+      if (e.type === 'user_text') inTurn = true;
+      if (e.type === 'turn_end') inTurn = false;
+      return !inTurn && e.type === 'agent_text' ? [e.text] : [];
+    });
+    assert.equal(outside, [], 'agent text outside a turn');
+    assert.not.match(t.screenText(), 'MODE_UPDATE');
   });
 
   s.run();
