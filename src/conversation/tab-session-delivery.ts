@@ -375,7 +375,9 @@ export abstract class TabSessionDelivery extends TabSessionState {
    * box); the rest wait for the next idle.
    */
   protected async drainQueue(): Promise<void> {
-    if (this.draining || this.delivering || !this.queued.length || this.armed || this.disposed || this.unbound || !this.mayType()) return;
+    // (An armed switch does not hold the queue: its messages were written to the agent that
+    // runs, before the switch's own message; the switch waits for them, tab-session.ts send.)
+    if (this.draining || this.delivering || !this.queued.length || this.switching || this.disposed || this.unbound || !this.mayType()) return;
     this.draining = true;
     try {
       do {

@@ -134,6 +134,14 @@ export class TabSession extends TabSessionDelivery {
       if (isBusy(this.status.current)) {
         return this.refuse(`${title} is still working. Nothing was sent — wait for it to finish and retry.`);
       }
+      // Messages queued before go first, to the agent they were written to: the switch's
+      // message after them, as written (it went first, to the new agent, before).
+      if (this.draining || this.delivering || this.queued.length) {
+        const n = this.queued.length + (this.draining || this.delivering ? 1 : 0);
+        return this.refuse(
+          `${title} has ${n === 1 ? 'a queued message' : `${n} queued messages`} to take first. Nothing was sent; the switch stays armed — send again once ${n === 1 ? 'it has' : 'they have'} gone.`,
+        );
+      }
       // Stopping the CLI would lose the draft the user left in its input box, and a `/model …`
       // typed there would join it: the switch waits, armed, with the message back in the
       // compose bar. (A copy of a recorded message there does not hold it: model-in-place.ts.)
