@@ -198,11 +198,20 @@ export class TestTerminal {
         existsSync(dir)
           ? readdirSync(dir)
               .filter((n) => n.endsWith('.lock'))
-              .map((n) => Number(readFileSync(join(dir, n), 'utf8').trim()))
+              .map((n) => lockPid(join(dir, n)))
               .filter((p) => p > 1 && alive(p))
           : [];
       await endPids(servers, { graceMs: 3000 });
       rmSync(this.ownRuntime, { recursive: true, force: true });
     }
+  }
+}
+
+/** The pid in a server's lock file; NaN once it is gone (the server removes it as it ends, between the listing and the read). */
+function lockPid(file: string): number {
+  try {
+    return Number(readFileSync(file, 'utf8').trim());
+  } catch {
+    return Number.NaN;
   }
 }
