@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TabSession } from '../../src/conversation/tab-session.js';
 import type { TabSessionDeps } from '../../src/conversation/tab-session-state.js';
+import type { HarnessDriver } from '../../src/plugins/api.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import { FakeTerminal, fakeDriver, registryOf, type FakeDriverOptions } from './fake-agent.js';
 import { until } from './wait.js';
@@ -18,7 +19,11 @@ export interface FakeSession {
   conv: OpenConversation;
 }
 
-/** Starts sessions on fake CLIs for the tests of `s`, each ended after its test. */
+/**
+ * Starts sessions on fake CLIs for the tests of `s`, each ended after its test. `driver`: the
+ * options of the one fake driver, or the drivers themselves (made on the terminal given), the
+ * first of them started.
+ */
 export function fakeSessions(s: Test, prefix: string) {
   let home: string | undefined;
   let session: TabSession | undefined;
@@ -28,12 +33,13 @@ export function fakeSessions(s: Test, prefix: string) {
     session = undefined;
     home = undefined;
   });
-  return async (driver: FakeDriverOptions = {}, deps: Partial<TabSessionDeps> = {}): Promise<FakeSession> => {
+  return async (driver: FakeDriverOptions | ((term: FakeTerminal) => HarnessDriver[]) = {}, deps: Partial<TabSessionDeps> = {}): Promise<FakeSession> => {
     home = mkdtempSync(join(tmpdir(), prefix));
     const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
     const term = new FakeTerminal();
-    session = new TabSession({ conversation: conv, registry: registryOf(fakeDriver(term, driver)), terminal: term, env: {}, deliveryTimeoutMs: 150, ...deps });
-    const out = await session.start('fake');
+    const drivers = typeof driver === 'function' ? driver(term) : [fakeDriver(term, driver)];
+    session = new TabSession({ conversation: conv, registry: registryOf(...drivers), terminal: term, env: {}, deliveryTimeoutMs: 150, ...deps });
+    const out = await session.start(drivers[0]!.name);
     assert.is(out.kind, 'started', out.message);
     term.output();
     const started = session;

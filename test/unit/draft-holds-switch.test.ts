@@ -12,50 +12,38 @@
 // the same session, never by a `/model` typed after that text.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { resetTo } from '../../src/conversation/fork-history.js';
-import { TabSession } from '../../src/conversation/tab-session.js';
 import type { HarnessDriver } from '../../src/plugins/api.js';
-import { createConversation } from '../../src/transcript/store.js';
-import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+import { fakeDriver } from '../helpers/fake-agent.js';
+import { fakeSessions } from '../helpers/fake-session.js';
 import { until as poll } from '../helpers/wait.js';
 
 const s = suite('a draft in the input box holds a switch');
-let home: string | undefined;
-let session: TabSession | undefined;
-s.after.each(async () => {
-  await session?.dispose();
-  if (home) rmSync(home, { recursive: true, force: true });
-  session = undefined;
-  home = undefined;
-});
+const startSession = fakeSessions(s, 'baton-draft-switch-');
 
 const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
 const HOLD = /^Alpha's input box has text of yours: send it \(Enter in its pane\) or clear it there first\./;
 
 /** A tab running Alpha (whose driver reads its box and changes model in its session) after one answered turn, in session A-1. */
 async function world() {
-  home = mkdtempSync(join(tmpdir(), 'baton-draft-switch-'));
-  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
-  const term = new FakeTerminal();
   const modelChanges: string[] = [];
-  const alpha: HarnessDriver = {
-    ...fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, tabSession: true }, readsInput: true }),
-    changeModelInTab: async (o) => {
-      modelChanges.push(o.model);
-      return { kind: 'changed' };
+  const { term, session, conv } = await startSession(
+    (term) => {
+      const alpha: HarnessDriver = {
+        ...fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, tabSession: true }, readsInput: true }),
+        changeModelInTab: async (o) => {
+          modelChanges.push(o.model);
+          return { kind: 'changed' };
+        },
+      };
+      return [alpha, fakeDriver(term, { name: 'beta', title: 'Beta', capabilities: { resume: true, tabSession: true }, readsInput: true })];
     },
-  };
-  const beta = fakeDriver(term, { name: 'beta', title: 'Beta', capabilities: { resume: true, tabSession: true }, readsInput: true });
-  session = new TabSession({ conversation: conv, registry: registryOf(alpha, beta), terminal: term, env: {}, deliveryTimeoutMs: 150, readyTimeoutMs: 2000 });
-  assert.is((await session.start('alpha')).kind, 'started');
-  await until(() => session!.status.current === 'idle', 'Alpha ready');
+    { readyTimeoutMs: 2000 },
+  );
   assert.is((await session.send('MARK-ONE')).kind, 'delivered');
   term.emit({ type: 'session', agentSession: 'A-1' });
   term.finish();
-  await until(() => session!.status.current === 'idle', 'Alpha answered');
+  await until(() => session.status.current === 'idle', 'Alpha answered');
   const users = () => conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
   return { term, session, modelChanges, users, conv };
 }

@@ -7,36 +7,22 @@
 // Codex after the switch message).
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { TabSession } from '../../src/conversation/tab-session.js';
-import { createConversation } from '../../src/transcript/store.js';
-import { FakeTerminal, fakeDriver, registryOf } from '../helpers/fake-agent.js';
+import { fakeDriver } from '../helpers/fake-agent.js';
+import { fakeSessions } from '../helpers/fake-session.js';
 import { until as poll } from '../helpers/wait.js';
 
 const s = suite('queued before a switch');
-let home: string | undefined;
-let session: TabSession | undefined;
-s.after.each(async () => {
-  await session?.dispose();
-  if (home) rmSync(home, { recursive: true, force: true });
-  session = undefined;
-  home = undefined;
-});
+const startSession = fakeSessions(s, 'baton-queue-switch-');
 
 const until = (cond: () => boolean, what: string, ms = 5000) => poll(cond, what, ms, 5);
 
 /** A tab running Alpha, Beta installed beside it. */
 async function world() {
-  home = mkdtempSync(join(tmpdir(), 'baton-queue-switch-'));
-  const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
-  const term = new FakeTerminal();
-  const alpha = fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: { resume: true, tabSession: true } });
-  const beta = fakeDriver(term, { name: 'beta', title: 'Beta', capabilities: { resume: true, tabSession: true } });
-  session = new TabSession({ conversation: conv, registry: registryOf(alpha, beta), terminal: term, env: {}, deliveryTimeoutMs: 150, readyTimeoutMs: 2000 });
-  assert.is((await session.start('alpha')).kind, 'started');
-  await until(() => session!.status.current === 'idle', 'Alpha ready');
+  const caps = { resume: true, tabSession: true };
+  const { term, session, conv } = await startSession(
+    (term) => [fakeDriver(term, { name: 'alpha', title: 'Alpha', capabilities: caps }), fakeDriver(term, { name: 'beta', title: 'Beta', capabilities: caps })],
+    { readyTimeoutMs: 2000 },
+  );
   const users = () => conv.transcript.entries.flatMap((e) => (e.kind === 'user_message' ? [e.text] : []));
   return { term, session, users };
 }
