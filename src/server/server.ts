@@ -3,7 +3,8 @@
 // only (socket-place.ts: an owner-only directory, the socket 0600), hosts one view of its
 // tabs (the TUI, drawn on a VirtualTerminal) and relays that view to every attached client;
 // a client's keys go to the view (unless it attached read-only). Like tmux, the view is
-// drawn at the smallest size among the clients that may resize it.
+// drawn at the smallest size among the clients that may resize it; a read-only client
+// smaller than that is sent a crop of it at its own size (cropped-view.ts).
 // One per user and name: a lock file holds the server's pid while it runs, and a socket
 // left by a server that died is noticed (nothing answers on it) and replaced (server-claim.ts).
 // It ends when the view quits (C-b q, or the last tab closed with nobody attached), on
@@ -35,6 +36,7 @@ import {
   type Refusal,
 } from './protocol.js';
 import { HIGH_WATER, VirtualTerminal, type ViewSink } from './virtual-terminal.js';
+import { CroppedView } from './cropped-view.js';
 import { tabList, type TabListing } from './tab-list.js';
 
 /** How long a connection may take to say who it is. */
@@ -57,7 +59,12 @@ interface Client {
   author: UserAuthor;
   sink: ViewSink;
   readOnly: boolean;
+  /** The view cropped to this client's size: a read-only client smaller than the view. */
+  crop?: CroppedView;
 }
+
+/** What the client is drawn through: its crop, else its socket. */
+const drawnThrough = (c: Client): ViewSink => c.crop ?? c.sink;
 
 export class BatonServer {
   private net: Server | undefined;
@@ -181,7 +188,7 @@ export class BatonServer {
     this.fitCaps();
     if (!this.view) this.startView(req.cwd);
     else if (req.tab !== undefined) this.selectTab(req.tab);
-    this.vt.attach(client.sink);
+    this.vt.attach(drawnThrough(client));
     return client;
   }
 
@@ -216,13 +223,35 @@ export class BatonServer {
     }
   }
 
-  /** Like tmux: the view takes the smallest size among the clients that may resize it. */
+  /** Like tmux: the view takes the smallest size among the clients that may resize it; a read-only client smaller than that, a crop of it. */
   private fitView(): void {
     const sizers = [...this.clients].filter((c) => !c.readOnly);
-    if (!sizers.length) return;
-    const cols = Math.min(...sizers.map((c) => c.hello.cols));
-    const rows = Math.min(...sizers.map((c) => c.hello.rows));
-    this.vt.resize(cols, rows);
+    if (sizers.length) {
+      const cols = Math.min(...sizers.map((c) => c.hello.cols));
+      const rows = Math.min(...sizers.map((c) => c.hello.rows));
+      this.vt.resize(cols, rows);
+    }
+    for (const c of this.clients) this.fitCrop(c, sizers.length > 0);
+  }
+
+  /**
+   * A read-only client smaller than the view gets it cropped to its size (its own tab bar
+   * and status line rows), one that holds it the view's bytes as they are (top-left, as a
+   * larger client of tmux). A client switched from one to the other is drawn in full.
+   */
+  private fitCrop(c: Client, sized: boolean): void {
+    const view = { cols: this.vt.output.columns, rows: this.vt.output.rows };
+    const size = { cols: c.hello.cols, rows: c.hello.rows };
+    const small = c.readOnly && (size.cols < view.cols || size.rows < view.rows);
+    const note = ` read-only, cropped to ${size.cols}x${size.rows}: ${sized ? 'another client sets the size' : 'the view keeps the size it was given'}`;
+    if (small && c.crop) return c.crop.resize(size, view, note);
+    if (small === (c.crop !== undefined)) return;
+    const was = drawnThrough(c);
+    c.crop?.dispose();
+    const chrome = () => this.app?.chromeRows() ?? { top: 0, bottom: 0 };
+    c.crop = small ? new CroppedView(c.sink, size, view, chrome, terminalCapsOf(c.hello.term, c.hello.colorterm, this.opts.env), note) : undefined;
+    // (Not attached yet: greet() attaches it once the view is there.)
+    if (this.vt.detach(was)) this.vt.attach(drawnThrough(c));
   }
 
   /**
@@ -237,7 +266,8 @@ export class BatonServer {
   private leave(client: Client): void {
     this.forget(client);
     if (!this.clients.delete(client)) return;
-    this.vt.detach(client.sink);
+    this.vt.detach(drawnThrough(client));
+    client.crop?.dispose();
     this.fitCaps();
     this.opts.log(`detached: ${client.author.name}@${client.author.device}`);
     this.fitView();
@@ -254,7 +284,8 @@ export class BatonServer {
 
   private sendExit(client: Client, notice: ExitNotice): void {
     this.forget(client);
-    this.vt.detach(client.sink);
+    this.vt.detach(drawnThrough(client));
+    client.crop?.dispose();
     if (this.clients.delete(client)) {
       this.opts.log(`${notice.reason}: ${client.author.name}@${client.author.device}`);
       this.fitCaps();

@@ -74,8 +74,9 @@ export class VirtualTerminal {
     this.redrawEmitter.fire();
   }
 
-  detach(sink: ViewSink): void {
-    this.sinks.delete(sink);
+  /** False when the sink was not attached. */
+  detach(sink: ViewSink): boolean {
+    return this.sinks.delete(sink);
   }
 
   resize(cols: number, rows: number): void {

@@ -130,6 +130,11 @@ export class App implements OverlayHost, CommandHost {
     return { cols: Math.max(2, this.screen.width as number), rows: Math.max(1, rows) };
   }
 
+  /** Rows above the pane (the tab bar) and below it (compose bar, status line): a read-only client shown a crop of this view keeps them. */
+  chromeRows(): { top: number; bottom: number } {
+    return { top: TOP_ROWS, bottom: STATUS_ROWS + this.chrome.composeRows };
+  }
+
   /** The compose bar's row; the conversation layer replaces its content. */
   get composeBar(): blessed.Widgets.BoxElement {
     return this.chrome.composeBar;

@@ -2,7 +2,8 @@
 // PTYs and a plain shell in the tab: the first `baton` starts a server in a session of its
 // own and draws its view; C-b d, a SIGHUP or a kill -9 of the client leaves the shell (and
 // what it runs) going, and `baton attach` shows it again; two clients share the view at the
-// smaller size, and a read-only one neither types nor resizes; `baton ls` lists the tabs and
+// smaller size, and a read-only one neither types nor resizes (smaller than the view, it keeps
+// its own tab bar and status line rows, the pane cropped); `baton ls` lists the tabs and
 // `baton kill-server` ends them; a stale socket is replaced; a socket directory open to
 // others or of another user is refused, as is a client of another protocol version; the
 // server listens on its 0600 Unix socket only. Two clients writing from the one compose bar
@@ -129,6 +130,31 @@ s('two clients share the view at the smaller size; either types; a read-only one
   assert.is(await small.exited, 0);
   b.t.type('stty size\r');
   await b.t.waitFor(/^27 100$/m, 15_000, 'the larger size again once the smaller client left');
+});
+
+s('a read-only client smaller than the view shows the tab bar and status line at its own size, the pane cropped; a larger one shows the view', async () => {
+  b = startBatonTui({ cols: 100, rows: 30 });
+  await openPlainShell(b);
+  // A line longer than the read-only client is wide (the view has room for it on one row).
+  b.t.type(`echo "$(printf '%070d' 7)TA""IL"\r`);
+  await b.t.waitFor(/^0{69}7TAIL$/m);
+  const watcher = client(b, ['attach', '-r'], { cols: 60, rows: 15 });
+  const view = b.t.rows().map((r) => r.slice(0, 60).trimEnd());
+  await watcher.waitFor((scr) => scr.split('\n')[0] === view[0], 15_000, "the view's tab bar on the first row");
+  await watcher.waitFor((scr) => /read-only/.test(scr.split('\n')[14]!), 15_000, 'the status line, on the last row, says why the view is cropped');
+  assert.match(watcher.row(14), /cropped to 60x15.*another client sets the size/);
+  assert.is(watcher.row(13), view[28], 'the compose row above it');
+  assert.equal(watcher.rows().slice(1, 13), view.slice(1, 13), "the pane's top-left part between them");
+  assert.ok(watcher.rows().includes('0'.repeat(60)), 'the long line cut at the right edge');
+  assert.not.match(watcher.screenText(), /TAIL/, 'and not wrapped onto the next row');
+  await watcher.waitFor((scr) => scr.split('\n')[14] === view[29], 15_000, 'the status line itself once the note has been read');
+
+  // Larger than the view: the view as it is, in the top-left corner, with no note.
+  watcher.resize(120, 40);
+  await watcher.waitFor((scr) => scr.split('\n')[29] === b!.t.row(29) && /TAIL$/m.test(scr), 15_000, 'the whole view, its status line on its own row');
+  assert.is(watcher.row(0), b.t.row(0));
+  b.t.type('stty size\r');
+  await b.t.waitFor(/^27 100$/m, 15_000, 'the view keeps the size of the client that may resize it');
 });
 
 s("baton kill-server ends the server and the tab's programs; socket and lock are gone; the clients are told", async () => {
