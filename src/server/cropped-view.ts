@@ -1,11 +1,12 @@
 // The view as a read-only client smaller than it sees it: that client may not resize the view
 // (another client sets its size), so instead of the view's bytes, which its terminal would
 // clip and scroll until neither the tab bar nor the status line showed, it is sent a frame
-// of its own size: the view's top rows (the tab bar) on its first rows, the view's bottom
-// rows (compose bar, status line) on its last ones, and between them the pane's top-left part,
-// as tmux shows a window larger than the client. The view's bytes are replayed into an
-// emulator of the view's size, and the client's rows are drawn from its cells, only the cells
-// that changed. Its status line says once, for a while, why the view is cropped. It never
+// of its own size: the tab bar on its first row and the status line on its last, laid out for
+// its width by the view (ChromeRows.rowsAt) as tmux lays out each client's status line, the
+// view's compose rows above the status line, and between them the pane's top-left part, as
+// tmux shows a window larger than the client. The view's bytes are replayed into an emulator
+// of the view's size, and the client's rows are drawn from its cells, only the cells that
+// changed. Its status line says once, for a while, why the view is cropped. It never
 // writes to the view; a client that cannot keep up is sent the current frame once it drains.
 
 import { StringDecoder } from 'node:string_decoder';
@@ -28,6 +29,8 @@ export interface Size {
 export interface ChromeRows {
   top: number;
   bottom: number;
+  /** The tab bar and the status line laid out for `width`, as bytes (their blank tail left to erase); undefined: the view's rows, cut. */
+  rowsAt?(width: number): { tabBar: string; status: string } | undefined;
 }
 
 const cup = (y: number, x: number) => `\x1b[${y + 1};${x + 1}H`;
@@ -36,6 +39,8 @@ const SHOW_CURSOR = '\x1b[?25h';
 
 export class CroppedView implements ViewSink {
   private readonly mirror: Terminal;
+  /** The client's own tab bar (row 0) and status line (row 1), laid out for its width. */
+  private own: { term: Terminal; write: (data: string) => void; bytes: string } | undefined;
   private readonly parse: (data: string) => void;
   private readonly decoder = new StringDecoder('utf8');
   private readonly writer: RowWriter;
@@ -102,6 +107,7 @@ export class CroppedView implements ViewSink {
     if (this.noteTimer) clearTimeout(this.noteTimer);
     if (this.scheduled) clearImmediate(this.scheduled);
     this.mirror.dispose();
+    this.own?.term.dispose();
   }
 
   /** What the client's terminal shows is not known (it was resized, or missed frames): every row is written whole next. */
@@ -120,14 +126,33 @@ export class CroppedView implements ViewSink {
   }
 
   /** Which row of the view the client's row `y` shows; undefined for none (the client is taller). */
-  private sourceRow(y: number): number | undefined {
+  private sourceRow(y: number, { top, bottom }: ChromeRows): number | undefined {
     const { rows } = this.size;
     const viewRows = this.mirror.rows;
     if (rows >= viewRows) return y < viewRows ? y : undefined;
-    const { top, bottom } = this.chrome();
     const t = Math.min(top, rows);
     const b = Math.min(bottom, rows - t);
     return y >= rows - b ? viewRows - (rows - y) : y;
+  }
+
+  /** The client's own tab bar and status line as an emulator's two lines, when the view lays them out for its width. */
+  private ownRows(chrome: ChromeRows) {
+    const { cols } = this.size;
+    const rows = chrome.rowsAt?.(cols);
+    if (!rows) return undefined;
+    if (this.own?.term.cols !== cols) {
+      this.own?.term.dispose();
+      const term = createTerminal(cols, 2, 0);
+      const sync = writeSyncOf(term);
+      // (Without a synchronous parse, the rows are drawn from what was parsed by then, and again at the next frame.)
+      this.own = { term, write: sync ?? ((data) => term.write(data)), bytes: '' };
+    }
+    const bytes = `\x1b[H${rows.tabBar}\x1b[K\x1b[2;1H${rows.status}\x1b[K`;
+    if (bytes !== this.own.bytes) {
+      this.own.bytes = bytes;
+      this.own.write(bytes);
+    }
+    return this.own.term.buffer.active;
   }
 
   private draw(): void {
@@ -136,11 +161,20 @@ export class CroppedView implements ViewSink {
     const buf = this.mirror.buffer.active;
     let bytes = '';
     let cursor: { x: number; y: number } | undefined;
+    const chrome = this.chrome();
+    const own = this.ownRows(chrome);
     for (let y = 0; y < rows; y++) {
-      const src = this.sourceRow(y);
+      const src = this.sourceRow(y, chrome);
       if (src !== undefined && src === buf.cursorY) cursor = { x: buf.cursorX, y };
       if (y === rows - 1 && this.note !== undefined) continue;
-      const line = src === undefined ? undefined : buf.getLine(buf.viewportY + src);
+      const line =
+        src === undefined
+          ? undefined
+          : own && src === 0
+            ? own.getLine(0)
+            : own && src === this.mirror.rows - 1
+              ? own.getLine(1)
+              : buf.getLine(buf.viewportY + src);
       const row = this.writer.line(line, this.cell, { y, x0: 0, width: cols, toEdge: true }, this.links, undefined, this.shown[y]);
       this.shown[y] = row.signature;
       bytes += row.bytes;

@@ -6,10 +6,14 @@
 import blessed from './blessed.js';
 import { escapeTags, formatStatusLine, formatTabBar, type TabBarItem } from './tab-bar.js';
 import { shellTabLine } from './compose-lines.js';
+import { taggedRow, type BoxColors } from './tagged-row.js';
 
 /** Rows taken by the tab bar (top) and the status line (bottom); the compose bar's rows are added. */
 export const TOP_ROWS = 1;
 export const STATUS_ROWS = 1;
+
+const TAB_BAR_COLORS: BoxColors = { bg: 'blue', fg: 'white' };
+const STATUS_COLORS: BoxColors = { bg: 'black', fg: 'white' };
 
 export interface ChromeHooks {
   /** Each message the status line shows, as it is shown (a server keeps them in its log). */
@@ -38,17 +42,19 @@ export class AppChrome {
   readonly composeBar: blessed.Widgets.BoxElement;
   private readonly statusLine: blessed.Widgets.BoxElement;
   private message: string | undefined;
+  /** What the rows said at the last frame, to lay them out again for another width. */
+  private facts: ChromeFacts | undefined;
   private messageTimer: NodeJS.Timeout | undefined;
   /** Rows the compose bar has (a multi-line draft has more). */
   composeRows = 1;
 
   constructor(
-    screen: blessed.Widgets.Screen,
+    private readonly screen: blessed.Widgets.Screen,
     private readonly hooks: ChromeHooks,
   ) {
-    this.tabBar = blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'blue', fg: 'white' } });
+    this.tabBar = blessed.box({ parent: screen, top: 0, left: 0, width: '100%', height: 1, tags: true, style: { ...TAB_BAR_COLORS } });
     this.composeBar = blessed.box({ parent: screen, bottom: 1, left: 0, width: '100%', height: 1, tags: true, style: { fg: 'gray' } });
-    this.statusLine = blessed.box({ parent: screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { bg: 'black', fg: 'white' } });
+    this.statusLine = blessed.box({ parent: screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { ...STATUS_COLORS } });
   }
 
   /** Says `text` on the status line for `ms` (0: until the next message); undefined clears it. */
@@ -76,6 +82,7 @@ export class AppChrome {
 
   /** Writes the rows' text for this frame (blessed draws them with the screen). */
   draw(f: ChromeFacts): void {
+    this.facts = f;
     this.tabBar.setContent(formatTabBar(f.tabs, f.active, f.width));
     this.statusLine.setContent(formatStatusLine(f.prefix, f.width, f.scroll ? f.scroll.status : this.message));
     if (f.noTab) {
@@ -83,6 +90,20 @@ export class AppChrome {
     } else if (!f.composeOwned) {
       this.composeBar.setContent(`{gray-fg}${escapeTags(shellTabLine(f.prefix))}{/gray-fg}`);
     }
+  }
+
+  /**
+   * The tab bar and the status line as the last frame drew them, laid out for `width` and
+   * coded as terminal bytes (their blank tail left to erase): a read-only client narrower
+   * than the view is drawn its own. Undefined before the first frame.
+   */
+  rowsAt(width: number): { tabBar: string; status: string } | undefined {
+    const f = this.facts;
+    if (!f) return undefined;
+    return {
+      tabBar: taggedRow(formatTabBar(f.tabs, f.active, width), TAB_BAR_COLORS, this.screen),
+      status: taggedRow(formatStatusLine(f.prefix, width, f.scroll ? f.scroll.status : this.message), STATUS_COLORS, this.screen),
+    };
   }
 
   dispose(): void {

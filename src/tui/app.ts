@@ -130,9 +130,9 @@ export class App implements OverlayHost, CommandHost {
     return { cols: Math.max(2, this.screen.width as number), rows: Math.max(1, rows) };
   }
 
-  /** Rows above the pane (the tab bar) and below it (compose bar, status line): a read-only client shown a crop of this view keeps them. */
-  chromeRows(): { top: number; bottom: number } {
-    return { top: TOP_ROWS, bottom: STATUS_ROWS + this.chrome.composeRows };
+  /** Rows above and below the pane, and tab bar and status line laid out for another width: a read-only client's crop keeps them (cropped-view.ts). */
+  chromeRows(): { top: number; bottom: number; rowsAt: (width: number) => { tabBar: string; status: string } | undefined } {
+    return { top: TOP_ROWS, bottom: STATUS_ROWS + this.chrome.composeRows, rowsAt: (width) => this.chrome.rowsAt(width) };
   }
 
   /** The compose bar's row; the conversation layer replaces its content. */

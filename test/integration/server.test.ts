@@ -17,6 +17,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { alive, openFiles, readStat } from '../../src/proc/index.js';
 import { decodeJson, encodeJson, FRAME, FrameReader, type Refusal } from '../../src/server/protocol.js';
+import { formatStatusLine } from '../../src/tui/tab-bar.js';
 import { fixtureDecl } from '../helpers/acp-fixture.js';
 import { builtBaton, endServers, openPlainShell, serverPids, startBatonTui, type BatonTui } from '../helpers/baton-tui.js';
 import { TestTerminal } from '../helpers/term.js';
@@ -147,7 +148,10 @@ s('a read-only client smaller than the view shows the tab bar and status line at
   assert.equal(watcher.rows().slice(1, 13), view.slice(1, 13), "the pane's top-left part between them");
   assert.ok(watcher.rows().includes('0'.repeat(60)), 'the long line cut at the right edge');
   assert.not.match(watcher.screenText(), /TAIL/, 'and not wrapped onto the next row');
-  await watcher.waitFor((scr) => scr.split('\n')[14] === view[29], 15_000, 'the status line itself once the note has been read');
+  // Laid out for 60 columns, as a 60-column baton draws it: hints dropped whole, not cut.
+  const status = formatStatusLine('C-b', 60).trimEnd();
+  assert.match(status, /C-b q quit$/);
+  await watcher.waitFor((scr) => scr.split('\n')[14] === status, 15_000, 'the status line itself, at its width, once the note has been read');
 
   // Larger than the view: the view as it is, in the top-left corner, with no note.
   watcher.resize(120, 40);

@@ -51,7 +51,12 @@ class Client implements ViewSink {
   async rows(): Promise<string[]> {
     await write(this.term, '');
     const b = this.term.buffer.active;
-    return Array.from({ length: this.term.rows }, (_, y) => b.getLine(y)!.translateToString(true).trimEnd());
+    return Array.from({ length: this.term.rows }, (_, y) =>
+      b
+        .getLine(b.viewportY + y)!
+        .translateToString(true)
+        .trimEnd(),
+    );
   }
 }
 
@@ -109,6 +114,23 @@ s('narrower but taller than the view: the rows as they are, cut at the right edg
     'status line hints',
   ]);
   assert.equal(rows.slice(10), ['', ' read-only, cropped']);
+  v.dispose();
+});
+
+s("the tab bar and status line laid out for the client's width, where the view can lay them out, in place of its own rows cut", async () => {
+  const rowsAt = (w: number) => ({ tabBar: `\x1b[44mtabs for ${w}`, status: `status for ${w}` });
+  const c = new Client(20, 12);
+  const v = crop(c, { top: 1, bottom: 3, rowsAt });
+  v.write(frame());
+  await drawn();
+  const rows = await c.rows();
+  assert.is(rows[0], 'tabs for 20');
+  assert.equal(rows.slice(7, 10), ['compose one', 'compose two', 'status for 20'], "the compose rows are the view's, cut");
+  assert.is(c.term.buffer.active.getLine(0)!.getCell(15)!.getBgColor(), 4, "the tab bar's own colour to the right edge");
+  c.term.resize(15, 6);
+  v.resize({ cols: 15, rows: 6 }, VIEW, NOTE);
+  await drawn();
+  assert.is((await c.rows())[0], 'tabs for 15', 'laid out again for a new width');
   v.dispose();
 });
 
