@@ -3,7 +3,8 @@
 // the view is drawn at another (src/server/cropped-view.ts). blessed turns the tags into SGR
 // (the same colours it draws), and what its element would fall back to, the box's own
 // colours, is put back where a tag ends: a bare reset or "default colour" in a box with a
-// background means that background, not the terminal's. It writes nothing.
+// background means that background, not the terminal's; and an attribute ended ends them all,
+// as in blessed's drawing. It writes nothing.
 
 import blessed from './blessed.js';
 
@@ -11,6 +12,9 @@ export interface BoxColors {
   fg: string;
   bg: string;
 }
+
+/** blessed ends every flag where a tag ends one ({/bold} nested in {inverse} emits a second inverse, then 27 ends both): so does this row. */
+const ALL_FLAGS_OFF = '\x1b[22;24;25;27;28m';
 
 interface AttrProgram {
   _attr(param: string, on?: boolean): string | null;
@@ -23,6 +27,8 @@ export function taggedRow(tagged: string, colors: BoxColors, screen: blessed.Wid
   const bg = program._attr(`${colors.bg} bg`) ?? '';
   const sgr = blessed.parseTags(tagged, screen);
   // (Only SGR: parseTags makes nothing else, and tab-bar.ts lets no control character through.)
-  const fixed = sgr.replace(/\x1b\[(0?|39|49)m/g, (_, code: string) => (code === '39' ? fg : code === '49' ? bg : `\x1b[m${fg}${bg}`));
+  const fixed = sgr.replace(/\x1b\[(0?|39|49|22|24|25|27|28)m/g, (_, code: string) =>
+    code === '39' ? fg : code === '49' ? bg : code.length === 2 ? ALL_FLAGS_OFF : `\x1b[m${fg}${bg}`,
+  );
   return `\x1b[m${fg}${bg}${fixed}`;
 }
