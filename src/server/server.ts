@@ -158,6 +158,10 @@ export class BatonServer {
     const ours = { protocol: PROTOCOL_VERSION, baton: packageVersion() };
     const mismatch = versionMismatch({ protocol: Number(hello.protocol), baton: String(hello.baton) }, ours, 'server');
     if (mismatch) return refuse({ ...mismatch, working: this.workingTabs() });
+    // A tab asked for that is not there is refused before anything is shown, as tmux's
+    // `attach -t` is: attaching anyway showed whatever tab was in front, taken for the one asked for.
+    const asked = hello.request.kind === 'attach' ? hello.request.tab : undefined;
+    if (asked !== undefined && this.view && this.tabIndex(asked) < 0) return refuse(this.noSuchTab(asked));
     socket.write(encodeJson(FRAME.welcome, { ...ours, pid: process.pid }));
     const req = hello.request;
     if (req.kind === 'ls') {
@@ -343,12 +347,26 @@ export class BatonServer {
     }
   }
 
-  private selectTab(tab: string): void {
+  /** The index of the tab `tab` names (its number from 1, or its title), -1 when none does. */
+  private tabIndex(tab: string): number {
     const app = this.app;
-    if (!app) return;
+    if (!app) return -1;
     const n = Number(tab);
-    const i = Number.isInteger(n) && n >= 1 && n <= app.tabs.length ? n - 1 : app.tabs.findIndex((t) => t.label === tab);
-    if (i >= 0) app.select(i);
+    return /^\d+$/.test(tab) && n >= 1 && n <= app.tabs.length ? n - 1 : app.tabs.findIndex((t) => t.label === tab);
+  }
+
+  private selectTab(tab: string): void {
+    const i = this.tabIndex(tab);
+    if (i >= 0) this.app?.select(i);
+  }
+
+  private noSuchTab(tab: string): Refusal {
+    const tabs = this.listing().map((t) => `${t.index}:${t.label}`);
+    return {
+      message: `no tab ${JSON.stringify(tab)} in this baton server; ${tabs.length ? `its tabs: ${tabs.join(', ')}` : 'it has no tabs'}`,
+      hint: "`baton attach -t N` takes a tab's number or its title, as `baton ls` lists them; `baton attach` shows the tab in front",
+      code: 2,
+    };
   }
 
   private listing(): TabListing[] {

@@ -239,6 +239,32 @@ s('a client of another protocol version is refused with what to do; the server k
   await b.t.waitFor(/^still-served$/m);
 });
 
+s('baton attach -t with a tab that is not there is refused, naming it and the tabs there; -t with a number or title shows that tab', async () => {
+  b = startBatonTui();
+  await openPlainShell(b);
+  b.t.type('echo first-tab\r');
+  await b.t.waitFor(/^first-tab$/m);
+  for (const target of ['9', 'nosuch', '0']) {
+    const bad = client(b, ['attach', '-t', target]);
+    const screen = await bad.waitFor(
+      new RegExp(`no tab "${target}" in this baton server; its tabs: 1:sh`),
+      15_000,
+      `-t ${target}: the target and the tabs named`,
+    );
+    assert.match(screen, /hint: .*baton ls/);
+    assert.is(await bad.exited, 2, `-t ${target}: bad input`);
+  }
+  assert.match(baton(b, ['ls']).out, /: 1 tab, 1 client attached$/m, 'the refused clients never attached');
+  b.t.type('echo still-first\r');
+  await b.t.waitFor(/^still-first$/m, 15_000, 'the attached client goes on');
+  for (const target of ['1', 'sh']) {
+    const good = client(b, ['attach', '-t', target]);
+    await good.waitFor(/^still-first$/m, 15_000, `-t ${target} shows the tab`);
+    good.press('C-b', 'd');
+    assert.is(await good.exited, 0);
+  }
+});
+
 s('the server listens on its Unix socket only: no TCP or UDP socket among its open files', async () => {
   b = startBatonTui();
   await openPlainShell(b);
