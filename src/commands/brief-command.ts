@@ -2,7 +2,7 @@
 // exactly as it would be sent, built by the same code path the switch uses.
 
 import type { Argv } from './yargs.js';
-import { badInput, noSuchEntry } from '../errors.js';
+import { noSuchEntry } from '../errors.js';
 import { lastSegmentOf, prepareBrief, type BriefTarget } from '../conversation/prepare-brief.js';
 import { briefMaxCharsFromEnv, parseBriefMaxChars } from '../transcript/settings.js';
 import { readConversation, resolveHome } from '../transcript/store.js';
@@ -10,14 +10,12 @@ import type { Transcript } from '../transcript/transcript.js';
 import { createGitFactsProvider } from '../worktree/git-facts.js';
 import type { Io } from './io.js';
 import { agentCatalog } from './agent-catalog.js';
+import { wholeNumberArg } from './number-arg.js';
 
 /** A seq given on the command line: not a whole number is exit 2, no such entry exit 9. */
 export function parseSeq(raw: unknown, t: Transcript, flag: string): number | undefined {
   if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (String(raw).trim() === '' || !Number.isSafeInteger(n)) {
-    throw badInput(`${flag} must be a whole number (an entry's seq), got "${String(raw).slice(0, 40)}"`, `see the seqs with baton transcript show ${t.id}`);
-  }
+  const n = wholeNumberArg(String(raw), flag, "an entry's seq", `see the seqs with baton transcript show ${t.id}`);
   if (n < 1 || n > t.lastSeq) {
     throw noSuchEntry(
       `${flag} ${String(raw)} is not an entry of conversation ${t.id}`,

@@ -16,6 +16,7 @@ import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';
 import { stripControls } from '../transcript/sanitize.js';
 import { readMessage } from './message-input.js';
+import { positiveNumberArg } from './number-arg.js';
 import { chooseLocal } from '../conversation/local-choice.js';
 import type { LocalEndpointRef } from '../transcript/types.js';
 import type { Registry } from '../plugins/registry.js';
@@ -54,7 +55,7 @@ export function registerChat(y: Argv, io: Io): Argv {
           describe:
             'default (a tool that would ask is refused), accept-edits (file edits go ahead), plan (read and plan only: nothing is changed), full-access (= --yes)',
         })
-        .option('timeout', { type: 'number', default: 600, describe: 'seconds before the agent is stopped (exit 4)' }),
+        .option('timeout', { type: 'string', default: '600', describe: 'seconds before the agent is stopped (exit 4)' }),
     (a) => chatCommand(io, a),
   );
 }
@@ -74,11 +75,11 @@ interface ChatArgs {
   json: boolean;
   yes: boolean;
   mode?: PermissionMode;
-  timeout: number;
+  timeout: string;
 }
 
 async function chatCommand(io: Io, a: ChatArgs): Promise<void> {
-  if (!(a.timeout > 0)) throw badInput(`--timeout must be a positive number of seconds, got ${a.timeout}`);
+  const timeout = positiveNumberArg(a.timeout, '--timeout', 'seconds');
   if (a.account !== undefined) checkAccountName(a.account);
   if (a.yes && a.mode && a.mode !== 'full-access')
     throw badInput(`--yes is full access and cannot go with --mode ${a.mode}`, `leave out --yes, or use --mode full-access`);
@@ -98,7 +99,7 @@ async function chatCommand(io: Io, a: ChatArgs): Promise<void> {
     // Validate the agent before a new conversation is created for it.
     if (a.agent) catalog.registry.get(a.agent);
     const conv = await chatConversation(io, home, a, catalog.registry, prompt);
-    await chatTurn(io, a, conv, catalog.registry, prompt);
+    await chatTurn(io, a, conv, catalog.registry, prompt, timeout);
   } finally {
     await catalog.registry.dispose();
   }
@@ -122,7 +123,7 @@ async function chatConversation(io: Io, home: string, a: ChatArgs, registry: Reg
 }
 
 /** The turn and its answer printed; afterwards the conversation is closed, or discarded when new and unused. */
-async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: Registry, prompt: string): Promise<void> {
+async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: Registry, prompt: string, timeout: number): Promise<void> {
   // Ctrl-C, SIGTERM or a hangup cancel the turn: the driver ends the CLI's process group
   // (nothing is left running) and what the agent said so far stays in the transcript. A
   // driver that does not stop within a few seconds is abandoned (turn-guard.ts): exit 130
@@ -154,7 +155,7 @@ async function chatTurn(io: Io, a: ChatArgs, conv: OpenConversation, registry: R
         prompt,
         yes: a.yes,
         ...(a.mode ? { mode: a.mode } : {}),
-        timeoutMs: a.timeout * 1000,
+        timeoutMs: timeout * 1000,
         env: io.env,
         ...(a.localRef ? { local: a.localRef } : {}),
         signal: cancel.signal,

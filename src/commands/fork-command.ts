@@ -6,11 +6,11 @@
 
 import type { Argv } from './yargs.js';
 import { forkConversation, type ForkResult } from '../conversation/fork.js';
-import { badInput } from '../errors.js';
 import { checkAccountName } from '../plugins/account-dir.js';
 import { resolveHome } from '../transcript/store.js';
 import { agentCatalog } from './agent-catalog.js';
 import { jsonText, type Io } from './io.js';
+import { wholeNumberArg } from './number-arg.js';
 
 function describe(io: Io, r: ForkResult): void {
   io.out(`${r.id}\n`);
@@ -52,20 +52,19 @@ export function registerFork(y: Argv, io: Io): Argv {
     (c) =>
       c
         .positional('id', { type: 'string', demandOption: true, describe: 'the conversation to fork (id or unique prefix)' })
-        .option('at', { type: 'number', demandOption: true, describe: 'the last entry the fork keeps' })
+        .option('at', { type: 'string', demandOption: true, describe: 'the last entry the fork keeps' })
         .option('worktree', { type: 'boolean', default: false, describe: 'fork into a new git worktree on branch baton/<name>, files as they were then' })
         .option('agent', { alias: 'a', type: 'string', describe: 'the agent the fork continues with (default: the one that ran SEQ)' })
         .option('account', { type: 'string', describe: "the agent's account the fork runs under (another account than SEQ's makes it a replay)" })
         .option('name', { type: 'string', describe: 'with --worktree: branch baton/NAME, directory <repo>-NAME (default: the new id)' })
         .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' }),
     async (a) => {
-      if (!Number.isSafeInteger(a.at))
-        throw badInput(`--at must be a whole number (an entry's seq), got ${String(a.at)}`, `see the seqs with baton transcript show ${a.id}`);
+      const at = wholeNumberArg(a.at, '--at', "an entry's seq", `see the seqs with baton transcript show ${a.id}`);
       if (a.account !== undefined) checkAccountName(a.account);
       // The drivers are asked whether the agent can fork its own session (a native fork).
       const catalog = await agentCatalog(io);
       try {
-        const r = await forkConversation(resolveHome(io.env), a.id, a.at, {
+        const r = await forkConversation(resolveHome(io.env), a.id, at, {
           worktree: a.worktree,
           ...(a.agent !== undefined ? { agent: a.agent } : {}),
           ...(a.account !== undefined ? { account: a.account } : {}),

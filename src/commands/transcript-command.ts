@@ -7,6 +7,7 @@
 
 import type { Argv } from './yargs.js';
 import { badInput } from '../errors.js';
+import { wholeNumberArg } from './number-arg.js';
 import { renderEntries, renderMarkdown, authorLabel } from '../transcript/render-text.js';
 import { redactEntry } from '../transcript/redact.js';
 import { stripControls } from '../transcript/sanitize.js';
@@ -97,7 +98,7 @@ export function registerTranscript(y: Argv, io: Io): Argv {
         'delete conversations untouched for longer than the retention (default 90 days)',
         (c) =>
           c
-            .option('older-than', { type: 'number', describe: 'days; default BATON_RETENTION_DAYS or 90' })
+            .option('older-than', { type: 'string', describe: 'days; default BATON_RETENTION_DAYS or 90' })
             .option('dry-run', { type: 'boolean', default: false }),
         (a) => pruneCommand(io, a),
       )
@@ -173,8 +174,8 @@ async function importCommand(io: Io, a: { source: string; from: string; title?: 
   io.out(`imported ${r.entries} entries from ${a.from} session ${stripControls(a.source)} as conversation ${r.id}\n`);
 }
 
-async function pruneCommand(io: Io, a: { olderThan?: number; dryRun: boolean }): Promise<void> {
-  const days = a.olderThan ?? retentionDays(io.env);
+async function pruneCommand(io: Io, a: { olderThan?: string; dryRun: boolean }): Promise<void> {
+  const days = a.olderThan !== undefined ? wholeNumberArg(a.olderThan, '--older-than', 'days, at least 1') : retentionDays(io.env);
   if (days === undefined) {
     io.out('retention is off (BATON_RETENTION_DAYS=never); give --older-than DAYS to prune anyway\n');
     return;

@@ -176,6 +176,13 @@ c('bad input and faults: exit codes, messages, nothing lost', async () => {
   const timeout = await run(['chat', '--new', '--agent', 'alpha', '--timeout', '2', 'wait [[slow]]']);
   assert.is(timeout.code, 4);
   assert.match(timeout.err, /did not finish the turn within 2 s/);
+  // What was typed is quoted back, not the NaN a number option made of it.
+  const badTimeout = await run(['chat', '--new', '--agent', 'alpha', '--timeout', 'abc', 'never sent']);
+  assert.is(badTimeout.code, 2, badTimeout.err);
+  assert.match(badTimeout.err, /--timeout must be a positive number of seconds, got "abc"/);
+  const badDays = await run(['transcript', 'prune', '--older-than', 'abc']);
+  assert.is(badDays.code, 2, badDays.err);
+  assert.match(badDays.err, /--older-than must be a whole number \(days, at least 1\), got "abc"/);
 });
 
 c('a new conversation whose turn fails before the agent ran (not installed, exit 3) leaves no conversation behind', async () => {

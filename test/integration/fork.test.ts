@@ -503,7 +503,8 @@ f('bad input: not a git repository (6, offers the tab fork), no commits yet (8),
   const { id, lastSeq, endOfTurn } = await threeTurns();
   await failsCleanly(['fork', id, '--at', String(lastSeq + 50)], 9, /--at \d+ is not an entry of conversation/);
   await failsCleanly(['fork', id, '--at', '0', '--worktree'], 9, /--at 0 is not an entry/);
-  await failsCleanly(['fork', id, '--at', 'x'], 2, /--at must be a whole number/);
+  await failsCleanly(['fork', id, '--at', 'x'], 2, /--at must be a whole number \(an entry's seq\), got "x"/);
+  await failsCleanly(['fork', id, '--at='], 2, /--at must be a whole number \(an entry's seq\), got ""/);
   await failsCleanly(['fork', 'nosuchid', '--at', '1'], 2, /no conversation nosuchid/);
   const reset = await run(['reset', id, '--to', String(endOfTurn(1))]);
   assert.is(reset.code, 0, reset.err);

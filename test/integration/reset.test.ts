@@ -129,7 +129,8 @@ r('bad input: seq out of range or hidden (exit 9), not a number, neither --to no
   for (const [args, code, message] of [
     [['reset', id, '--to', '999'], 9, /--to 999 is not an entry of conversation/],
     [['reset', id, '--to', '0'], 9, /--to 0 is not an entry/],
-    [['reset', id, '--to', 'abc'], 2, /--to must be a whole number/],
+    [['reset', id, '--to', 'abc'], 2, /--to must be a whole number \(an entry's seq\), got "abc"/],
+    [['reset', id, '--to='], 2, /--to must be a whole number \(an entry's seq\), got ""/],
     [['reset', id], 2, /say either --to SEQ or --undo/],
     [['reset', id, '--undo'], 2, /has no reset to undo/],
     [['reset', 'nosuchid', '--to', '1'], 2, /no conversation nosuchid/],
