@@ -53,7 +53,8 @@ export function quickCommand(argv: readonly string[]): QuickCommand | undefined 
   }
   let command = argv[i];
   let rest = argv.slice(i + 1);
-  if (command !== undefined && !COMMAND_NAMES.includes(command)) {
+  const implicitOpen = command !== undefined && !COMMAND_NAMES.includes(command);
+  if (implicitOpen) {
     // `baton DIR` is `baton open DIR`.
     command = 'open';
     rest = argv.slice(i);
@@ -77,6 +78,9 @@ export function quickCommand(argv: readonly string[]): QuickCommand | undefined 
       opts.set(name, rest[++k]!);
     } else opts.set(name, true);
   }
+  // Options before the command (`baton -L work ls`, tmux's order): yargs finds the command
+  // among the words, where this reading took it for the DIR ("…/work/ls is not a directory").
+  if (implicitOpen && words.some((w) => COMMAND_NAMES.includes(w))) return undefined;
   const L = (opts.get('L') as string | undefined) ?? DEFAULT_SERVER;
   const only = (...allowed: string[]) => [...opts.keys()].every((k) => allowed.includes(k));
   if (command === undefined) return { plugins, kind: 'open', L };

@@ -103,6 +103,11 @@ s('any other form is left to yargs', () => {
     ['--plugins', '-L'],
     ['attach', '--plugins', '/p'],
     ['--', 'dir'],
+    // Options before the command: yargs reads the command, never a DIR of that name.
+    ['-L', 'other', 'ls'],
+    ['-L', 'other', 'attach'],
+    ['-L', 'other', 'kill-server'],
+    ['--plugins', '/p', '-L', 'other', 'attach'],
   ];
   for (const argv of others) assert.is(quickCommand(argv), undefined, JSON.stringify(argv));
 });
