@@ -115,7 +115,7 @@ export function localFor(
 
 const sameLocal = (a: LocalEndpointRef | undefined, b: LocalEndpointRef | undefined): boolean => a?.endpoint === b?.endpoint && a?.api === b?.api;
 
-function capabilities(input: HandoffInput): { canResume: boolean; canFork: boolean } {
+function capabilities(input: Pick<HandoffInput, 'driver' | 'inTab'>): { canResume: boolean; canFork: boolean } {
   const caps = input.driver.capabilities;
   const ok = !input.inTab || caps.tabSession === true;
   return { canResume: ok && caps.resume, canFork: ok && caps.fork };
@@ -144,6 +144,24 @@ export function briefFor(input: HandoffInput, model: string, opts: { canResume: 
   });
 }
 
+/**
+ * The native session a switch to `input`'s agent resumes (a returning agent: only what it
+ * missed is told), undefined: it starts afresh, with the brief if there is context. The rule
+ * planHandoff follows, without planning, for what the compose bar says of an armed switch.
+ */
+export function resumeFor(input: Omit<HandoffInput, 'git'>): NativeCursor | undefined {
+  const t = input.conversation.transcript;
+  // No cursor for this agent: it never ran here (and its account need not be looked up).
+  if (!t.cursor(input.driver.name) || !hasContext(t.entries)) return undefined;
+  const model = modelFor(t, input.registry, input.driver, input.model);
+  return cursorFor(input, model, accountFor(t, input.driver, input.account, input.env));
+}
+
+function cursorFor(input: Omit<HandoffInput, 'git'>, model: string, account: string | undefined): NativeCursor | undefined {
+  const { canResume, canFork } = capabilities(input);
+  return resumableCursor(input.conversation.transcript, { harness: input.driver.name, model, canResume, canFork, ...(account ? { account } : {}) });
+}
+
 export async function planHandoff(input: HandoffInput): Promise<HandoffPlan> {
   const { conversation: conv, registry, driver } = input;
   const t = conv.transcript;
@@ -161,8 +179,8 @@ export async function planHandoff(input: HandoffInput): Promise<HandoffPlan> {
     uptoSeq: t.lastSeq,
   };
   if (!hasContext(t.entries)) return plan;
-  const { canResume, canFork } = capabilities(input);
-  const cursor = resumableCursor(t, { harness: driver.name, model, canResume, canFork, ...(account ? { account } : {}) });
+  const { canResume } = capabilities(input);
+  const cursor = cursorFor(input, model, account);
   if (cursor && !hasContext(t.since(cursor.deliveredSeq))) {
     // A returning agent with nothing new to hear: its own session, and the message alone.
     plan.resume = cursor.agentSession;

@@ -17,6 +17,7 @@ import type { AgentTerminal } from './agent-terminal.js';
 import { removeLaunchFiles } from '../plugins/handoff-file.js';
 import { AgentStatusTracker } from './agent-status.js';
 import { Delivery } from './delivery.js';
+import { resumeFor } from './handoff-plan.js';
 import { MessageQueue } from './message-queue.js';
 import { NeedsYouRule, type NeedsYou } from './needs-you.js';
 import { OrderedIngest } from './ordered-ingest.js';
@@ -90,6 +91,11 @@ export interface TabSnapshot {
   unresolved: boolean;
   /** The next message carries a brief (the conversation so far, or what a returning agent missed). */
   briefPending: boolean;
+  /**
+   * The armed switch goes back to an agent that ran here before: its own session is resumed
+   * and the next message carries only what it missed (no replay of the conversation as text).
+   */
+  armedResumes: boolean;
 }
 
 export type { QueuedMessage } from './message-queue.js';
@@ -327,7 +333,25 @@ export abstract class TabSessionState {
       noContext: this.noContext,
       running: this.deps.terminal.isRunning(),
       briefPending: this.pendingBrief !== undefined,
+      armedResumes: this.armedResumes(),
     };
+  }
+
+  /** Whether the armed switch resumes its agent's own session: the planner's rule (handoff-plan.ts resumeFor). */
+  private armedResumes(): boolean {
+    const a = this.armedSwitch;
+    const { registry, conversation, env } = this.deps;
+    if (!a || !registry.has(a.agent)) return false;
+    return !!resumeFor({
+      conversation,
+      registry,
+      driver: registry.get(a.agent),
+      ...(a.model ? { model: a.model } : {}),
+      ...(a.account !== undefined ? { account: a.account } : {}),
+      ...(a.local ? { local: a.local } : {}),
+      env,
+      inTab: true,
+    });
   }
 
   say(message: string | undefined): void {

@@ -1,7 +1,8 @@
 // What the compose bar says for the tab in front, from its conversation's snapshot: the
-// author, the agent (and its account), the armed switch — or, after a reset stopped the agent,
-// the restart it arms — the brief the next message carries, the queue and the status. Words
-// only; the compose bar draws them (compose-bar.ts) and conversation-tabs.ts feeds it.
+// author, the agent (and its account), the armed switch (a fresh start, or a return to an
+// agent's own session) — or, after a reset stopped the agent, the restart it arms — the brief
+// the next message carries, the queue and the status. Words only; the compose bar draws them
+// (compose-bar.ts) and conversation-tabs.ts feeds it.
 
 import type { TabSnapshot } from '../conversation/index.js';
 import type { UserAuthor } from '../transcript/types.js';
@@ -42,7 +43,13 @@ export function composeState({ user, snap, stopped, shell }: ComposeFacts): Comp
         }
       : snap && armedTitle && sameSession(snap)
         ? { head: `Continue with ${armedTitle}`, note: 'The same session goes on, on another model. Nothing is sent until you send.' }
-        : undefined;
+        : snap?.armedResumes && armedTitle
+          ? // A returning agent: nothing is replayed as text (the default note says a fresh start's words).
+            {
+              head: `Continue with ${armedTitle}`,
+              note: 'Its own session is resumed; your message carries only what it missed. Nothing is sent until you send.',
+            }
+          : undefined;
   return {
     author: `${user.name}@${user.device}`,
     // The account is said where it is not the CLI's own configuration.

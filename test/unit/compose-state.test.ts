@@ -1,6 +1,7 @@
 // What the compose bar says about an armed switch (src/tui/compose-state.ts): another agent
 // carries the conversation as text; another model of the agent that runs goes on in its own
-// session, which is what the user should read before sending.
+// session, and an agent that ran here before resumes its own; which is what the user should
+// read before sending.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TabSnapshot } from '../../src/conversation/index.js';
@@ -25,6 +26,7 @@ function snap(armed: TabSnapshot['armed'], more: Partial<TabSnapshot> = {}): Tab
     noticeSeq: 0,
     unresolved: false,
     briefPending: false,
+    armedResumes: false,
     ...more,
   };
 }
@@ -52,6 +54,13 @@ s('the same agent under another account, on a local server, or with a summary fi
   // The account it already runs under is the same session.
   const same = composeState({ user, snap: snap({ agent: 'codex', title: 'Codex CLI', account: 'work', model: 'm' }, { account: 'work' }), shell: false });
   assert.match(same.armedText?.note ?? '', /same session/);
+});
+
+s('an agent that ran here before: its own session is resumed with only what it missed, not the conversation as text', () => {
+  const st = composeState({ user, snap: snap({ agent: 'claude', title: 'Claude Code' }, { armedResumes: true }), shell: false });
+  assert.is(st.armedText?.head, 'Continue with Claude Code');
+  assert.match(st.armedText?.note ?? '', /^Its own session is resumed; your message carries only what it missed\./);
+  assert.not.match(st.armedText?.note ?? '', /continues as text|not carried/);
 });
 
 s('after a reset the armed agent is a restart, whatever its model', () => {

@@ -17,6 +17,8 @@ import type { SwitchOutcome } from '../../src/conversation/switch-transaction.js
 import type { LaunchOptions } from '../../src/plugins/api.js';
 import { addAccount, removeAccount } from '../../src/plugins/account-store.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
+import { composeLines } from '../../src/tui/compose-lines.js';
+import { composeState } from '../../src/tui/compose-state.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { FakeTerminal, fakeDriver, registryOf, type FakeDriverOptions } from '../helpers/fake-agent.js';
 import { until as poll } from '../helpers/wait.js';
@@ -194,6 +196,7 @@ s('unknown: Beta runs but never shows the message; the draft comes back, sends a
 
 s('switched: Beta starts fresh with the brief and the message in one paste; one handoff, one message, one switch id', async () => {
   const { conv, term, session, beta } = await world();
+  assert.is(session.snapshot().armedResumes, false, 'Beta never ran here: a fresh start');
   const o = outcomeOf(await session.send('hello beta'));
   assert.is(o.kind, 'switched', o.message);
   assert.is(o.message, 'Continued with Beta.');
@@ -220,6 +223,11 @@ s('back to Alpha: its own session resumed, and the paste carries only what it mi
   term.finish();
   await until(() => session.status.current === 'idle', 'Beta answered');
   session.arm('alpha');
+  // The compose bar says what the send will do: a resume with the delta, not a replay as text.
+  assert.ok(session.snapshot().armedResumes, 'the armed switch resumes A-1');
+  const bar = composeState({ user: { type: 'user', name: 'tester', device: 'test' }, snap: session.snapshot(), shell: false });
+  assert.match(bar.armedText?.note ?? '', /own session is resumed; your message carries only what it missed/);
+  assert.not.match(composeLines(bar, { draft: '', cursor: 0, focused: false, selected: undefined }, 200, 40, 'C-b').join('\n'), /continues as text/);
   const o = outcomeOf(await session.send('MARK-THREE'));
   assert.is(o.kind, 'switched', o.message);
   assert.equal(
