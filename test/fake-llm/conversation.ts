@@ -1,8 +1,11 @@
 // The provider-neutral view of one model request that the fake LLM reasons about:
-// what the user last said (with the context blocks that CLIs inject stripped), which
+// what the user last said (with the context blocks that CLIs inject stripped, and its own
+// words apart from a baton brief before them: ownText), which
 // tool calls and results followed it, which tools the client declared, and whether it
 // asked for structured output. Each API module parses its wire format into this.
 // It must never carry a wire format of its own: API modules own those.
+
+import { BRIEF_BEGIN, BRIEF_END } from '../../src/transcript/brief-sections.js';
 
 export type ApiName = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini';
 
@@ -58,6 +61,24 @@ export function stripContext(text: string): string {
   // gemini/qwen open a conversation with a setup message the model answers with "Got it".
   if (/^\s*This is the (Gemini CLI|Qwen Code)\. We are setting up the context/.test(out)) return '';
   return out.trim();
+}
+
+/**
+ * The user's own words in a user text: without the baton handoff brief that baton puts before
+ * the message when an agent takes over (src/transcript/brief-sections.ts frames it between
+ * BRIEF_BEGIN and a line BRIEF_END, and the message follows: handoff-file.ts briefAndMessage,
+ * chat.ts compose). The brief quotes earlier messages, markers and all; acting on them would
+ * run a command again for the new agent. The frame's end is its last BRIEF_END line, as the
+ * brief can quote an earlier echo that holds one; text before BRIEF_BEGIN (a draft left in
+ * the CLI's box) is the user's too. A brief sent as a file pointer quotes nothing: kept whole.
+ */
+export function ownText(text: string): string {
+  const begin = text.indexOf(BRIEF_BEGIN);
+  if (begin < 0) return text;
+  const endLine = `\n${BRIEF_END}`;
+  const end = text.lastIndexOf(endLine);
+  if (end < begin) return text;
+  return `${text.slice(0, begin)}${text.slice(end + endLine.length)}`.trim();
 }
 
 /** Index of the last user item that carries real user text, or -1. */

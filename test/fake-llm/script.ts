@@ -1,19 +1,23 @@
 // What the fake LLM answers, decided once for every API: an echo of the last user text;
-// scripted tool calls from markers in that text ([[FAKE_SHELL: cmd]], [[FAKE_WRITE: path
+// scripted tool calls from markers in the user's own words in that text, never in a baton
+// brief before them (ownText) ([[FAKE_SHELL: cmd]], [[FAKE_WRITE: path
 // :: content]], [[FAKE_CALL: ToolName :: {json args}]] for any tool the client declared by
 // that exact name, such as claude's AskUserQuestion), one per request, in order, then a final text once their results are
 // back; an object built from the schema for structured-output requests; a short title
 // for title-generation calls. Markers only ever become a call to a tool the client
 // declared, so background calls (which declare none) can never run a command twice.
-// [[FAKE_HANG]] and [[FAKE_ERROR: status]] make the reply hang or fail (see faultOf).
+// [[FAKE_HANG]] and [[FAKE_ERROR: status]] make the reply hang or fail (see faultOf), read
+// from the user's own words as well.
 // It must never echo a marker back verbatim: a reply quoted into a later prompt (a
 // handoff brief, a resumed history) would otherwise fire the tool again.
 import type { ServerResponse } from 'node:http';
 import { isAbsolute, join } from 'node:path';
 import { fillSchema } from './schema-fill.js';
-import { findCwd, lastUserIndex, type Conversation, type ToolDecl } from './conversation.js';
+import { findCwd, lastUserIndex, ownText, type Conversation, type ToolDecl } from './conversation.js';
 
-export type Decision = { kind: 'text'; text: string } | { kind: 'json'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown> };
+export type Decision =
+  /** `fault`: how the reply misbehaves (faultOf), from the markers in the user's own words. */
+  { kind: 'text'; text: string; fault?: Fault } | { kind: 'json'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown> };
 
 export type Marker =
   | { kind: 'shell'; command: string }
@@ -73,21 +77,22 @@ export function decide(conv: Conversation): Decision {
 
   const after = conv.items.slice(last + 1);
   const callsSoFar = after.filter((i) => i.kind === 'tool_call').length;
-  const markers = parseMarkers(userText);
+  // Only the user's own words act: a brief before them quotes markers that already ran.
+  const own = ownText(userText);
+  const markers = parseMarkers(own);
   if (callsSoFar < markers.length) {
     const call = toolCallFor(markers[callsSoFar]!, conv);
     if (call) return call;
   }
+  const fault = faultIn(own);
+  const withFault = (text: string): Decision => ({ kind: 'text', text, ...(fault ? { fault } : {}) });
   if (callsSoFar > 0) {
     const results = after.filter((i) => i.kind === 'tool_result') as { output: string }[];
     const lastOut = results.length ? results[results.length - 1]!.output : '(no result)';
     const shown = lastOut.length > 600 ? `${lastOut.slice(0, 600)}…` : lastOut;
-    return {
-      kind: 'text',
-      text: `FAKE-LLM done after ${callsSoFar} tool call(s). Last result: ${defuse(shown)}\n${echoText(userText)}`,
-    };
+    return withFault(`FAKE-LLM done after ${callsSoFar} tool call(s). Last result: ${defuse(shown)}\n${echoText(userText)}`);
   }
-  return { kind: 'text', text: echoText(userText) };
+  return withFault(echoText(userText));
 }
 
 // Names the CLIs give their tools, best first.
@@ -174,24 +179,28 @@ function shq(s: string): string {
 }
 
 /**
- * Test controls that make the model misbehave, decided from the (echoed) last user text:
- * `[[FAKE_HANG]]` never answers (the connection stays open until the client gives up or
- * the server closes); `[[FAKE_HOLD: NAME]]` answers once the test calls release(NAME) (a
- * turn that is mid-way for as long as the test needs); `[[FAKE_ERROR: 503]]` answers with
- * that HTTP status and an error body. Read from the echo, so a marker only acts in the request whose last user text
- * carries it; background calls (titles, schemas) are never affected.
+ * Test controls that make the model misbehave, decided from the user's own words in the last
+ * user text (ownText): `[[FAKE_HANG]]` never answers (the connection stays open until the
+ * client gives up or the server closes); `[[FAKE_HOLD: NAME]]` answers once the test calls
+ * release(NAME) (a turn that is mid-way for as long as the test needs); `[[FAKE_ERROR: 503]]`
+ * answers with that HTTP status and an error body. Only a text reply to the request whose last
+ * user text carries it misbehaves; background calls (titles, schemas) are never affected, and
+ * neither is a new agent whose brief quotes the marker.
  */
 export type Fault = { kind: 'hang' } | { kind: 'hold'; name: string } | { kind: 'error'; status: number };
 
-const FAULT_RE = /\[ \[FAKE_(HANG|ERROR|HOLD)(?::\s*([\w-]+))?\]\]/;
+const FAULT_RE = /\[\[FAKE_(HANG|ERROR|HOLD)(?::\s*([\w-]+))?\]\]/;
 
-export function faultOf(decision: Decision | undefined): Fault | undefined {
-  if (decision?.kind !== 'text') return undefined;
-  const m = FAULT_RE.exec(decision.text);
+function faultIn(text: string): Fault | undefined {
+  const m = FAULT_RE.exec(text);
   if (!m) return undefined;
   if (m[1] === 'HANG') return { kind: 'hang' };
   if (m[1] === 'HOLD') return { kind: 'hold', name: m[2] ?? '' };
   return { kind: 'error', status: Number(m[2] ?? 500) };
+}
+
+export function faultOf(decision: Decision | undefined): Fault | undefined {
+  return decision?.kind === 'text' ? decision.fault : undefined;
 }
 
 /** What an API module will answer: logged first, then sent, so a test in another

@@ -1,10 +1,15 @@
 // The fake LLM's decisions without HTTP: marker parsing and defusing, context stripping
-// (what counts as the user's text for each CLI), cwd detection, schema filling.
+// (what counts as the user's text for each CLI), markers quoted in a baton brief left alone,
+// cwd detection, schema filling.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { emptyConversation, findCwd, pushUserText, stripContext } from '../fake-llm/conversation.js';
+import { briefAndMessage } from '../../src/plugins/handoff-file.js';
+import { buildBrief } from '../../src/transcript/brief.js';
+import type { Transcript } from '../../src/transcript/transcript.js';
+import { emptyConversation, findCwd, ownText, pushUserText, stripContext, type ToolDecl } from '../fake-llm/conversation.js';
 import { fillSchema } from '../fake-llm/schema-fill.js';
-import { decide, defuse, echoText, parseMarkers } from '../fake-llm/script.js';
+import { decide, defuse, echoText, faultOf, parseMarkers } from '../fake-llm/script.js';
+import { testTranscript } from '../helpers/test-transcript.js';
 
 const markers = suite('markers');
 
@@ -59,6 +64,79 @@ markers('a shell call whose tool requires a timeout gets a minute, not the schem
   const d = decide(conv);
   assert.is(d.kind, 'tool');
   assert.equal((d as { args: Record<string, unknown> }).args, { command: 'touch x', timeout: 60_000 });
+});
+
+const brief = suite('markers quoted in a brief');
+const BASH: ToolDecl = { name: 'Bash', parameters: { type: 'object', properties: { command: { type: 'string' } } } };
+
+/** Claude ran `touch one` for ana's marker and was held once; the transcript as baton records it. */
+function ranOnce(): Transcript {
+  const tr = testTranscript();
+  tr.startSegment({ harness: 'claude', model: 'opus', switchId: 'a' });
+  tr.apply({ type: 'user_text', text: 'make it [[FAKE_SHELL: touch one]] and wait [[FAKE_HOLD: first]]' });
+  tr.apply({ type: 'tool_call', toolCallId: 't1', toolName: 'Bash', input: { command: 'touch one' } });
+  tr.apply({ type: 'tool_result', toolCallId: 't1', output: '' });
+  tr.apply({ type: 'agent_text', text: 'FAKE-LLM done after 1 tool call(s).' });
+  tr.apply({ type: 'turn_end' });
+  return tr;
+}
+
+/** The request the next agent's model gets: the brief for `tr` and `message`, as a tab pastes them. */
+function handedOver(tr: Transcript, message: string, harness = 'codex') {
+  const b = buildBrief(tr, { target: { harness, model: 'm', title: harness }, mode: 'fresh', maxChars: 120_000 });
+  assert.ok(b.text, 'a brief');
+  const conv = emptyConversation();
+  pushUserText(conv, briefAndMessage('/nonexistent', b.text!, message, 'sw').text);
+  conv.tools.push(BASH);
+  return { conv, brief: b.text! };
+}
+
+brief('a marker the brief quotes neither runs again nor holds the new agent; its own words do', () => {
+  const quiet = handedOver(ranOnce(), 'go on');
+  assert.match(quiet.brief, /\[\[FAKE_SHELL: touch one\]\]/, 'the brief quotes the marker as typed');
+  const d = decide(quiet.conv);
+  assert.is(d.kind, 'text', `no call for the quoted marker: ${JSON.stringify(d)}`);
+  assert.is(faultOf(d), undefined, 'the quoted hold holds nothing');
+  assert.match(d.kind === 'text' ? d.text : '', /go on$/);
+
+  const asked = handedOver(ranOnce(), 'now [[FAKE_SHELL: touch two]] [[FAKE_HOLD: second]]');
+  assert.equal(decide(asked.conv), { kind: 'tool', name: 'Bash', args: { command: 'touch two' } }, 'its own marker, the first it has');
+  asked.conv.items.push({ kind: 'tool_call', name: 'Bash' }, { kind: 'tool_result', output: '' });
+  const after = decide(asked.conv);
+  assert.match(after.kind === 'text' ? after.text : '', /^FAKE-LLM done after 1 tool call\(s\)/, 'one call: the quoted one is not next');
+  assert.equal(faultOf(after), { kind: 'hold', name: 'second' });
+});
+
+brief("the brief's frame ends at its last end line: an earlier echo quoted inside it holds one too", () => {
+  const tr = ranOnce();
+  // Codex took over with a brief and echoed the whole prompt, end line and all.
+  const first = handedOver(tr, 'next [[FAKE_SHELL: touch two]]');
+  tr.startSegment({ harness: 'codex', model: 'm', switchId: 'b' });
+  tr.apply({ type: 'user_text', text: 'next [[FAKE_SHELL: touch two]]' });
+  tr.apply({ type: 'agent_text', text: echoText(`${first.brief}\n\nnext [[FAKE_SHELL: touch two]]`) });
+  tr.apply({ type: 'user_text', text: 'and [[FAKE_SHELL: touch three]]' });
+  tr.apply({ type: 'agent_text', text: 'FAKE-LLM done after 1 tool call(s).' });
+  tr.apply({ type: 'turn_end' });
+  const back = handedOver(tr, 'back to you', 'gemini');
+  assert.ok(back.brief.split('[end of baton handoff brief]').length > 2, 'the brief quotes an earlier end line');
+  assert.is(ownText((back.conv.items[0] as { text: string }).text), 'back to you');
+  assert.is(decide(back.conv).kind, 'text');
+});
+
+brief('without a brief, or with one sent as a file, the whole text is the user’s', () => {
+  const plain = 'quote [baton handoff brief] without an end [[FAKE_SHELL: ls]]';
+  assert.is(ownText(plain), plain);
+  // handoff-file.ts briefAndMessage's pointer (written out here: making the file runs git).
+  const pointer =
+    '[baton handoff brief] The conversation so far (9 characters) is in the file /w/.baton/handoff-sw.md. Read that whole file first, then answer my message below.\n\nread it [[FAKE_SHELL: ls]]';
+  assert.is(ownText(pointer), pointer);
+  assert.equal(parseMarkers(ownText(pointer)), [{ kind: 'shell', command: 'ls' }]);
+  // A draft left in the CLI's box before the paste is the user's as well.
+  const joined = ownText('draft [[FAKE_SHELL: a]] [baton handoff brief]\n[[FAKE_SHELL: b]]\n[end of baton handoff brief]\n\nmessage [[FAKE_SHELL: c]]');
+  assert.equal(parseMarkers(joined), [
+    { kind: 'shell', command: 'a' },
+    { kind: 'shell', command: 'c' },
+  ]);
 });
 
 const context = suite('context');
@@ -152,5 +230,6 @@ schema('unknown shapes give null instead of throwing; recursion is bounded', () 
 });
 
 markers.run();
+brief.run();
 context.run();
 schema.run();
