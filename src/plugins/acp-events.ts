@@ -2,7 +2,8 @@
 // Pure: no I/O, no connection. Agents announce a tool call before its input is final
 // (claude-code-acp sends the input in a later update), so a pending call is held until it
 // starts running, is asked about, or something else is said; every call gets a result
-// before the turn ends, so the neutral transcript stays pairable in any wire format.
+// before the turn ends (a rejected one at its rejection), so the neutral transcript stays
+// pairable in any wire format.
 // A turn's usage is the prompt response's; an agent that sends none there but reports each
 // model call's usage as a message chunk's `_meta.usage` in ACP's own Usage shape (Qwen
 // Code 0.15) gets the sum of those. Never invents content: what is not in an update is
@@ -137,6 +138,18 @@ export class AcpEventMapper {
     const t = this.state(toolCallId);
     if (fields) this.merge(t, fields);
     this.call(t);
+  }
+
+  /**
+   * The permission for this call was rejected: it will not run, so its result is known now and
+   * is written at once, before anything the agent says next. Gemini CLI never reports a
+   * rejected call as failed, so without this its result came only at the turn's end, after
+   * the agent's reply, and said the tool had not finished. An agent that does report it later
+   * (status failed) adds nothing: the call has its result.
+   */
+  rejected(toolCallId: string, how: string): void {
+    const t = this.state(toolCallId);
+    if (!t.answered) this.result(t, `(rejected: ${how}; the tool did not run)`, true);
   }
 
   /** End of turn: everything pending is written out, then the turn end with its usage. */

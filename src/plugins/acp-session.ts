@@ -215,6 +215,8 @@ export class AcpSession {
     const decision = !picked ? 'cancelled' : picked.kind.startsWith('allow') ? 'allowed' : 'denied';
     const how = picked ? `${picked.name} (${picked.kind})` : 'cancelled';
     this.opts.onEvent({ type: 'approval', toolCallId: tc.toolCallId, decision, detail: `${what}: ${how}` });
+    // A rejected call never runs: its result is recorded now, in order (acp-events.ts rejected).
+    if (decision === 'denied') this.mapper?.rejected(tc.toolCallId, how);
   }
 
   /** session/set_mode: one of the modes the agent advertised. Rejects when the agent refuses it. */

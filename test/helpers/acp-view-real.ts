@@ -4,7 +4,8 @@
 // a scripted write asks with a permission card showing its diff; y writes the file on disk, n
 // leaves it unwritten; Esc with a card open answers it cancelled and the next turn runs in the
 // same session; a scripted shell call asks too, and runs once allowed; the view's log holds the
-// approvals and turns the tab's ingest gives the transcript. Then Esc while an allowed command
+// approvals and turns the tab's ingest gives the transcript (a rejected call's result right
+// after its rejection, before the agent's reply). Then Esc while an allowed command
 // runs (a long sleep): the turn ends long before the command would, the command's process is
 // gone, the next turn runs. Then the program is ended as the tab's pane ends it when baton
 // quits, and started again as baton starts a restored tab (the same command, the same view
@@ -242,6 +243,24 @@ function logTest(s: Suite, path: () => string): void {
     );
     assert.is(events.filter((e) => e.type === 'user_text').length, 5);
     assert.is(events.filter((e) => e.type === 'turn_end').length, 5);
+    // The rejected write's result is recorded as the user rejects it, in order: before anything
+    // the agent says after (Gemini CLI never reports a rejected call, so its result came only at
+    // the turn's end, after the reply, saying the tool had not finished).
+    const denied = events.findIndex((e) => e.type === 'approval' && e.decision === 'denied');
+    const id = (events[denied] as { toolCallId?: string }).toolCallId;
+    const next = events[denied + 1] as { type: string; toolCallId?: string; isError?: boolean; output?: string } | undefined;
+    const turn = events.slice(
+      denied,
+      events.findIndex((e, i) => i > denied && e.type === 'turn_end'),
+    );
+    const shown = turn.map((e) => (e.type === 'tool_result' ? `tool_result ${e.output}` : e.type)).join(' | ');
+    assert.equal(
+      { type: next?.type, toolCallId: next?.toolCallId, isError: next?.isError },
+      { type: 'tool_result', toolCallId: id, isError: true },
+      `the result right after the rejection: ${shown}`,
+    );
+    assert.match(next?.output ?? '', /^\(rejected: .*; the tool did not run\)$/, shown);
+    assert.is(turn.filter((e) => e.type === 'tool_result' && e.toolCallId === id).length, 1, `one result: ${shown}`);
     assert.ok(
       lines.some((l) => l.acp),
       "the agent's own session id, for a reopened tab",

@@ -8,6 +8,8 @@
 // log with the next message. A paste of several lines, its line breaks CRs as a terminal and
 // baton's delivery send them, reaches the agent and the log with \n between the lines (before,
 // the CRs went through: a brief reached gemini as one line, and the view drew it joined).
+// A call the user rejects has its result (rejected) at once, before the agent's reply, even
+// from an agent that never reports it (Gemini CLI): before, the turn's end wrote it, after.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +126,42 @@ s('a card is drawn at once, even when a frame was drawn just before it', async (
   });
   program.feed('n');
   await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the turn over', 20_000);
+});
+
+s("a call rejected in the view has its result at the rejection, before the agent's reply, from an agent that never reports it (as Gemini CLI)", async () => {
+  await program?.dispose();
+  const logPath = join(dir, 'rejected.jsonl');
+  program = new AcpViewProgram({
+    decl: fixtureDecl() as unknown as AcpAgentDecl,
+    cwd: dir,
+    env: { ...process.env, ACP_FIXTURE_HOME: join(dir, 'agent-home'), ACP_FIXTURE_QUIET_REJECT: '1' },
+    viewId: 'v-rejected',
+    logPath,
+    out: { write: () => {}, cols: () => 100, rows: () => 24 },
+  });
+  await program.start();
+  const path = join(dir, 'rejected.txt');
+  program.feed(`[[write ${path} x]]\r`);
+  await until(() => records(logPath).some((r) => r.t === 'permission'), 'the approval card', 20_000);
+  program.feed('n');
+  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the turn over', 20_000);
+  // The events the tab's ingest hands to the transcript, in the order it records them.
+  const events = readFileSync(logPath, 'utf8')
+    .trim()
+    .split('\n')
+    .flatMap((l) => {
+      const ev = (JSON.parse(l) as { ev?: { type: string; isError?: boolean; output?: string; decision?: string } }).ev;
+      return ev && ev.type !== 'session' && ev.type !== 'reasoning' ? [ev] : [];
+    });
+  const kinds = events.map((e) => (e.type === 'approval' ? `approval ${e.decision}` : e.type));
+  const firstText = kinds.indexOf('agent_text');
+  assert.equal(kinds.slice(0, 4), ['user_text', 'tool_call', 'approval denied', 'tool_result'], kinds.join(' '));
+  assert.ok(firstText > 3, `the reply after the result: ${kinds.join(' ')}`);
+  assert.is(kinds.at(-1), 'turn_end');
+  assert.is(kinds.filter((k) => k === 'tool_result').length, 1, 'one result');
+  const result = events[3]!;
+  assert.is(result.isError, true);
+  assert.match(result.output ?? '', /^\(rejected: Reject \(reject_once\); the tool did not run\)$/);
 });
 
 /** One run of a view on `logPath` until its turn for `message` is over; the view's screen. */

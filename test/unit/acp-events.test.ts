@@ -1,5 +1,5 @@
 // ACP session/update -> transcript events: chunks, held tool calls, results for every
-// call, terminal output, plans, usage and the turn's own cost.
+// call (a rejected one's at its rejection), terminal output, plans, usage and the turn's own cost.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TranscriptEvent } from '../../src/plugins/api.js';
@@ -86,6 +86,22 @@ t('results show diffs and terminal output; only one result per call', () => {
     results.map((r) => r.output),
     ['created /f', 'hello from the terminal\n'],
   );
+});
+
+t('a rejected call has its result at once, before what the agent says next; a failed update after it adds nothing', () => {
+  const { m, u, out } = mapper();
+  u({ sessionUpdate: 'tool_call', toolCallId: 'w', title: 'WriteFile', kind: 'edit', status: 'pending', rawInput: { path: '/f' } });
+  m.beforeApproval('w');
+  m.rejected('w', 'No (reject_once)');
+  u({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ok, not writing' } });
+  u({ sessionUpdate: 'tool_call_update', toolCallId: 'w', status: 'failed', content: [{ type: 'content', content: { type: 'text', text: 'denied' } }] });
+  m.finish();
+  assert.equal(out, [
+    { type: 'tool_call', toolCallId: 'w', toolName: 'WriteFile', input: { path: '/f' } },
+    { type: 'tool_result', toolCallId: 'w', toolName: 'WriteFile', output: '(rejected: No (reject_once); the tool did not run)', isError: true },
+    { type: 'agent_text', text: 'ok, not writing' },
+    { type: 'turn_end' },
+  ]);
 });
 
 t('the turn end answers every open call, carries usage and the turn’s own cost', () => {
