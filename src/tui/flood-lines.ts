@@ -55,8 +55,10 @@ export const lineStarts = (): Int32Array => starts;
  * Parses `data` into `term` (with `parse`, xterm's synchronous write), skipping the plain
  * lines that would scroll past the emulator's reach into `history`. Returns false, having
  * parsed nothing, when the chunk holds no such flood; the caller then parses it whole.
+ * `shed`, when given, lets the emulator's scrollback go to the history at once (returning
+ * whether it went), when a run of lines would push all of it there anyway.
  */
-export function parseFlood(data: string, term: Terminal, parse: (s: string) => void, history: History, cell: IBufferCell): boolean {
+export function parseFlood(data: string, term: Terminal, parse: (s: string) => void, history: History, cell: IBufferCell, shed?: () => boolean): boolean {
   // A flood's chunk is KBs long; a short one cannot hold enough lines.
   if (data.length < 4 * MIN_SKIP) return false;
   const maxLen = term.cols - 1;
@@ -88,6 +90,9 @@ export function parseFlood(data: string, term: Terminal, parse: (s: string) => v
       parse(data.slice(from, starts[first]));
       held = plainLinesCapacity(term);
     }
+    // Every line the emulator holds leaves for the history in this run: its scrollback may
+    // leave now, and the emulator parses a screenful of the run, not screen and scrollback.
+    if (n - first - held >= MIN_SKIP && shed?.()) held = plainLinesCapacity(term);
     const skip = n - first - held;
     // (The parser remembers no printed character across a CR LF, REP's: nothing else to keep.)
     if (held === 0 || skip < MIN_SKIP) {

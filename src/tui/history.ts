@@ -149,6 +149,34 @@ export class History {
     if (gone > 0) this.spans.splice(0, gone);
   }
 
+  /**
+   * Keeps at most `n` lines from now on: the oldest beyond it go now, as add() lets them go.
+   * (The pane's emulator holds more or fewer lines above its screen at times: the two together
+   * keep what the scrollback setting says, see PaneScreen.)
+   */
+  setCap(n: number): void {
+    if (n === this.cap || this.cap <= 0) return;
+    for (; this.count > n; this.count--) {
+      const gone = this.ring[this.head]!;
+      if (typeof gone === 'number') this.stagedLines--;
+      else if (gone instanceof PlainSpan) this.spanLines--;
+      else if (isHeld(gone)) this.release(gone);
+      if (this.uncompacted === this.count) this.uncompacted--;
+      this.ring[this.head] = undefined;
+      this.head = (this.head + 1) % this.cap;
+      this.dropped++;
+    }
+    // The ring in order from its start: a slot is (head + i) % cap.
+    const ring: (Slot | undefined)[] = new Array(this.count);
+    for (let i = 0; i < this.count; i++) ring[i] = this.ring[this.slot(i)];
+    this.ring = ring;
+    this.head = 0;
+    this.cap = n;
+    let gone = 0;
+    while (gone < this.spans.length && this.spans[gone]!.first + this.spans[gone]!.lines <= this.dropped) gone++;
+    if (gone > 0) this.spans.splice(0, gone);
+  }
+
   /** Puts a line (or a staged record's offset) at the end, letting the oldest go when full. */
   private add(l: Slot): void {
     if (this.count === this.cap) {

@@ -23,6 +23,7 @@ import {
   type Terminal,
 } from './xterm.js';
 import { ScrollbackTap } from './xterm-scrollback.js';
+import { heldAgain, shedScrollback } from './xterm-shed.js';
 
 import { DEFAULT_SCROLLBACK } from './scrollback.js';
 
@@ -76,9 +77,37 @@ export class PaneScreen implements LineSource {
   /** Lines the history had taken (dropped + kept) when it last settled. */
   private settledLines = 0;
   private disposed = false;
+  /** Full-width lines the emulator keeps above its screen (but none while a flood has shed them). */
+  private readonly hot: number;
+  private shedding = false;
+  /** A flood's run is pushing everything the emulator holds into the history: its scrollback goes now (xterm-shed.ts). */
+  private readonly shed = (): boolean => {
+    if (this.shedding) return false;
+    // (An ED 3 earlier in this chunk that trimmed nothing must not take this trim for its own.)
+    this.tap?.settle();
+    // What the emulator lets go now stays in the history: room for it first.
+    this.history.setCap(this.scrollback);
+    this.shedding = shedScrollback(this.term);
+    if (!this.shedding) this.syncCap();
+    return this.shedding;
+  };
 
-  constructor(cols: number, rows: number, scrollback = DEFAULT_SCROLLBACK) {
+  /**
+   * The history keeps what the scrollback setting allows beyond what the emulator holds above
+   * its screen: fewer lines as the emulator fills again after a shed, as xterm itself would
+   * let the oldest go.
+   */
+  private syncCap(): void {
+    if (this.tap) this.history.setCap(Math.max(0, this.scrollback + this.term.rows - this.term.buffer.normal.length));
+  }
+
+  constructor(
+    cols: number,
+    rows: number,
+    private readonly scrollback = DEFAULT_SCROLLBACK,
+  ) {
     const hot = Math.min(scrollback, HOT_SCROLLBACK);
+    this.hot = hot;
     this.term = createTerminal(cols, rows, hot);
     this.archiveCell = this.term.buffer.normal.getNullCell();
     this.history = new History(scrollback - hot, (l) => this.tap?.release(l), MAX_PENDING_HISTORY, this.term.buffer.normal.getNullCell());
@@ -126,8 +155,9 @@ export class PaneScreen implements LineSource {
     this.tap?.ensure();
     // Only with the tap: skipped lines go to the history, which needs the emulator's own
     // scrollback to leave through it, in order, first.
-    if (!this.tap || !parseFlood(data, this.term, write, this.history, this.archiveCell)) write(data);
+    if (!this.tap || !parseFlood(data, this.term, write, this.history, this.archiveCell, this.shed)) write(data);
     this.tap?.settle();
+    this.syncCap();
     // (A long chunk grew xterm's parse buffer: the quiet moment after it gives that back.)
     if (this.historyGrew || data.length > LONG_CHUNK) {
       this.historyGrew = false;
@@ -139,6 +169,7 @@ export class PaneScreen implements LineSource {
   resize(cols: number, rows: number): void {
     this.tap?.ensure();
     this.term.resize(cols, rows);
+    this.syncCap();
   }
 
   get cols(): number {
@@ -172,6 +203,10 @@ export class PaneScreen implements LineSource {
     else {
       // Quiet and compacted: what the burst grew for its own speed goes, not kept for days.
       shrinkParseBuffer(this.term);
+      if (this.shedding) {
+        this.shedding = false;
+        heldAgain(this.term, this.hot);
+      }
       this.tap?.emptyPool();
       const taken = this.history.dropped + this.history.length;
       burstSettled(taken - this.settledLines);

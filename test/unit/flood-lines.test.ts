@@ -163,6 +163,49 @@ s('a flood in many chunks, each past what the emulator holds: lines kept unparse
   }
 });
 
+s(
+  "a flood sheds the emulator's full-width scrollback to the history and takes full-width lines again once quiet; every line and the count kept agree",
+  async () => {
+    // Coloured lines (full width in the emulator), a flood in one chunk (the shortcut: the
+    // emulator holds its screen only), quiet (it holds full-width lines again), more coloured
+    // lines: past the 1000 kept, so the history lets its oldest go as the emulator fills again.
+    const coloured = (from: number, to: number) => lines(from, to, (i) => `\x1b[3${i % 8}mc${i}\x1b[0m tail`);
+    const fast = new PaneScreen(COLS, ROWS, SCROLLBACK);
+    const slow = new PaneScreen(COLS, ROWS, SCROLLBACK);
+    const both = (data: string, fastPiece = Infinity) => {
+      for (let i = 0; i < data.length; i += fastPiece) assert.ok(fast.parse(data.slice(i, i + fastPiece)));
+      for (let i = 0; i < data.length; i += SHORT) assert.ok(slow.parse(data.slice(i, i + SHORT)));
+    };
+    const cell = fast.term.buffer.normal.getNullCell();
+    const settle = () => {
+      for (const p of [fast, slow]) while (p.history.compact(1000, cell) > 0);
+    };
+    try {
+      both(coloured(1, 300), SHORT);
+      const full = fast.term.buffer.normal.length;
+      assert.ok(full > ROWS, 'full-width lines above the screen');
+      both(lines(1, 3000));
+      assert.is(fast.term.buffer.normal.length, ROWS, 'shed: the screen only');
+      assert.equal(view(fast), view(slow), 'shed');
+      // Quiet: the pane compacts, then holds full-width lines again.
+      await new Promise((r) => setTimeout(r, 400));
+      both(coloured(301, 600), SHORT);
+      assert.is(fast.term.buffer.normal.length, full, 'full-width lines again');
+      assert.equal(view(fast), view(slow), 'after');
+      settle();
+      assert.equal(view(fast), view(slow), 'settled');
+      const data = coloured(1, 300) + lines(1, 3000) + coloured(301, 600);
+      const kept = view(fast).lines.map((l) => l.text);
+      const ref = await bare(data);
+      assert.is(kept.length, SCROLLBACK + ROWS, 'as many lines as the setting keeps');
+      assert.equal(kept, ref.slice(ref.length - kept.length), 'bare xterm');
+    } finally {
+      fast.dispose();
+      slow.dispose();
+    }
+  },
+);
+
 s('plain runs among everything else: colours, wide and combined characters, wrapped lines, tabs, trailing blanks', async () => {
   const mixed = [
     lines(1, 400),
