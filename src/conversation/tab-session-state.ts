@@ -67,6 +67,11 @@ export interface ArmedSwitch {
   local?: LocalEndpointRef;
   /** Before it stops, the outgoing agent is asked for a summary in one turn in its pane (tab-summary-turn.ts). */
   summary?: boolean;
+  /**
+   * The agent that ran when the switch was armed. Once sent, the switch starts the new agent
+   * before it is disarmed, so the tab's agent is then the armed one whatever it was switched from.
+   */
+  from?: string;
 }
 
 export interface TabSnapshot {

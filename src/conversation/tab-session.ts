@@ -105,6 +105,7 @@ export class TabSession extends TabSessionDelivery {
       ...(account !== undefined ? { account } : {}),
       ...(local ? { local } : {}),
       ...(summary ? { summary } : {}),
+      ...(this.driver ? { from: this.driver.name } : {}),
     };
     this.changed();
     return { armed: true, noContext };

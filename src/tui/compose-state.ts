@@ -22,13 +22,17 @@ export interface ComposeFacts {
 }
 
 /**
- * The armed switch only changes the model of the agent that runs (not its account or server):
- * the agent's own session goes on, in place or resumed (model-in-place.ts, handoff-plan.ts),
- * so nothing is carried as text.
+ * The armed switch only changes the model of the agent that ran when it was armed (not its
+ * account or server): the agent's own session goes on, in place or resumed (model-in-place.ts,
+ * handoff-plan.ts), so nothing is carried as text. Compared with `from`, not the tab's agent:
+ * while a sent switch runs, the tab's agent is already the new one, and a switch from Qwen Code
+ * to Codex read "The same session goes on, on another model" until it was done.
  */
 function sameSession(snap: TabSnapshot): boolean {
   const a = snap.armed;
-  return !!a && a.agent === snap.agent && !a.local && !a.summary && (a.account === undefined || a.account === (snap.account ?? 'default'));
+  return (
+    !!a && a.agent === a.from && a.agent === snap.agent && !a.local && !a.summary && (a.account === undefined || a.account === (snap.account ?? 'default'))
+  );
 }
 
 export function composeState({ user, snap, stopped, shell }: ComposeFacts): ComposeState {

@@ -38,9 +38,19 @@ s('another agent: the conversation goes as text (the default note)', () => {
 });
 
 s('another model of the agent that runs: the same session goes on', () => {
-  const st = composeState({ user, snap: snap({ agent: 'codex', title: 'Codex CLI', model: 'gpt-6-luna' }), shell: false });
+  const st = composeState({ user, snap: snap({ agent: 'codex', title: 'Codex CLI', model: 'gpt-6-luna', from: 'codex' }), shell: false });
   assert.match(st.armedText?.head ?? '', /^Continue with Codex CLI/);
   assert.match(st.armedText?.note ?? '', /same session goes on, on another model/);
+});
+
+s('a switch from another agent, sent and under way (the tab runs the new agent, still armed): not the same session', () => {
+  // Seen by hand: Qwen Code -> Codex CLI read "The same session goes on, on another model" while Codex started.
+  for (const armed of [
+    { agent: 'codex', title: 'Codex CLI', from: 'qwen' },
+    { agent: 'codex', title: 'Codex CLI', model: 'gpt-6-luna', from: 'qwen' },
+  ] as TabSnapshot['armed'][]) {
+    assert.is(composeState({ user, snap: snap(armed), shell: false }).armedText, undefined, JSON.stringify(armed));
+  }
 });
 
 s('the same agent under another account, on a local server, or with a summary first: not the same session', () => {
@@ -52,7 +62,11 @@ s('the same agent under another account, on a local server, or with a summary fi
     assert.is(composeState({ user, snap: snap(armed), shell: false }).armedText, undefined, JSON.stringify(armed));
   }
   // The account it already runs under is the same session.
-  const same = composeState({ user, snap: snap({ agent: 'codex', title: 'Codex CLI', account: 'work', model: 'm' }, { account: 'work' }), shell: false });
+  const same = composeState({
+    user,
+    snap: snap({ agent: 'codex', title: 'Codex CLI', account: 'work', model: 'm', from: 'codex' }, { account: 'work' }),
+    shell: false,
+  });
   assert.match(same.armedText?.note ?? '', /same session/);
 });
 
