@@ -147,6 +147,11 @@ export class TabConversation {
     return this.session.arm(agent, model, account, local, summary);
   }
 
+  /** Whether switching to `agent` (with that model, account, server) resumes its own session here: what the switch picker says of its row. */
+  resumes(agent: string, model?: string, account?: string, local?: LocalEndpointRef): boolean {
+    return this.session.resumes({ agent, ...(model ? { model } : {}), ...(account !== undefined ? { account } : {}), ...(local ? { local } : {}) });
+  }
+
   send(text: string, author?: UserAuthor): Promise<SendResult> {
     return this.session.send(text, author);
   }

@@ -345,15 +345,23 @@ export abstract class TabSessionState {
   /** Whether the armed switch resumes its agent's own session: the planner's rule (handoff-plan.ts resumeFor). */
   private armedResumes(): boolean {
     const a = this.armedSwitch;
+    return !!a && this.resumes(a);
+  }
+
+  /**
+   * Whether a switch to `target` would resume its agent's own session (an agent that ran here
+   * before: only what it missed is sent), by the planner's rule; what the switch picker says of each row.
+   */
+  resumes(target: Pick<ArmedSwitch, 'agent' | 'model' | 'account' | 'local'>): boolean {
     const { registry, conversation, env } = this.deps;
-    if (!a || !registry.has(a.agent)) return false;
+    if (!registry.has(target.agent)) return false;
     return !!resumeFor({
       conversation,
       registry,
-      driver: registry.get(a.agent),
-      ...(a.model ? { model: a.model } : {}),
-      ...(a.account !== undefined ? { account: a.account } : {}),
-      ...(a.local ? { local: a.local } : {}),
+      driver: registry.get(target.agent),
+      ...(target.model ? { model: target.model } : {}),
+      ...(target.account !== undefined ? { account: target.account } : {}),
+      ...(target.local ? { local: target.local } : {}),
       env,
       inTab: true,
     });

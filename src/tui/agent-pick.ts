@@ -11,7 +11,7 @@ import type { OverlayHost } from './overlay.js';
 import { AgentChoices, type Choice } from './agent-choices.js';
 import { askLocalModel, withLocalRow, type LocalPick, type LocalRow } from './local-model-dialog.js';
 import { pickModel, type ModelPickOptions } from './model-choices.js';
-import { openPicker, type PickerToggle } from './picker.js';
+import { openPicker, type PickerNote, type PickerToggle } from './picker.js';
 import { summaryToggle } from './summary-toggle.js';
 
 export interface AgentPickContext {
@@ -57,7 +57,7 @@ async function pickAgent(
   ctx: AgentPickContext,
   title: string,
   choices: AgentChoices,
-  note?: string,
+  note?: PickerNote<Choice | LocalRow>,
   running?: { agent?: string; model?: string },
   toggles?: PickerToggle[],
 ): Promise<Choice | LocalRow | undefined> {
@@ -107,12 +107,42 @@ export async function pickNewTab(ctx: AgentPickContext): Promise<NewTabPick | un
   return choice;
 }
 
-/** The switch picker (prefix a) for a tab in `snap`'s state; undefined when dismissed. */
-export async function pickSwitch(ctx: AgentPickContext, snap: TabSnapshot): Promise<SwitchPick | undefined> {
+/** What the switch picker says under its entries when nothing has been said yet. */
+export const NO_CONTEXT_NOTE = 'Nothing has been said yet: there is no context to carry; the agent simply starts.';
+/** ... for an agent that starts afresh: the conversation is told to it as text (the brief). */
+export const FRESH_NOTE = 'Recent conversation continues as text; images and files are not carried.';
+/** ... for an agent that ran here before: a switch resumes its own session with the delta (handoff-plan.ts resumeFor). */
+export const RESUME_NOTE = 'Resumes its own session; sends only what it missed.';
+/** ... for the agent that runs now: it is not switched away from (another model of it goes on in the same session). */
+export const CURRENT_NOTE = 'Runs this conversation now.';
+export const SAME_SESSION_NOTE = 'The same session goes on, on another model.';
+
+/**
+ * The switch picker's note for the row selected: `resumes` says whether a switch to that
+ * row's agent resumes its own session (the planner's rule, TabConversation.resumes);
+ * `current`: the tab's agent, whose row is no switch away.
+ */
+export function switchNote(noContext: boolean, choice: Choice | LocalRow | undefined, resumes: (t: AgentTarget) => boolean, current?: string): string {
+  if (noContext) return NO_CONTEXT_NOTE;
+  if (choice?.kind === 'agent' && choice.name === current && choice.account === undefined) return choice.pickModel ? SAME_SESSION_NOTE : CURRENT_NOTE;
+  // "Other model…" too: which model does not decide a resume (the agent's cursor and account do).
+  if (choice?.kind !== 'agent') return FRESH_NOTE;
+  return resumes({ name: choice.name, ...(choice.model ? { model: choice.model } : {}), ...(choice.account !== undefined ? { account: choice.account } : {}) })
+    ? RESUME_NOTE
+    : FRESH_NOTE;
+}
+
+/**
+ * The switch picker (prefix a) for a tab in `snap`'s state; undefined when dismissed.
+ * `resumes`: whether a switch to an agent resumes its own session here (its row's note says so).
+ */
+export async function pickSwitch(
+  ctx: AgentPickContext,
+  snap: TabSnapshot,
+  resumes: (t: AgentTarget) => boolean = () => false,
+): Promise<SwitchPick | undefined> {
   const noContext = snap.noContext;
-  const note = noContext
-    ? 'Nothing has been said yet: there is no context to carry; the agent simply starts.'
-    : 'Recent conversation continues as text; images and files are not carried.';
+  const note = (choice: Choice | LocalRow | undefined) => switchNote(noContext, choice, resumes, snap.agent);
   // `s`: the agent that runs now writes a summary first, in its pane, which the brief uses
   // (tab-summary-turn.ts); offered when there is a conversation to summarize and it runs.
   const summary = !noContext && snap.running && snap.agentTitle ? summaryToggle(snap.agentTitle) : undefined;

@@ -266,7 +266,7 @@ export class ConversationTabs {
       return;
     }
     const snap = s.snapshot();
-    const pick = await pickSwitch(this.pickContext(), snap);
+    const pick = await pickSwitch(this.pickContext(), snap, (t) => s.resumes(t.name, t.model, t.account, t.local));
     if (!pick) return;
     const { target: t } = pick;
     if (pick.noContext && (t.name !== snap.agent || t.account !== undefined || t.local || (t.model !== undefined && t.model !== snap.model))) {

@@ -92,17 +92,32 @@ export interface PickerToggle {
   on: boolean;
 }
 
+/**
+ * The words under a picker's entries: one note for all, or one for the entry selected (the
+ * switch picker: a return to an agent that ran here says something else than a fresh start).
+ */
+export type PickerNote<T> = string | ((selected: T | undefined) => string | undefined);
+
+/** The index of the current row (PickerChoice.current), -1 when there is none. */
+const currentIndex = <T>(choices: PickerChoice<T>[]): number => choices.findIndex((c) => c.current);
+
+/** What a note that follows the selection says for each row (none for a note said for all). */
+const everyNote = <T>(note: PickerNote<T> | undefined, choices: PickerChoice<T>[]): string[] =>
+  typeof note === 'function' ? choices.flatMap((c) => note(c.value) ?? []) : [];
+
 /** A toggle's line: "s [x] a summary first". */
 export const toggleLine = (t: PickerToggle): string => `${t.key} [${t.on ? 'x' : ' '}] ${t.label}`;
 
 /** A picker's items, size and note lines (the note, then the toggles) for its choices as they are now. */
-function measurePicker<T>(host: OverlayHost, title: string, choices: PickerChoice<T>[], text: string | undefined, toggles: PickerToggle[]) {
+function measurePicker<T>(host: OverlayHost, title: string, choices: PickerChoice<T>[], text: string | undefined, toggles: PickerToggle[], notes: string[]) {
   const items = choices.map((c) => escapeTags(c.label) + (c.detail ? `  {gray-fg}${escapeTags(c.detail)}{/gray-fg}` : ''));
   const keys = toggles.map(toggleLine);
   const textWidth = Math.max(
     title.length + 4,
     ...choices.map((c) => c.label.length + (c.detail ? c.detail.length + 2 : 0)),
     text ? text.length : 0,
+    // A note that follows the selection: as wide as its widest, so the box keeps its width as the selection moves.
+    ...notes.map((n) => n.length),
     ...keys.map((k) => k.length),
   );
   const width = Math.min(textWidth + 6, (host.screen.width as number) - 2);
@@ -118,13 +133,15 @@ function measurePicker<T>(host: OverlayHost, title: string, choices: PickerChoic
  * drawn at once with what is known and redrawn as they change, the selection staying on the
  * entry the user was on (on the current row, until the user presses a key); Enter with no entry under it while the
  * list is still coming (a model list being asked for) is refused, said under the list, and
- * the picker stays. `toggles`: keys that flip an option for the pick.
+ * the picker stays. `note`: said under the list, for all entries or for the selected one.
+ * `toggles`: keys that flip an option for the pick. (A move of the selection redraws the note
+ * only: blessed's setItems moves the selection itself, which would come back to the redraw.)
  */
 export function openPicker<T>(
   host: OverlayHost,
   title: string,
   given: PickerChoice<T>[] | LiveChoices<T>,
-  note?: string,
+  note?: PickerNote<T>,
   toggles: PickerToggle[] = [],
 ): Promise<T | undefined> {
   const live = Array.isArray(given) ? undefined : given;
@@ -134,11 +151,13 @@ export function openPicker<T>(
   let complete = !live?.settled;
   void live?.settled?.then(() => (complete = true));
   let refused = false;
+  // The selected row, for a note that follows it (blessed's list says when it moves).
+  let selected = Math.max(0, currentIndex(choices));
   const noteOf = () => {
-    const text = live?.note() ?? note;
+    const text = live?.note() ?? (typeof note === 'function' ? note(choices[selected]?.value) : note);
     return refused ? [NOT_YET, text].filter(Boolean).join(' ') : text;
   };
-  const measure = () => measurePicker(host, title, choices, noteOf(), toggles);
+  const measure = () => measurePicker(host, title, choices, noteOf(), toggles, everyNote(note, choices));
   const first = measure();
   // Made at its size: blessed may draw an element as soon as it has a parent.
   const list = blessed.list({
@@ -156,9 +175,9 @@ export function openPicker<T>(
     style: { ...OVERLAY_STYLE.style, selected: { inverse: true } },
   });
   let noteBox: blessed.Widgets.TextElement | undefined;
-  const layout = (m = measure()) => {
+  const layout = (m = measure(), rows = true) => {
     if (m !== first) {
-      list.setItems(m.items as never);
+      if (rows) list.setItems(m.items as never);
       list.width = m.width;
       list.height = m.height;
     }
@@ -171,10 +190,14 @@ export function openPicker<T>(
     }
   };
   layout(first);
+  const redraw = (rows = true) => {
+    layout(measure(), rows);
+    host.screen.render();
+  };
   // Until a key is pressed the selection is the picker's: it goes to the current row when
   // that row comes (a model list arrives after the picker is drawn). Afterwards it is the user's.
   let touched = false;
-  const currentRow = () => choices.findIndex((c) => c.current);
+  const currentRow = () => currentIndex(choices);
   return new Promise((resolve) => {
     // The selection stays on the row the user was on (by identity) as rows come and go.
     const watching = live?.onChange(() => {
@@ -196,16 +219,19 @@ export function openPicker<T>(
       const choice = choices[index];
       if (choice || complete) return finish(choice?.value);
       refused = true;
-      layout();
-      host.screen.render();
+      redraw();
     });
     list.on('keypress', () => (touched = true));
+    list.on('select item', (_item: unknown, index: number) => {
+      const moved = index !== selected;
+      selected = index;
+      if (moved && typeof note === 'function') redraw(false);
+    });
     list.key(['escape', 'q', 'C-c'], () => finish(undefined));
     for (const toggle of toggles)
       list.key([toggle.key], () => {
         toggle.on = !toggle.on;
-        layout();
-        host.screen.render();
+        redraw();
       });
     host.openOverlay(list);
     list.select(Math.max(0, currentRow()));

@@ -229,6 +229,34 @@ s("the switch picker (prefix a) starts on the tab's own agent, marked current", 
   }
 });
 
+// Before: every row of the switch picker said the conversation goes on as text, the tab's own
+// agent included (picking it switches nothing; a return to an agent that ran here resumes its
+// own session: test/unit/switch-transaction.test.ts). The note now follows the selected row.
+s('the switch picker says under its rows what picking the selected one does', async () => {
+  const b = startBatonTui({ plugins: { 'agent-a.mjs': catAgent('agent-a', 'Agent A'), 'agent-b.mjs': catAgent('agent-b', 'Agent B') } });
+  try {
+    await pickEntry(b.t, 'Agent B');
+    await b.t.waitFor(/agent-b-READY/, 30_000, 'Agent B in its tab');
+    b.t.press('C-b', 'm');
+    b.t.type('NOTE-CONTEXT');
+    b.t.press('Enter');
+    await b.t.waitFor(/NOTE-CONTEXT[^]*NOTE-CONTEXT/, 15_000, 'the message sent (cat says it back)');
+    b.t.press('C-b', 'a');
+    await b.t.waitFor(/┌─ Continue with /, 30_000, 'the switch picker');
+    await b.t.waitFor(() => pickerSelected(b.t)?.startsWith('Agent B  ') === true, 10_000, 'Agent B selected');
+    await b.t.waitFor(/Runs this conversation now\./, 10_000, "the tab's own agent: no switch");
+    assert.not.match(b.t.screenText(), /continues as text/);
+    b.t.press('Up');
+    await b.t.waitFor(() => pickerSelected(b.t)?.startsWith('Agent A  ') === true, 10_000, 'Agent A selected');
+    await b.t.waitFor(/Recent conversation continues as text/, 10_000, 'a fresh start: the conversation as text');
+    assert.not.match(b.t.screenText(), /Runs this conversation now/);
+    b.t.press('Escape');
+    await b.t.waitForGone(/┌─ Continue with /, 10_000);
+  } finally {
+    await b.cleanup();
+  }
+});
+
 /**
  * baton with a drop-in agent "Gated agent" whose detect() answers only once releaseDetect()
  * was called, and whose model list (model-a, model-b) only once releaseModels() was; its TUI

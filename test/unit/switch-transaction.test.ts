@@ -18,6 +18,7 @@ import type { LaunchOptions } from '../../src/plugins/api.js';
 import { addAccount, removeAccount } from '../../src/plugins/account-store.js';
 import { createConversation, type OpenConversation } from '../../src/transcript/store.js';
 import { composeLines } from '../../src/tui/compose-lines.js';
+import { CURRENT_NOTE, FRESH_NOTE, NO_CONTEXT_NOTE, RESUME_NOTE, switchNote, type AgentTarget } from '../../src/tui/agent-pick.js';
 import { composeState } from '../../src/tui/compose-state.js';
 import type { Entry } from '../../src/transcript/types.js';
 import { FakeTerminal, fakeDriver, registryOf, type FakeDriverOptions } from '../helpers/fake-agent.js';
@@ -45,6 +46,12 @@ const handoffs = (c: OpenConversation) => c.transcript.entries.filter((e): e is 
 const users = (c: OpenConversation) => c.transcript.entries.filter((e): e is Entry & { kind: 'user_message' } => e.kind === 'user_message');
 
 /** A tab running Alpha after one answered turn (MARK-ONE) in its session A-1, with a switch to Beta armed. */
+/** What the switch picker asks of a row: whether a switch to it resumes its agent's session here (as conversation-tabs.ts asks). */
+const resumesIn =
+  (session: TabSession) =>
+  (t: AgentTarget): boolean =>
+    session.resumes({ agent: t.name, ...(t.model ? { model: t.model } : {}), ...(t.account !== undefined ? { account: t.account } : {}) });
+
 async function world(): Promise<World> {
   const home = mkdtempSync(join(tmpdir(), 'baton-switch-'));
   const conv = await createConversation(home, { cwd: home, title: 't', user: { type: 'user', name: 'tester', device: 'test' } });
@@ -197,6 +204,8 @@ s('unknown: Beta runs but never shows the message; the draft comes back, sends a
 s('switched: Beta starts fresh with the brief and the message in one paste; one handoff, one message, one switch id', async () => {
   const { conv, term, session, beta } = await world();
   assert.is(session.snapshot().armedResumes, false, 'Beta never ran here: a fresh start');
+  // The switch picker's row for Beta says the same: the conversation goes as text.
+  assert.is(switchNote(false, { kind: 'agent', name: 'beta' }, resumesIn(session)), FRESH_NOTE);
   const o = outcomeOf(await session.send('hello beta'));
   assert.is(o.kind, 'switched', o.message);
   assert.is(o.message, 'Continued with Beta.');
@@ -222,6 +231,11 @@ s('back to Alpha: its own session resumed, and the paste carries only what it mi
   term.emit({ type: 'session', agentSession: 'B-1' });
   term.finish();
   await until(() => session.status.current === 'idle', 'Beta answered');
+  // The switch picker's row for Alpha says what picking it does, as the compose bar will.
+  assert.is(switchNote(false, { kind: 'agent', name: 'alpha' }, resumesIn(session)), RESUME_NOTE);
+  assert.is(switchNote(false, { kind: 'agent', name: 'alpha', pickModel: true }, resumesIn(session)), RESUME_NOTE, 'another model of it: its session too');
+  assert.is(switchNote(true, { kind: 'agent', name: 'alpha' }, resumesIn(session)), NO_CONTEXT_NOTE);
+  assert.is(switchNote(false, { kind: 'agent', name: 'beta' }, resumesIn(session), 'beta'), CURRENT_NOTE, 'Beta runs now: no switch');
   session.arm('alpha');
   // The compose bar says what the send will do: a resume with the delta, not a replay as text.
   assert.ok(session.snapshot().armedResumes, 'the armed switch resumes A-1');
