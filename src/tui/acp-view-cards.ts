@@ -133,7 +133,7 @@ function outputOf(t: ToolView, ctx: DrawContext): string {
   if (text.trim()) return text;
   const raw = t.rawOutput as { output?: unknown; stdout?: unknown; error?: unknown } | string | undefined;
   if (typeof raw === 'string') return raw;
-  return str(raw?.output) ?? str(raw?.stdout) ?? str(raw?.error) ?? '';
+  return str(raw?.output) ?? str(raw?.stdout) ?? str(raw?.error) ?? (t.rejected ? `rejected: ${t.rejected}; the tool did not run` : '');
 }
 
 /** A tool result sent as one markdown code block (claude-code-acp's are): what is inside the fences. */

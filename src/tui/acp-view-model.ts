@@ -26,6 +26,8 @@ export interface ToolView {
   status?: string;
   rawInput?: Record<string, unknown>;
   rawOutput?: unknown;
+  /** The user rejected it (what they chose): it did not run, whatever the agent reports of it. */
+  rejected?: string;
   content: ToolCallContent[];
   locations: string[];
 }
@@ -176,7 +178,15 @@ export class ViewModel {
     card.answer = opt ? opt.kind : 'cancelled';
     card.done = true;
     const tool = this.tools.get(toolCallId);
-    if (tool) this.settle(tool);
+    if (!tool) return;
+    // A rejected call never runs: its card is failed now, as the transcript records it
+    // (acp-events.ts rejected); Gemini CLI never reports such a call, so the card stayed
+    // drawn as running until the turn ended, and then as never finished.
+    if (opt && !opt.kind.startsWith('allow') && !(tool.tool.status && DONE.has(tool.tool.status))) {
+      tool.tool.status = 'failed';
+      tool.tool.rejected = `${opt.name} (${opt.kind})`;
+    }
+    this.settle(tool);
   }
 
   private settle(b: Block & { k: 'tool' }): void {

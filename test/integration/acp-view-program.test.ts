@@ -164,6 +164,37 @@ s("a call rejected in the view has its result at the rejection, before the agent
   assert.match(result.output ?? '', /^\(rejected: Reject \(reject_once\); the tool did not run\)$/);
 });
 
+s('a call rejected in the view is drawn failed at the rejection, from an agent that never reports it (as Gemini CLI)', async () => {
+  await program?.dispose();
+  const logPath = join(dir, 'rejected-card.jsonl');
+  let screen = '';
+  program = new AcpViewProgram({
+    decl: fixtureDecl() as unknown as AcpAgentDecl,
+    cwd: dir,
+    env: { ...process.env, ACP_FIXTURE_HOME: join(dir, 'agent-home'), ACP_FIXTURE_QUIET_REJECT: '1' },
+    viewId: 'v-rejected-card',
+    logPath,
+    out: { write: (b) => void (screen += b), cols: () => 100, rows: () => 24 },
+  });
+  await program.start();
+  program.feed(`[[write ${join(dir, 'rejected-card.txt')} x]]\r`);
+  await until(() => screen.includes('Permission needed'), 'the approval card on the screen', 20_000);
+  // The card as the view holds it the moment the decision is recorded (the rejection's own event).
+  const view = program;
+  let atDecision: string | undefined;
+  const apply = view.model.apply.bind(view.model);
+  view.model.apply = (r) => {
+    apply(r);
+    if (r.t === 'decision') atDecision = view.model.blocks.flatMap((b) => (b.k === 'tool' ? [b.tool.status ?? 'pending'] : [])).join(' ');
+  };
+  const drawn = screen.length;
+  program.feed('n');
+  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the turn over', 20_000);
+  assert.is(atDecision, 'failed', 'the card failed at the rejection');
+  await until(() => screen.slice(drawn).includes('the tool did not run'), 'the failed card drawn', 5_000);
+  assert.match(screen.slice(drawn), '✗');
+});
+
 /** One run of a view on `logPath` until its turn for `message` is over; the view's screen. */
 async function viewRun(logPath: string, agentEnv: Record<string, string>, message: string, reply = `echo: ${message}`): Promise<string> {
   await program?.dispose();

@@ -237,6 +237,31 @@ s('a cancelled turn answers its open card: "cancelled", and nothing waits any mo
   assert.match(text(m), 'cancelled');
 });
 
+// Before: Gemini CLI never reports a call it was told not to run, so its card stayed drawn
+// running (○) from the rejection to the turn's end, and then as never finished.
+s('Gemini CLI write, rejected: the card is failed at the rejection, before the reply, though the agent never says so', () => {
+  const records = fixture('gemini-write-rejected');
+  const rejected = modelOf(records.slice(0, records.findIndex((r) => r.t === 'decision') + 1));
+  const card = rejected.blocks.find((b) => b.k === 'tool')!;
+  assert.is(card.k === 'tool' && card.tool.status, 'failed');
+  assert.ok(card.done, 'nothing more changes it');
+  const out = text(rejected);
+  assert.match(out, '✗ Edit');
+  assert.not.match(out, '○ Edit');
+  assert.match(out, 'rejected: Reject (reject_once); the tool did not run');
+  const reason = lines(rejected).find((l) => lineText(l).includes('the tool did not run'))!;
+  assert.match(lineBytes(reason), '\x1b[31m');
+  assert.match(text(modelOf(records)), '✗ Edit', 'and after the turn');
+});
+
+s('an allowed call is not failed by its answer; a reject after the agent reported the call failed keeps what it said', () => {
+  const allowed = modelOf(until(fixture('gemini-write-allowed'), 'turn_end'));
+  assert.not.match(text(allowed), '✗');
+  const opencode = text(modelOf(fixture('opencode-write-rejected')));
+  assert.match(opencode, 'The user rejected permission');
+  assert.not.match(opencode, 'the tool did not run');
+});
+
 s('a turn that ends with its card unanswered (the program ended, the agent died) leaves no card waiting', () => {
   const m = modelOf([...until(fixture('opencode-shell'), 'decision'), { t: 'turn_end', stopReason: 'cancelled' }]);
   assert.is(m.openPermissions().length, 0);
