@@ -16,10 +16,14 @@ export const { tmp, env } = scratchEnv('baton-bench-');
 export const SOCK = `baton-bench-${process.pid}`;
 export const CLI_BUILT = buildBaton();
 export const BATON_ARGV = [process.execPath, CLI_BUILT];
-// Idle CPU is a rate, measured over 30 s: what is left in a 10 s window a few seconds after
-// the tabs opened is mostly V8's own one-off memory-reducing collections (the client's run
-// ~8 s after it started: Mark-Compact (reduce) in --trace-gc), and a /proc tick is 0.1% of it.
+// Idle CPU is a rate, measured over 30 s once the processes have settled: after the tabs
+// open, V8 runs its own one-off memory-reducing collections (8 s or more after the last
+// allocation, up to three of them: Mark-Compact (reduce) in --trace-gc), and nothing runs
+// after them (8 idle shell tabs, or 8 idle agent tabs: 0 ticks in each 15 s window from 15 or
+// 18 to 75 s, where the first took 17-18; in one bench run the agent tabs' came after 18 s).
+// The settling window is printed too; a /proc tick is 0.1% of 30 s.
 export const IDLE_SECONDS = Number(process.env.BATON_BENCH_IDLE_S ?? 30);
+export const SETTLE_SECONDS = Number(process.env.BATON_BENCH_SETTLE_S ?? 30);
 
 export class Client {
   readonly p: pty.IPty;
@@ -140,11 +144,15 @@ export function cpuTicks(pid: number): number {
   return s ? s.utime + s.stime : NaN;
 }
 
-/** CPU of each process over IDLE_SECONDS, % of a core. */
-export async function idleCpu(pids: number[]): Promise<number[]> {
-  const t0 = pids.map(cpuTicks);
-  await sleep(IDLE_SECONDS * 1000);
-  return pids.map((p, i) => ((cpuTicks(p) - t0[i]!) / 100 / IDLE_SECONDS) * 100);
+/** CPU of each process, % of a core: over the SETTLE_SECONDS from now, then over the IDLE_SECONDS after them. */
+export async function idleCpu(pids: number[]): Promise<{ settling: number[]; idle: number[] }> {
+  const rate = async (seconds: number) => {
+    const t0 = pids.map(cpuTicks);
+    await sleep(seconds * 1000);
+    return pids.map((p, i) => ((cpuTicks(p) - t0[i]!) / 100 / seconds) * 100);
+  };
+  const settling = await rate(SETTLE_SECONDS);
+  return { settling, idle: await rate(IDLE_SECONDS) };
 }
 
 /** baton's idle CPU, server + client, and each (batonPids' order). */

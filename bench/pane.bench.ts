@@ -25,6 +25,7 @@ import {
   fmtIdle,
   idleCpu,
   IDLE_SECONDS,
+  SETTLE_SECONDS,
   machineLine,
   median,
   pct,
@@ -66,7 +67,7 @@ const idleDropIn = (cli: string) => `export default (kit) => ({
 `;
 
 /** CPU of the full program (dist/src/cli.js) with 8 idle agent tabs, % of a core: client, server. */
-async function idleAgentTabs(): Promise<number[]> {
+async function idleAgentTabs(): Promise<{ settling: number[]; idle: number[] }> {
   const plugins = join(env.XDG_CONFIG_HOME!, 'baton', 'plugins');
   mkdirSync(plugins, { recursive: true });
   const cli = join(tmp, 'idle-cli.mjs');
@@ -112,7 +113,9 @@ async function main(): Promise<void> {
   if (part('memory') || part('idle')) await memoryAndIdle();
   if (part('idle')) {
     const cpu = await idleAgentTabs();
-    console.log(`CPU with 8 idle agent tabs (dist/src/cli.js, /proc ticks): ${fmtIdle(cpu)} of a core over ${IDLE_SECONDS} s (target < 0.5%)`);
+    console.log(
+      `CPU with 8 idle agent tabs (dist/src/cli.js, /proc ticks): ${fmtIdle(cpu.idle)} of a core over ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s settling (target < 0.5%); while settling ${fmtIdle(cpu.settling)}`,
+    );
   }
 }
 
@@ -164,9 +167,9 @@ async function memoryAndIdle(): Promise<void> {
   const cpu = await idleCpu(batonPids(b.c));
   const t = await tmuxWithWindows(8);
   const tpids = [t.p.pid, tmuxServer()!];
-  const tcpu = sum(await idleCpu(tpids));
+  const tcpu = await idleCpu(tpids);
   console.log(
-    `CPU with 8 idle plain-shell tabs (server + client): baton ${fmtIdle(cpu)}  tmux ${tcpu.toFixed(2)}% of a core over ${IDLE_SECONDS} s (target < 0.5%)`,
+    `CPU with 8 idle plain-shell tabs (server + client): baton ${fmtIdle(cpu.idle)}  tmux ${sum(tcpu.idle).toFixed(2)}% of a core over ${IDLE_SECONDS} s after ${SETTLE_SECONDS} s settling (target < 0.5%); while settling baton ${fmtIdle(cpu.settling)}, tmux ${sum(tcpu.settling).toFixed(2)}%`,
   );
   if (!part('memory')) {
     await t.kill();
