@@ -156,16 +156,7 @@ export class History {
    */
   setCap(n: number): void {
     if (n === this.cap || this.cap <= 0) return;
-    for (; this.count > n; this.count--) {
-      const gone = this.ring[this.head]!;
-      if (typeof gone === 'number') this.stagedLines--;
-      else if (gone instanceof PlainSpan) this.spanLines--;
-      else if (isHeld(gone)) this.release(gone);
-      if (this.uncompacted === this.count) this.uncompacted--;
-      this.ring[this.head] = undefined;
-      this.head = (this.head + 1) % this.cap;
-      this.dropped++;
-    }
+    for (; this.count > n; this.count--) this.replaceOldest(undefined);
     // The ring in order from its start: a slot is (head + i) % cap.
     const ring: (Slot | undefined)[] = new Array(this.count);
     for (let i = 0; i < this.count; i++) ring[i] = this.ring[this.slot(i)];
@@ -177,18 +168,22 @@ export class History {
     if (gone > 0) this.spans.splice(0, gone);
   }
 
+  /** The oldest line goes (counted as dropped) and `l` takes its slot, which is the newest's in a full ring. */
+  private replaceOldest(l: Slot | undefined): void {
+    const gone = this.ring[this.head]!;
+    if (typeof gone === 'number') this.stagedLines--;
+    else if (gone instanceof PlainSpan) this.spanLines--;
+    else if (isHeld(gone)) this.release(gone);
+    if (this.uncompacted === this.count) this.uncompacted--;
+    this.ring[this.head] = l;
+    this.head = (this.head + 1) % this.cap;
+    this.dropped++;
+  }
+
   /** Puts a line (or a staged record's offset) at the end, letting the oldest go when full. */
   private add(l: Slot): void {
-    if (this.count === this.cap) {
-      const gone = this.ring[this.head]!;
-      if (typeof gone === 'number') this.stagedLines--;
-      else if (gone instanceof PlainSpan) this.spanLines--;
-      else if (isHeld(gone)) this.release(gone);
-      if (this.uncompacted === this.count) this.uncompacted--;
-      this.ring[this.head] = l;
-      this.head = (this.head + 1) % this.cap;
-      this.dropped++;
-    } else {
+    if (this.count === this.cap) this.replaceOldest(l);
+    else {
       this.ring[this.slot(this.count)] = l;
       this.count++;
     }
