@@ -223,7 +223,8 @@ s('reopened where the agent cannot continue its session: the view says so, and t
   assert.is(first.via, 'new');
 
   // The same agent reopened: it loads its session and remembers.
-  const loaded = await viewRun(logPath, home, 'second one');
+  // (The whole reply: a part of it may be drawn a frame before the rest.)
+  const loaded = await viewRun(logPath, home, 'second one', 'echo: second one (previous: first one)');
   const reopened = lines(logPath)
     .filter((l) => l.acp)
     .at(-1)!;
