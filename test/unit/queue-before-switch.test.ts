@@ -47,7 +47,8 @@ s('a message queued while Alpha works goes to Alpha though a switch was armed af
   term.finish();
   await until(() => session.status.current === 'idle', 'Alpha answered');
   const r = await session.send('OVER-TO-BETA');
-  assert.is(r.kind, 'switch');
+  // (It failed once under load, refused; its words say by what.)
+  assert.is(r.kind, 'switch', JSON.stringify(r));
   await until(() => users().includes('OVER-TO-BETA'), 'the switch message recorded');
   assert.equal(users(), ['FIRST', 'QUEUED-BEFORE', 'OVER-TO-BETA'], 'in the order written');
   assert.is(term.launches.length, 2, 'Beta launched for the switch');
