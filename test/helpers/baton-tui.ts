@@ -212,11 +212,14 @@ export async function pickEntry(t: TestTerminal, label: string, timeoutMs = 60_0
   const at = () => pickerEntries(t).findIndex((i) => i === label || i.startsWith(`${label}  `));
   const settled = () => at() >= 0 && !pickerEntries(t).some((i) => i.endsWith('checking…'));
   await t.waitFor(settled, timeoutMs, `the picker listing ${label}, every agent detected`);
-  const n = at();
-  assert.ok(n >= 0, `the picker lists ${label}: ${pickerEntries(t).join(' | ')}`);
-  const from = Math.max(0, pickerSelectedIndex(t));
-  for (let i = from; i < n; i++) t.press('Down');
-  for (let i = n; i < from; i++) t.press('Up');
+  assert.ok(at() >= 0, `the picker lists ${label}: ${pickerEntries(t).join(' | ')}`);
+  // One step at a time, each seen drawn before the next: keys counted from a selection read
+  // once can land on the wrong row (once in CI, an Enter on the current agent armed nothing).
+  await t.waitFor(() => pickerSelectedIndex(t) >= 0, timeoutMs, 'the picker drawing its selection');
+  for (let cur = pickerSelectedIndex(t); cur !== at(); cur = pickerSelectedIndex(t)) {
+    t.press(cur < at() ? 'Down' : 'Up');
+    await t.waitFor(() => pickerSelectedIndex(t) !== cur, 10_000, `the picker's selection moving toward ${label}`);
+  }
   t.press('Enter');
 }
 
