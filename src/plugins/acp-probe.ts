@@ -10,7 +10,12 @@ import { findExecutable } from './find-executable.js';
 import { spawnGroup, type ProcessGroup } from '../proc/index.js';
 import type { AcpAgentDecl } from './validate.js';
 
-const PROBE_TIMEOUT_MS = 20_000;
+/**
+ * A bound for the failure case only (an answer ends the wait): Gemini CLI and Qwen Code,
+ * started cold on a busy 2-core machine (load 12, the whole test suite beside helpers), took
+ * more than 20 s to answer session/new, and `agents --models` then said they could not be asked.
+ */
+const PROBE_TIMEOUT_MS = 45_000;
 
 /** The agent's `initialize` answer, or undefined when it could not be asked. */
 export function probeAcpAgent(decl: AcpAgentDecl, opts: DriverEnv & { cwd: string }, timeoutMs = PROBE_TIMEOUT_MS): Promise<InitializeResponse | undefined> {
