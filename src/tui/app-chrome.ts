@@ -2,11 +2,14 @@
 // bottom, with the message the status line shows for a while. It keeps their boxes, the
 // message and its timer, and the compose rows' height; what the rows say is drawn from what
 // the app hands it at each frame (tab-bar.ts writes the text), so it decides nothing itself.
+// A message may be about one tab (a refusal, a notice of its agent): it is taken off when
+// another tab comes to the front (frontIs), where it does not apply.
 
 import blessed from './blessed.js';
 import { escapeTags, formatStatusLine, formatTabBar, type TabBarItem } from './tab-bar.js';
 import { shellTabLine } from './compose-lines.js';
 import { taggedRow, type BoxColors } from './tagged-row.js';
+import type { Tab } from './tab.js';
 
 /** Rows taken by the tab bar (top) and the status line (bottom); the compose bar's rows are added. */
 export const TOP_ROWS = 1;
@@ -42,6 +45,8 @@ export class AppChrome {
   readonly composeBar: blessed.Widgets.BoxElement;
   private readonly statusLine: blessed.Widgets.BoxElement;
   private message: string | undefined;
+  /** The tab the message is about; undefined for one about baton as a whole (a key not bound, a copy made). */
+  private messageAbout: Tab | undefined;
   /** What the rows said at the last frame, to lay them out again for another width. */
   private facts: ChromeFacts | undefined;
   private messageTimer: NodeJS.Timeout | undefined;
@@ -57,10 +62,14 @@ export class AppChrome {
     this.statusLine = blessed.box({ parent: screen, bottom: 0, left: 0, width: '100%', height: 1, tags: true, style: { ...STATUS_COLORS } });
   }
 
-  /** Says `text` on the status line for `ms` (0: until the next message); undefined clears it. */
-  showMessage(text: string | undefined, ms: number): void {
+  /**
+   * Says `text` on the status line for `ms` (0: until the next message); undefined clears it.
+   * `about`: the tab it concerns, if it concerns one (see frontIs).
+   */
+  showMessage(text: string | undefined, ms: number, about?: Tab): void {
     if (text && text !== this.message) this.hooks.said?.(text);
     this.message = text;
+    this.messageAbout = text ? about : undefined;
     if (this.messageTimer) clearTimeout(this.messageTimer);
     this.messageTimer = text && ms > 0 ? setTimeout(() => this.showMessage(undefined, ms), ms) : undefined;
     this.hooks.changed();
@@ -69,6 +78,17 @@ export class AppChrome {
   /** Clears the status line if it still says `text` (what it said has stopped being true). */
   withdrawMessage(text: string): void {
     if (this.message === text) this.showMessage(undefined, 0);
+  }
+
+  /**
+   * `tab` is in front now: a message about another tab is taken off, and does not come back
+   * when that tab does. As tmux clears a message at the next key, and as a tab's notice is
+   * told once (conversation-tabs.ts): what stays true about a tab is drawn by the tab itself
+   * (its status in the tab bar, its queue and armed switch in the compose bar, a stopped
+   * agent's notice in the pane), so an old message coming back would read as news.
+   */
+  frontIs(tab: Tab | undefined): void {
+    if (this.messageAbout && this.messageAbout !== tab) this.showMessage(undefined, 0);
   }
 
   /** Gives the compose bar `rows` rows, at most what leaves the pane three on a screen `screenRows` high; false when it had them. */

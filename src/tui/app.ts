@@ -96,6 +96,8 @@ export class App implements OverlayHost, CommandHost {
     } as blessed.Widgets.IScreenOptions);
     (this.screen as unknown as { tput: { brokenACS: boolean } }).tput.brokenACS = true;
     this.chrome = new AppChrome(this.screen, { ...(opts.said ? { said: opts.said } : {}), changed: () => this.requestChrome() });
+    // First among the front's listeners: a message about the tab left is off before the new tab's own is said.
+    this.activeChange.event(() => this.chrome.frontIs(this.activeTab));
     this.view = new PaneView(this.screen, { top: TOP_ROWS, bottom: STATUS_ROWS + this.chrome.composeRows }, terminalCaps(opts.env));
     this.frames = new FrameScheduler(() => this.frame());
     this.outer = new OuterTerminal(this.screen.program);
@@ -106,7 +108,7 @@ export class App implements OverlayHost, CommandHost {
       overlaysOpen: () => this.overlays.length > 0,
       requestChrome: () => this.requestChrome(),
       requestFrame: () => this.frames.request(true),
-      showMessage: (text) => this.showMessage(text),
+      showMessage: (text, about) => this.showMessage(text, 4000, about),
       write: (data) => this.screen.program.write(data),
     });
     this.screen.on('keypress', (ch: string | undefined, key: BlessedKey) => this.scroll.handleKey(ch, key));
@@ -154,7 +156,7 @@ export class App implements OverlayHost, CommandHost {
       tab.onChange(() => {
         if (this.activeTab === tab && (this.view.getPane() !== tab.pane || this.view.getNotice() !== tab.notice)) this.attach(tab);
         if (tab.status === 'exited' && this.activeTab === tab) {
-          this.showMessage(`${tab.label}: exited${tab.exit ? ` (code ${tab.exit.exitCode})` : ''} · ${this.opts.keys.prefix} x closes the tab`);
+          this.showMessage(`${tab.label}: exited${tab.exit ? ` (code ${tab.exit.exitCode})` : ''} · ${this.opts.keys.prefix} x closes the tab`, 4000, tab);
         }
         this.requestChrome();
       }),
@@ -234,8 +236,15 @@ export class App implements OverlayHost, CommandHost {
     else this.showMessage(`error: ${e instanceof Error ? e.message : String(e)}`, 15_000);
   }
 
-  showMessage(text: string | undefined, ms = 4000): void {
-    this.chrome.showMessage(text, ms);
+  /**
+   * Says `text` on the status line for `ms`. `about`: the tab it concerns, if one does; it is
+   * taken off when another tab comes to the front (AppChrome.frontIs), and not said at all
+   * when that tab is no longer in front (an answer that came after a wait, the user gone
+   * to another tab meanwhile).
+   */
+  showMessage(text: string | undefined, ms = 4000, about?: Tab): void {
+    if (text && about && about !== this.activeTab) return;
+    this.chrome.showMessage(text, ms, about);
   }
 
   /** Clears the status line if it still says `text`. */

@@ -67,7 +67,10 @@ export class ConversationTabs {
   /**
    * Each tab's last notice shown (its noticeSeq): a notice is told once, when said, not again
    * at every later change of the tab (a turn's start and end, an armed switch), where an
-   * old "Claude Code started." read as news.
+   * old "Claude Code started." read as news. It belongs to its tab: said while the tab is in
+   * front, taken off when another tab comes to the front (App.showMessage's `about`), and not
+   * told again when its tab comes back (AppChrome.frontIs says why); one said while its tab
+   * was behind is told when the tab comes to the front, if it is still the tab's notice.
    */
   private readonly noticesShown = new WeakMap<TabConversation, number>();
   /** The status line's "queued (#N): …" and whose queue it was: taken off once that queue is empty. */
@@ -84,6 +87,8 @@ export class ConversationTabs {
       app.onActiveChange(() => {
         // The tab is in view: whatever it needed the user for is seen.
         app.activeTab?.setUnseen(undefined);
+        const s = this.active;
+        if (s) this.tellNotice(s, s.snapshot());
         this.refreshCompose();
       }),
     );
@@ -169,7 +174,7 @@ export class ConversationTabs {
       s.onTaken((text: string) =>
         this.sessions.forSession(s, (tab) => {
           if (this.compose.dropFrom(tab, text) && s === this.active)
-            this.app.showMessage(`${s.snapshot().notice ?? ''} Its copy left the compose bar.`.trim(), 8000);
+            this.app.showMessage(`${s.snapshot().notice ?? ''} Its copy left the compose bar.`.trim(), 8000, tab);
         }),
       ),
     );
@@ -194,16 +199,20 @@ export class ConversationTabs {
       if (snap.status !== tab.status && tab.status !== 'exited' && tab.status !== 'stopped') tab.setStatus(snap.status === 'exited' ? 'exited' : snap.status);
       if (snap.agentTitle && tab.launch.agent !== snap.agent) tab.setTitle(snap.agentTitle);
     });
-    if (snap.notice && session === this.active && snap.noticeSeq !== this.noticesShown.get(session)) {
-      this.noticesShown.set(session, snap.noticeSeq);
-      this.app.showMessage(snap.notice, 8000);
-    }
+    if (session === this.active) this.tellNotice(session, snap);
     if (this.queuedSaid?.session === session && snap.queue.length === 0) {
       // Sent: "queued … sent when <Agent> is idle" would read as still waiting.
       this.app.withdrawMessage(this.queuedSaid.text);
       this.queuedSaid = undefined;
     }
     if (session === this.active) this.refreshCompose();
+  }
+
+  /** Says the front tab's notice on the status line, as about that tab, unless it was told already (noticesShown). */
+  private tellNotice(session: TabConversation, snap: TabSnapshot): void {
+    if (!snap.notice || snap.noticeSeq === this.noticesShown.get(session)) return;
+    this.noticesShown.set(session, snap.noticeSeq);
+    this.app.showMessage(snap.notice, 8000, this.app.activeTab);
   }
 
   private tellOuter(n: Notification): void {
@@ -240,7 +249,7 @@ export class ConversationTabs {
         if (r.kind === 'refused') this.compose.restoreFor(tab, text);
         if (r.kind === 'switch' && r.outcome.draft) this.compose.restoreFor(tab, r.outcome.draft);
         if (r.kind === 'queued' && s.snapshot().queue.length > 0) {
-          this.app.showMessage(r.message, 8000);
+          this.app.showMessage(r.message, 8000, tab);
           this.queuedSaid = { session: s, text: r.message };
         }
         this.refreshCompose();
@@ -253,7 +262,7 @@ export class ConversationTabs {
 
   focusCompose(): void {
     if (!this.active) {
-      this.app.showMessage('This tab runs a plain shell: type into it directly. Open an agent tab to compose messages.');
+      this.app.showMessage('This tab runs a plain shell: type into it directly. Open an agent tab to compose messages.', 4000, this.app.activeTab);
       return;
     }
     this.compose.focus();
@@ -261,8 +270,10 @@ export class ConversationTabs {
 
   async switchAgent(): Promise<void> {
     const s = this.active;
+    // The tab the answers below are about: the pickers wait for the user, who may go elsewhere meanwhile.
+    const tab = this.app.activeTab;
     if (!s) {
-      this.app.showMessage('This tab runs a plain shell; open an agent tab to switch agents.');
+      this.app.showMessage('This tab runs a plain shell; open an agent tab to switch agents.', 4000, tab);
       return;
     }
     const snap = s.snapshot();
@@ -271,14 +282,14 @@ export class ConversationTabs {
     const { target: t } = pick;
     if (pick.noContext && (t.name !== snap.agent || t.account !== undefined || t.local || (t.model !== undefined && t.model !== snap.model))) {
       const outcome = await s.startInstead(t.name, t.model, t.account, t.local);
-      this.app.showMessage(outcome.message);
+      this.app.showMessage(outcome.message, 4000, tab);
       await this.remember();
       return;
     }
     const r = s.arm(t.name, t.model, t.account, t.local, pick.summary);
     this.refreshCompose();
     if (r.armed) this.compose.focus();
-    else this.app.showMessage('Switch cancelled: that agent already runs this conversation.');
+    else this.app.showMessage('Switch cancelled: that agent already runs this conversation.', 4000, tab);
   }
 
   async showTranscript(): Promise<void> {

@@ -22,21 +22,21 @@ const KEY: Record<PermissionMode, string> = { default: 'd', 'accept-edits': 'e',
 /** What C-b M does for `tab`; resolves once it is done (a relaunch included). */
 export async function chooseTabMode(app: App, registry: Registry, tab: TabConversation | undefined): Promise<void> {
   const snap = tab?.snapshot();
+  // What is said below is about the tab in front now (the dialog waits; the user may go to another tab meanwhile).
+  const front = app.activeTab;
+  const say = (text: string, ms?: number) => app.showMessage(text, ms, front);
   if (!tab || !snap?.agent) {
-    app.showMessage('This tab runs a plain shell: it has no permission mode.');
+    say('This tab runs a plain shell: it has no permission mode.');
     return;
   }
   const driver = registry.get(snap.agent);
   if (snap.agent.endsWith('-view')) {
-    app.showMessage(`Press Shift-Tab in the tab: baton's view changes the mode live, in the same session (default, accept-edits, plan).`, 8000);
+    say(`Press Shift-Tab in the tab: baton's view changes the mode live, in the same session (default, accept-edits, plan).`, 8000);
     return;
   }
   if (!driver.capabilities.launchModes) {
     const view = registry.drivers().find((d) => d.name === `${driver.name}-view`);
-    app.showMessage(
-      `${driver.title}'s own terminal UI has no mode baton can set.${view ? ` Open ${view.title} (C-b c), where baton keeps the mode.` : ''}`,
-      8000,
-    );
+    say(`${driver.title}'s own terminal UI has no mode baton can set.${view ? ` Open ${view.title} (C-b c), where baton keeps the mode.` : ''}`, 8000);
     return;
   }
   const current = tab.launchMode ?? registry.settings(driver.name).mode ?? 'default';
@@ -51,9 +51,9 @@ export async function chooseTabMode(app: App, registry: Registry, tab: TabConver
   if (!mode || mode === current) return;
   tab.setLaunchMode(mode);
   if (snap.status === 'working' || snap.status === 'approval') {
-    app.showMessage(`${driver.title} is busy: ${mode} mode applies from its next launch.`, 8000);
+    say(`${driver.title} is busy: ${mode} mode applies from its next launch.`, 8000);
     return;
   }
   const outcome = await tab.startInstead(snap.agent);
-  app.showMessage(outcome.kind === 'started' ? `${driver.title} relaunched in ${mode} mode, its session continued.` : outcome.message, 8000);
+  say(outcome.kind === 'started' ? `${driver.title} relaunched in ${mode} mode, its session continued.` : outcome.message, 8000);
 }

@@ -17,7 +17,8 @@ export interface ScrollWiringHost {
   requestChrome(): void;
   /** A frame with the pane's rows drawn again. */
   requestFrame(): void;
-  showMessage(text: string): void;
+  /** `about`: the tab the message concerns (App.showMessage). */
+  showMessage(text: string, about?: Tab): void;
   /** Writes to the terminal the user sits at (the clipboard's OSC 52). */
   write(data: string): void;
 }
@@ -58,7 +59,7 @@ export class ScrollWiring {
     if (!tab || this.scroll) return;
     if (tab.notice) {
       // The stopped program's screen is gone (its emulator with it): nothing to scroll.
-      host.showMessage('Nothing to scroll: the agent in this tab is stopped.');
+      host.showMessage('Nothing to scroll: the agent in this tab is stopped.', tab);
       return;
     }
     host.router.mode = 'ui';

@@ -3,7 +3,9 @@
 // closed, leave nothing behind: no timer (unref'd ones included: counted with async_hooks),
 // no watcher, PTY or other handle, no process, and no listener on the process or on the
 // terminal streams. And idle tabs run no timer at all: nothing is polled. A tab's notice (its
-// start's outcome) is said on the status line once, not again at each later change of the tab.
+// start's outcome) is said on the status line once, not again at each later change of the tab;
+// it belongs to its tab: off when another tab comes to the front, told when its tab comes to
+// the front if it was said while the tab was behind, and never told twice.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHook } from 'node:async_hooks';
@@ -280,6 +282,47 @@ s("a tab's notice is said once: later changes of the tab that say nothing do not
   // A notice said again is news again.
   tab.say('Idle CLI started.');
   assert.is(said.filter((m) => m === 'Idle CLI started.').length, 2, `a new notice is said: ${JSON.stringify(said)}`);
+});
+
+/** The status line and the tab bar as the last frame drew them. */
+function rows(x: World): { tabBar: string; status: string } {
+  return x.app.chromeRows().rowsAt(100) ?? { tabBar: '', status: '' };
+}
+
+/** Brings tab `i` to the front and waits for the frame that shows it (the tab bar marks the front tab). */
+async function front(x: World, i: number): Promise<void> {
+  const before = rows(x).tabBar;
+  x.app.select(i);
+  await until(() => rows(x).tabBar !== before, `the frame with tab ${i + 1} in front`);
+}
+
+s("a tab's notice belongs to its tab: off when another comes to the front, told when its own does", async () => {
+  const said: string[] = [];
+  const x = await world((text) => said.push(text));
+  await openAgentTab(x);
+  const first = x.tabs.active!;
+  await openAgentTab(x);
+  await front(x, 0);
+  // A refusal in the first tab (the words of one), on the status line while it is in front.
+  first.say('Idle CLI is still working. Nothing was sent.');
+  await until(() => rows(x).status.includes('Nothing was sent'), 'the notice on the status line');
+  // By hand: it stayed on the status line over the second tab, for the rest of its 8 s.
+  await front(x, 1);
+  assert.not.match(rows(x).status, 'Nothing was sent', "the first tab's notice, over the second tab");
+  // Said while its tab is behind: not over the second tab, but told when the first comes to the front.
+  first.say('Idle CLI took your message after all: it is recorded once.');
+  assert.not.ok(said.includes('Idle CLI took your message after all: it is recorded once.'), 'not said over another tab');
+  await front(x, 0);
+  assert.match(rows(x).status, 'took your message after all', 'told as its tab comes to the front');
+  // Seen: going away and back does not tell it again.
+  await front(x, 1);
+  await front(x, 0);
+  assert.equal(
+    said.filter((m) => m.includes('after all')),
+    ['Idle CLI took your message after all: it is recorded once.'],
+    `told once: ${JSON.stringify(said)}`,
+  );
+  assert.not.match(rows(x).status, 'after all');
 });
 
 s.run();
