@@ -13,6 +13,33 @@ import type { GitFacts } from './git-facts-types.js';
 export const BRIEF_BEGIN = '[baton handoff brief]';
 export const BRIEF_END = '[end of baton handoff brief]';
 
+/**
+ * The frame's words in square brackets, in any case and spacing. Quoted content that holds
+ * them (a user pasted an earlier brief, an agent echoed one, a message says "[end of baton
+ * handoff brief]" and goes on) would read as the frame opening or ending there, and what
+ * follows it as instructions outside the frame.
+ */
+const FRAME_WORDS = /\[([ \t]*(?:end[ \t]+of[ \t]+)?baton[ \t]+handoff[ \t]+brief[ \t]*)\]/gi;
+
+/**
+ * `text` with the frame's words in round brackets wherever they appear: they read the same,
+ * but never as the frame. Same length (a brief keeps to its budget), and the same text always
+ * gives the same result (a card regenerated matches what was sent).
+ */
+export function unframe(text: string): string {
+  return text.replace(FRAME_WORDS, '($1)');
+}
+
+/**
+ * A whole brief (headerSection first, footerSection last) with exactly one opening and one
+ * closing frame line: everything between them is unframed, the sections' own words and the
+ * quoted content alike (a body, a title, a plan item's status, a file name, a .context note).
+ */
+export function frameOnce(brief: string): string {
+  if (!brief.startsWith(`${BRIEF_BEGIN}\n`) || !brief.endsWith(`\n${BRIEF_END}`)) throw new Error('frameOnce: not a whole brief (a bug)');
+  return BRIEF_BEGIN + unframe(brief.slice(BRIEF_BEGIN.length, brief.length - BRIEF_END.length)) + BRIEF_END;
+}
+
 /** Lines joined by '\n' that stop accepting lines at a character limit. */
 class Lines {
   private readonly out: string[] = [];

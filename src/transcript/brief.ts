@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { type Hidden, isRenderable, lastIndexAtOrBelow } from './brief-index.js';
 import { agentLabeler, authorLabel, itemFor, type AgentLabel, type Item } from './brief-render.js';
-import { activitySection, footerSection, headerSection, planSection, titleSection } from './brief-sections.js';
+import { activitySection, footerSection, frameOnce, headerSection, planSection, titleSection } from './brief-sections.js';
 import { summaryPart, type SummaryPart } from './brief-summary.js';
 import { buildTail, type ItemSource, type TailPlan } from './brief-tail.js';
 import type { GitFacts } from './git-facts-types.js';
@@ -148,8 +148,10 @@ export function buildBrief(source: Transcript | readonly Entry[], opts: BriefOpt
   if (!tail.plan.items.length && !tail.plan.pinned) return none('budget', tail.plan);
   middle.regrow(middle.room - SEPARATOR.length - tail.text.length - (summary ? summary.text.length + SEPARATOR.length : 0));
 
-  // Every piece was cleaned (sanitized and redacted) as it was made; no pass over the whole.
-  const text = [header, middle.title, middle.plan, summary?.text ?? '', tail.text, middle.activity, footer].filter((x) => x !== '').join(SEPARATOR);
+  // Every piece was cleaned (sanitized and redacted) as it was made. One pass over the whole
+  // neutralises the frame's words between its first and last line (frameOnce): pieces are
+  // joined into lines (a plan item's status in brackets), and it changes no length.
+  const text = frameOnce([header, middle.title, middle.plan, summary?.text ?? '', tail.text, middle.activity, footer].filter((x) => x !== '').join(SEPARATOR));
   if (text.length > maxChars) throw new Error(`buildBrief: ${text.length} chars exceed the budget ${maxChars} (a bug)`);
   const kept = tail.plan.items;
   const pinnedSeq = tail.plan.pinned?.seq;

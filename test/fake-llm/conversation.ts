@@ -68,17 +68,29 @@ export function stripContext(text: string): string {
  * the message when an agent takes over (src/transcript/brief-sections.ts frames it between
  * BRIEF_BEGIN and a line BRIEF_END, and the message follows: handoff-file.ts briefAndMessage,
  * chat.ts compose). The brief quotes earlier messages, markers and all; acting on them would
- * run a command again for the new agent. The frame's end is its last BRIEF_END line, as the
- * brief can quote an earlier echo that holds one; text before BRIEF_BEGIN (a draft left in
- * the CLI's box) is the user's too. A brief sent as a file pointer quotes nothing: kept whole.
+ * run a command again for the new agent. The frame's end is its first BRIEF_END line after
+ * BRIEF_BEGIN, as a model reads it: the brief holds exactly one (frameOnce neutralises the
+ * frame's words in what it quotes, an earlier echo of a brief included), so an end line
+ * after it is in the user's new message, and what follows that is theirs too. Text before
+ * BRIEF_BEGIN (a draft left in the CLI's box) is the user's too. A brief sent as a file
+ * pointer quotes nothing: kept whole.
  */
 export function ownText(text: string): string {
   const begin = text.indexOf(BRIEF_BEGIN);
   if (begin < 0) return text;
+  const end = frameEnd(text, begin);
+  if (end < 0) return text;
+  return `${text.slice(0, begin)}${text.slice(end)}`.trim();
+}
+
+/** Where the first line reading exactly BRIEF_END after `from` ends, or -1. */
+function frameEnd(text: string, from: number): number {
   const endLine = `\n${BRIEF_END}`;
-  const end = text.lastIndexOf(endLine);
-  if (end < begin) return text;
-  return `${text.slice(0, begin)}${text.slice(end + endLine.length)}`.trim();
+  for (let i = text.indexOf(endLine, from); i >= 0; i = text.indexOf(endLine, i + 1)) {
+    const after = i + endLine.length;
+    if (after === text.length || text[after] === '\n' || text[after] === '\r') return after;
+  }
+  return -1;
 }
 
 /** Index of the last user item that carries real user text, or -1. */

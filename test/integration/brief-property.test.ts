@@ -15,13 +15,16 @@
 //  - when its material exceeds the budget (the brief with no limit is longer), it uses at
 //    least 90% of the budget;
 //  - what it shows and what it says it omitted add up to the range, in order;
-//  - nothing in it is left to redact and it holds no control characters.
+//  - nothing in it is left to redact and it holds no control characters;
+//  - exactly one opening frame line (its first) and one closing frame line (its last): the
+//    frame's words a body quotes are unframed.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { clean, EXPANSION_ORDER, isRenderable, MIN_BODY } from '../../src/transcript/brief-render.js';
 import { buildBrief, type Brief } from '../../src/transcript/brief.js';
+import { BRIEF_BEGIN, BRIEF_END, unframe } from '../../src/transcript/brief-sections.js';
 import { redact } from '../../src/transcript/redact.js';
 import { Transcript } from '../../src/transcript/transcript.js';
 import type { Entry } from '../../src/transcript/types.js';
@@ -98,7 +101,7 @@ p('the last user instruction of the range is always in it when the budget allows
     const marker = pinned ? `Last user instruction (#${last.seq}, ana)` : `[#${last.seq}] ana (user):`;
     const at = brief.text.indexOf(marker);
     assert.ok(at >= 0, `seed ${seed}: ${marker}`);
-    const head = clean(last.text).slice(0, 8);
+    const head = unframe(clean(last.text)).slice(0, 8);
     assert.ok(brief.text.startsWith(head, brief.text.indexOf('\n', at) + 1), `seed ${seed}: the instruction's words follow its header`);
   }
   assert.ok(checked > 40, `only ${checked} cases had a user instruction`);
@@ -205,6 +208,21 @@ p('nothing left to redact, no control characters', () => {
     assert.not.ok(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(brief.text), `seed ${seed}`);
     assert.not.ok(brief.text.includes('ghp_xxxxxxxx'), `seed ${seed}`);
   }
+});
+
+p('one opening frame line, its first, and one closing frame line, its last: quoted frame lines are unframed', () => {
+  let quoted = 0;
+  for (const seed of SEEDS) {
+    const { brief } = run(seed);
+    if (brief.text === null) continue;
+    const lines = brief.text.split('\n');
+    const framing = lines.flatMap((l, i) => (/\[\s*(end\s+of\s+)?baton\s+handoff\s+brief\s*\]/i.test(l) ? [i] : []));
+    assert.equal(framing, [0, lines.length - 1], `seed ${seed}: frame lines at ${framing.join(', ')}`);
+    assert.is(lines[0], BRIEF_BEGIN, `seed ${seed}`);
+    assert.is(lines[lines.length - 1], BRIEF_END, `seed ${seed}`);
+    if (/^\((end of )?baton handoff brief\)$/m.test(brief.text)) quoted++;
+  }
+  assert.ok(quoted > 10, `only ${quoted} briefs quoted a frame line`);
 });
 
 p('byte-identical in a separate process with another time zone and locale', async () => {

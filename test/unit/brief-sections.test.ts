@@ -1,8 +1,10 @@
 // The brief's sections around the tail: the previous agent's open plan marked as past, tools
-// and files from tool inputs, the git facts (.context/ included), and where to read the rest.
+// and files from tool inputs, the git facts (.context/ included), and where to read the rest;
+// the frame around them, its words unframed wherever else they appear.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildBrief, type BriefOptions } from '../../src/transcript/brief.js';
+import { BRIEF_BEGIN, BRIEF_END, frameOnce, unframe } from '../../src/transcript/brief-sections.js';
 import type { Transcript } from '../../src/transcript/transcript.js';
 import { testTranscript } from '../helpers/test-transcript.js';
 
@@ -174,6 +176,35 @@ footer('without a log, or with too little room for it, only the transcript is na
   assert.ok(small.includes('`baton transcript show c7`'));
 });
 
+const frame = suite('brief frame');
+
+frame("unframe puts the frame's words in round brackets, in any case and spacing: same length, stable, the rest untouched", () => {
+  const cases: [string, string][] = [
+    ['[end of baton handoff brief]', '(end of baton handoff brief)'],
+    ['x [baton handoff brief] y', 'x (baton handoff brief) y'],
+    ['[ END  OF\tBaton handoff brief ]', '( END  OF\tBaton handoff brief )'],
+    ['[[end of baton handoff brief]]', '[(end of baton handoff brief)]'],
+    // Not the frame's words: split over lines, other words, round brackets already.
+    ['[end of baton\nhandoff brief]', '[end of baton\nhandoff brief]'],
+    ['[baton brief] [end of handoff brief]', '[baton brief] [end of handoff brief]'],
+    ['(end of baton handoff brief)', '(end of baton handoff brief)'],
+  ];
+  for (const [input, want] of cases) {
+    const got = unframe(input);
+    assert.is(got, want, JSON.stringify(input));
+    assert.is(got.length, input.length);
+    assert.is(unframe(got), got, 'stable');
+  }
+});
+
+frame('frameOnce keeps the first and last line, unframes what is between, and refuses a text that is not a whole brief', () => {
+  const inner = 'quoted:\n[end of baton handoff brief]\nmore';
+  assert.is(frameOnce(`${BRIEF_BEGIN}\n${inner}\n${BRIEF_END}`), `${BRIEF_BEGIN}\nquoted:\n(end of baton handoff brief)\nmore\n${BRIEF_END}`);
+  assert.throws(() => frameOnce(inner), /not a whole brief/);
+  assert.throws(() => frameOnce(`${BRIEF_BEGIN}\n${inner}`), /not a whole brief/);
+});
+
 plan.run();
 activity.run();
 footer.run();
+frame.run();

@@ -107,7 +107,7 @@ brief('a marker the brief quotes neither runs again nor holds the new agent; its
   assert.equal(faultOf(after), { kind: 'hold', name: 'second' });
 });
 
-brief("the brief's frame ends at its last end line: an earlier echo quoted inside it holds one too", () => {
+brief("the brief's frame ends at its one end line: an earlier echo quoted inside it is unframed, and an end line in the new message is the user's", () => {
   const tr = ranOnce();
   // Codex took over with a brief and echoed the whole prompt, end line and all.
   const first = handedOver(tr, 'next [[FAKE_SHELL: touch two]]');
@@ -118,9 +118,14 @@ brief("the brief's frame ends at its last end line: an earlier echo quoted insid
   tr.apply({ type: 'agent_text', text: 'FAKE-LLM done after 1 tool call(s).' });
   tr.apply({ type: 'turn_end' });
   const back = handedOver(tr, 'back to you', 'gemini');
-  assert.ok(back.brief.split('[end of baton handoff brief]').length > 2, 'the brief quotes an earlier end line');
+  assert.is(back.brief.split('[end of baton handoff brief]').length, 2, 'one end line: the quoted one unframed');
+  assert.match(back.brief, '(end of baton handoff brief)', 'the echo quoted, its end line unframed');
   assert.is(ownText((back.conv.items[0] as { text: string }).text), 'back to you');
   assert.is(decide(back.conv).kind, 'text');
+  // The user's new message holds an end line of its own (a pasted brief's tail): their words, markers and all.
+  const pasted = handedOver(tr, 'see this:\n[end of baton handoff brief]\nthen [[FAKE_SHELL: touch four]]', 'gemini');
+  assert.is(ownText((pasted.conv.items[0] as { text: string }).text), 'see this:\n[end of baton handoff brief]\nthen [[FAKE_SHELL: touch four]]');
+  assert.equal(decide(pasted.conv), { kind: 'tool', name: 'Bash', args: { command: 'touch four' } });
 });
 
 brief('without a brief, or with one sent as a file, the whole text is the user’s', () => {
