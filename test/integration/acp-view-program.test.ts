@@ -10,7 +10,7 @@
 // the CRs went through: a brief reached gemini as one line, and the view drew it joined).
 // A call the user rejects has its result (rejected) at once, before the agent's reply, even
 // from an agent that never reports it (Gemini CLI): before, the turn's end wrote it, after.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -41,54 +41,85 @@ const records = (logPath: string) =>
   readFileSync(logPath, 'utf8')
     .trim()
     .split('\n')
+    // (A view's log is empty until it starts.)
+    .filter(Boolean)
     .flatMap((l) => {
       const line = JSON.parse(l) as { rec?: { t: string; text?: string } };
       return line.rec ? [line.rec] : [];
     });
 
-s('a message entered while the agent starts is sent once it is ready, once', async () => {
-  const logPath = join(dir, 'view.jsonl');
+/** A view's program as a test drives it: the program, and what it has drawn so far. */
+interface View {
+  program: AcpViewProgram;
+  screen(): string;
+}
+
+interface ViewRunOptions {
+  /** The fixture agent's environment, besides process.env (its home, its quirks). */
+  agentEnv: Record<string, string>;
+  viewId?: string;
+  cols?: number;
+  pacing?: { frameMs: number; tickMs: number };
+  /** The message is entered as the view starts (its agent not even spawned yet); else once it has started. */
+  early?: boolean;
+  /** What the test does after the message is entered and before its turn is over (answering a card). */
+  meanwhile?: (view: View) => Promise<void>;
+  /** What the view draws of the reply, waited for once the turn is over (default `echo: MESSAGE`; null: not waited for). */
+  reply?: string | null;
+}
+
+/**
+ * One run of a view (a new program, the one before it disposed) on `logPath` until its turn
+ * for `message` is over, the message entered with an Enter as typed; the view, to read what
+ * it drew.
+ */
+async function viewRun(logPath: string, message: string, opts: ViewRunOptions): Promise<View> {
+  await program?.dispose();
   let screen = '';
+  const cols = opts.cols ?? 100;
   program = new AcpViewProgram({
     decl: fixtureDecl() as unknown as AcpAgentDecl,
     cwd: dir,
-    env: { ...process.env, ACP_FIXTURE_HOME: join(dir, 'agent-home') },
-    viewId: 'v-early',
+    env: { ...process.env, ...opts.agentEnv },
+    viewId: opts.viewId ?? 'v-reopen',
     logPath,
-    out: { write: (b) => void (screen += b), cols: () => 80, rows: () => 24 },
+    out: { write: (b) => void (screen += b), cols: () => cols, rows: () => 24 },
+    ...(opts.pacing ? { pacing: opts.pacing } : {}),
   });
+  const view: View = { program, screen: () => screen };
+  const turnEnds = () => (existsSync(logPath) ? records(logPath).filter((r) => r.t === 'turn_end').length : 0);
+  const ends = turnEnds();
   const started = program.start();
-  // The agent's process is not even spawned yet: the view says starting.
-  program.feed('typed before ready\r');
+  if (opts.early) program.feed(`${message}\r`);
   await started;
-  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the early message answered', 20_000).catch((e: Error) => {
-    throw new Error(`${e.message}; the view's log:\n${readFileSync(logPath, 'utf8').slice(-1500)}\nthe screen's end: ${JSON.stringify(screen.slice(-600))}`);
+  if (!opts.early) program.feed(`${message}\r`);
+  await opts.meanwhile?.(view);
+  await until(() => turnEnds() > ends, `the turn for ${JSON.stringify(message)}`, 20_000).catch((e: Error) => {
+    const log = existsSync(logPath) ? readFileSync(logPath, 'utf8').slice(-1500) : '(none)';
+    throw new Error(`${e.message}; the view's log:\n${log}\nthe screen's end: ${JSON.stringify(screen.slice(-600))}`);
   });
+  const reply = opts.reply === undefined ? `echo: ${message}` : opts.reply;
+  // Frames are paced (at most one per frame interval), so the last one may follow the log's turn_end.
+  if (reply !== null) await until(() => screen.includes(reply), 'the reply drawn', 5_000);
+  return view;
+}
+
+s('a message entered while the agent starts is sent once it is ready, once', async () => {
+  const logPath = join(dir, 'view.jsonl');
+  // The agent's process is not even spawned yet when it is entered: the view says starting.
+  await viewRun(logPath, 'typed before ready', { agentEnv: { ACP_FIXTURE_HOME: join(dir, 'agent-home') }, viewId: 'v-early', cols: 80, early: true });
   const users = records(logPath).filter((r) => r.t === 'user');
   assert.equal(
     users.map((r) => r.text),
     ['typed before ready'],
   );
-  // Frames are paced (at most one per frame interval), so the last one may follow the log's turn_end.
-  await until(() => screen.includes('echo: typed before ready'), 'the reply drawn', 5_000);
 });
 
 s("a paste of several lines (CR line breaks, as a terminal and baton's delivery send them) reaches the agent and the log as lines", async () => {
-  await program?.dispose();
   const logPath = join(dir, 'lines.jsonl');
   const home = join(dir, 'lines-home');
-  program = new AcpViewProgram({
-    decl: fixtureDecl() as unknown as AcpAgentDecl,
-    cwd: dir,
-    env: { ...process.env, ACP_FIXTURE_HOME: home },
-    viewId: 'v-lines',
-    logPath,
-    out: { write: () => undefined, cols: () => 80, rows: () => 24 },
-  });
-  await program.start();
   // What Delivery.submit types for a brief and a message (\n made CR), Enter after it.
-  program.feed('\x1b[200~[brief]\rline one\r\rline two\x1b[201~\r');
-  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the pasted message answered', 20_000);
+  await viewRun(logPath, '\x1b[200~[brief]\rline one\r\rline two\x1b[201~', { agentEnv: { ACP_FIXTURE_HOME: home }, viewId: 'v-lines', cols: 80, reply: null });
   assert.equal(
     records(logPath)
       .filter((r) => r.t === 'user')
@@ -104,47 +135,36 @@ s("a paste of several lines (CR line breaks, as a terminal and baton's delivery 
 });
 
 s('a card is drawn at once, even when a frame was drawn just before it', async () => {
-  await program?.dispose();
   const logPath = join(dir, 'cards.jsonl');
-  let screen = '';
   // One frame a minute, no redraws while the turn runs: only a frame drawn at once can show
   // the card within this test (the Enter draws one, then the thought asks for the next slot).
-  program = new AcpViewProgram({
-    decl: fixtureDecl() as unknown as AcpAgentDecl,
-    cwd: dir,
-    env: { ...process.env, ACP_FIXTURE_HOME: join(dir, 'agent-home') },
+  await viewRun(logPath, `[[write ${join(dir, 'card.txt')} x]]`, {
+    agentEnv: { ACP_FIXTURE_HOME: join(dir, 'agent-home') },
     viewId: 'v-cards',
-    logPath,
-    out: { write: (b) => void (screen += b), cols: () => 100, rows: () => 24 },
     pacing: { frameMs: 60_000, tickMs: 60_000 },
+    reply: null,
+    meanwhile: async (view) => {
+      const kinds = () => records(logPath).map((r) => r.t);
+      await until(() => view.screen().includes('Permission needed'), 'the approval card on the screen', 20_000).catch((e: Error) => {
+        throw new Error(`${e.message}; records: ${kinds().join(' ')}`);
+      });
+      view.program.feed('n');
+    },
   });
-  await program.start();
-  program.feed(`[[write ${join(dir, 'card.txt')} x]]\r`);
-  const kinds = () => records(logPath).map((r) => r.t);
-  await until(() => screen.includes('Permission needed'), 'the approval card on the screen', 20_000).catch((e: Error) => {
-    throw new Error(`${e.message}; records: ${kinds().join(' ')}`);
-  });
-  program.feed('n');
-  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the turn over', 20_000);
 });
 
 s("a call rejected in the view has its result at the rejection, before the agent's reply, from an agent that never reports it (as Gemini CLI)", async () => {
-  await program?.dispose();
   const logPath = join(dir, 'rejected.jsonl');
-  program = new AcpViewProgram({
-    decl: fixtureDecl() as unknown as AcpAgentDecl,
-    cwd: dir,
-    env: { ...process.env, ACP_FIXTURE_HOME: join(dir, 'agent-home'), ACP_FIXTURE_QUIET_REJECT: '1' },
-    viewId: 'v-rejected',
-    logPath,
-    out: { write: () => {}, cols: () => 100, rows: () => 24 },
-  });
-  await program.start();
   const path = join(dir, 'rejected.txt');
-  program.feed(`[[write ${path} x]]\r`);
-  await until(() => records(logPath).some((r) => r.t === 'permission'), 'the approval card', 20_000);
-  program.feed('n');
-  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the turn over', 20_000);
+  await viewRun(logPath, `[[write ${path} x]]`, {
+    agentEnv: { ACP_FIXTURE_HOME: join(dir, 'agent-home'), ACP_FIXTURE_QUIET_REJECT: '1' },
+    viewId: 'v-rejected',
+    reply: null,
+    meanwhile: async (view) => {
+      await until(() => records(logPath).some((r) => r.t === 'permission'), 'the approval card', 20_000);
+      view.program.feed('n');
+    },
+  });
   // The events the tab's ingest hands to the transcript, in the order it records them.
   const events = readFileSync(logPath, 'utf8')
     .trim()
@@ -165,66 +185,40 @@ s("a call rejected in the view has its result at the rejection, before the agent
 });
 
 s('a call rejected in the view is drawn failed at the rejection, from an agent that never reports it (as Gemini CLI)', async () => {
-  await program?.dispose();
   const logPath = join(dir, 'rejected-card.jsonl');
-  let screen = '';
-  program = new AcpViewProgram({
-    decl: fixtureDecl() as unknown as AcpAgentDecl,
-    cwd: dir,
-    env: { ...process.env, ACP_FIXTURE_HOME: join(dir, 'agent-home'), ACP_FIXTURE_QUIET_REJECT: '1' },
-    viewId: 'v-rejected-card',
-    logPath,
-    out: { write: (b) => void (screen += b), cols: () => 100, rows: () => 24 },
-  });
-  await program.start();
-  program.feed(`[[write ${join(dir, 'rejected-card.txt')} x]]\r`);
-  await until(() => screen.includes('Permission needed'), 'the approval card on the screen', 20_000);
-  // The card as the view holds it the moment the decision is recorded (the rejection's own event).
-  const view = program;
   let atDecision: string | undefined;
-  const apply = view.model.apply.bind(view.model);
-  view.model.apply = (r) => {
-    apply(r);
-    if (r.t === 'decision') atDecision = view.model.blocks.flatMap((b) => (b.k === 'tool' ? [b.tool.status ?? 'pending'] : [])).join(' ');
-  };
-  const drawn = screen.length;
-  program.feed('n');
-  await until(() => records(logPath).some((r) => r.t === 'turn_end'), 'the turn over', 20_000);
-  assert.is(atDecision, 'failed', 'the card failed at the rejection');
-  await until(() => screen.slice(drawn).includes('the tool did not run'), 'the failed card drawn', 5_000);
-  assert.match(screen.slice(drawn), '✗');
-});
-
-/** One run of a view on `logPath` until its turn for `message` is over; the view's screen. */
-async function viewRun(logPath: string, agentEnv: Record<string, string>, message: string, reply = `echo: ${message}`): Promise<string> {
-  await program?.dispose();
-  let screen = '';
-  program = new AcpViewProgram({
-    decl: fixtureDecl() as unknown as AcpAgentDecl,
-    cwd: dir,
-    env: { ...process.env, ...agentEnv },
-    viewId: 'v-reopen',
-    logPath,
-    out: { write: (b) => void (screen += b), cols: () => 100, rows: () => 24 },
+  let drawn = 0;
+  const view = await viewRun(logPath, `[[write ${join(dir, 'rejected-card.txt')} x]]`, {
+    agentEnv: { ACP_FIXTURE_HOME: join(dir, 'agent-home'), ACP_FIXTURE_QUIET_REJECT: '1' },
+    viewId: 'v-rejected-card',
+    reply: null,
+    meanwhile: async ({ program: p, screen }) => {
+      await until(() => screen().includes('Permission needed'), 'the approval card on the screen', 20_000);
+      // The card as the view holds it the moment the decision is recorded (the rejection's own event).
+      const apply = p.model.apply.bind(p.model);
+      p.model.apply = (r) => {
+        apply(r);
+        if (r.t === 'decision') atDecision = p.model.blocks.flatMap((b) => (b.k === 'tool' ? [b.tool.status ?? 'pending'] : [])).join(' ');
+      };
+      drawn = screen().length;
+      p.feed('n');
+    },
   });
-  await program.start();
-  const ends = records(logPath).filter((r) => r.t === 'turn_end').length;
-  program.feed(`${message}\r`);
-  await until(() => records(logPath).filter((r) => r.t === 'turn_end').length > ends, `the turn for ${message}`, 20_000);
-  await until(() => screen.includes(reply), 'the reply drawn', 5_000);
-  return screen;
-}
+  assert.is(atDecision, 'failed', 'the card failed at the rejection');
+  await until(() => view.screen().slice(drawn).includes('the tool did not run'), 'the failed card drawn', 5_000);
+  assert.match(view.screen().slice(drawn), '✗');
+});
 
 s('reopened where the agent cannot continue its session: the view says so, and the next turn runs in a new session given the conversation so far', async () => {
   const logPath = join(dir, 'reopen.jsonl');
   const home = { ACP_FIXTURE_HOME: join(dir, 'reopen-home') };
-  await viewRun(logPath, home, 'first one');
+  await viewRun(logPath, 'first one', { agentEnv: home });
   const first = lines(logPath).find((l) => l.acp)!;
   assert.is(first.via, 'new');
 
   // The same agent reopened: it loads its session and remembers.
   // (The whole reply: a part of it may be drawn a frame before the rest.)
-  const loaded = await viewRun(logPath, home, 'second one', 'echo: second one (previous: first one)');
+  const loaded = (await viewRun(logPath, 'second one', { agentEnv: home, reply: 'echo: second one (previous: first one)' })).screen();
   const reopened = lines(logPath)
     .filter((l) => l.acp)
     .at(-1)!;
@@ -234,7 +228,7 @@ s('reopened where the agent cannot continue its session: the view says so, and t
 
   // An agent that offers no way to continue a session.
   const briefed = 'echo: [baton: ACP fixture agent could not continue its earlier session';
-  const cannot = await viewRun(logPath, { ...home, ACP_FIXTURE_NO_LOAD: '1' }, 'third one', briefed);
+  const cannot = (await viewRun(logPath, 'third one', { agentEnv: { ...home, ACP_FIXTURE_NO_LOAD: '1' }, reply: briefed })).screen();
   const notices = () =>
     records(logPath)
       .filter((r) => r.t === 'notice')
@@ -260,7 +254,7 @@ s('reopened where the agent cannot continue its session: the view says so, and t
   assert.ok(prompt!.endsWith("[End of the earlier conversation. The user's new message:]\nthird one"), prompt);
 
   // An agent that offers load but no longer has the session: its refusal, with the agent's details.
-  await viewRun(logPath, { ACP_FIXTURE_HOME: join(dir, 'another-home') }, 'fourth one', briefed);
+  await viewRun(logPath, 'fourth one', { agentEnv: { ACP_FIXTURE_HOME: join(dir, 'another-home') }, reply: briefed });
   const refused = notices().find((n) => n?.includes(`could not continue session ${third.acp}`));
   assert.match(refused ?? '', /\(Resource not found.*\); started a new one$/, notices().join('\n'));
   assert.is(
