@@ -12,11 +12,29 @@ export interface TerminalLaunch extends LaunchSpec {
   title: string;
 }
 
+/** Input on its way into the program: bytes written of total, since nothing was waiting. */
+export interface InputProgress {
+  written: number;
+  total: number;
+  /** All of it is in (or dropped: the program is gone). */
+  done: boolean;
+}
+
 export interface AgentTerminal {
   /** Runs the program in the tab, ending whatever ran there first; resolves once it is spawned. */
   launch(spec: TerminalLaunch): Promise<void>;
-  /** Bytes typed into the program, unchanged. */
+  /** Bytes typed into the program, unchanged, in order: what is written later never goes in before it. */
   write(data: string): void;
+  /**
+   * Input the program has not taken yet (it reads a large paste a piece at a time); undefined
+   * when all of it is in. Absent: the terminal cannot tell.
+   */
+  inputProgress?(): InputProgress | undefined;
+  /**
+   * How far such input has got, for any write that did not go in at once: told once it has
+   * taken a while, then a few times a second (never at every chunk), and when it is in (done).
+   */
+  readonly onInput?: Event<InputProgress>;
   /** Whether the program turned bracketed paste on (DECSET 2004). */
   bracketedPaste(): boolean;
   /** Ends the program: SIGTERM to its process group, SIGKILL after graceMs. Resolves once it is gone. */

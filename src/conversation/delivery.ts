@@ -71,6 +71,8 @@ export interface DeliveryHooks {
    * submit (its driver's capabilities.enterWithPaste). Otherwise Enter waits for the screen.
    */
   enterWithPaste?: () => boolean;
+  /** The message was just written into the terminal (it may still be going in). */
+  typed?: () => void;
 }
 
 /** A message given up on while it still showed on the screen: most likely in the CLI's input box. */
@@ -144,8 +146,10 @@ export class Delivery {
     const body = text.replace(/\r?\n/g, '\r');
     if (this.terminal.bracketedPaste() && this.hooks.enterWithPaste?.()) {
       this.terminal.write(`\x1b[200~${body}\x1b[201~\r`);
+      this.hooks.typed?.();
     } else {
       this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
+      this.hooks.typed?.();
       await this.screenChanged(before.join('\n'), ENTER_AFTER_PASTE_MAX_MS);
       await sleep(ENTER_AFTER_PASTE_MS);
       if (entry && this.pending.includes(entry) && this.mayPressEnter()) this.terminal.write('\r');

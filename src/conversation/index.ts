@@ -7,7 +7,7 @@
 // transaction, the store) can change without the TUI knowing. The state dir and its pruning at
 // start-up, and the git facts a brief quotes, are the store's and git's, passed through.
 
-export type { AgentTerminal, TerminalLaunch } from './agent-terminal.js';
+export type { AgentTerminal, InputProgress, TerminalLaunch } from './agent-terminal.js';
 export type { ForkResult } from './fork.js';
 export type {
   ConversationFacts,

@@ -184,6 +184,7 @@ export abstract class TabSessionDelivery extends TabSessionState {
       if (!this.ingestor) {
         // Nothing to verify against (no log this driver can read): record it as typed.
         this.deps.terminal.write(pasted.text.replace(/\r?\n/g, '\r') + '\r');
+        this.typingIn.typed();
         this.pendingBrief = undefined;
         t.apply({ type: 'user_text', text, checkpoint, switchId, ...(author ? { author } : {}) });
         this.nameAfter(text);

@@ -23,6 +23,7 @@ import { NeedsYouRule, type NeedsYou } from './needs-you.js';
 import { OrderedIngest } from './ordered-ingest.js';
 import { userDraftIn } from './recorded-copy.js';
 import { ScreenWatch } from './screen-watch.js';
+import { TypingIn } from './typing-in.js';
 
 export interface TabSessionDeps {
   conversation: OpenConversation;
@@ -101,6 +102,12 @@ export interface TabSnapshot {
    * and the next message carries only what it missed (no replay of the conversation as text).
    */
   armedResumes: boolean;
+  /**
+   * A message of baton's is still being typed into the CLI, which reads it slowly: bytes in of
+   * all. Said once it has taken a while (a second), updated a few times a second, gone when it
+   * is all in. Keys typed into the pane meanwhile go in after it.
+   */
+  sending?: { written: number; total: number };
 }
 
 export type { QueuedMessage } from './message-queue.js';
@@ -174,6 +181,8 @@ export abstract class TabSessionState {
   protected delivering = false;
   /** The screen read for the status when output settles, and the status clock. */
   protected readonly screen: ScreenWatch;
+  /** A message of ours the CLI is still reading in (a large one goes in at its pace). */
+  protected readonly typingIn: TypingIn;
   protected disposed = false;
   /**
    * baton's own turn in the CLI (the summary before a switch) is under way: the events of the
@@ -186,9 +195,11 @@ export abstract class TabSessionState {
     this.screen = this.owned.add(
       new ScreenWatch({ terminal: deps.terminal, status: this.status, reader: () => this.runningDriver?.statusFromScreen, due: () => this.readScreen() }),
     );
+    this.typingIn = this.owned.add(new TypingIn(deps.terminal, () => this.changed()));
     this.delivery = new Delivery(deps.terminal, deps.deliveryTimeoutMs ?? 8000, {
       mayPressEnter: () => this.screen.reading() !== 'approval',
       enterWithPaste: () => this.runningDriver?.capabilities.enterWithPaste === true,
+      typed: () => this.typingIn.typed(),
     });
     this.owned.add(
       deps.terminal.onExit(() => {
@@ -339,6 +350,7 @@ export abstract class TabSessionState {
       running: this.deps.terminal.isRunning(),
       briefPending: this.pendingBrief !== undefined,
       armedResumes: this.armedResumes(),
+      ...(this.typingIn.progress ? { sending: this.typingIn.progress } : {}),
     };
   }
 

@@ -1,5 +1,6 @@
 // The compose bar's words: its rows as tagged text for the state it is given (the armed
-// switch or the brief the next message carries, the queue, the author's prompt and the draft
+// switch or the brief the next message carries, the queue, what is still being typed into the
+// tab's program, the author's prompt and the draft
 // scrolled to its cursor), the row a plain shell's tab shows instead, and its own keys for the
 // help. Text only, so it can be read without a screen; compose-bar.ts edits and draws.
 
@@ -16,6 +17,8 @@ export interface ComposeState {
   /** Said when the next message carries a brief to the agent that runs (a restore, a fork, a fresh start with context). */
   carries?: string;
   queue: readonly string[];
+  /** Input the tab's program is still reading in (a large message, a paste), with how much is in; gone once it is. */
+  sending?: string;
   status: string;
 }
 
@@ -56,6 +59,7 @@ export function composeLines(s: ComposeState, d: DraftView, width: number, heigh
     lines.push(`{yellow-fg}{bold}${escapeTags(head)}{/bold}{/yellow-fg} {gray-fg}${escapeTags(flat(note, width - head.length - 2))}{/gray-fg}`);
   } else if (s.carries) lines.push(`{gray-fg}${escapeTags(flat(s.carries, width))}{/gray-fg}`);
   if (s.queue.length) lines.push(queueLine(s.queue, d.selected, width));
+  if (s.sending) lines.push(`{yellow-fg}${escapeTags(flat(s.sending, width))}{/yellow-fg}`);
   const prompt = `${s.author} › `;
   if (s.shell && !d.draft) {
     lines.push(`{gray-fg}${escapeTags(shellTabLine(prefix))}{/gray-fg}`);

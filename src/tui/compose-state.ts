@@ -19,6 +19,8 @@ export interface ComposeFacts {
   stopped?: StoppedFacts;
   /** A tab is in front that runs a plain shell. */
   shell: boolean;
+  /** Input the front tab's program is still reading in that is not a message of baton's (a paste into its pane). */
+  pasting?: { written: number; total: number };
 }
 
 /**
@@ -35,7 +37,15 @@ function sameSession(snap: TabSnapshot): boolean {
   );
 }
 
-export function composeState({ user, snap, stopped, shell }: ComposeFacts): ComposeState {
+/** "120 / 280 KB in", "1.2 / 3.4 MB in": both in the unit of the whole. */
+export function inOf({ written, total }: { written: number; total: number }): string {
+  const mb = total >= 1024 * 1024;
+  const unit = mb ? 1024 * 1024 : 1024;
+  const n = (b: number) => (mb ? (b / unit).toFixed(1) : String(Math.floor(b / unit)));
+  return `${n(written)} / ${mb ? n(total) : Math.ceil(total / unit)} ${mb ? 'MB' : 'KB'} in`;
+}
+
+export function composeState({ user, snap, stopped, shell, pasting }: ComposeFacts): ComposeState {
   const armedTitle = snap?.armed ? armedName(snap.armed) : undefined;
   // After a reset the armed agent is a restart, not a switch: said as such.
   const armedText =
@@ -63,6 +73,11 @@ export function composeState({ user, snap, stopped, shell }: ComposeFacts): Comp
     ...(snap?.briefPending && snap.agentTitle ? { carries: `Your next message carries the conversation so far to ${snap.agentTitle}.` } : {}),
     queue: snap?.queue ?? [],
     ...(shell ? { shell: true } : {}),
+    ...(snap?.sending
+      ? { sending: `sending your message to ${snap.agentTitle ?? 'the agent'}: ${inOf(snap.sending)} · keys typed into its pane go in after it` }
+      : pasting
+        ? { sending: `pasting into the pane: ${inOf(pasting)} · keys typed meanwhile go in after it` }
+        : {}),
     status: stopped
       ? 'stopped'
       : snap

@@ -11,13 +11,14 @@ import {
   userAuthor,
   type ClosedConversation,
   type ConversationSource,
+  type InputProgress,
   type TabConversation,
   type TabSnapshot,
 } from '../conversation/index.js';
 import type { Registry } from '../plugins/registry.js';
 import type { GitFactsProvider } from '../transcript/git-facts-types.js';
 import type { UserAuthor } from '../transcript/types.js';
-import { DisposableStore } from '../lifecycle/index.js';
+import { type Disposable, DisposableStore, MutableDisposable } from '../lifecycle/index.js';
 import type { App } from './app.js';
 import { agentChoices, pickNewTab, pickSwitch, type AgentPickContext } from './agent-pick.js';
 import { ComposeBar } from './compose-bar.js';
@@ -28,6 +29,7 @@ import { forkFromView, offerWorktreeRemoval, resetFromView, undoResetFromView, t
 import { worktreesStayNote, type OpenWorktree } from './fork-dialog.js';
 import type { LocalPick } from './local-model-dialog.js';
 import { confirm } from './picker.js';
+import type { Pane } from './pane.js';
 import type { Tab } from './tab.js';
 import { offerRememberedTabs, rememberOpenTabs } from './tab-restore.js';
 import { TabSessions, type TabEntry } from './tab-sessions.js';
@@ -73,6 +75,8 @@ export class ConversationTabs {
    * was behind is told when the tab comes to the front, if it is still the tab's notice.
    */
   private readonly noticesShown = new WeakMap<TabConversation, number>();
+  /** The front tab's pane, listened to for a slow paste going in, and how far it had got when it last told. */
+  private readonly frontInput = this.owned.add(new MutableDisposable<Disposable & { pane: Pane; last?: InputProgress }>());
   /** The status line's "queued (#N): …" and whose queue it was: taken off once that queue is empty. */
   private queuedSaid: { session: TabConversation; text: string } | undefined;
 
@@ -225,14 +229,37 @@ export class ConversationTabs {
     const tab = this.app.activeTab;
     this.compose.showFor(tab);
     const entry = this.sessions.get(tab);
+    const pasting = this.watchInput(tab?.pane);
     this.compose.update(
       composeState({
         user: this.author(),
         ...(entry ? { snap: entry.session.snapshot() } : {}),
         ...(entry?.stopped && tab?.notice ? { stopped: entry.stopped } : {}),
         shell: tab !== undefined && !entry,
+        ...(pasting ? { pasting } : {}),
       }),
     );
+  }
+
+  /**
+   * The front pane's input still going in as it last told (a paste it reads slowly: said in
+   * the compose rows as it goes, like a message of baton's); listened to from when it comes
+   * to the front (or its tab's program is relaunched) until another does.
+   */
+  private watchInput(pane: Pane | undefined): InputProgress | undefined {
+    const watched = this.frontInput.value;
+    if (watched?.pane === pane) return watched?.last;
+    if (!pane) {
+      this.frontInput.clear();
+      return undefined;
+    }
+    const w: Disposable & { pane: Pane; last?: InputProgress } = { pane, dispose: () => sub.dispose() };
+    const sub = pane.onInput((p) => {
+      w.last = p.done ? undefined : p;
+      if (this.frontInput.value === w) this.refreshCompose();
+    });
+    this.frontInput.value = w;
+    return undefined;
   }
 
   private composeHandlers() {

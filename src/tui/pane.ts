@@ -13,7 +13,7 @@ import { DEFAULT_SCROLLBACK, PaneScreen, type LineSource } from './pane-screen.j
 import { DisposableStore, Emitter, type Event } from '../lifecycle/index.js';
 import { readStat, sessionGroups, signalGroup } from '../proc/index.js';
 import { PtyDrain } from './pty-drain.js';
-import { PtyInput } from './pty-input.js';
+import { type InputProgress, PtyInput, type PtyInputOptions } from './pty-input.js';
 import { READ_AHEAD_MS, ReadAhead, SHOWN_READ_AHEAD_MS } from './read-ahead.js';
 import { onRefreshRows, type CursorShape, type Terminal } from './xterm.js';
 
@@ -34,6 +34,8 @@ export interface PaneOptions extends PaneLaunch {
   scrollback?: number;
   /** The base environment the launch's env is added to (default: process.env). */
   baseEnv?: NodeJS.ProcessEnv;
+  /** When and how often a slow write's progress is told (tests). */
+  input?: PtyInputOptions;
 }
 
 /** Without synchronous parsing: bytes queued in the emulator at which the PTY is paused, and resumed again. */
@@ -96,6 +98,12 @@ export class Pane implements LineSource {
   bytesParsed = 0;
 
   private readonly input: PtyInput;
+  /**
+   * Input the program takes slowly (a large paste into a program that reads it a piece at a
+   * time): how much is written, once it has taken a while, every so often, and when it is all
+   * in (pty-input.ts). Keys written meanwhile wait behind it.
+   */
+  readonly onInput: Event<InputProgress>;
   /** A flood's reads wait a moment to be parsed together (see read-ahead.ts). */
   private readonly readAhead = new ReadAhead(
     (data) => this.parse(data),
@@ -135,7 +143,8 @@ export class Pane implements LineSource {
     delete env.TMUX_PANE;
     this.pty = pty.spawn(opts.command, opts.args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env });
     this.pid = this.pty.pid;
-    this.input = new PtyInput(this.pty);
+    this.input = new PtyInput(this.pty, opts.input);
+    this.onInput = this.input.onProgress;
     this.drain = new PtyDrain(this.pty);
 
     this.exitPromise = new Promise((resolve) => {
@@ -222,6 +231,11 @@ export class Pane implements LineSource {
   write(data: string): void {
     if (this.exited || this.disposed) return;
     this.input.write(data);
+  }
+
+  /** Input still on its way into the program (undefined: none). */
+  inputProgress(): InputProgress | undefined {
+    return this.input.progress();
   }
 
   /**

@@ -1,10 +1,10 @@
 // A tab, seen by the conversation layer as the AgentTerminal its CLI runs in. The tab is
 // opened by the first launch (so a tab never shows before its agent could start) and
-// relaunched in place by later ones. Output and exit are the pane's own events, passed on
+// relaunched in place by later ones. Output, input progress and exit are the pane's own events, passed on
 // from whichever pane the tab runs now (background tabs too: a pane takes any number of
 // listeners); nothing is sampled or polled. dispose() lets go of every subscription.
 
-import type { AgentTerminal, TerminalLaunch } from '../conversation/index.js';
+import type { AgentTerminal, InputProgress, TerminalLaunch } from '../conversation/index.js';
 import { DisposableStore, Emitter, MutableDisposable, type Disposable, type Event } from '../lifecycle/index.js';
 import type { Pane } from './pane.js';
 import type { Tab, TabLaunch } from './tab.js';
@@ -13,8 +13,10 @@ export class TabTerminal implements AgentTerminal, Disposable {
   tab: Tab | undefined;
   private readonly outputEmitter = new Emitter<void>();
   private readonly exitEmitter = new Emitter<void>();
+  private readonly inputEmitter = new Emitter<InputProgress>();
   readonly onOutput: Event<void> = this.outputEmitter.event;
   readonly onExit: Event<void> = this.exitEmitter.event;
+  readonly onInput: Event<InputProgress> = this.inputEmitter.event;
   /** The subscriptions to the pane the tab runs now. */
   private readonly watching = new MutableDisposable<Disposable & { pane: Pane }>();
 
@@ -36,6 +38,10 @@ export class TabTerminal implements AgentTerminal, Disposable {
 
   write(data: string): void {
     this.tab?.pane.write(data);
+  }
+
+  inputProgress(): InputProgress | undefined {
+    return this.tab?.pane.inputProgress();
   }
 
   bracketedPaste(): boolean {
@@ -75,6 +81,7 @@ export class TabTerminal implements AgentTerminal, Disposable {
     this.watching.dispose();
     this.outputEmitter.dispose();
     this.exitEmitter.dispose();
+    this.inputEmitter.dispose();
   }
 
   private watch(tab: Tab): void {
@@ -82,6 +89,7 @@ export class TabTerminal implements AgentTerminal, Disposable {
     if (this.watching.value?.pane === pane) return;
     const subs = new DisposableStore();
     subs.add(pane.onOutput(() => this.outputEmitter.fire()));
+    subs.add(pane.onInput((p) => this.inputEmitter.fire(p)));
     subs.add(
       pane.onExit(() => {
         if (tab.pane === pane) this.exitEmitter.fire();

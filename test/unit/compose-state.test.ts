@@ -5,7 +5,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TabSnapshot } from '../../src/conversation/index.js';
-import { composeState } from '../../src/tui/compose-state.js';
+import { composeLines } from '../../src/tui/compose-lines.js';
+import { composeState, inOf } from '../../src/tui/compose-state.js';
 
 const s = suite('compose state');
 const user = { type: 'user' as const, name: 'ana', device: 'laptop' };
@@ -85,6 +86,26 @@ s('after a reset the armed agent is a restart, whatever its model', () => {
     shell: false,
   });
   assert.match(st.armedText?.head ?? '', /afresh/);
+});
+
+// A message (or a paste) its program reads slowly: said in the compose rows, focused or not,
+// with how much is in, and gone once it is (the snapshot says so from then on).
+s('a message still going in is said with how much is in; a paste into the pane too; nothing once it is in', () => {
+  const rows = (st: ReturnType<typeof composeState>, focused: boolean) =>
+    composeLines(st, { draft: '', cursor: 0, focused, selected: undefined }, 120, 30, 'C-b').join('\n');
+  const sending = composeState({ user, snap: snap(undefined, { sending: { written: 120 * 1024, total: 280 * 1024 } }), shell: false });
+  for (const focused of [true, false])
+    assert.match(rows(sending, focused), 'sending your message to Codex CLI: 120 / 280 KB in · keys typed into its pane go in after it');
+  // Baton's message is what is said while it goes in, whatever else the pane is given.
+  const both = composeState({ user, snap: snap(undefined, { sending: { written: 0, total: 2048 } }), shell: false, pasting: { written: 1, total: 2 } });
+  assert.match(both.sending ?? '', /^sending your message to Codex CLI: 0 \/ 2 KB in/);
+  const pasting = composeState({ user, shell: true, pasting: { written: 3 * 1024 * 1024, total: 5.5 * 1024 * 1024 } });
+  assert.match(rows(pasting, false), 'pasting into the pane: 3.0 / 5.5 MB in · keys typed meanwhile go in after it');
+  const done = composeState({ user, snap: snap(undefined), shell: false });
+  assert.is(done.sending, undefined);
+  assert.not.match(rows(done, true), /sending|pasting/);
+  // A part of a KB is not rounded up to a whole one written, nor the whole down.
+  assert.is(inOf({ written: 1023, total: 1025 }), '0 / 2 KB in');
 });
 
 s.run();
