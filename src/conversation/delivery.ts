@@ -3,7 +3,8 @@
 // CLI took the paste in (or, for a CLI known to take it so, in the same write as a bracketed
 // paste: no moment between them for the CLI to misread), and delivery is confirmed only when the CLI's own log shows the
 // message (the ingest hands it to claim(), which gives back what to record with it, so the
-// entry lands in the log's order). If it does not show within the timeout, Enter is pressed
+// entry lands in the log's order). If it does not show within the timeout (counted from when
+// the message is all in: a large one goes in at the CLI's pace), Enter is pressed
 // once more — the text may still sit in the CLI's input box — unless the screen now shows a
 // dialog (an Enter would answer it), and after that the caller is told it failed.
 // The text itself is never typed twice. A message given up on is still claimed if the log
@@ -137,19 +138,31 @@ export class Delivery {
     const needle = squash(logged).slice(-NEEDLE_CHARS);
     const before = this.terminal.screenLines();
     const baseline = occurrences(before, needle);
-    // Waiting starts before the first byte goes out: a fast CLI logs the message at once.
+    // Waiting starts before the first byte goes out: a fast CLI logs the message at once. Its
+    // clock starts once the message is all in: a large one goes in at the CLI's pace (seconds),
+    // and a clock started before would give it up (or press Enter again) while it still went in.
     let entry: Pending | undefined;
-    const done = this.wait(logged, meta, true, (p) => {
-      entry = p;
-      p.typed = text;
-    });
+    let typed = () => {};
+    const written = new Promise<void>((r) => (typed = r)).then(() => this.inputIn());
+    const done = this.wait(
+      logged,
+      meta,
+      true,
+      (p) => {
+        entry = p;
+        p.typed = text;
+      },
+      written,
+    );
     const body = text.replace(/\r?\n/g, '\r');
     if (this.terminal.bracketedPaste() && this.hooks.enterWithPaste?.()) {
       this.terminal.write(`\x1b[200~${body}\x1b[201~\r`);
       this.hooks.typed?.();
+      typed();
     } else {
       this.terminal.write(this.terminal.bracketedPaste() ? `\x1b[200~${body}\x1b[201~` : body);
       this.hooks.typed?.();
+      typed();
       await this.screenChanged(before.join('\n'), ENTER_AFTER_PASTE_MAX_MS);
       await sleep(ENTER_AFTER_PASTE_MS);
       if (entry && this.pending.includes(entry) && this.mayPressEnter()) this.terminal.write('\r');
@@ -214,7 +227,23 @@ export class Delivery {
     this.leftover = undefined;
   }
 
-  private wait(text: string, meta: DeliveryMeta, retryEnter: boolean, made?: (p: Pending) => void): Promise<boolean> {
+  /** Resolves once all that was written is in the program (at once when it is, or the terminal cannot tell), or on cancel(). */
+  private inputIn(): Promise<void> {
+    const onInput = this.terminal.onInput;
+    if (!onInput || !this.terminal.inputProgress?.()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wait = this.waits.add(new DisposableStore());
+      wait.add(toDisposable(resolve));
+      wait.add(
+        onInput((p) => {
+          if (p.done) this.waits.delete(wait);
+        }),
+      );
+    });
+  }
+
+  /** The log is waited for from `clockFrom` (default: now) for timeoutMs, then (retryEnter) once more after an Enter. */
+  private wait(text: string, meta: DeliveryMeta, retryEnter: boolean, made?: (p: Pending) => void, clockFrom?: Promise<void>): Promise<boolean> {
     return new Promise<boolean>((resolve) => {
       const entry: Pending = { text, meta, resolve };
       made?.(entry);
@@ -228,12 +257,18 @@ export class Delivery {
         if (this.late.length > LATE_KEPT) this.late.shift();
         resolve(false);
       };
-      this.after(this.timeoutMs, () => {
-        if (!this.pending.includes(entry)) return;
-        if (!retryEnter) return giveUp();
-        // An Enter into a dialog would answer it: then the message is left as it is.
-        if (this.mayPressEnter()) this.terminal.write('\r');
-        this.after(this.timeoutMs, giveUp);
+      const clock = () =>
+        this.after(this.timeoutMs, () => {
+          if (!this.pending.includes(entry)) return;
+          if (!retryEnter) return giveUp();
+          // An Enter into a dialog would answer it: then the message is left as it is.
+          if (this.mayPressEnter()) this.terminal.write('\r');
+          this.after(this.timeoutMs, giveUp);
+        });
+      if (!clockFrom) return clock();
+      // (Claimed or cancelled meanwhile: no clock.)
+      void clockFrom.then(() => {
+        if (this.pending.includes(entry)) clock();
       });
     });
   }

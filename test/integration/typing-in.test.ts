@@ -4,7 +4,8 @@
 // the notice goes once all of it is in. Keys the user types into the pane meanwhile reach the
 // CLI after the message and its Enter, as a message of their own, never inside it. The
 // compose bar's words for it (compose-state.ts) are read from the same snapshots. Before,
-// nothing said so: a 280 KB message took ~20 s into Codex and its tab showed nothing.
+// nothing said so: a 280 KB message took ~20 s into Codex and its tab showed nothing. And the
+// wait for the CLI's log to show it (delivery.ts) starts once it is all in.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +152,19 @@ s('a message the CLI reads slowly: the tab says it is being sent and how much is
   await until(() => users().length === 2, 'the typed message recorded too', 20_000);
   assert.is(users()[0], LONG, 'the message whole, nothing typed inside it');
   assert.is(users()[1], 'typed meanwhile');
+});
+
+// Before, the wait for the log began as the message was written: with a 1.5 s timeout, the
+// retry Enter went at 1.5 s and the message was given up on at 3 s (back in the compose bar,
+// "did not take your message") while it was still going in.
+s('the wait for the log to show the message starts once it is all in, however long it took to go in', async () => {
+  const { session, open, snaps, users } = await slowTab(1500);
+  const sent = session.send(LONG);
+  // Told once it has taken 1 s, then every 250 ms: 14 times is past 4 s, longer than both waits of 1.5 s.
+  await until(() => snaps.filter((x) => x.sending).length >= 14, 'the message still going in after 4 s', 30_000);
+  open();
+  assert.is((await sent).kind, 'delivered');
+  assert.equal(users(), [LONG]);
 });
 
 s.run();
