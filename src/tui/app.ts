@@ -405,6 +405,9 @@ export class App implements OverlayHost, CommandHost {
       left: this.view.left,
       top: this.view.top,
     });
+    // Out now, not on blessed's next setImmediate: in the turn of the event loop between, a
+    // neighbour's PTY read (and its parse) could run while the frame waited in the buffer.
+    this.screen.program.flush();
   }
 
   private syncSince: number | undefined;
