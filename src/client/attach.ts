@@ -10,6 +10,7 @@ import { userAuthor } from '../conversation/user.js';
 import { BatonError, EXIT } from '../errors.js';
 import { decodeJson, encodeFrame, encodeJson, FRAME, type ExitNotice, type Hello } from '../server/protocol.js';
 import { connect } from './connect.js';
+import { quietClientGc } from './quiet-gc.js';
 import type { RemoteOptions } from './ssh-command.js';
 
 /** What the client leaves the terminal as: main screen, no paste or focus reports, cursor and keys as normal. */
@@ -68,6 +69,7 @@ export async function attach(opts: AttachOptions): Promise<number> {
       EXIT.badInput,
       'run it in an interactive terminal (not through a pipe); `baton ls` lists the tabs from anywhere',
     );
+  quietClientGc();
   const conn = await connect({
     name: opts.name,
     env: opts.env,
