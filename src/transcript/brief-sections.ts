@@ -2,7 +2,9 @@
 // continues, who came before, fresh or returning), the title, the previous agent's open
 // plan, tools and files with the git facts, and where to read the rest. Each renderer gets
 // a character limit and returns at most that (or '' when nothing useful fits). Wording is
-// fixed text and numbers in plain decimal: no clock, no locale, no environment.
+// fixed text and numbers in plain decimal: no clock, no locale, no environment. And the
+// frame around them, its lines neutralised wherever else they appear (frameOnce; unframe and
+// frameWords, which the ACP view's brief uses for its own frame too).
 
 import { abbreviate, fitText } from './abbreviate.js';
 import type { Activity } from './brief-activity.js';
@@ -14,20 +16,40 @@ export const BRIEF_BEGIN = '[baton handoff brief]';
 export const BRIEF_END = '[end of baton handoff brief]';
 
 /**
- * The frame's words in square brackets, in any case and spacing. Quoted content that holds
- * them (a user pasted an earlier brief, an agent echoed one, a message says "[end of baton
- * handoff brief]" and goes on) would read as the frame opening or ending there, and what
- * follows it as instructions outside the frame.
+ * A pattern of a frame's lines in square brackets, in any case and spacing, for `unframe`:
+ * each phrase is the words between the brackets (a space stands for any run of spaces and
+ * tabs; a `…` for any text on the line without brackets: a part that varies, as a title).
+ * Quoted content that holds a frame's line would read as the frame opening or ending there,
+ * and what follows it as said outside the frame.
  */
-const FRAME_WORDS = /\[([ \t]*(?:end[ \t]+of[ \t]+)?baton[ \t]+handoff[ \t]+brief[ \t]*)\]/gi;
+export function frameWords(...phrases: string[]): RegExp {
+  const words = (part: string) =>
+    part
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[ \\t]+');
+  const alternatives = phrases.map((p) =>
+    p
+      .trim()
+      .split(/\s*…\s*/)
+      .map(words)
+      .join('[^\\[\\]\\n]*?'),
+  );
+  return new RegExp(`\\[([ \\t]*(?:${alternatives.join('|')})[ \\t]*)\\]`, 'gi');
+}
+
+/** The handoff brief's frame lines, BRIEF_BEGIN and BRIEF_END. */
+const FRAME_WORDS = frameWords(BRIEF_BEGIN.slice(1, -1), BRIEF_END.slice(1, -1));
 
 /**
- * `text` with the frame's words in round brackets wherever they appear: they read the same,
- * but never as the frame. Same length (a brief keeps to its budget), and the same text always
- * gives the same result (a card regenerated matches what was sent).
+ * `text` with a frame's lines (`words`, from frameWords; the handoff brief's by default) in
+ * round brackets wherever they appear: they read the same, but never as the frame. Same
+ * length (a brief keeps to its budget), and the same text always gives the same result (a
+ * card regenerated matches what was sent).
  */
-export function unframe(text: string): string {
-  return text.replace(FRAME_WORDS, '($1)');
+export function unframe(text: string, words: RegExp = FRAME_WORDS): string {
+  return text.replace(words, '($1)');
 }
 
 /**
