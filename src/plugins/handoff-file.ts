@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, closeSync, constants, fchmodSync, lstatSync, mkdirSync, openSync, readFileSync, rmdirSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { badInput } from '../errors.js';
+import { BRIEF_BEGIN } from '../transcript/brief-sections.js';
 import { ARGV_PROMPT_LIMIT } from './api.js';
 
 export const HANDOFF_DIR = '.baton';
@@ -137,7 +138,7 @@ export function briefAndMessage(cwd: string, brief: string, message: string, swi
   if (Buffer.byteLength(whole, 'utf8') <= limit) return { text: whole };
   const file = writeHandoffFile(cwd, switchId, brief);
   return {
-    text: `[baton handoff brief] The conversation so far (${brief.length} characters) is in the file ${file.path}. Read that whole file first, then answer my message below.\n\n${message}`,
+    text: `${BRIEF_BEGIN} The conversation so far (${brief.length} characters) is in the file ${file.path}. Read that whole file first, then answer my message below.\n\n${message}`,
     file: file.path,
   };
 }
