@@ -9,6 +9,7 @@
 // (the user's keys) waits behind it in the one queue, never in its middle.
 
 import { writeSync } from 'node:fs';
+import type { InputProgress } from '../conversation/index.js';
 import { Emitter, type Event } from '../lifecycle/index.js';
 
 /**
@@ -19,13 +20,8 @@ export interface PtyWriter {
   write(data: string): void;
 }
 
-/** Bytes of input on their way into the program: written of total, since the queue was last empty. */
-export interface InputProgress {
-  written: number;
-  total: number;
-  /** Everything queued is written (or dropped: the program is gone). */
-  done: boolean;
-}
+// What it tells is the conversation layer's InputProgress (a tab's terminal says the same of its input).
+export type { InputProgress };
 
 export interface PtyInputOptions {
   /**
